@@ -1,0 +1,1 @@
+"""Pieces shared by both games: errors, events, record reading."""

@@ -1,0 +1,27 @@
+"""Typed errors, named like python-chess's: all are ``ValueError``s with a clear message."""
+
+from __future__ import annotations
+
+
+class UsotsukiError(ValueError):
+    """Base of every error the rules and records raise on bad input."""
+
+
+class InvalidNotation(UsotsukiError):
+    """Text that is not well-formed notation (RULES.md Part 3)."""
+
+
+class IllegalAction(UsotsukiError):
+    """A well-formed action that the rules do not allow in this state."""
+
+
+class InvalidRules(UsotsukiError):
+    """Options that are out of range or do not combine (B2, Part 4)."""
+
+
+class InvalidDeal(UsotsukiError):
+    """Hands (or a stock) that the rules do not allow: wrong sizes, a card twice."""
+
+
+class MalformedRecord(UsotsukiError):
+    """A game record that is not well formed (RULES.md Part 4)."""
