@@ -1,0 +1,293 @@
+"""Bluff's state and transitions (RULES.md B2-B12): pure, immutable, deterministic.
+
+Chance comes in as data: :func:`start_round` takes the hands a shell dealt
+(:mod:`usotsuki.bluff.deal` makes them). :func:`apply` is the checked path, returning
+a :class:`~usotsuki.core.events.Step`; :func:`push` is the unchecked fast path for
+trusted callers such as bots and benchmarks (python-chess's ``push`` beside ``push_san``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from usotsuki.bluff.actions import (
+    ALL_CALLS,
+    CHALLENGE,
+    FIRST_STRONGER,
+    Action,
+    Call,
+    CallKind,
+    Challenge,
+    canonical,
+)
+from usotsuki.bluff.events import Called, Challenged, GameOver, HandDealt, RoundDealt
+from usotsuki.bluff.rules import BluffRules
+from usotsuki.cards import RANKS, Card, card
+from usotsuki.core.errors import IllegalAction, InvalidDeal
+from usotsuki.core.events import Event, Step
+
+Hands = tuple[tuple[Card, ...], ...]
+
+
+class Phase(Enum):
+    DEAL = "deal"  # waiting for the next round's hands
+    CALL = "call"  # a round is being played
+    OVER = "over"  # one player remains (B12)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A challenged round, as everyone saw it after the reveal (B9)."""
+
+    hands: Hands
+    calls: tuple[tuple[int, Call], ...]
+    caller: int
+    challenger: int
+    call: Call
+    call_true: bool
+    loser: int
+    eliminated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BluffState:
+    """Everything about a Bluff game at one moment. Build it with :func:`new_game`."""
+
+    rules: BluffRules
+    losses: tuple[int, ...]
+    active: tuple[bool, ...]  # still in the game
+    eliminated: tuple[int, ...]  # seats out of the game, first out first
+    dealer: int  # of the current round, or of the next one while waiting for a deal
+    to_move: int | None  # the seat to act (the next first caller between rounds)
+    hands: Hands | None  # None between rounds
+    calls: tuple[tuple[int, Call], ...]  # this round's calls, (seat, call)
+    last_index: int  # index in ALL_CALLS of the current call, -1 for none
+    results: tuple[RoundResult, ...]
+
+    @property
+    def phase(self) -> Phase:
+        if self.to_move is None:
+            return Phase.OVER
+        return Phase.DEAL if self.hands is None else Phase.CALL
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def round(self) -> int:
+        """Index of the current round (or of the next, between rounds)."""
+        return len(self.results)
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    @property
+    def needs_deal(self) -> bool:
+        return self.to_move is not None and self.hands is None
+
+    @property
+    def current_call(self) -> Call | None:
+        return ALL_CALLS[self.last_index] if self.last_index >= 0 else None
+
+    def hand_size(self, seat: int) -> int:
+        """B2, B3: ``losses + 1`` cards for a seat in the game, none for one out of it."""
+        return self.losses[seat] + 1 if self.active[seat] else 0
+
+    def standings(self) -> tuple[tuple[int, ...], ...] | None:
+        """B12: the winner, then the eliminated players, last eliminated first."""
+        if not self.is_over:
+            return None
+        winner = self.active.index(True)
+        return ((winner,), *((seat,) for seat in reversed(self.eliminated)))
+
+
+def new_game(rules: BluffRules) -> BluffState:
+    """A game waiting for round 1's deal; the first caller sits left of the dealer (B4)."""
+    n = rules.players
+    return BluffState(rules, (0,) * n, (True,) * n, (), rules.dealer, (rules.dealer + 1) % n,
+                      None, (), -1, ())
+
+
+def next_active(active: Sequence[bool], seat: int) -> int:
+    """The next seat clockwise from ``seat`` that is still in the game."""
+    n = len(active)
+    seat = (seat + 1) % n
+    while not active[seat]:
+        seat = (seat + 1) % n
+    return seat
+
+
+def check_hands(state: BluffState, hands: Sequence[Sequence[Card]]) -> Hands:
+    """Check a deal against B3 and return it as tuples.
+
+    :raises InvalidDeal: for the wrong number of hands, a hand of the wrong size, a card
+        given twice, or a deal when no round is due.
+    """
+    if not state.needs_deal:
+        raise InvalidDeal("no deal is due: " +
+                          ("the game is over" if state.is_over else "a round is in play"))
+    n = state.players
+    if len(hands) != n:
+        raise InvalidDeal(f"expected {n} hands, one per seat, got {len(hands)}")
+    seen: set[int] = set()
+    for seat, hand in enumerate(hands):
+        size = state.hand_size(seat)
+        if len(hand) != size:
+            why = "eliminated, so empty" if not state.active[seat] else \
+                f"losses {state.losses[seat]} + 1 (B3)"
+            raise InvalidDeal(f"seat {seat} must hold {size} card(s) ({why}), not {len(hand)}")
+        for c in hand:
+            if not isinstance(c, Card):
+                raise InvalidDeal(f"seat {seat}: {c!r} is not a card")
+            if c in seen:
+                raise InvalidDeal(f"card {c} is dealt twice")
+            seen.add(c)
+    return tuple(tuple(hand) for hand in hands)
+
+
+def start_round(state: BluffState, hands: Sequence[Sequence[Card]]) -> Step[BluffState]:
+    """Deal the round's hands (B3) and let its first caller call (B4, B5)."""
+    dealt = check_hands(state, hands)
+    new = _with_hands(state, dealt)
+    assert new.to_move is not None
+    events: list[Event] = [RoundDealt(new.round, new.dealer, new.to_move,
+                                      tuple(len(h) for h in dealt))]
+    events += [HandDealt(seat, hand) for seat, hand in enumerate(dealt) if hand]
+    return Step(new, tuple(events))
+
+
+def _with_hands(state: BluffState, hands: Hands) -> BluffState:
+    return BluffState(state.rules, state.losses, state.active, state.eliminated, state.dealer,
+                      state.to_move, hands, (), -1, state.results)
+
+
+def deal_unchecked(state: BluffState, hands: Hands) -> BluffState:
+    """:func:`start_round` without checks or events, for trusted callers."""
+    return _with_hands(state, hands)
+
+
+def legal_actions(state: BluffState) -> Sequence[Action]:
+    """The actions ``state.to_move`` may take, calls weakest first (B5, B10).
+
+    Between rounds these are the calls the next first caller may open with once the
+    round is dealt (all 326), as RULES.md Part 5 reports them.
+    """
+    if state.to_move is None:
+        return ()
+    if state.last_index < 0:
+        return ALL_CALLS  # B5: the first caller must call
+    # B5: a strictly stronger call, or challenge; B10: after the top call only challenge.
+    return (*ALL_CALLS[FIRST_STRONGER[state.last_index]:], CHALLENGE)
+
+
+def check_action(state: BluffState, action: Action) -> None:
+    """Raise :class:`IllegalAction` saying why, unless ``action`` is legal now."""
+    if state.to_move is None:
+        raise IllegalAction("the game is over (B12)")
+    if state.hands is None:
+        raise IllegalAction(f"round {state.round + 1} has not been dealt yet")
+    if isinstance(action, Challenge):
+        if state.last_index < 0:
+            raise IllegalAction("there is no call to challenge: the first caller must call (B5)")
+        return
+    if not isinstance(action, Call):
+        raise IllegalAction(f"{action!r} is not a Bluff action")
+    call = canonical(action)
+    if state.last_index >= 0 and call.index < FIRST_STRONGER[state.last_index]:
+        current = ALL_CALLS[state.last_index]
+        if FIRST_STRONGER[state.last_index] == len(ALL_CALLS):
+            raise IllegalAction(f"no call is stronger than {current}: challenge it (B10)")
+        relation = "as strong as" if call.strength == current.strength else "weaker than"
+        raise IllegalAction(f"{call} is {relation} {current}; call something stronger (B5, B7)")
+
+
+def apply(state: BluffState, action: Action) -> Step[BluffState]:
+    """The checked transition: the next state and its events.
+
+    :raises IllegalAction: saying why the action is not allowed; ``state`` is unchanged.
+    """
+    check_action(state, action)
+    if isinstance(action, Call):
+        action = canonical(action)
+    seat = state.to_move
+    assert seat is not None
+    new = push(state, action)
+    if isinstance(action, Call):
+        return Step(new, (Called(seat, action),))
+    result = new.results[-1]
+    events: list[Event] = [Challenged(seat, result.caller, result.call, result.call_true,
+                                      result.loser, result.eliminated, result.hands)]
+    standings = new.standings()
+    if standings is not None:
+        events.append(GameOver(standings))
+    return Step(new, tuple(events))
+
+
+def push(state: BluffState, action: Action) -> BluffState:
+    """Apply a legal action without checking it (trusted callers only)."""
+    seat = state.to_move
+    assert seat is not None and state.hands is not None
+    if isinstance(action, Call):
+        return BluffState(state.rules, state.losses, state.active, state.eliminated,
+                          state.dealer, next_active(state.active, seat), state.hands,
+                          (*state.calls, (seat, action)), action.index, state.results)
+    return _challenge(state, seat)
+
+
+def _challenge(state: BluffState, challenger: int) -> BluffState:
+    """B9, B11, B2, B4, B12: reveal, judge, score the loser, set up the next round."""
+    assert state.hands is not None
+    caller, call = state.calls[-1]
+    call_true = is_true(call, state.hands)
+    loser = challenger if call_true else caller
+    # B2: a loser who held max_cards cards is eliminated; else B11: one more loss.
+    eliminated = state.losses[loser] + 1 >= state.rules.max_cards
+    losses, active, out = state.losses, state.active, state.eliminated
+    if eliminated:
+        active = tuple(False if s == loser else a for s, a in enumerate(active))
+        out = (*out, loser)
+    else:
+        losses = tuple(x + 1 if s == loser else x for s, x in enumerate(losses))
+    result = RoundResult(state.hands, state.calls, caller, challenger, call, call_true, loser,
+                         eliminated)
+    # B12: the game ends when one player remains; B4: else the loser deals and the next
+    # player still in the game clockwise from the loser's seat calls first.
+    to_move = None if active.count(True) == 1 else next_active(active, loser)
+    return BluffState(state.rules, losses, active, out, loser, to_move, None, (), -1,
+                      (*state.results, result))
+
+
+def rank_counts(hands: Hands) -> list[int]:
+    """How many cards of each rank index (0..12) the hands hold together."""
+    counts = [0] * 13
+    for hand in hands:
+        for c in hand:
+            counts[c >> 2] += 1
+    return counts
+
+
+def is_true(call: Call, hands: Hands) -> bool:
+    """B8: the cards of all players contain the claimed cards (more cards do not matter,
+    a stronger but different combination does not help)."""
+    kind = call.kind
+    if kind is CallKind.STRAIGHT_FLUSH:
+        assert call.suit is not None
+        cards = {c for hand in hands for c in hand}
+        return all(card(r, call.suit) in cards for r in straight_ranks(call.ranks[0]))
+    counts = rank_counts(hands)
+    need = _NEEDS[kind]
+    return all(counts[r] >= k for r, k in zip(call.ranks, need, strict=False))
+
+
+_NEEDS = {CallKind.CARD: (1,), CallKind.PAIR: (2,), CallKind.TWO_PAIR: (2, 2),
+          CallKind.THREE: (3,), CallKind.FULL_HOUSE: (3, 2), CallKind.FOUR: (4,)}
+ACE = RANKS.index("A")
+
+
+def straight_ranks(top: int) -> tuple[int, ...]:
+    """B6: the five ranks of a straight flush with this top; ``5 4 3 2 A`` for top 5."""
+    return tuple(ACE if r < 0 else r for r in range(top, top - 5, -1))

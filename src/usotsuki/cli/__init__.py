@@ -1,0 +1,1 @@
+"""The ``usotsuki`` command line."""

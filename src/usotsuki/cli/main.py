@@ -1,0 +1,79 @@
+"""``usotsuki``: replay records and play in the terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from usotsuki import __version__
+
+app = typer.Typer(
+    name="usotsuki",
+    help="嘘つき usotsuki: Bluff and the Liar Game. Replay records, play in the terminal.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+play_app = typer.Typer(help="Play a game in the terminal against bots.", no_args_is_help=True)
+app.add_typer(play_app, name="play")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"usotsuki {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """嘘つき usotsuki: Bluff and the Liar Game."""
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (RULES.md Part 4).",
+                                         show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the RULES.md Part 5 object.")]
+    = False,
+) -> None:
+    """Replay a game record: check every action and show how the game went."""
+    from usotsuki.replay import replay_file
+
+    report = replay_file(file)
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        from usotsuki.cli.account import print_account
+
+        print_account(file, report)
+    raise typer.Exit(0 if report["ok"] else 1)
+
+
+@play_app.command("bluff")
+def play_bluff(
+    players: Annotated[int, typer.Option(help="Players at the table, you included (2-8).")] = 5,
+    seat: Annotated[int, typer.Option(help="Your seat (0 is the first).")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the game record here.")] = None,
+    max_cards: Annotated[int, typer.Option(help="Cards that eliminate (B2).")] = 5,
+    dealer: Annotated[int, typer.Option(help="Round 1's dealer (B4).")] = 0,
+    bots: Annotated[str, typer.Option(help="Bot kinds for the other seats, comma-separated, "
+                                           "repeated as needed (random, cautious).")]
+    = "cautious",
+    delay: Annotated[float, typer.Option(help="Seconds to pause after each bot action.")] = 0.4,
+) -> None:
+    """Play Bluff against bots. Type 'help' at your turn for the notation."""
+    from usotsuki.cli.bluff_play import run_bluff
+
+    raise typer.Exit(run_bluff(players=players, seat=seat, seed=seed, save=save,
+                               max_cards=max_cards, dealer=dealer, bots=bots, delay=delay))
+
+
+if __name__ == "__main__":
+    app()

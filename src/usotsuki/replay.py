@@ -1,0 +1,53 @@
+"""``usotsuki replay``'s engine: any record file in, the RULES.md Part 5 object out.
+
+Never raises on bad input: a missing file, bytes that are not UTF-8, bad JSON and
+unknown games all come back as ``ok: false`` with the fault located.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from usotsuki.core.record import RecordError, check_record_object, parse_record_bytes
+
+
+def failed_report(fault: RecordError, game: str | None = None) -> dict[str, Any]:
+    """The Part 5 object for a fault outside any round or game."""
+    report: dict[str, Any] = {"game": game, "ok": False, "error": fault.fault.to_json(),
+                              "finished": False, "standings": None, "to_move": None,
+                              "legal": None}
+    if game is not None:
+        report["rounds" if game == "bluff" else "games"] = []
+    return report
+
+
+def replay_record(record: Any) -> dict[str, Any]:
+    """Replay a parsed record of either game."""
+    try:
+        game = check_record_object(record)
+    except RecordError as exc:
+        return failed_report(exc)
+    if game == "bluff":
+        from usotsuki.bluff.record import replay_report
+    else:
+        from usotsuki.liar.record import replay_report
+    return replay_report(record)
+
+
+def replay_bytes(data: bytes) -> dict[str, Any]:
+    """Replay a record given as the bytes of its file."""
+    try:
+        record = parse_record_bytes(data)
+    except RecordError as exc:
+        return failed_report(exc)
+    return replay_record(record)
+
+
+def replay_file(path: str | Path) -> dict[str, Any]:
+    """Replay the record in a file; an unreadable file is a fault too."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return failed_report(RecordError(f"cannot read {path}: {exc.strerror or exc}"))
+    return replay_bytes(data)
