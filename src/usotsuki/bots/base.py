@@ -1,0 +1,48 @@
+"""The Bot protocol and the registry of bots by game and name."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+
+class Bot(Protocol):
+    """Anything that picks an action from a seat's view: bots, and people behind a UI."""
+
+    name: str
+
+    def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        """Choose one of ``legal`` (never anything else) from what ``view`` shows."""
+        ...
+
+
+class RandomBot:
+    """Uniformly random among the legal actions: a baseline, and a fuzzer of the rules."""
+
+    name = "random"
+
+    def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        return legal[rng.randrange(len(legal))]
+
+
+def _registry() -> dict[str, dict[str, Callable[[], Bot]]]:
+    from usotsuki.bots.bluff_cautious import CautiousBluffBot
+
+    return {"bluff": {"random": RandomBot, "cautious": CautiousBluffBot}}
+
+
+def bot_names(game: str) -> list[str]:
+    """The bot names available for ``game`` ("bluff" or "liar")."""
+    return list(_registry().get(game, {}))
+
+
+def make_bot(game: str, name: str) -> Bot:
+    """A new bot of this name for this game.
+
+    :raises ValueError: for an unknown name, listing the known ones.
+    """
+    bots = _registry().get(game, {})
+    if name not in bots:
+        raise ValueError(f"unknown {game} bot {name!r} (known: {', '.join(bots) or 'none'})")
+    return bots[name]()
