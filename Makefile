@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
-RULES_CORE := src/usotsuki/cards.py src/usotsuki/core src/usotsuki/bluff src/usotsuki/liar
+TYPED := src/usotsuki
 
 .PHONY: setup run test lint bench clean
 
@@ -25,7 +25,7 @@ run: setup
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/mypy $(RULES_CORE)
+	$(VENV)/bin/mypy $(TYPED)
 
 test: setup lint
 	$(PY) -m pytest
