@@ -24,7 +24,7 @@ run: setup
 	$(VENV)/bin/usotsuki play bluff
 
 lint: setup
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(TYPED)
 
 test: setup lint
