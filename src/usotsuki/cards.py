@@ -93,6 +93,9 @@ def parse_card(token: str) -> Card:
     found = _BY_NAME.get(normalize_token(token))
     if found is not None:
         return found
+    words = token.split()  # Part 3: whitespace around a token is no part of it
+    if len(words) == 1 and words[0] != token:
+        return parse_card(words[0])
     if len(token) >= 2:
         try:
             return card(parse_rank(token[:-1]), parse_suit(token[-1]))
