@@ -1,0 +1,457 @@
+"""Liar Game state and its transitions (RULES.md Part 2, L4-L11 and O1-O7).
+
+The state is an immutable ``NamedTuple``; every transition returns a new one. Chance comes
+in as data: the deal (hands and stock) is passed in, and the only randomness afterwards,
+the L8 flush shuffle, uses the state of one ``random.Random(seed)`` per record (Part 4)
+kept *inside* the state as ``getstate()`` data, so replaying the same actions always gives
+the same states and nothing here touches the global ``random``.
+
+``apply`` checks an action and returns ``Step(state, events)``; ``push`` trusts its caller
+(bots, benchmarks: python-chess ``push`` vs ``push_san``) and returns just the state.
+
+Readings of RULES.md chosen here (where its text leaves room):
+
+- L7: the turn "comes back to P" exactly when a pass leaves the turn to the player of the
+  current play: plays move the current play on and doubts flush, so only passes remain.
+- O6: a play that binds the field is judged against the previous play "in the order in
+  force just before this play"; O2/O4/O5 effects of that same play apply after it.
+- O7: an exchange moves ``min(count, both hands' sizes)`` cards each way, measured before
+  the automatic gift ("as many cards as both hands allow"), so both hands keep their size.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from usotsuki.cards import DECK, Card
+from usotsuki.core.errors import IllegalAction, InvalidDeal
+from usotsuki.liar.actions import (
+    CARD_RATE,
+    JACK,
+    NEXT,
+    SIX,
+    Accept,
+    Action,
+    Doubt,
+    Give,
+    Pass,
+    Play,
+)
+from usotsuki.liar.events import (
+    Accepted,
+    Bound,
+    Dealt,
+    Doubted,
+    Drew,
+    DrewCards,
+    Event,
+    Flushed,
+    GameOver,
+    Gave,
+    GaveCards,
+    OrderChanged,
+    Passed,
+    Played,
+    PlayedCards,
+)
+from usotsuki.liar.legal import illegal_reason
+from usotsuki.liar.rules import LiarRules
+
+Hand = tuple[Card, ...]
+Standings = tuple[tuple[int, ...], ...]
+Seed = int | str
+
+L4_ORDER: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: (CARD_RATE[c], c.suit)))
+"""L4: the card whose holder starts: 3S 3H 3D 3C 4S ... 2C (normal rate, then S H D C)."""
+
+
+class FieldPlay(NamedTuple):
+    """One play on the field (L5): cards face down, in the order the action named them."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    rate: int
+
+
+class DoubtResult(NamedTuple):
+    """What an L9 doubt showed and cost (Part 5 ``doubts``)."""
+
+    doubter: int
+    doubted: int
+    rate: int
+    cards: tuple[Card, ...]
+    truthful: bool
+    drawer: int
+    drawn: int
+
+
+class Exchange(NamedTuple):
+    """An O7 exchange still owed: ``giver`` (the higher player) gives ``count`` back."""
+
+    giver: int
+    receiver: int
+    size: int
+
+
+class LiarState(NamedTuple):
+    """Everything about one game of a record or match, face up (views hide it)."""
+
+    rules: LiarRules
+    hands: tuple[Hand, ...]
+    stock: tuple[Card, ...]  # top first (L3)
+    field: tuple[FieldPlay, ...]  # plays since the last flush, oldest first (L5)
+    to_move: int | None  # None once the game is over
+    revolution: bool  # O2: reversed by revolutions (lasts past flushes)
+    jack_back: bool  # O4: reversed by J-backs on this field
+    bound: bool  # O6: the field is bound
+    turns: int  # actions of this game except give (L11 turn_limit)
+    owed: tuple[Exchange, ...]  # O7 gives still to make, first place first
+    doubts: tuple[DoubtResult, ...]  # this game's doubts, in order
+    standings: Standings | None  # L11, once the game is over
+    winner: int | None  # the first player out, if any (L11)
+    classes: tuple[int, ...]  # O7: seats by class from the previous game, first place first
+    game: int  # index of this game in its match
+    rng_state: tuple[Any, ...]  # the record's random.Random, as getstate() (Part 4 seed)
+
+    @property
+    def over(self) -> bool:
+        return self.standings is not None
+
+    @property
+    def reversed(self) -> bool:
+        """The order in force: a revolution and a J-back each reverse it (O2, O4)."""
+        return self.revolution != self.jack_back
+
+    @property
+    def current(self) -> FieldPlay | None:
+        """The current play (L5), or None on an empty field."""
+        return self.field[-1] if self.field else None
+
+    @property
+    def awaiting_final_doubt(self) -> bool:
+        """L10: the current play emptied its player's hand; next comes doubt or accept."""
+        return bool(self.field) and not self.hands[self.field[-1].seat] and not self.over
+
+
+class Step(NamedTuple):
+    """A transition's result (lila ``Progress``): the new state and what happened."""
+
+    state: LiarState
+    events: tuple[Event, ...]
+
+
+# -- starting games ----------------------------------------------------------------------
+
+
+def check_deal(rules: LiarRules, hands: Sequence[Iterable[Card]],
+               stock: Iterable[Card]) -> tuple[tuple[Hand, ...], tuple[Card, ...]]:
+    """Hands and stock as tuples of cards, checked against L3 and Part 4.
+
+    :raises InvalidDeal: for a wrong number of hands, a hand of the wrong size, or cards
+        that are not the 52 exactly once.
+    """
+    hands_t = tuple(tuple(DECK[c] for c in hand) for hand in hands)
+    stock_t = tuple(DECK[c] for c in stock)
+    if len(hands_t) != rules.players:
+        raise InvalidDeal(f"{len(hands_t)} hands for {rules.players} players")
+    for seat, (hand, size) in enumerate(zip(hands_t, rules.hand_sizes(), strict=True)):
+        if len(hand) != size:
+            raise InvalidDeal(f"seat {seat} holds {len(hand)} cards; L3 deals {size}")
+    seen: set[Card] = set()
+    for card in (*(c for hand in hands_t for c in hand), *stock_t):
+        if card in seen:
+            raise InvalidDeal(f"the card {card} is dealt twice")
+        seen.add(card)
+    if len(seen) != len(DECK):
+        missing = " ".join(str(c) for c in DECK if c not in seen)
+        raise InvalidDeal(f"hands and stock must hold all 52 cards; missing {missing}")
+    return hands_t, stock_t
+
+
+def seed_state(seed: Seed) -> tuple[Any, ...]:
+    """The generator state of ``random.Random(seed)`` (Part 4: an integer or a string)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise InvalidDeal(f"the seed must be an integer or a string, not {seed!r}")
+    return random.Random(seed).getstate()
+
+
+def new_game(rules: LiarRules, hands: Sequence[Iterable[Card]], stock: Iterable[Card],
+             seed: Seed = 0) -> LiarState:
+    """The first game of a record or match, from the deal (L3) and the record's seed.
+
+    :raises InvalidDeal: for a deal that L3 or Part 4 does not allow, or a bad seed.
+    """
+    hands_t, stock_t = check_deal(rules, hands, stock)
+    return LiarState(rules, hands_t, stock_t, (), starter(hands_t), False, False, False, 0,
+                     (), (), None, None, (), 0, seed_state(seed))
+
+
+def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
+              stock: Iterable[Card]) -> Step:
+    """O7: the next game of a match, from its deal (hands before the exchange).
+
+    Classes come from ``state``'s standings; the lower players' gifts are made at once
+    and the higher players then owe their ``give``, first place first. The flush
+    generator carries on from ``state``; the order starts normal (O2).
+
+    :raises IllegalAction: when ``state``'s game is not over or the rules lack O7.
+    :raises InvalidDeal: for a bad deal.
+    """
+    if not state.rules.classes:
+        raise IllegalAction("only a match with classes (O7) has a next game")
+    if state.standings is None:
+        raise IllegalAction("the game is not over yet")
+    hands_t, stock_t = check_deal(state.rules, hands, stock)
+    events: list[Event] = [Dealt(seat, hand) for seat, hand in enumerate(hands_t)]
+    classes = class_order(state.standings, state.winner, state.rules.players)
+    held = list(hands_t)
+    owed = []
+    for higher, lower, count in exchange_pairs(classes):
+        count = min(count, len(held[lower]), len(held[higher]))
+        if count == 0:
+            continue
+        # O7: the lower player's highest cards (normal order), spades first among equals
+        gift = tuple(sorted(held[lower], key=lambda c: (-CARD_RATE[c], c & 3))[:count])
+        held[lower] = tuple(c for c in held[lower] if c not in gift)
+        held[higher] = held[higher] + gift
+        events += [Gave(lower, higher, count, True), GaveCards(lower, higher, gift)]
+        owed.append(Exchange(higher, lower, count))
+    hands_now = tuple(held)
+    to_move = owed[0].giver if owed else starter(hands_now)
+    new = LiarState(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
+                    tuple(owed), (), None, None, classes, state.game + 1, state.rng_state)
+    return Step(new, tuple(events))
+
+
+def dealt_events(state: LiarState) -> tuple[Event, ...]:
+    """Private ``Dealt`` events for the hands of a state (a first game's deal)."""
+    return tuple(Dealt(seat, hand) for seat, hand in enumerate(state.hands))
+
+
+def starter(hands: Sequence[Hand]) -> int:
+    """L4: the holder of 3S, else of the first card in 3S 3H 3D 3C 4S ... held by anyone."""
+    holder = {card: seat for seat, hand in enumerate(hands) for card in hand}
+    for card in L4_ORDER:
+        if card in holder:
+            return holder[card]
+    raise InvalidDeal("nobody holds a card")
+
+
+def class_order(standings: Standings, winner: int | None, players: int) -> tuple[int, ...]:
+    """O7: seats by class, first place first. Ties go clockwise from the winner, or by
+    seat number when there is no winner (turn limit)."""
+    def tie_key(seat: int) -> int:
+        return (seat - winner) % players if winner is not None else seat
+    return tuple(seat for place in standings for seat in sorted(place, key=tie_key))
+
+
+def exchange_pairs(classes: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
+    """O7: (higher, lower, cards) pairs: with 4 or more players last<->first 2 cards and
+    second-last<->second 1 card; with 2 or 3 players last<->first 1 card."""
+    if len(classes) >= 4:
+        return ((classes[0], classes[-1], 2), (classes[1], classes[-2], 1))
+    return ((classes[0], classes[-1], 1),)
+
+
+def standings_by_cards(hands: Sequence[Hand], winner: int | None) -> Standings:
+    """L11: the winner first, then everyone else by cards in hand, fewest first; equal
+    counts share a place (seats ascending)."""
+    others = [seat for seat in range(len(hands)) if seat != winner]
+    places: list[tuple[int, ...]] = [(winner,)] if winner is not None else []
+    for size in sorted({len(hands[seat]) for seat in others}):
+        places.append(tuple(seat for seat in others if len(hands[seat]) == size))
+    return tuple(places)
+
+
+# -- transitions ---------------------------------------------------------------------------
+
+
+def apply(state: LiarState, action: Action) -> Step:
+    """Apply a checked action: the new state and its events.
+
+    :raises IllegalAction: saying which rule forbids the action; ``state`` is unchanged
+        (it is immutable).
+    """
+    reason = illegal_reason(state, action)
+    if reason is not None:
+        raise IllegalAction(reason)
+    log: list[Event] = []
+    return Step(_advance(state, action, log), tuple(log))
+
+
+def push(state: LiarState, action: Action) -> LiarState:
+    """Apply an action **without** checking it (trusted callers only) and without events.
+
+    An illegal action gives an undefined state; use :func:`apply` for untrusted input.
+    """
+    return _advance(state, action, None)
+
+
+def _advance(s: LiarState, action: Action, log: list[Event] | None) -> LiarState:
+    kind = action.__class__
+    if kind is Play:
+        assert isinstance(action, Play)
+        return _play(s, action.cards, action.rate, log)
+    if kind is Pass:
+        return _pass(s, log)
+    if kind is Doubt:
+        return _doubt(s, log)
+    if kind is Accept:
+        return _accept(s, log)
+    if kind is Give:
+        assert isinstance(action, Give)
+        return _give(s, action.cards, log)
+    raise TypeError(f"not a Liar Game action: {action!r}")
+
+
+def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
+          log: list[Event] | None) -> LiarState:
+    rules = s.rules
+    seat = s.to_move
+    assert seat is not None
+    hands = s.hands
+    hand = hands[seat]
+    if len(cards) == 1:
+        i = hand.index(cards[0])
+        left = hand[:i] + hand[i + 1:]
+    else:
+        left = tuple(c for c in hand if c not in cards)
+    field = s.field
+    revolution, jack_back, bound = s.revolution, s.jack_back, s.bound
+    if log is not None:
+        log += (Played(seat, len(cards), rate), PlayedCards(seat, cards))
+    # O6: compared in the order in force just before this play
+    if field and rules.binding and not bound and \
+            rate == NEXT[revolution != jack_back][field[-1].rate]:
+        bound = True
+        if log is not None:
+            log.append(Bound(rate))
+    if rules.revolution and len(cards) >= 4:  # O2, truthful or not
+        revolution = not revolution
+        if log is not None:
+            log.append(OrderChanged(revolution != jack_back, "revolution"))
+    if rules.jack_back:
+        if rate == JACK:  # O4: each J reverses again
+            jack_back = not jack_back
+            if log is not None:
+                log.append(OrderChanged(revolution != jack_back, "jack back"))
+        elif rate == SIX and jack_back and rules.six_up:  # O5
+            jack_back = False
+            if log is not None:
+                log.append(OrderChanged(revolution, "six up"))
+    nxt = seat + 1
+    if nxt == rules.players:
+        nxt = 0
+    turns = s.turns + 1
+    new = LiarState(rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
+                    field + (FieldPlay(seat, cards, rate),), nxt, revolution, jack_back,
+                    bound, turns, (), s.doubts, None, None, s.classes, s.game, s.rng_state)
+    if not left and not rules.final_doubt:  # L10: out at once, the original's rule
+        return _end(new, seat, log)
+    if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
+        return _end(new, None, log)
+    return new
+
+
+def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
+    rules = s.rules
+    seat = s.to_move
+    assert seat is not None
+    hands, stock, rng_state = s.hands, s.stock, s.rng_state
+    if log is not None:
+        log.append(Passed(seat))
+    if stock:  # L6: the passer draws at once, before any flush the pass brings (L7)
+        hands = hands[:seat] + (hands[seat] + stock[:1],) + hands[seat + 1:]
+        if log is not None:
+            log += (Drew(seat, 1), DrewCards(seat, stock[:1]))
+        stock = stock[1:]
+    nxt = seat + 1
+    if nxt == rules.players:
+        nxt = 0
+    field, jack_back, bound = s.field, s.jack_back, s.bound
+    if nxt == field[-1].seat:  # L7: back to the current play's player: flush, they lead
+        stock, rng_state = _flush(stock, field, rng_state, "all passed", s, log)
+        field, jack_back, bound = (), False, False
+    turns = s.turns + 1
+    new = LiarState(rules, hands, stock, field, nxt, s.revolution, jack_back, bound, turns,
+                    (), s.doubts, None, None, s.classes, s.game, rng_state)
+    if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
+        return _end(new, None, log)
+    return new
+
+
+def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
+    rules = s.rules
+    seat = s.to_move
+    assert seat is not None
+    field = s.field
+    current = field[-1]
+    truthful = all(CARD_RATE[c] == current.rate for c in current.cards)  # L9
+    count = sum(len(play.cards) for play in field)  # N: the whole field
+    if log is not None:
+        log.append(Doubted(seat, current.seat, current.cards, current.rate, truthful))
+    # L9: the flush comes first, so the stock always holds N cards for the drawer
+    stock, rng_state = _flush(s.stock, field, s.rng_state, "doubt", s, log)
+    drawer, leader = (seat, current.seat) if truthful else (current.seat, seat)
+    drawn = stock[:count]
+    hands = s.hands[:drawer] + (s.hands[drawer] + drawn,) + s.hands[drawer + 1:]
+    if log is not None:
+        log += (Drew(drawer, count), DrewCards(drawer, drawn))
+    result = DoubtResult(seat, current.seat, current.rate, current.cards, truthful, drawer,
+                         count)
+    turns = s.turns + 1
+    new = LiarState(rules, hands, stock[count:], (), leader, s.revolution, False, False,
+                    turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng_state)
+    if truthful and not s.hands[current.seat]:  # L10: the player who went out wins
+        return _end(new, current.seat, log)
+    if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
+        return _end(new, None, log)
+    return new
+
+
+def _accept(s: LiarState, log: list[Event] | None) -> LiarState:
+    assert s.to_move is not None
+    if log is not None:
+        log.append(Accepted(s.to_move))
+    # L10: the play stands and its player, out of cards, wins
+    return _end(s._replace(turns=s.turns + 1), s.field[-1].seat, log)
+
+
+def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> LiarState:
+    giver, receiver, _ = s.owed[0]
+    hands = list(s.hands)
+    hands[giver] = tuple(c for c in hands[giver] if c not in cards)
+    hands[receiver] = hands[receiver] + cards
+    owed = s.owed[1:]
+    if log is not None:
+        log += (Gave(giver, receiver, len(cards), False), GaveCards(giver, receiver, cards))
+    # O7: after the last give, L4 finds the first player on the exchanged hands
+    to_move = owed[0].giver if owed else starter(hands)
+    return s._replace(hands=tuple(hands), owed=owed, to_move=to_move)
+
+
+def _flush(stock: tuple[Card, ...], field: tuple[FieldPlay, ...], rng_state: tuple[Any, ...],
+           cause: str, s: LiarState, log: list[Event] | None
+           ) -> tuple[tuple[Card, ...], tuple[Any, ...]]:
+    """L8 as Part 4 fixes it: the field's cards in play order, shuffled by the record's
+    generator, go under the stock in that list order. Returns (stock, generator state)."""
+    cards = [c for play in field for c in play.cards]
+    rng = random.Random.__new__(random.Random)  # no seeding: setstate sets it all
+    rng.setstate(rng_state)
+    rng.shuffle(cards)
+    if log is not None:
+        log.append(Flushed(len(cards), cause))
+        if s.jack_back:  # L8: the J-back ends with the flush; a revolution stays
+            log.append(OrderChanged(s.revolution, "flush"))
+    return stock + tuple(cards), rng.getstate()
+
+
+def _end(s: LiarState, winner: int | None, log: list[Event] | None) -> LiarState:
+    """L11: the game is over; nothing is flushed."""
+    standings = standings_by_cards(s.hands, winner)
+    if log is not None:
+        log.append(GameOver(winner, standings))
+    return s._replace(to_move=None, standings=standings, winner=winner, owed=())
+

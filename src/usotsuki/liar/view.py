@@ -1,0 +1,131 @@
+"""What one seat may know of a Liar Game (STYLE: OpenSpiel observer, lila ``Pov``).
+
+A view holds the seat's own hand and everything public: hand sizes, the stock's size,
+the field face down (who played how many cards as which rate), the cards doubts turned
+face up, the order in force, binding and 8-cut, classes and owed gives, whose turn and
+what they may do. Never another seat's cards, the stock's order, the seed or the
+generator's state. It is an observation of the present, not the seat's whole history.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from usotsuki.cards import Card
+from usotsuki.liar.actions import CARD_RATE, EIGHT, RATE_NAMES
+from usotsuki.liar.legal import LegalSummary, legal_summary
+from usotsuki.liar.rules import LiarRules
+from usotsuki.liar.state import DoubtResult, Exchange, LiarState
+
+
+@dataclass(frozen=True, slots=True)
+class FieldView:
+    """A play on the field, face down: its player, card count and declared rate."""
+
+    seat: int
+    count: int
+    rate: int
+
+
+@dataclass(frozen=True, slots=True)
+class LiarView:
+    seat: int | None  # None: a spectator (public_view)
+    rules: LiarRules
+    game: int
+    hand: tuple[Card, ...] | None  # own cards by rate (normal order), then suit
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    field: tuple[FieldView, ...]
+    doubts: tuple[DoubtResult, ...]  # this game's doubts, cards face up
+    reversed: bool
+    revolution: bool
+    jack_back: bool
+    bound: bool
+    eight_cut: bool  # O3 holds: the current play is an 8
+    classes: tuple[int, ...]
+    owed: tuple[Exchange, ...]
+    to_move: int | None
+    legal: LegalSummary | None
+    turns: int
+    standings: tuple[tuple[int, ...], ...] | None
+    winner: int | None
+
+    @property
+    def order(self) -> str:
+        return "reversed" if self.reversed else "normal"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready object with cards and rates in notation."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules.options() | {"players": self.rules.players},
+            "game": self.game,
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "field": [{"seat": p.seat, "count": p.count, "rate": RATE_NAMES[p.rate]}
+                      for p in self.field],
+            "doubts": [{"doubter": d.doubter, "doubted": d.doubted, "rate": RATE_NAMES[d.rate],
+                        "cards": [str(c) for c in d.cards], "truthful": d.truthful,
+                        "drawer": d.drawer, "drawn": d.drawn} for d in self.doubts],
+            "order": self.order,
+            "revolution": self.revolution,
+            "jack_back": self.jack_back,
+            "bound": self.bound,
+            "eight_cut": self.eight_cut,
+            "classes": list(self.classes),
+            "owed": [{"giver": e.giver, "receiver": e.receiver, "count": e.size}
+                     for e in self.owed],
+            "to_move": self.to_move,
+            "legal": None if self.legal is None else self.legal.to_json(),
+            "turns": self.turns,
+            "standings": None if self.standings is None else [list(p) for p in self.standings],
+            "winner": self.winner,
+        }
+
+
+def view(state: LiarState, seat: int) -> LiarView:
+    """What ``seat`` knows now."""
+    if not 0 <= seat < state.rules.players:
+        raise ValueError(f"no seat {seat} among {state.rules.players} players")
+    hand = tuple(sorted(state.hands[seat], key=lambda c: (CARD_RATE[c], c.suit)))
+    return _view(state, seat, hand)
+
+
+def public_view(state: LiarState) -> LiarView:
+    """What a spectator knows now: no hand at all."""
+    return _view(state, None, None)
+
+
+def _view(state: LiarState, seat: int | None, hand: tuple[Card, ...] | None) -> LiarView:
+    current = state.current
+    return LiarView(
+        seat=seat,
+        rules=state.rules,
+        game=state.game,
+        hand=hand,
+        hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock),
+        field=tuple(FieldView(p.seat, len(p.cards), p.rate) for p in state.field),
+        doubts=state.doubts,
+        reversed=state.reversed,
+        revolution=state.revolution,
+        jack_back=state.jack_back,
+        bound=state.bound,
+        eight_cut=state.rules.eight_cut and current is not None and current.rate == EIGHT,
+        classes=state.classes,
+        owed=state.owed,
+        to_move=state.to_move,
+        legal=legal_summary(state),
+        turns=state.turns,
+        standings=state.standings,
+        winner=state.winner,
+    )
+
+
+def info_key(v: LiarView) -> str:
+    """A canonical string of the view (OpenSpiel ``information_state_string``): two views
+    are equal exactly when their keys are."""
+    return json.dumps(v.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
