@@ -1,0 +1,272 @@
+"""``make bench``: random legal play of Bluff and the Liar Game against OpenSpiel's
+``liars_dice`` (C++) and ``python_liars_poker`` (pure Python), on one core, fixed seeds,
+medians of several timed runs. Prints a table and writes ``.bench/results.json``.
+
+    python benchmarks/run.py [--seconds 1.0] [--runs 3] [--only bluff,liar] [--out PATH]
+
+See benchmarks/README.md for what each figure means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import bluff_bench  # noqa: E402
+import liar_bench  # noqa: E402
+import openspiel_bench  # noqa: E402
+from cases import Case  # noqa: E402
+from harness import Figure, PlayResult, Settings, measure_listings, measure_play  # noqa: E402
+
+TARGETS = [
+    # (row key, minimum decisions per second, what the issue asks)
+    ("bluff/push/5", 150_000, "Bluff, 5 players: at least 150,000 decisions/s"),
+    ("liar/push/plain/4", 100_000,
+     "Liar Game, plain rules, 4 players: at least 100,000 decisions/s in pure Python"),
+]
+
+
+def pin_to_one_core() -> list[int] | None:
+    """Run on one CPU (the lowest this process may use); None where that is unsupported."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return sorted(os.sched_getaffinity(0))
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def version_of(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), *args],
+                             capture_output=True, text=True, timeout=5, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip()
+
+
+def environment(pinned: list[int] | None) -> dict[str, Any]:
+    return {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "platform": platform.platform(),
+            "machine": platform.machine(),
+            "cpu": cpu_model(),
+            "cpu_count": os.cpu_count(),
+            "pinned_to_cpus": pinned,
+        },
+        "python": {
+            "version": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "build": " ".join(platform.python_build()),
+            "compiler": platform.python_compiler(),
+            "executable": sys.executable,
+        },
+        "packages": {name: version_of(name) for name in ("usotsuki", "open_spiel", "rich")},
+        "git_commit": git("rev-parse", "HEAD") or None,
+        "git_dirty": None if (status := git("status", "--porcelain")) is None else bool(status),
+    }
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="length of one timed run of play (default 1.0)")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="timed runs per figure, the median is reported (default 3)")
+    parser.add_argument("--warmup", type=float, default=0.2,
+                        help="seconds of untimed play before the runs (default 0.2)")
+    parser.add_argument("--listing-seconds", type=float, default=0.4,
+                        help="length of one timed run of legal-action listings (default 0.4)")
+    parser.add_argument("--seed", type=int, default=Settings.seed,
+                        help=f"run i uses random.Random(seed + i) (default {Settings.seed})")
+    parser.add_argument("--only", default="",
+                        help="comma-separated row-key prefixes, e.g. bluff,openspiel,liar")
+    parser.add_argument("--out", type=Path, default=ROOT / ".bench" / "results.json",
+                        help="where to write the results (default .bench/results.json)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: 0.2 s runs, 0.05 s warm-up and listings (still 3 runs)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds, args.warmup, args.listing_seconds = 0.2, 0.05, 0.05
+    if args.runs < 1 or args.seconds <= 0:
+        parser.error("--runs must be at least 1 and --seconds positive")
+    return args
+
+
+def collect_cases(seed: int, only: list[str]) -> tuple[list[Case], list[str]]:
+    """Every row to measure, and notes on the parts skipped."""
+    skipped: list[str] = []
+    rows: list[Case] = []
+    why = openspiel_bench.available()
+    if why is None:
+        rows += openspiel_bench.cases(seed)
+    else:
+        skipped.append(f"OpenSpiel rows skipped: {why}")
+    rows += bluff_bench.cases(seed)
+    why = liar_bench.available()
+    if why is None:
+        rows += liar_bench.cases(seed)
+    else:
+        skipped.append(f"Liar Game rows skipped: {why}")
+    if only:
+        rows = [c for c in rows if any(c.key.startswith(p) for p in only)]
+    return rows, skipped
+
+
+def fmt_rate(x: float | None) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    return f"{x:,.0f}"
+
+
+def fmt_ratio(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    settings = Settings(seconds=args.seconds, runs=args.runs, warmup=args.warmup,
+                        seed=args.seed, listing_seconds=args.listing_seconds)
+    pinned = pin_to_one_core()
+    env = environment(pinned)
+    only = [p.strip() for p in args.only.split(",") if p.strip()]
+    rows, skipped = collect_cases(settings.seed, only)
+    for note in skipped:
+        print(f"note: {note}", flush=True)
+    if pinned is None:
+        print("note: cannot pin to one core on this platform; figures may be noisier")
+
+    began = time.perf_counter()
+    played: dict[str, PlayResult] = {}
+    listed: dict[str, Figure] = {}
+    failed: list[Case] = []
+    for case in rows:
+        print(f"  {case.key} ...", end="", flush=True)
+        t0 = time.perf_counter()
+        try:
+            played[case.key] = measure_play(case.make_driver(), settings)
+            lkey = case.listing_key or case.key
+            if case.make_lister is not None and lkey not in listed:
+                listed[lkey] = measure_listings(case.make_lister(), settings)
+        except Exception as exc:  # one broken row must not lose the others' figures
+            played.pop(case.key, None)
+            failed.append(case)
+            skipped.append(f"{case.key} failed: {type(exc).__name__}: {exc}")
+            print(f" FAILED: {type(exc).__name__}: {exc}", flush=True)
+            continue
+        print(f" {fmt_rate(played[case.key].decisions.median)} decisions/s"
+              f" ({time.perf_counter() - t0:.1f} s)", flush=True)
+    rows = [c for c in rows if c not in failed]
+
+    baselines = {c.baseline: played[c.key].decisions.median for c in rows if c.baseline}
+    results = []
+    for case in rows:
+        res = played[case.key]
+        listing = listed.get(case.listing_key or case.key)
+        ratios = {name: res.decisions.median / base for name, base in baselines.items()}
+        results.append({
+            "key": case.key, "game": case.game, "path": case.path, "players": case.players,
+            "players_text": case.players_text, "params": case.params, "note": case.note,
+            "detail": case.detail, "baseline": case.baseline,
+            "decisions_per_s": res.decisions.to_json(),
+            "games_per_s": res.games.to_json(),
+            "legal_listings_per_s": listing.to_json() if listing else None,
+            "decisions_per_game": round(res.decisions_per_game, 2),
+            "decisions_ratio_to": {k: round(v, 3) for k, v in ratios.items()},
+            "raw_runs": res.raw,
+        })
+
+    targets = []
+    by_key = {r["key"]: r for r in results}
+    for key, minimum, text in TARGETS:
+        row = by_key.get(key)
+        measured = row["decisions_per_s"]["median"] if row else None
+        targets.append({"key": key, "target": text, "minimum_decisions_per_s": minimum,
+                        "measured": measured,
+                        "met": None if measured is None else measured >= minimum})
+
+    print_table(results, sorted(baselines), targets, skipped)
+    report = {**env, "settings": vars(settings) | {"pinned": pinned is not None},
+              "total_seconds": round(time.perf_counter() - began, 1),
+              "results": results, "targets": targets, "skipped": skipped}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    shown = args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out
+    print(f"wrote {shown} ({report['total_seconds']} s of measuring)")
+    return 0
+
+
+def print_table(results: list[dict[str, Any]], baselines: list[str],
+                targets: list[dict[str, Any]], skipped: list[str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Random legal play, one core, median of runs "
+                        "(ratios: our decisions/s over theirs)")
+    for name, justify in [("game", "left"), ("path", "left"), ("players", "right"),
+                          ("decisions/s", "right"), ("games/s", "right"),
+                          ("legal listings/s", "right"), ("dec/game", "right")]:
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for name in baselines:
+        table.add_column(f"vs {name}", justify="right", no_wrap=True)
+    table.add_column("note", min_width=24)
+    for r in results:
+        listing = r["legal_listings_per_s"]
+        ours = not r["key"].startswith("openspiel/")
+        table.add_row(
+            r["game"], r["path"], r["players_text"] or str(r["players"]),
+            fmt_rate(r["decisions_per_s"]["median"]), fmt_rate(r["games_per_s"]["median"]),
+            fmt_rate(listing["median"] if listing else None),
+            f"{r['decisions_per_game']:.1f}",
+            *(fmt_ratio(r["decisions_ratio_to"].get(b) if ours else None) for b in baselines),
+            r["note"],
+        )
+    console = Console(width=max(180, Console().width))
+    console.print(table)
+    details = dict.fromkeys(r["detail"] for r in results if r["detail"])
+    for detail in details:
+        console.print(f"- {detail}", soft_wrap=True)
+    for t in targets:
+        if t["measured"] is None:
+            status = "not measured"
+        else:
+            status = ("met" if t["met"] else "NOT met") + f" ({t['measured']:,.0f}/s)"
+        console.print(f"target: {t['target']}: {status}")
+    for note in skipped:
+        console.print(f"note: {note}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
