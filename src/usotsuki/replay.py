@@ -35,13 +35,37 @@ def replay_record(record: Any) -> dict[str, Any]:
     return replay_report(record)
 
 
+def printable(value: Any) -> Any:
+    """``value`` with every string made encodable as UTF-8.
+
+    JSON text may hold a lone surrogate (``"\\ud800"``) that Python decodes into a ``str``
+    no UTF-8 output can carry; echoed back (``error.action``, messages) it would crash the
+    printing. Such strings get the surrogate written as the escape ``\\ud800`` instead.
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: printable(v) for k, v in value.items()}
+    return value
+
+
+def _printable_report(report: dict[str, Any]) -> dict[str, Any]:
+    return {key: printable(value) for key, value in report.items()}
+
+
 def replay_bytes(data: bytes) -> dict[str, Any]:
-    """Replay a record given as the bytes of its file."""
+    """Replay a record given as the bytes of its file; the report prints as UTF-8."""
     try:
         record = parse_record_bytes(data)
     except RecordError as exc:
-        return failed_report(exc)
-    return replay_record(record)
+        return _printable_report(failed_report(exc))
+    return _printable_report(replay_record(record))
 
 
 def replay_file(path: str | Path) -> dict[str, Any]:
@@ -49,5 +73,6 @@ def replay_file(path: str | Path) -> dict[str, Any]:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        return failed_report(RecordError(f"cannot read {path}: {exc.strerror or exc}"))
+        fault = RecordError(f"cannot read {path}: {exc.strerror or exc}")
+        return _printable_report(failed_report(fault))
     return replay_bytes(data)

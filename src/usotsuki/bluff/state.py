@@ -196,7 +196,12 @@ def check_action(state: BluffState, action: Action) -> None:
         return
     if not isinstance(action, Call):
         raise IllegalAction(f"{action!r} is not a Bluff action")
-    call = canonical(action)
+    try:
+        call = canonical(action)
+    except KeyError:  # a Call built by hand that is none of the 326 (B6)
+        raise IllegalAction(
+            f"no such call: kind {action.kind!r}, ranks {action.ranks!r}, suit {action.suit!r} "
+            "(B6; two-pair and full-house ranks go in canonical order)") from None
     if state.last_index >= 0 and call.index < FIRST_STRONGER[state.last_index]:
         current = ALL_CALLS[state.last_index]
         if FIRST_STRONGER[state.last_index] == len(ALL_CALLS):

@@ -64,11 +64,16 @@ def parse_record_text(text: str) -> Any:
         return json.loads(text, parse_constant=_reject_constant)
     except ValueError as exc:
         raise RecordError(f"the record is not valid JSON: {exc}") from None
+    except RecursionError:  # Part 5: a malformed record is an error, never a crash
+        raise RecordError("the record is nested too deeply to read") from None
 
 
 def json_text(value: Any) -> str:
     """Compact JSON text of a value, for messages."""
-    return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except RecursionError:  # json.loads may accept a nesting that json.dumps refuses
+        return "<a JSON value nested too deeply to print>"
 
 
 def action_as_written(value: Any) -> str | None:
