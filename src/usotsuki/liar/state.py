@@ -88,7 +88,7 @@ class DoubtResult(NamedTuple):
 
 
 class Exchange(NamedTuple):
-    """An O7 exchange still owed: ``giver`` (the higher player) gives ``count`` back."""
+    """An O7 exchange still owed: ``giver`` (the higher player) gives ``size`` cards back."""
 
     giver: int
     receiver: int
