@@ -37,6 +37,7 @@ from usotsuki.liar import (
     write_record,
 )
 from usotsuki.liar.match import deal
+from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.rules import HOUSE_RULES
 
 EXAMPLES = 200
@@ -156,7 +157,7 @@ def hide_again(state: LiarState, seat: int, rng: random.Random) -> LiarState:
     for s in others:
         hands[s], pool = tuple(pool[:len(hands[s])]), pool[len(hands[s]):]
     return state._replace(hands=tuple(hands), stock=tuple(pool),
-                          rng_state=random.Random(rng.random()).getstate())
+                          rng=FlushRng.from_seed(rng.getrandbits(32)))
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

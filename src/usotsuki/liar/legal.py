@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from usotsuki.liar.actions import (
     ACCEPT,
@@ -38,8 +37,7 @@ if TYPE_CHECKING:
 NO_PLAY: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
 
-@dataclass(frozen=True, slots=True)
-class LegalSummary:
+class LegalSummary(NamedTuple):
     """Part 5 ``legal``: any cards of an allowed count may go with any allowed rate."""
 
     pass_: bool

@@ -3,8 +3,8 @@
 The state is an immutable ``NamedTuple``; every transition returns a new one. Chance comes
 in as data: the deal (hands and stock) is passed in, and the only randomness afterwards,
 the L8 flush shuffle, uses the state of one ``random.Random(seed)`` per record (Part 4)
-kept *inside* the state as ``getstate()`` data, so replaying the same actions always gives
-the same states and nothing here touches the global ``random``.
+kept *inside* the state as a value (:class:`~usotsuki.liar.rng.FlushRng`), so replaying the
+same actions always gives the same states and nothing here touches the global ``random``.
 
 ``apply`` checks an action and returns ``Step(state, events)``; ``push`` trusts its caller
 (bots, benchmarks: python-chess ``push`` vs ``push_san``) and returns just the state.
@@ -21,9 +21,8 @@ Readings of RULES.md chosen here (where its text leaves room):
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
@@ -57,6 +56,7 @@ from usotsuki.liar.events import (
     PlayedCards,
 )
 from usotsuki.liar.legal import illegal_reason
+from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.rules import LiarRules
 
 Hand = tuple[Card, ...]
@@ -113,7 +113,7 @@ class LiarState(NamedTuple):
     winner: int | None  # the first player out, if any (L11)
     classes: tuple[int, ...]  # O7: seats by class from the previous game, first place first
     game: int  # index of this game in its match
-    rng_state: tuple[Any, ...]  # the record's random.Random, as getstate() (Part 4 seed)
+    rng: FlushRng  # the record's flush generator (Part 4 seed), carried across games
 
     @property
     def over(self) -> bool:
@@ -133,6 +133,9 @@ class LiarState(NamedTuple):
     def awaiting_final_doubt(self) -> bool:
         """L10: the current play emptied its player's hand; next comes doubt or accept."""
         return bool(self.field) and not self.hands[self.field[-1].seat] and not self.over
+
+
+_new_state = tuple.__new__  # builds a LiarState without NamedTuple's keyword handling (hot path)
 
 
 class Step(NamedTuple):
@@ -170,11 +173,11 @@ def check_deal(rules: LiarRules, hands: Sequence[Iterable[Card]],
     return hands_t, stock_t
 
 
-def seed_state(seed: Seed) -> tuple[Any, ...]:
-    """The generator state of ``random.Random(seed)`` (Part 4: an integer or a string)."""
+def seed_rng(seed: Seed) -> FlushRng:
+    """The generator ``random.Random(seed)`` (Part 4: an integer or a string)."""
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise InvalidDeal(f"the seed must be an integer or a string, not {seed!r}")
-    return random.Random(seed).getstate()
+    return FlushRng.from_seed(seed)
 
 
 def new_game(rules: LiarRules, hands: Sequence[Iterable[Card]], stock: Iterable[Card],
@@ -185,7 +188,7 @@ def new_game(rules: LiarRules, hands: Sequence[Iterable[Card]], stock: Iterable[
     """
     hands_t, stock_t = check_deal(rules, hands, stock)
     return LiarState(rules, hands_t, stock_t, (), starter(hands_t), False, False, False, 0,
-                     (), (), None, None, (), 0, seed_state(seed))
+                     (), (), None, None, (), 0, seed_rng(seed))
 
 
 def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
@@ -221,7 +224,7 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
     hands_now = tuple(held)
     to_move = owed[0].giver if owed else starter(hands_now)
     new = LiarState(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
-                    tuple(owed), (), None, None, classes, state.game + 1, state.rng_state)
+                    tuple(owed), (), None, None, classes, state.game + 1, state.rng)
     return Step(new, tuple(events))
 
 
@@ -345,9 +348,10 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     if nxt == rules.players:
         nxt = 0
     turns = s.turns + 1
-    new = LiarState(rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
-                    field + (FieldPlay(seat, cards, rate),), nxt, revolution, jack_back,
-                    bound, turns, (), s.doubts, None, None, s.classes, s.game, s.rng_state)
+    new = _new_state(LiarState, (
+        rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
+        field + (FieldPlay(seat, cards, rate),), nxt, revolution, jack_back, bound, turns, (),
+        s.doubts, None, None, s.classes, s.game, s.rng))
     if not left and not rules.final_doubt:  # L10: out at once, the original's rule
         return _end(new, seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -359,7 +363,7 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
     rules = s.rules
     seat = s.to_move
     assert seat is not None
-    hands, stock, rng_state = s.hands, s.stock, s.rng_state
+    hands, stock, rng = s.hands, s.stock, s.rng
     if log is not None:
         log.append(Passed(seat))
     if stock:  # L6: the passer draws at once, before any flush the pass brings (L7)
@@ -372,11 +376,11 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
         nxt = 0
     field, jack_back, bound = s.field, s.jack_back, s.bound
     if nxt == field[-1].seat:  # L7: back to the current play's player: flush, they lead
-        stock, rng_state = _flush(stock, field, rng_state, "all passed", s, log)
+        stock, rng = _flush(stock, field, rng, "all passed", s, log)
         field, jack_back, bound = (), False, False
     turns = s.turns + 1
-    new = LiarState(rules, hands, stock, field, nxt, s.revolution, jack_back, bound, turns,
-                    (), s.doubts, None, None, s.classes, s.game, rng_state)
+    new = _new_state(LiarState, (rules, hands, stock, field, nxt, s.revolution, jack_back, bound,
+                                 turns, (), s.doubts, None, None, s.classes, s.game, rng))
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
         return _end(new, None, log)
     return new
@@ -393,7 +397,7 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     if log is not None:
         log.append(Doubted(seat, current.seat, current.cards, current.rate, truthful))
     # L9: the flush comes first, so the stock always holds N cards for the drawer
-    stock, rng_state = _flush(s.stock, field, s.rng_state, "doubt", s, log)
+    stock, rng = _flush(s.stock, field, s.rng, "doubt", s, log)
     drawer, leader = (seat, current.seat) if truthful else (current.seat, seat)
     drawn = stock[:count]
     hands = s.hands[:drawer] + (s.hands[drawer] + drawn,) + s.hands[drawer + 1:]
@@ -403,7 +407,7 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
                          count)
     turns = s.turns + 1
     new = LiarState(rules, hands, stock[count:], (), leader, s.revolution, False, False,
-                    turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng_state)
+                    turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng)
     if truthful and not s.hands[current.seat]:  # L10: the player who went out wins
         return _end(new, current.seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -432,20 +436,18 @@ def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> Lia
     return s._replace(hands=tuple(hands), owed=owed, to_move=to_move)
 
 
-def _flush(stock: tuple[Card, ...], field: tuple[FieldPlay, ...], rng_state: tuple[Any, ...],
+def _flush(stock: tuple[Card, ...], field: tuple[FieldPlay, ...], rng: FlushRng,
            cause: str, s: LiarState, log: list[Event] | None
-           ) -> tuple[tuple[Card, ...], tuple[Any, ...]]:
+           ) -> tuple[tuple[Card, ...], FlushRng]:
     """L8 as Part 4 fixes it: the field's cards in play order, shuffled by the record's
     generator, go under the stock in that list order. Returns (stock, generator state)."""
     cards = [c for play in field for c in play.cards]
-    rng = random.Random.__new__(random.Random)  # no seeding: setstate sets it all
-    rng.setstate(rng_state)
-    rng.shuffle(cards)
+    rng = rng.shuffled(cards)
     if log is not None:
         log.append(Flushed(len(cards), cause))
         if s.jack_back:  # L8: the J-back ends with the flush; a revolution stays
             log.append(OrderChanged(s.revolution, "flush"))
-    return stock + tuple(cards), rng.getstate()
+    return stock + tuple(cards), rng
 
 
 def _end(s: LiarState, winner: int | None, log: list[Event] | None) -> LiarState:
