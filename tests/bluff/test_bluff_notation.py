@@ -162,3 +162,14 @@ def test_part3_invalid_notation_is_a_value_error() -> None:
 def test_part3_non_text_is_invalid_notation(value: object) -> None:
     with pytest.raises(InvalidNotation):
         parse_action(value)  # type: ignore[arg-type]
+
+
+def test_part3_doctests_of_the_notation_modules() -> None:
+    import doctest
+
+    import usotsuki.bluff.notation
+    import usotsuki.cards
+
+    for module in (usotsuki.bluff.notation, usotsuki.cards):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -569,3 +569,18 @@ def test_b12_nothing_follows_the_end() -> None:
         apply(state, parse_action("card 2"))
     with pytest.raises(InvalidDeal):
         deal(state, "2S", "")
+
+
+def test_b3_each_seat_is_told_only_its_own_cards() -> None:
+    from usotsuki.core.events import events_for
+
+    state = new_game(BluffRules(players=3))
+    step = start_round(state, [parse_cards([c]) for c in ("2S", "3S", "4S")])
+    for seat in range(3):
+        private = [e.to_json() for e in events_for(step.events, seat)
+                   if e.to_json()["type"] == "hand_dealt"]
+        assert private == [{"type": "hand_dealt", "seat": seat,
+                            "cards": [["2S", "3S", "4S"][seat]]}]
+    public = [e.to_json() for e in events_for(step.events, None)]
+    assert all("cards" not in e for e in public)
+    assert public[0]["first_caller"] == 1 and public[0]["hand_sizes"] == [1, 1, 1]
