@@ -382,3 +382,11 @@ def test_play_events_show_count_and_rate_to_all_and_cards_to_the_player() -> Non
 def test_simple_actions_are_singletons() -> None:
     assert parse_action("pass") is PASS and parse_action("doubt") is DOUBT
     assert parse_action("accept") is ACCEPT
+
+
+def test_l3_a_deal_of_things_that_are_not_cards_is_refused() -> None:
+    rules = LiarRules(players=2, hand_size=1)
+    for bad in (-1, 52, "3S", True):
+        with pytest.raises(InvalidDeal, match="not a card"):
+            new_game(rules, [[bad], cards("4S")], [c for c in DECK if c not in cards("4S")])
+

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+from math import comb
+
 import pytest
 from liar_support import cards, names, run, run_events, start
 
 from usotsuki.cards import DECK
 from usotsuki.core.errors import IllegalAction, InvalidRules
-from usotsuki.liar import LiarRules, apply, legal_summary, next_game, parse_action, parse_rules_text
+from usotsuki.liar import (
+    DOUBT,
+    PASS,
+    LiarRules,
+    apply,
+    iter_legal_actions,
+    legal_summary,
+    next_game,
+    parse_action,
+    parse_rules_text,
+)
 from usotsuki.liar.actions import RATE_NAMES
 from usotsuki.liar.events import Bound, Gave, GaveCards, OrderChanged
 from usotsuki.liar.state import Exchange, class_order
@@ -49,6 +61,16 @@ def test_o1_a_hand_smaller_than_the_count_cannot_play() -> None:
     state = run(state, "play 3S 3H as 3", "play 4H 4D as 4", "play 7H 7C as 5")
     summary = legal_summary(state)
     assert summary is not None and not summary.play and summary.pass_ and summary.doubt
+
+
+def test_o1_listing_every_concrete_action() -> None:
+    state = start("3S 3H 5D 9C", "4H 4D 6S TD", "7H 7C 8C JS", multi=True)
+    listed = list(iter_legal_actions(state))
+    assert len(listed) == sum(comb(4, k) for k in range(1, 5)) * 13  # a lead: no pass
+    state = run(state, "play 3S 3H as 5")
+    listed = list(iter_legal_actions(state))
+    assert len(listed) == 2 + comb(4, 2) * len("6789TJQKA2")
+    assert listed[:2] == [PASS, DOUBT]
 
 
 # O2 revolution --------------------------------------------------------------------------

@@ -155,8 +155,8 @@ def check_deal(rules: LiarRules, hands: Sequence[Iterable[Card]],
     :raises InvalidDeal: for a wrong number of hands, a hand of the wrong size, or cards
         that are not the 52 exactly once.
     """
-    hands_t = tuple(tuple(DECK[c] for c in hand) for hand in hands)
-    stock_t = tuple(DECK[c] for c in stock)
+    hands_t = tuple(tuple(_card(c) for c in hand) for hand in hands)
+    stock_t = tuple(_card(c) for c in stock)
     if len(hands_t) != rules.players:
         raise InvalidDeal(f"{len(hands_t)} hands for {rules.players} players")
     for seat, (hand, size) in enumerate(zip(hands_t, rules.hand_sizes(), strict=True)):
@@ -171,6 +171,12 @@ def check_deal(rules: LiarRules, hands: Sequence[Iterable[Card]],
         missing = " ".join(str(c) for c in DECK if c not in seen)
         raise InvalidDeal(f"hands and stock must hold all 52 cards; missing {missing}")
     return hands_t, stock_t
+
+
+def _card(value: object) -> Card:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(DECK):
+        return DECK[value]
+    raise InvalidDeal(f"{value!r} is not a card")
 
 
 def seed_rng(seed: Seed) -> FlushRng:
