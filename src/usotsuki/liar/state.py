@@ -17,6 +17,9 @@ Readings of RULES.md chosen here (where its text leaves room):
   force just before this play"; O2/O4/O5 effects of that same play apply after it.
 - O7: an exchange moves ``min(count, both hands' sizes)`` cards each way, measured before
   the automatic gift ("as many cards as both hands allow"), so both hands keep their size.
+- O2, O3, O4, O5 act on every play, a lead included ("a play declared J"), and on the play
+  that empties a hand too: an accepted last play leaves its reversal in force.
+- L6: a pass on an empty stock is legal and draws nothing ("if the stock is not empty").
 """
 
 from __future__ import annotations
