@@ -131,8 +131,6 @@ def test_replay_json_prints_utf8_text(tmp_path: Path) -> None:
     assert code == 1 and report["error"]["action"] == "pair\u3000\u2660"
 
 
-@pytest.mark.xfail(strict=True, reason="cli/account.py prints record text as Rich markup: "
-                   "'[/x]' in an action or a path raises MarkupError (reported)")
 def test_replay_account_prints_record_text_literally(tmp_path: Path) -> None:
     path = write(tmp_path, bluff([{"hands": H3, "actions": ["[/x] [bold]"]}]))
     code, out = replay(path)

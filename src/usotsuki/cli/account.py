@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 
 def print_account(file: Path, report: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console(highlight=False)
     game = {"bluff": "Bluff", "liar": "Liar Game"}.get(report.get("game") or "", "unknown game")
-    console.print(f"[bold]{file}[/bold]: {game}")
+    console.print(f"[bold]{escape(str(file))}[/bold]: {game}")
     if report.get("game") == "bluff":
         _bluff_rounds(console, report["rounds"])
     elif report.get("game") == "liar":
@@ -20,9 +21,10 @@ def print_account(file: Path, report: dict[str, Any], console: Console | None = 
     error = report.get("error")
     if error:
         where = ", ".join(f"{k} {error[k]}" for k in ("round", "index") if error[k] is not None)
-        action = f" ({error['action']!r})" if error.get("action") is not None else ""
+        action = f" ({escape(repr(error['action']))})" if error.get("action") is not None \
+            else ""
         console.print(f"[bold red]error[/bold red]{' at ' + where if where else ''}{action}: "
-                      f"{error['message']}")
+                      f"{escape(error['message'])}")
     if report.get("finished"):
         places = ", ".join(
             f"{n}. seat {' & '.join(map(str, p))}" for n, p in enumerate(report["standings"], 1))
@@ -42,7 +44,7 @@ def _bluff_rounds(console: Console, rounds: list[dict[str, Any]]) -> None:
         hands = "  ".join(f"{s}:{' '.join(h) or '-'}" for s, h in enumerate(r.get("hands", [])))
         verdict = "[green]true[/green]" if r["call_true"] else "[red]false[/red]"
         loser = f"{r['loser']}" + (" [bold](out)[/bold]" if r["eliminated"] else "")
-        table.add_row(str(i), hands, r["call"], str(r["caller"]), str(r["challenger"]),
+        table.add_row(str(i), escape(hands), r["call"], str(r["caller"]), str(r["challenger"]),
                       verdict, loser)
     console.print(table)
 

@@ -7,9 +7,12 @@ private fact comes with a public shadow: ``PlayedCards`` (the player) beside ``P
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, fields
+from typing import Any
 
 from usotsuki.cards import Card
+from usotsuki.liar.actions import RATE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +20,13 @@ class Event:
     @property
     def audience(self) -> frozenset[int] | None:
         return None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready object: ``type`` in snake case, cards and rates in notation."""
+        out: dict[str, Any] = {"type": _snake_case(type(self).__name__)}
+        for f in fields(self):
+            out[f.name] = _json_value(f.name, getattr(self, f.name))
+        return out
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: a spectator) may see this event."""
@@ -150,3 +160,17 @@ class GameOver(Event):
 
     winner: int | None
     standings: tuple[tuple[int, ...], ...]
+
+
+def _snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _json_value(name: str, value: Any) -> Any:
+    if name == "rate":
+        return RATE_NAMES[value]
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_json_value("", v) for v in value]
+    return value

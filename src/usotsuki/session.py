@@ -1,0 +1,212 @@
+"""One interface over both games for the shells: server, tournaments, environments.
+
+A session is an immutable game in progress plus everything its record needs. It has
+two kinds of step, as OpenSpiel has: a **chance** step (:meth:`deal`, the data of which
+is JSON so that a store can log it) and a player **action**. Its record is derived, never
+kept twice: Bluff's state holds its rounds, the Liar Game's :class:`LiarMatch` its log.
+The rules stay in the cores; this module only routes to them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from usotsuki import bluff, liar
+from usotsuki.bluff.deal import deal_hands
+from usotsuki.bluff.record import write_record as write_bluff_record
+from usotsuki.cards import format_cards, parse_cards
+from usotsuki.core.errors import IllegalAction, InvalidDeal
+from usotsuki.core.events import Event
+
+GAMES = ("bluff", "liar")
+
+
+class Session(Protocol):
+    game: str
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def names(self) -> tuple[str, ...] | None: ...
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None while a deal is due or once everything is over."""
+    @property
+    def chance_due(self) -> bool:
+        """A deal (a Bluff round, the next game of a Liar match) must come next."""
+    @property
+    def over(self) -> bool: ...
+    def standings(self) -> tuple[tuple[int, ...], ...] | None: ...
+    def draw_chance(self, rng: random.Random) -> dict[str, Any]:
+        """The JSON data of the next deal, drawn with ``rng``."""
+    def deal(self, chance: dict[str, Any]) -> tuple[Session, tuple[Event, ...]]: ...
+    def parse_action(self, text: str) -> Any: ...
+    def format_action(self, action: Any) -> str: ...
+    def apply(self, action: Any) -> tuple[Session, tuple[Event, ...]]: ...
+    def legal(self) -> Any:
+        """Bluff: the legal actions. Liar Game: its ``LegalSummary`` (plays are too many
+        to list with O1)."""
+    def view(self, seat: int | None) -> Any: ...
+    def record(self) -> dict[str, Any]: ...
+    def random_action(self, rng: random.Random) -> Any: ...
+
+
+def _hands_json(hands: Any) -> list[list[str]]:
+    return [format_cards(hand).split() for hand in hands]
+
+
+@dataclass(frozen=True, slots=True)
+class BluffSession:
+    state: bluff.BluffState
+    names: tuple[str, ...] | None = None
+    game: str = "bluff"
+
+    @classmethod
+    def create(cls, rules: bluff.BluffRules, names: tuple[str, ...] | None = None
+               ) -> BluffSession:
+        return cls(bluff.new_game(rules), names)
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.state.needs_deal else self.state.to_move
+
+    @property
+    def chance_due(self) -> bool:
+        return self.state.needs_deal
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    def standings(self) -> tuple[tuple[int, ...], ...] | None:
+        return self.state.standings()
+
+    def draw_chance(self, rng: random.Random) -> dict[str, Any]:
+        return {"hands": _hands_json(deal_hands(self.state, rng))}
+
+    def deal(self, chance: dict[str, Any]) -> tuple[BluffSession, tuple[Event, ...]]:
+        hands = [parse_cards(hand) for hand in chance["hands"]]
+        step = bluff.start_round(self.state, hands)
+        return replace(self, state=step.state), step.events
+
+    def parse_action(self, text: str) -> bluff.Action:
+        return bluff.parse_action(text)
+
+    def format_action(self, action: Any) -> str:
+        return bluff.format_action(action)
+
+    def apply(self, action: Any) -> tuple[BluffSession, tuple[Event, ...]]:
+        step = bluff.apply(self.state, action)
+        return replace(self, state=step.state), step.events
+
+    def legal(self) -> Any:
+        return () if self.state.needs_deal else bluff.legal_actions(self.state)
+
+    def view(self, seat: int | None) -> bluff.BluffView:
+        return bluff.view(self.state, seat)
+
+    def record(self) -> dict[str, Any]:
+        return write_bluff_record(self.state, self.names)
+
+    def random_action(self, rng: random.Random) -> Any:
+        legal = self.legal()
+        return legal[rng.randrange(len(legal))]
+
+
+@dataclass(frozen=True, slots=True)
+class LiarSession:
+    """A Liar Game, or a match of ``games`` games with the class system (O7)."""
+
+    match: liar.LiarMatch | None  # None until the first deal
+    rules: liar.LiarRules
+    seed: int | str
+    games: int = 1
+    names: tuple[str, ...] | None = None
+    game: str = "liar"
+
+    @classmethod
+    def create(cls, rules: liar.LiarRules, seed: int | str, games: int = 1,
+               names: tuple[str, ...] | None = None) -> LiarSession:
+        if games < 1:
+            raise IllegalAction("a match has at least one game")
+        if games > 1 and not rules.classes:
+            raise IllegalAction("a match of several games needs the class system (O7: "
+                                "classes); without it each game is a record of its own")
+        return cls(None, rules, seed, games, names)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def state(self) -> liar.LiarState | None:
+        return None if self.match is None else self.match.state
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.state is None else self.state.to_move
+
+    @property
+    def chance_due(self) -> bool:
+        state = self.state
+        if self.match is None:
+            return True
+        return state is not None and state.over and len(self.match.games) < self.games
+
+    @property
+    def over(self) -> bool:
+        return self.match is not None and self.match.state.over and not self.chance_due
+
+    def standings(self) -> tuple[tuple[int, ...], ...] | None:
+        return self.match.state.standings if self.over and self.match is not None else None
+
+    def draw_chance(self, rng: random.Random) -> dict[str, Any]:
+        hands, stock = liar.deal(self.rules, rng)
+        return {"hands": _hands_json(hands), "stock": format_cards(stock).split()}
+
+    def deal(self, chance: dict[str, Any]) -> tuple[LiarSession, tuple[Event, ...]]:
+        if not self.chance_due:
+            raise InvalidDeal("no deal is due")
+        hands = [parse_cards(hand) for hand in chance["hands"]]
+        stock = parse_cards(chance["stock"])
+        if self.match is None:
+            match, events = liar.LiarMatch.start(self.rules, hands, stock, self.seed,
+                                                 self.names)
+        else:
+            match, events = self.match.next_game(hands, stock)
+        return replace(self, match=match), tuple(events)
+
+    def _live(self) -> liar.LiarMatch:
+        if self.match is None:
+            raise IllegalAction("the game has not been dealt yet")
+        return self.match
+
+    def parse_action(self, text: str) -> liar.Action:
+        return liar.parse_action(text)
+
+    def format_action(self, action: Any) -> str:
+        return liar.format_action(action)
+
+    def apply(self, action: Any) -> tuple[LiarSession, tuple[Event, ...]]:
+        match, events = self._live().apply(action)
+        return replace(self, match=match), tuple(events)
+
+    def legal(self) -> liar.LegalSummary | None:
+        state = self.state
+        return None if state is None else liar.legal_summary(state)
+
+    def view(self, seat: int | None) -> liar.LiarView:
+        state = self._live().state
+        return liar.public_view(state) if seat is None else liar.view(state, seat)
+
+    def record(self) -> dict[str, Any]:
+        return liar.write_record(self._live())
+
+    def random_action(self, rng: random.Random) -> Any:
+        return liar.random_action(self._live().state, rng)
