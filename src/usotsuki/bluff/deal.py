@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import random
-import secrets
 
 from usotsuki.bluff.state import BluffState, Hands
 from usotsuki.cards import DECK
-
-
-def live_rng() -> random.Random:
-    """A generator for live games, seeded from the operating system's secure source."""
-    return random.Random(secrets.randbits(128))
 
 
 def deal_hands(state: BluffState, rng: random.Random) -> Hands:

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from usotsuki.bluff.actions import Action, Call, CallKind
-from usotsuki.bluff.deal import deal_hands, live_rng
+from usotsuki.bluff.deal import deal_hands
 from usotsuki.bluff.notation import EXAMPLES, parse_action
 from usotsuki.bluff.record import write_record
 from usotsuki.bluff.rules import BluffRules
@@ -32,6 +32,7 @@ from usotsuki.bluff.state import (
 from usotsuki.bluff.view import BluffView, view
 from usotsuki.bots.base import Bot, make_bot
 from usotsuki.cards import Card, card
+from usotsuki.chance import game_rng
 from usotsuki.cli.records import save_record
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.odds import call_probability
@@ -68,7 +69,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
         console.print(f"[red]{exc}[/red]")
         return 1
     names = [("You" if s == seat else f"{seats[s].name} {s}") for s in range(players)]
-    rng = random.Random(seed) if seed is not None else live_rng()
+    rng = game_rng(seed)
     bot_rng = random.Random(rng.getrandbits(64))
     game = _Game(console, names, seat, save)
     state = new_game(rules)
