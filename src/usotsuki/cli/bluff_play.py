@@ -132,9 +132,14 @@ class _Game:
         v = view(state, self.seat)
         legal = legal_actions(state)
         current = v.current_call
-        status = f"current call: [bold]{current}[/bold] by {self.names[v.calls[-1][0]]}" \
-            if current else "you call first"
+        if current is None:
+            status, may = "you call first", "any call, e.g. 'card 7' or 'pair J'"
+        else:
+            status = f"current call: [bold]{current}[/bold] by {self.names[v.calls[-1][0]]}"
+            may = "challenge" if len(legal) == 1 else \
+                f"a call stronger than {current} (from {legal[0]}), or challenge"
         self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]   {status}")
+        self.console.print(f"[dim]You may type {may}; 'help' for more.[/dim]")
         while True:
             text = ask("your action> ").strip()
             word = text.lower()
