@@ -28,8 +28,11 @@ class RandomBot:
 
 def _registry() -> dict[str, dict[str, Callable[[], Bot]]]:
     from usotsuki.bots.bluff_cautious import CautiousBluffBot
+    from usotsuki.bots.liar_random import RandomLiarBot
+    from usotsuki.bots.liar_sensible import SensibleLiarBot
 
-    return {"bluff": {"random": RandomBot, "cautious": CautiousBluffBot}}
+    return {"bluff": {"random": RandomBot, "cautious": CautiousBluffBot},
+            "liar": {"random": RandomLiarBot, "sensible": SensibleLiarBot}}
 
 
 def bot_names(game: str) -> list[str]:

@@ -1,0 +1,36 @@
+"""A Liar Game bot that plays uniformly at random among the legal kinds of action."""
+
+from __future__ import annotations
+
+import random
+
+from usotsuki.liar.actions import ACCEPT, DOUBT, PASS, Action, Give, Play
+from usotsuki.liar.legal import LegalSummary
+from usotsuki.liar.view import LiarView
+
+
+class RandomLiarBot:
+    """Each legal kind (play, pass, doubt, accept) equally likely; then a play's count,
+    rate and cards uniformly among the allowed (as the core's ``random_action``, but built
+    from the seat's view: its own hand and the ``LegalSummary``, never the state)."""
+
+    name = "random"
+
+    def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
+        hand = view.hand or ()
+        if legal.give:  # O7: this seat owes the first exchange still open
+            return Give(tuple(rng.sample(hand, owed_size(view))))
+        kinds: list[Action | None] = [a for a, ok in ((PASS, legal.pass_), (DOUBT, legal.doubt),
+                                                      (ACCEPT, legal.accept)) if ok]
+        if legal.play:
+            kinds.append(None)  # None stands for "some play"
+        kind = kinds[rng.randrange(len(kinds))]
+        if kind is not None:
+            return kind
+        count = legal.counts[rng.randrange(len(legal.counts))]
+        return Play(tuple(rng.sample(hand, count)), legal.rates[rng.randrange(len(legal.rates))])
+
+
+def owed_size(view: LiarView) -> int:
+    """How many cards this seat must give back now (O7)."""
+    return next(e.size for e in view.owed if e.giver == view.seat)
