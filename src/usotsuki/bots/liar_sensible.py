@@ -73,11 +73,7 @@ class SensibleLiarBot:
         the order in force, all of them when several cards may go at once (O1)."""
         groups = by_rate(hand)
         rate = min(groups, key=lambda r: order_key(r, view.reversed))
-        cards = groups[rate]
-        most = max(legal.counts)
-        if len(groups) == 1 and len(hand) <= most:
-            cards = hand  # the whole hand is one rate: go out
-        return Play(tuple(cards[:most]), rate)
+        return Play(tuple(groups[rate][:max(legal.counts)]), rate)
 
 
 def by_rate(cards: tuple[Card, ...]) -> dict[int, list[Card]]:
