@@ -75,5 +75,41 @@ def play_bluff(
                                max_cards=max_cards, dealer=dealer, bots=bots, delay=delay))
 
 
+@play_app.command("liar")
+def play_liar(
+    players: Annotated[int, typer.Option(help="Players at the table, you included (2-8).")] = 4,
+    rules: Annotated[str, typer.Option(
+        help="House rules and options, comma-separated: multi, revolution, eight_cut, "
+             "jack_back, six_up, binding, classes (O1-O7), or 'all'; also name=value for "
+             "hand_size, deal_all, final_doubt, turn_limit.")] = "",
+    games: Annotated[int, typer.Option(help="Games in the match (more than 1 needs "
+                                            "--rules classes, O7).")] = 1,
+    seat: Annotated[int, typer.Option(help="Your seat (0 is the first).")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the game record here.")] = None,
+    hand_size: Annotated[int | None, typer.Option(help="Cards dealt to each (L3, default 9).")]
+    = None,
+    deal_all: Annotated[bool | None, typer.Option("--deal-all/--no-deal-all",
+                                                  help="Deal all 52 cards (L3).",
+                                                  show_default=False)] = None,
+    final_doubt: Annotated[bool | None, typer.Option(
+        "--final-doubt/--no-final-doubt", help="A play that empties a hand may be doubted "
+        "(L10, default on).", show_default=False)] = None,
+    turn_limit: Annotated[int | None, typer.Option(help="End a game after this many "
+                                                        "actions (L11).")] = None,
+    bots: Annotated[str, typer.Option(help="Bot kinds for the other seats, comma-separated, "
+                                           "repeated as needed (random, sensible).")]
+    = "sensible",
+    delay: Annotated[float, typer.Option(help="Seconds to pause after each bot action.")] = 0.4,
+) -> None:
+    """Play the Liar Game against bots. Type 'help' at your turn for the notation."""
+    from usotsuki.cli.liar_play import LiarOptions, run_liar
+
+    raise typer.Exit(run_liar(LiarOptions(
+        players=players, seat=seat, seed=seed, save=save, rules=rules, games=games,
+        hand_size=hand_size, deal_all=deal_all, final_doubt=final_doubt,
+        turn_limit=turn_limit, bots=bots, delay=delay)))
+
+
 if __name__ == "__main__":
     app()
