@@ -1,0 +1,54 @@
+"""Building sessions from a table's configuration, and what each seat may see of them.
+
+The only place where the server meets the two rules cores: everything goes through
+``usotsuki.session`` so that every action is checked by a core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from usotsuki import bluff, liar
+from usotsuki.core.errors import InvalidRules
+from usotsuki.session import BluffSession, LiarSession, Session
+
+GAMES = ("bluff", "liar")
+
+
+def check_config(game: str, players: int, rules: dict[str, Any], games: int) -> None:
+    """Raise ``InvalidRules`` (a ``ValueError``) unless a session can be made of these."""
+    if game not in GAMES:
+        raise InvalidRules(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    if game == "bluff" and games != 1:
+        raise InvalidRules("a Bluff table plays one game at a time (games must be 1)")
+    new_session(game, players, rules, games, seed=0, names=None)
+
+
+def new_session(game: str, players: int, rules: dict[str, Any], games: int,
+                seed: int | str, names: tuple[str, ...] | None) -> Session:
+    try:
+        if game == "bluff":
+            return BluffSession.create(bluff.BluffRules(players=players, **rules), names)
+        liar_rules = liar.LiarRules(players=players, **rules)
+    except TypeError as exc:  # an unknown option name
+        raise InvalidRules(f"unknown option in rules: {exc}") from None
+    return LiarSession.create(liar_rules, seed, games, names)
+
+
+def view_json(session: Session, seat: int | None) -> dict[str, Any] | None:
+    """The seat's view (None: a spectator's); None before the first deal."""
+    if isinstance(session, LiarSession) and session.match is None:
+        return None
+    result: dict[str, Any] = session.view(seat).to_json()
+    return result
+
+
+def legal_json(session: Session) -> Any:
+    """The legal actions of the seat to move: Bluff, canonical texts; Liar Game, the
+    summary of Part 5 (plays are too many to list with O1)."""
+    if session.to_move is None:
+        return None
+    legal = session.legal()
+    if isinstance(session, BluffSession):
+        return [session.format_action(a) for a in legal]
+    return None if legal is None else legal.to_json()

@@ -1,0 +1,124 @@
+"""Tables: create, look up by invite, join, start, rematch, leave, games, records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from usotsuki.bots import bot_names
+from usotsuki.core.errors import InvalidRules
+from usotsuki.server import schemas
+from usotsuki.server.games import check_config
+from usotsuki.server.tables import Lobby, Refused, Table
+
+router = APIRouter(prefix="/api", responses={
+    400: {"model": schemas.Problem}, 403: {"model": schemas.Problem},
+    404: {"model": schemas.Problem}, 409: {"model": schemas.Problem}})
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def _info(table: Table) -> schemas.TableInfo:
+    return schemas.TableInfo.model_validate(table.summary())
+
+
+@router.get("/bots/{game}", response_model=list[str])
+def list_bots(game: str) -> list[str]:
+    """Bot levels that may sit at a table of this game."""
+    if game not in ("bluff", "liar"):
+        raise Refused("not_found", f"unknown game {game!r}", 404)
+    return bot_names(game)
+
+
+@router.post("/tables", response_model=schemas.CreatedTable, status_code=201)
+async def create_table(body: schemas.CreateTable, request: Request) -> schemas.CreatedTable:
+    """Create a table: the game, its rules, a bot level or a person for each seat."""
+    players = len(body.seats)
+    try:
+        check_config(body.game, players, body.rules, body.games)
+    except (InvalidRules, ValueError) as exc:
+        raise Refused("bad_rules", str(exc)) from None
+    known = bot_names(body.game)
+    bots = [s.bot for s in body.seats]
+    for bot in bots:
+        if bot is not None and bot not in known:
+            raise Refused("bad_bot", f"unknown {body.game} bot {bot!r} "
+                          f"(known: {', '.join(known)})")
+    config = {"players": players, "rules": body.rules, "games": body.games}
+    lobby = _lobby(request)
+    table, host_token = lobby.create(body.game, config, bots)
+    return schemas.CreatedTable(table_id=table.public_id, invite=table.row.invite,
+                                host_token=host_token, table=_info(table))
+
+
+@router.get("/tables/{table_id}", response_model=schemas.TableInfo)
+def get_table(table_id: str, request: Request) -> schemas.TableInfo:
+    """The table's public facts (anyone with its id may spectate)."""
+    return _info(_lobby(request).get(table_id))
+
+
+@router.get("/invites/{invite}", response_model=schemas.TableInfo)
+def get_invite(invite: str, request: Request) -> schemas.TableInfo:
+    """The table an invite code leads to."""
+    return _info(_lobby(request).invited(invite))
+
+
+@router.post("/invites/{invite}/join", response_model=schemas.Joined)
+async def join(invite: str, body: schemas.JoinRequest, request: Request) -> schemas.Joined:
+    """Sit down at a free seat with a name; the answer's token is the seat's secret."""
+    table = _lobby(request).invited(invite)
+    async with table.lock:
+        seat, token = table.join(body.name, body.seat)
+    return schemas.Joined(table_id=table.public_id, seat=seat, token=token)
+
+
+def _seated(table: Table, token: str, host_allowed: bool) -> int | None:
+    seat = table.seat_of(token)
+    if seat is None and not (host_allowed and table.is_host(token)):
+        raise Refused("forbidden", "this token holds no seat at this table", 403)
+    return seat
+
+
+@router.post("/tables/{table_id}/start", response_model=schemas.Started)
+async def start(table_id: str, body: schemas.TokenRequest, request: Request) -> schemas.Started:
+    """Deal the first game once every seat is taken (host or a seated player)."""
+    table = _lobby(request).get(table_id)
+    async with table.lock:
+        _seated(table, body.token, host_allowed=True)
+        return schemas.Started(game_number=table.start(rematch=False))
+
+
+@router.post("/tables/{table_id}/rematch", response_model=schemas.Started)
+async def rematch(table_id: str, body: schemas.TokenRequest,
+                  request: Request) -> schemas.Started:
+    """Play again with the same seats and rules once the last game has ended."""
+    table = _lobby(request).get(table_id)
+    async with table.lock:
+        _seated(table, body.token, host_allowed=True)
+        return schemas.Started(game_number=table.start(rematch=True))
+
+
+@router.post("/tables/{table_id}/leave", status_code=204)
+async def leave(table_id: str, body: schemas.TokenRequest, request: Request) -> None:
+    """Give up the seat: freed before the first game, played by a bot after it."""
+    table = _lobby(request).get(table_id)
+    async with table.lock:
+        seat = _seated(table, body.token, host_allowed=False)
+        assert seat is not None
+        table.leave(seat)
+
+
+@router.get("/tables/{table_id}/games", response_model=list[schemas.GameInfo])
+def games(table_id: str, request: Request) -> list[dict[str, Any]]:
+    """The games played or being played at the table."""
+    return _lobby(request).get(table_id).games_list()
+
+
+@router.get("/tables/{table_id}/games/{number}/record")
+def record(table_id: str, number: int, request: Request) -> dict[str, Any]:
+    """The game's record (RULES.md Part 4), once the game has ended."""
+    return _lobby(request).get(table_id).record(number)

@@ -1,0 +1,96 @@
+"""The HTTP API's request and response bodies (pydantic lives here only)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+NAME_MAX = 32
+TOKEN_MAX = 128
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Body):
+    bot: str | None = Field(None, description="A bot level from /api/bots/{game}; "
+                            "null for a person's seat, filled by joining with the invite.")
+
+
+class CreateTable(Body):
+    game: Literal["bluff", "liar"]
+    seats: list[SeatSpec] = Field(min_length=2, max_length=8,
+                                  description="One entry per seat, in seat order (B1, L1).")
+    rules: dict[str, Any] = Field(default_factory=dict,
+                                  description="Options as in a record's rules (Part 4).")
+    games: int = Field(1, ge=1, le=50, description="Liar Game with classes (O7): games "
+                       "in a match.")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str | None
+    bot: str | None
+    taken: bool
+    connected: bool
+
+
+class TableInfo(BaseModel):
+    table_id: str
+    game: str
+    players: int
+    rules: dict[str, Any]
+    games_per_match: int
+    seats: list[SeatInfo]
+    status: Literal["waiting", "playing", "finished"]
+    game_number: int | None
+    games: int
+
+
+class CreatedTable(BaseModel):
+    table_id: str
+    invite: str = Field(description="Share it: whoever has it may join a free seat.")
+    host_token: str = Field(description="Secret: lets its holder start, rematch.")
+    table: TableInfo
+
+
+class JoinRequest(Body):
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    seat: int | None = Field(None, ge=0, le=7, description="A free seat; any when null.")
+
+    @field_validator("name")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("the name must not be blank")
+        return value
+
+
+class Joined(BaseModel):
+    table_id: str
+    seat: int
+    token: str = Field(description="Secret: acts for this seat (WebSocket ?token=).")
+
+
+class TokenRequest(Body):
+    token: str = Field(min_length=1, max_length=TOKEN_MAX,
+                       description="A seat token, or the host token where allowed.")
+
+
+class Started(BaseModel):
+    game_number: int
+
+
+class GameInfo(BaseModel):
+    number: int
+    finished: bool
+    names: list[str]
+    standings: list[list[int]] | None
+
+
+class Problem(BaseModel):
+    error: str
+    message: str

@@ -1,0 +1,43 @@
+"""``usotsuki serve``: run the game server under uvicorn."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from usotsuki.core.errors import InvalidRules
+
+
+def run_server(host: str, port: int, db: str | None, bot_delay: float,
+               turn_seconds: float | None, deal_seed: int | None = None) -> int:
+    """Serve until interrupted; returns the exit code (2 for a bad option)."""
+    import uvicorn
+
+    from usotsuki.server.app import create_app, default_db
+    from usotsuki.server.store import Store
+
+    if bot_delay < 0 or (turn_seconds is not None and turn_seconds <= 0):
+        print("error: --bot-delay must be >= 0 and --turn-seconds > 0", file=sys.stderr)
+        return 2
+    if db is None:
+        path = default_db()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = str(path)
+    elif "://" not in db:
+        Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    try:
+        store = Store(db)
+    except (InvalidRules, ValueError, OSError) as exc:
+        print(f"error: cannot open the database {db!r}: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a database that cannot be reached: say so, no traceback
+        print(f"error: cannot open the database {db!r}: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return 2
+    app = create_app(store=store, bot_delay=bot_delay, turn_seconds=turn_seconds,
+                     deal_seed=deal_seed)
+    where = db if "://" not in db else db.split("@")[-1]
+    print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where})",
+          flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    return 0

@@ -1,0 +1,208 @@
+"""Durable storage: tables, seats and each table's append-only log (SQLAlchemy 2 Core).
+
+The log is the truth: a table's games are rebuilt by replaying its entries in order.
+Entries are ``start`` (a game begins: names, and for the Liar Game its secret seed),
+``chance`` (a deal's JSON data) and ``action`` (a seat's action in Part 3 notation).
+Each append is committed before the server tells anyone about it.
+
+SQLite (default; WAL, one file) and PostgreSQL run through the same code. The schema is
+versioned in ``schema_version`` and migrated on open (``MIGRATIONS``, in order).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+
+tables = Table(
+    "tables", metadata,
+    Column("pk", Integer, primary_key=True, autoincrement=True),
+    Column("public_id", String(64), nullable=False, unique=True),
+    Column("invite", String(64), nullable=False, unique=True),
+    Column("host_hash", String(64), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("config", Text, nullable=False),  # JSON: rules, players, games, seats' bots
+    Column("created", Float, nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_pk", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(64)),
+    Column("token_hash", String(64)),
+    Column("bot", String(32)),  # set for bot seats, and for a person who left mid-game
+)
+
+log = Table(
+    "log", metadata,
+    Column("table_pk", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("data", Text, nullable=False),
+)
+
+
+def _v1(conn: Connection) -> None:
+    for table in (tables, seats, log):
+        table.create(conn, checkfirst=True)
+
+
+MIGRATIONS: Sequence[Callable[[Connection], None]] = (_v1,)
+"""Schema migrations, oldest first; version n is ``MIGRATIONS[n - 1]``. Append only."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    pk: int
+    public_id: str
+    invite: str
+    host_hash: str
+    game: str
+    config: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    name: str | None
+    token_hash: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def normalise_url(url: str) -> str:
+    """A path is a SQLite file; ``postgresql://`` URLs use psycopg 3."""
+    if url == ":memory:":
+        return "sqlite://"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" in url:
+        return url
+    return f"sqlite:///{url}"
+
+
+class Store:
+    """Tables, seats and logs in one database. Every method commits before returning."""
+
+    def __init__(self, url: str = ":memory:") -> None:
+        self.url = normalise_url(url)
+        self.engine: Engine
+        if self.url == "sqlite://":
+            self.engine = create_engine(self.url, poolclass=StaticPool,
+                                        connect_args={"check_same_thread": False})
+        elif self.url.startswith("sqlite"):
+            self.engine = create_engine(self.url, connect_args={"check_same_thread": False})
+        else:
+            self.engine = create_engine(self.url, pool_pre_ping=True)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.migrate()
+
+    def migrate(self) -> int:
+        """Bring the schema to the latest version; return that version."""
+        with self.engine.begin() as conn:
+            schema_version.create(conn, checkfirst=True)
+            current = conn.execute(select(schema_version.c.version)).scalar()
+            if current is None:
+                conn.execute(insert(schema_version).values(version=0))
+                current = 0
+            for number in range(current + 1, len(MIGRATIONS) + 1):
+                MIGRATIONS[number - 1](conn)
+                conn.execute(update(schema_version).values(version=number))
+        return len(MIGRATIONS)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # tables and seats
+
+    def create_table(self, public_id: str, invite: str, host_hash: str, game: str,
+                     config: dict[str, Any], bots: Sequence[str | None]) -> int:
+        with self.engine.begin() as conn:
+            pk = conn.execute(insert(tables).values(
+                public_id=public_id, invite=invite, host_hash=host_hash, game=game,
+                config=_dumps(config), created=time.time())).inserted_primary_key
+            assert pk is not None
+            table_pk = int(pk[0])
+            conn.execute(insert(seats), [
+                {"table_pk": table_pk, "seat": i, "name": None, "token_hash": None, "bot": b}
+                for i, b in enumerate(bots)])
+        return table_pk
+
+    def load_tables(self) -> list[TableRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables).order_by(tables.c.pk)).all()
+        return [TableRow(r.pk, r.public_id, r.invite, r.host_hash, r.game, json.loads(r.config))
+                for r in rows]
+
+    def load_seats(self, table_pk: int) -> list[SeatRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats).where(seats.c.table_pk == table_pk)
+                                .order_by(seats.c.seat)).all()
+        return [SeatRow(r.seat, r.name, r.token_hash, r.bot) for r in rows]
+
+    def set_seat(self, table_pk: int, seat: SeatRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(seats)
+                         .where(seats.c.table_pk == table_pk, seats.c.seat == seat.seat)
+                         .values(name=seat.name, token_hash=seat.token_hash, bot=seat.bot))
+
+    # the log
+
+    def append(self, table_pk: int, seq: int, kind: str, data: dict[str, Any]) -> None:
+        """Append entry ``seq`` (the primary key refuses a second writer of the same seq)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(log).values(table_pk=table_pk, seq=seq, kind=kind,
+                                            data=_dumps(data)))
+
+    def load_log(self, table_pk: int) -> list[LogEntry]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(log).where(log.c.table_pk == table_pk)
+                                .order_by(log.c.seq)).all()
+        return [LogEntry(r.seq, r.kind, json.loads(r.data)) for r in rows]
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode keeps every commit through a killed process (only a power loss
+    # can drop the last commits); FULL would fsync each action.
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

@@ -1,0 +1,178 @@
+"""The WebSocket protocol (PROTOCOL.md): one receiver loop and one sender task per socket.
+
+The receiver parses each message, runs the command on the table (which checks it with
+the rules core and commits it before publishing), and answers errors to this client
+only. The sender drains the client's queue, which the table fills with what this seat
+may see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from usotsuki.server.tables import Client, Lobby, Refused, Table
+
+router = APIRouter()
+
+MAX_MESSAGE_CHARS = 4096
+MAX_ID_CHARS = 64
+
+
+@dataclass
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, ``per_second`` refilled."""
+
+    per_second: float = 20.0
+    burst: float = 40.0
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["id"] = ref
+    return out
+
+
+async def _sender(websocket: WebSocket, client: Client) -> None:
+    while True:
+        message = await client.queue.get()
+        if message is None:
+            await websocket.close(code=1008 if client.dropped else 1000)
+            return
+        await websocket.send_text(json.dumps(message, separators=(",", ":"),
+                                             ensure_ascii=False))
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
+                       since: int = -1) -> None:
+    lobby: Lobby = websocket.app.state.lobby
+    await websocket.accept()
+    table = lobby.by_id.get(table_id)
+    if table is None:
+        await websocket.send_json(_error("not_found", f"no table {table_id!r}"))
+        await websocket.close(code=4404)
+        return
+    seat = table.seat_of(token)
+    if token and seat is None:
+        await websocket.send_json(_error("forbidden", "this token holds no seat here"))
+        await websocket.close(code=4403)
+        return
+    client = Client(seat)
+    async with table.lock:  # no event can slip between the catch-up and the live stream
+        table.clients.add(client)
+        table.announce_table(skip=client)  # to the others: this seat is connected
+        client.send({"type": "welcome", "seat": seat, "table": table.summary()})
+        _catch_up(table, client, since)
+    sender = asyncio.create_task(_sender(websocket, client))
+    limit = RateLimit(*websocket.app.state.rate_limit)
+    try:
+        await _receive(websocket, table, client, limit, sender)
+    finally:
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+        async with table.lock:
+            table.clients.discard(client)
+            table.announce_table()
+
+
+def _catch_up(table: Table, client: Client, since: int) -> None:
+    for message in table.events_since(client.seat, max(since, -1)):
+        client.send(message)
+    client.send(table.state_message(client.seat))
+
+
+async def _receive(websocket: WebSocket, table: Table, client: Client, limit: RateLimit,
+                   sender: asyncio.Task[None]) -> None:
+    while not sender.done():
+        try:
+            raw = await websocket.receive()
+        except WebSocketDisconnect:
+            return
+        if raw["type"] == "websocket.disconnect":
+            return
+        text = raw.get("text")
+        if text is None:
+            client.send(_error("bad_message", "send JSON text frames, not binary"))
+            continue
+        if not limit.allow():
+            client.send(_error("rate_limited", "too many messages: slow down; "
+                               "this one was ignored"))
+            continue
+        if len(text) > MAX_MESSAGE_CHARS:
+            client.send(_error("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} "
+                               "characters; this one was ignored"))
+            continue
+        await _handle(table, client, text)
+
+
+async def _handle(table: Table, client: Client, text: str) -> None:
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as exc:
+        client.send(_error("bad_json", f"not JSON: {exc.msg} at character {exc.pos}"))
+        return
+    if not isinstance(message, dict):
+        client.send(_error("bad_message", "a message is a JSON object with a \"type\""))
+        return
+    ref = message.get("id")
+    if ref is not None and not (isinstance(ref, int | str) and len(str(ref)) <= MAX_ID_CHARS):
+        client.send(_error("bad_message", f"id must be a string or integer of at most "
+                           f"{MAX_ID_CHARS} characters"))
+        return
+    kind = message.get("type")
+    if kind == "ping":
+        client.send({"type": "pong", "id": ref} if ref is not None else {"type": "pong"})
+    elif kind == "sync":
+        since = message.get("since", -1)
+        if not isinstance(since, int) or isinstance(since, bool):
+            client.send(_error("bad_message", "since must be an integer", ref))
+            return
+        async with table.lock:
+            _catch_up(table, client, since)
+    elif kind == "act":
+        await _act(table, client, message.get("action"), ref)
+    else:
+        client.send(_error("unknown_type", f"unknown message type {kind!r} "
+                           "(known: act, sync, ping)", ref))
+
+
+async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
+    if client.seat is None:
+        client.send(_error("spectator", "spectators cannot act", ref))
+        return
+    if not isinstance(action, str):
+        client.send(_error("bad_action", "action must be a string in RULES.md Part 3 "
+                           "notation", ref))
+        return
+    async with table.lock:
+        try:
+            fresh = table.act(client.seat, action)
+        except Refused as exc:
+            # Only the actor hears why: the message can name the actor's own cards.
+            client.send(_error(exc.code, exc.message, ref))
+            return
+    # fresh[0] is the action event; the ack follows the events it caused in this queue.
+    client.send({"type": "ack", "id": ref, "action": fresh[0].payload["action"],
+                 "n": fresh[-1].n})
