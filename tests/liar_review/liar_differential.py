@@ -7,10 +7,12 @@ after each action. :func:`random_record` writes records by random play of the re
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import liar_reference as ref
+
 from usotsuki.liar.legal import legal_summary
 from usotsuki.liar.record import game_report, replay, replay_report
 from usotsuki.liar.state import LiarState
@@ -26,10 +28,16 @@ def part5_game(state: LiarState) -> dict[str, Any]:
     return out
 
 
+def _actions(entry: Any) -> list[Any]:
+    actions = entry.get("actions") if isinstance(entry, dict) else None
+    return actions if isinstance(actions, list) else []
+
+
 def core_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The core's view after every step (game starts, then actions, in replay order)."""
-    places = [(g, i) for g, entry in enumerate(record["games"])
-              for i in range(-1, len(entry["actions"]))]
+    entries = record.get("games")
+    places = [(g, i) for g, entry in enumerate(entries if isinstance(entries, list) else [])
+              for i in range(-1, len(_actions(entry)))]
     states: list[LiarState] = []
     steps: list[dict[str, Any]] = []
     finals: list[LiarState] = []
@@ -223,3 +231,57 @@ def core_random_record(rng: random.Random, max_actions: int = 300) -> dict[str, 
         if not state.over:
             break
     return {"game": "liar", "players": n, "rules": opts, "seed": seed, "games": games}
+
+
+# -- faults (Part 4, Part 5) ----------------------------------------------------------------
+
+RECORD_FAULTS: list[tuple[str, Any]] = [
+    ("rules", {"bogus": True}), ("rules", {"revolution": True}), ("rules", {"six_up": True}),
+    ("rules", {"multi": 1}), ("rules", {"hand_size": 0}), ("rules", {"hand_size": 9.0}),
+    ("rules", {"turn_limit": 0}), ("rules", {"turn_limit": True}), ("rules", []),
+    ("seed", None), ("seed", 1.5), ("seed", True), ("seed", [1]), ("seed", {}),
+    ("players", 1), ("players", 9), ("players", True), ("players", "4"), ("players", 4.0),
+    ("players", ["a", 2]), ("games", []), ("games", {}), ("game", "Liar"),
+]
+
+
+def mutate(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
+    """One fault put into a (copy of a) valid record, at record, deal or action level."""
+    rec: dict[str, Any] = json.loads(json.dumps(record))
+    games = rec["games"]
+    kind = rng.randrange(12)
+    if kind == 0:
+        key, value = rng.choice(RECORD_FAULTS)
+        if key == "rules" and isinstance(value, dict):
+            rec["rules"] = {**rec.get("rules", {}), **value}
+        else:
+            rec[key] = value
+    elif kind == 1:
+        if rng.random() < 0.5:
+            del rec[rng.choice(["games", "players"])]
+        else:
+            del games[0][rng.choice(["hands", "stock", "actions"])]
+    elif kind == 2:  # a card twice, a card missing, a bad token, a hand too long
+        game = rng.choice(games)
+        hand = rng.choice(game["hands"])
+        choice = rng.randrange(4)
+        if choice == 0 and game["stock"]:
+            game["stock"][0] = hand[0]
+        elif choice == 1:
+            hand.append(game["stock"].pop() if game["stock"] else "3S")
+        elif choice == 2:
+            hand[0] = rng.choice(["1S", "3X", "", 7, None, "3 S"])
+        else:
+            game["hands"].append([])
+    elif kind == 3:  # another game after the last
+        games.append(json.loads(json.dumps(games[0])))
+    elif kind == 4:  # the last game cut short, then another game
+        if games[-1]["actions"]:
+            games[-1]["actions"] = games[-1]["actions"][:rng.randrange(len(games[-1]["actions"]))]
+        games.append(json.loads(json.dumps(games[0])))
+    else:  # an odd action somewhere
+        game = rng.choice(games)
+        at = rng.randint(0, len(game["actions"]))
+        game["actions"].insert(at, rng.choice(ODD_ACTIONS + ["give 2S 2H", "play 3S 4S as 5",
+                                                             "play KS as 3", "accept"]))
+    return rec

@@ -441,7 +441,8 @@ def replay(record: Any, on_step: Callable[[dict[str, Any]], None] | None = None
         action = fault.action
         if action is not None and not isinstance(action, str):
             action = json.dumps(action, ensure_ascii=False)
-        out = {"game": "liar", "ok": False,
+        known = isinstance(record, dict) and record.get("game") == "liar"
+        out = {"game": "liar" if known else None, "ok": False,
                "error": {"round": fault.round, "index": fault.index, "action": action},
                **snapshot(done, current if fault.at_action else None)}
         del out["cards"]
