@@ -111,5 +111,24 @@ def play_liar(
         turn_limit=turn_limit, bots=bots, delay=delay)))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="SQLite file, or a postgresql://user@host/db URL "
+             "(default: ~/.local/share/usotsuki/server.sqlite3).")] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before acting.")] = 0.8,
+    turn_seconds: Annotated[float | None, typer.Option(
+        help="A bot plays for a person who has not acted within this many seconds.")] = None,
+    deal_seed: Annotated[int | None, typer.Option(
+        hidden=True, help="Predictable deals, for tests only: never for real play.")] = None,
+) -> None:
+    """Run the game server: tables, invites, play over WebSockets (see /docs)."""
+    from usotsuki.server.serve import run_server
+
+    raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed))
+
+
 if __name__ == "__main__":
     app()
