@@ -28,11 +28,12 @@ class RandomBot:
 
 def _registry() -> dict[str, dict[str, Callable[[], Bot]]]:
     from usotsuki.bots.bluff_cautious import CautiousBluffBot
+    from usotsuki.bots.liar_levels import LEVELS as LIAR_LEVELS
     from usotsuki.bots.liar_random import RandomLiarBot
     from usotsuki.bots.liar_sensible import SensibleLiarBot
 
     return {"bluff": {"random": RandomBot, "cautious": CautiousBluffBot},
-            "liar": {"random": RandomLiarBot, "sensible": SensibleLiarBot}}
+            "liar": {"random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS}}
 
 
 def bot_names(game: str) -> list[str]:

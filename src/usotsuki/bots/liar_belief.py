@@ -1,0 +1,135 @@
+"""Beliefs about the Liar Game's current play from how people play, not only from the odds.
+
+The exact odds (:mod:`usotsuki.odds_liar`) treat the played cards as a uniform sample of
+the player's hand. People choose: someone who holds cards of a legal rate mostly plays
+them truthfully, and mostly the lowest such rate (keeping higher cards for later), and a
+liar mostly declares a low legal rate. So a declaration is evidence. This module is a
+Bayesian model of that policy:
+
+- the player's hand before the play is a uniform sample of the seat's unseen cards
+  (the prior of :mod:`usotsuki.odds_liar`);
+- with probability ``q`` (the player's honesty) a player who can play truthfully does so,
+  at the lowest truthful legal rate (or, leading, at a rate they hold); otherwise they
+  lie, declaring a legal rate with weights falling geometrically up the order;
+- ``q`` has a Beta prior updated from the player's doubted plays this game (``doubts``
+  in the view, public).
+
+The posterior ``P(truthful | declared rate)`` is computed exactly under this model by
+counting hands (a multivariate hypergeometric convolution over the rates), no sampling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import comb
+
+from usotsuki.liar.actions import HIGHER, JACK, NEXT, RATE_COUNT, RATES
+from usotsuki.liar.view import LiarView
+from usotsuki.odds_liar import unseen_counts
+
+HONESTY_PRIOR = (3.0, 1.0)  # Beta(truthful, lies): most plays are truthful when they can be
+LIE_DECAY = 0.55  # a liar's weight for each next-higher legal rate
+
+
+def _c(n: int, k: int) -> int:
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def honesty(view: LiarView, seat: int) -> float:
+    """The posterior mean of ``seat``'s honesty from this game's doubts of its plays."""
+    truthful, lies = HONESTY_PRIOR
+    for d in view.doubts:
+        if d.doubted == seat:
+            if d.truthful:
+                truthful += 1
+            else:
+                lies += 1
+    return truthful / (truthful + lies)
+
+
+def hands_with(unseen: Sequence[int], hand: int,
+               bounds: dict[int, tuple[int, int]]) -> int:
+    """How many ``hand``-card subsets of the unseen pool hold, for each rate in ``bounds``,
+    between ``lo`` and ``hi`` cards of it (other rates free)."""
+    pool = sum(unseen)
+    poly = [1]  # poly[t]: ways to take t cards from the bounded rates so far
+    bounded = 0
+    for rate, (lo, hi) in bounds.items():
+        k = unseen[rate]
+        bounded += k
+        nxt = [0] * (len(poly) + k)
+        for t, ways in enumerate(poly):
+            if ways:
+                for x in range(max(lo, 0), min(hi, k) + 1):
+                    nxt[t + x] += ways * _c(k, x)
+        poly = nxt
+    rest = pool - bounded
+    return sum(ways * _c(rest, hand - t) for t, ways in enumerate(poly) if ways)
+
+
+def legal_before(view: LiarView) -> tuple[tuple[int, ...], bool]:
+    """The rates the current play's player could declare, in the order in force then
+    (lowest first), and whether they were leading. A J-back (O4) or revolution (O2) the
+    play itself made is undone to find that order."""
+    field = view.field
+    current = field[-1]
+    rev = view.reversed
+    rules = view.rules
+    if rules.jack_back and current.rate == JACK:
+        rev = not rev
+    if rules.revolution and current.count >= 4:
+        rev = not rev
+    if len(field) == 1:
+        rates = RATES if not rev else tuple(reversed(RATES))
+        return rates, True
+    previous = field[-2].rate
+    if view.bound and len(field) >= 3:  # O6: bound before this play
+        nxt = NEXT[rev][previous]
+        return ((nxt,) if nxt is not None else ()), False
+    higher = HIGHER[rev][previous]
+    return (higher if not rev else tuple(reversed(higher))), False
+
+
+def truth_belief(view: LiarView) -> float | None:
+    """P(the current play is truthful | the declaration), under the policy model above;
+    None when there is no current play or it is the seat's own."""
+    if not view.field or view.hand is None or view.field[-1].seat == view.seat:
+        return None
+    current = view.field[-1]
+    c, r = current.count, current.rate
+    unseen = unseen_counts(view)
+    pool = sum(unseen)
+    hand = min(view.hand_sizes[current.seat] + c, pool)
+    if unseen[r] < c:
+        return 0.0
+    q = honesty(view, current.seat)
+    legal, leading = legal_before(view)
+    if r not in legal:  # the model's reading of the order was off: fall back to the odds
+        legal = (*legal, r)
+    total = _c(pool, hand)
+    weights = [LIE_DECAY ** i for i in range(len(legal))]
+    lie_weight = weights[legal.index(r)] / sum(weights)
+    if leading:
+        # a truthful leader declares a rate they can play, each such rate alike
+        able = [hands_with(unseen, hand, {x: (c, 4)}) / total for x in RATES]
+        p_true = q * able[r] / max(1.0, sum(able))
+        p_lie = (1 - q) * lie_weight
+    else:
+        p_true = 0.0
+        before: dict[int, tuple[int, int]] = {}
+        for x in legal:
+            if x == r:
+                p_true = q * hands_with(unseen, hand, {**before, r: (c, 4)}) / total
+            before[x] = (0, c - 1)
+        p_none = hands_with(unseen, hand, before) / total  # no truthful legal play at all
+        p_lie = (1 - q * (1 - p_none)) * lie_weight
+    if p_true + p_lie <= 0.0:
+        return 0.0
+    return p_true / (p_true + p_lie)
+
+
+def rate_weights(view: LiarView, seat: int) -> list[float]:
+    """The chance that ``seat`` holds each rate, by the uniform prior (for sampling)."""
+    unseen = unseen_counts(view)
+    pool = sum(unseen) or 1
+    return [unseen[r] / pool for r in range(RATE_COUNT)]

@@ -1,0 +1,236 @@
+"""The ``expert`` Liar Game bot: determinized search over hidden cards drawn from beliefs.
+
+Each iteration samples a full game state consistent with the seat's view (a
+*determinization*): the current play is made truthful with the probability the belief
+model gives (:func:`usotsuki.bots.liar_belief.truth_belief`), and every other unseen card
+is dealt uniformly to the other hands, the face-down field and the stock, in the sizes the
+view shows. A root move, chosen by UCB1 among a few candidates (the ``hard`` bot's
+choices, every truthful play, lies at the lowest and the highest legal rate, pass, doubt),
+is applied and the game is played on by a fast default policy up to a horizon; the
+result is scored as a win chance from the hand sizes. The move with the best mean wins.
+
+This is information-set Monte Carlo at the root (one tree over the seat's information
+set, a new determinization per iteration). The budget is ``iterations`` and ``seconds``,
+whichever ends first; with a time limit the choice depends on the machine's speed, so
+exact replays want the iteration budget alone (``seconds=None``, the default).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+from math import comb
+
+from usotsuki.bots.liar_belief import truth_belief
+from usotsuki.bots.liar_levels import (
+    LevelBot,
+    give_cards,
+    lie_play,
+    order_key,
+    owed_size,
+    truthful_plays,
+)
+from usotsuki.cards import Card
+from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Action, Play
+from usotsuki.liar.legal import LegalSummary, playable
+from usotsuki.liar.rng import FlushRng
+from usotsuki.liar.state import FieldPlay, LiarState, push
+from usotsuki.liar.view import LiarView
+from usotsuki.odds_liar import deck_minus
+
+SHARPNESS = 0.6  # how fast the win chance falls with each extra card in hand
+
+
+def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> LiarState:
+    """A full state consistent with ``view``: its seat's hand as it is, the rest dealt from
+    the unseen cards; the current play truthful with probability ``p_truth``."""
+    me = view.seat
+    assert me is not None and view.hand is not None
+    pool = deck_minus(view.hand)
+    rng.shuffle(pool)
+    played: list[tuple[Card, ...]] = [()] * len(view.field)
+    if view.field and view.field[-1].seat != me and p_truth is not None:
+        current = view.field[-1]
+        truthful = rng.random() < p_truth
+        if truthful:
+            cards = [c for c in pool if CARD_RATE[c] == current.rate][:current.count]
+            truthful = len(cards) == current.count
+        if not truthful:
+            cards = pool[:current.count]
+            if all(CARD_RATE[c] == current.rate for c in cards):
+                other = next((c for c in pool if CARD_RATE[c] != current.rate), None)
+                if other is not None:
+                    cards = cards[:-1] + [other]
+        taken = set(cards)
+        pool = [c for c in pool if c not in taken]
+        played[-1] = tuple(cards)
+    at = 0
+    for i, p in enumerate(view.field):
+        if not played[i]:
+            played[i] = tuple(pool[at:at + p.count])
+            at += p.count
+    hands: list[tuple[Card, ...]] = []
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == me:
+            hands.append(view.hand)
+        else:
+            hands.append(tuple(pool[at:at + size]))
+            at += size
+    stock = tuple(pool[at:])
+    field = tuple(FieldPlay(p.seat, cards, p.rate) for p, cards in zip(view.field, played,
+                                                                       strict=True))
+    return LiarState(view.rules, tuple(hands), stock, field, view.to_move, view.revolution,
+                     view.jack_back, view.bound, view.turns, view.owed, view.doubts, None,
+                     None, view.classes, view.game, FlushRng.from_seed(rng.getrandbits(32)))
+
+
+@lru_cache(maxsize=16384)
+def _able(count: int, of_rate: int, unseen: int, hand: int) -> float:
+    """P(a uniform ``hand``-card sample of ``unseen`` cards holds ``count`` of the
+    ``of_rate`` cards of a rate)."""
+    hand = min(hand, unseen)
+    ways = sum(comb(of_rate, x) * comb(unseen - of_rate, hand - x)
+               for x in range(count, min(of_rate, hand) + 1))
+    return ways / comb(unseen, hand)
+
+
+def rollout_action(s: LiarState, rng: random.Random) -> Action:
+    """The default policy inside simulations: a fast ``normal``-like player that acts on
+    its own (determinized) hand only."""
+    seat = s.to_move
+    assert seat is not None
+    hand = s.hands[seat]
+    if s.owed:
+        return give_cards(hand, s.owed[0].size)
+    field = s.field
+    if field and not s.hands[field[-1].seat]:
+        return DOUBT  # L10
+    counts, rates = playable(s)
+    rev = s.revolution != s.jack_back
+    if rates:
+        held = [0] * 13
+        for c in hand:
+            held[CARD_RATE[c]] += 1
+        if not field:  # lead the top rate held, all its cards with O1
+            rate = max((CARD_RATE[c] for c in hand), key=lambda r: -r if rev else r)
+            count = held[rate] if s.rules.multi else 1
+            return Play(tuple(c for c in hand if CARD_RATE[c] == rate)[:count], rate)
+        count = counts[0]
+        for rate in (rates if not rev else reversed(rates)):
+            if held[rate] >= count:
+                return Play(tuple(c for c in hand if CARD_RATE[c] == rate)[:count], rate)
+    if field:
+        current = field[-1]
+        n = sum(len(p.cards) for p in field)
+        own = sum(1 for c in hand if CARD_RATE[c] == current.rate)
+        size = len(current.cards)
+        p = 0.8 * _able(size, 4 - own, 52 - len(hand), len(s.hands[current.seat]) + size)
+        doubt = p * (n + 0.7) - (1 - p) * (n * 0.5 + 0.7)
+        best: tuple[float, Action] = (1.0 if s.stock else 0.0, PASS)
+        if doubt < best[0]:
+            best = (doubt, DOUBT)
+        if rates and len(hand) > counts[0]:
+            rate = rates[0] if not rev else rates[-1]
+            spare = [c for c in hand if CARD_RATE[c] != rate]
+            size = counts[0]
+            if len(spare) >= size and -size + 0.45 * (n + size + 0.7) < best[0]:
+                best = (0.0, Play(tuple(spare[:size]), rate))
+        return best[1]
+    return Play((hand[rng.randrange(len(hand))],), rates[rng.randrange(len(rates))])
+
+
+def score(s: LiarState, me: int) -> float:
+    """The seat's win chance, guessed: 1 or 0 once the game is over (a share on a no-winner
+    end), else a soft-min of hand sizes."""
+    if s.standings is not None:
+        if s.winner is not None:
+            return 1.0 if s.winner == me else 0.0
+        first = s.standings[0]
+        return 1.0 / len(first) if me in first else 0.0
+    weights = [math.exp(-SHARPNESS * len(h)) for h in s.hands]
+    return weights[me] / sum(weights)
+
+
+def candidates(view: LiarView, legal: LegalSummary, hard_choice: Action) -> list[Action]:
+    """The root moves worth searching, the ``hard`` bot's choice first."""
+    out: list[Action] = [hard_choice]
+    if legal.play:
+        out += truthful_plays(view, legal)
+        lie = lie_play(view, legal)
+        if lie is not None:
+            out.append(lie)
+            top = max(legal.rates, key=order_key(view.reversed))
+            hand = view.hand or ()
+            key = order_key(view.reversed)
+            spare = sorted((c for c in hand if CARD_RATE[c] != top),
+                           key=lambda c: key(CARD_RATE[c]))
+            if len(spare) >= len(lie.cards):
+                out.append(Play(tuple(spare[:len(lie.cards)]), top))
+    if legal.pass_:
+        out.append(PASS)
+    if legal.doubt:
+        out.append(DOUBT)
+    unique: list[Action] = []
+    for a in out:
+        if a not in unique:
+            unique.append(a)
+    return unique[:10]
+
+
+class SearchLiarBot:
+    """Determinized search (see the module docstring) with an iteration and time budget."""
+
+    name = "expert"
+
+    def __init__(self, iterations: int = 160, horizon: int = 24,
+                 seconds: float | None = None, exploration: float = 0.35) -> None:
+        self.iterations = iterations
+        self.horizon = horizon
+        self.seconds = seconds
+        self.exploration = exploration
+        self.fallback = LevelBot("hard", truth_belief)
+
+    def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
+        hand = view.hand or ()
+        if legal.give:
+            return give_cards(hand, owed_size(view))
+        hard_choice = self.fallback.act(view, legal, rng)
+        if legal.accept:
+            return hard_choice
+        moves = candidates(view, legal, hard_choice)
+        if len(moves) == 1:
+            return moves[0]
+        values = self.search(view, moves, rng)
+        best = max(range(len(moves)), key=lambda i: (values[i], -i))
+        return moves[best]
+
+    def search(self, view: LiarView, moves: Sequence[Action],
+               rng: random.Random) -> list[float]:
+        """The mean simulated score of each move."""
+        me = view.seat
+        assert me is not None
+        p_truth = truth_belief(view)
+        totals = [0.0] * len(moves)
+        visits = [0] * len(moves)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for it in range(self.iterations):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if it < len(moves):
+                i = it
+            else:
+                log_n = math.log(it)
+                i = max(range(len(moves)), key=lambda j: totals[j] / visits[j]
+                        + self.exploration * math.sqrt(log_n / visits[j]))
+            s = push(determinize(view, rng, p_truth), moves[i])
+            for _ in range(self.horizon):
+                if s.to_move is None:
+                    break
+                s = push(s, rollout_action(s, rng))
+            totals[i] += score(s, me)
+            visits[i] += 1
+        return [totals[i] / visits[i] if visits[i] else -1.0 for i in range(len(moves))]
+

@@ -1,0 +1,154 @@
+"""Exact Liar Game odds (usotsuki.odds_liar) against brute-force enumeration on small cases
+and Monte Carlo over whole deals consistent with a view on large ones."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from math import comb
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from usotsuki.bots.liar_search import determinize
+from usotsuki.cards import DECK, parse_card
+from usotsuki.liar import LiarRules, LiarState, new_game, parse_action, push, view
+from usotsuki.liar.actions import CARD_RATE, parse_rate
+from usotsuki.odds_liar import (
+    able_before_play,
+    able_probability,
+    all_truth_probabilities,
+    play_truth_probability,
+    truth_probability,
+    unseen_counts,
+)
+
+
+def brute_truth(count: int, pool: list[int], hand: int, known: list[int], rate: int) -> float:
+    """Enumerate every unseen part of the hand, then every played subset of the hand."""
+    hits = total = 0
+    for drawn in combinations(range(len(pool)), hand - len(known)):
+        full = known + [pool[i] for i in drawn]
+        for played in combinations(range(len(full)), count):
+            total += 1
+            hits += all(full[i] == rate for i in played)
+    return hits / total
+
+
+@given(st.data())
+def test_truth_probability_matches_enumeration(data: st.DataObject) -> None:
+    unseen = data.draw(st.integers(2, 9))
+    rate_unseen = data.draw(st.integers(0, min(4, unseen)))
+    known = data.draw(st.integers(0, 3))
+    known_of_rate = data.draw(st.integers(0, known))
+    hand = data.draw(st.integers(max(1, known), known + unseen))
+    count = data.draw(st.integers(1, min(hand, 3)))
+    pool = [0] * rate_unseen + [1] * (unseen - rate_unseen)
+    known_rates = [0] * known_of_rate + [1] * (known - known_of_rate)
+    exact = play_truth_probability(count, rate_unseen, unseen, hand, known, known_of_rate)
+    assert exact == pytest.approx(brute_truth(count, pool, hand, known_rates, 0), abs=1e-12)
+
+
+def test_unknown_hand_reduces_to_the_hypergeometric() -> None:
+    # nothing known of the player's hand: C(k, c) / C(u, c) whatever the hand's size
+    for hand in (2, 5, 9, 20):
+        assert play_truth_probability(2, 3, 40, hand) == pytest.approx(comb(3, 2) / comb(40, 2))
+
+
+def test_impossible_plays_are_refused() -> None:
+    with pytest.raises(ValueError):
+        play_truth_probability(3, 1, 10, 2)
+
+
+def start(*hands: str, hand_size: int) -> LiarState:
+    """A game from written hands; the stock is every other card in deck order."""
+    dealt = [tuple(parse_card(t) for t in h.split()) for h in hands]
+    used = {c for hand in dealt for c in hand}
+    rules = LiarRules(players=len(hands), hand_size=hand_size)
+    return new_game(rules, dealt, [c for c in DECK if c not in used], 7)
+
+
+def test_view_odds_match_enumeration_of_the_other_hand() -> None:
+    """2 players, 3 cards each: enumerate every hand seat 0 could have held (from seat 1's
+    unseen cards) and every card it could have played."""
+    state = start("3S 9C KD", "9S 9H 4D", hand_size=3)
+    state = push(state, parse_action("play 3S as 9"))  # seat 0 leads, declares 9
+    v = view(state, 1)
+    unseen = [c for c in DECK if c not in v.hand]
+    hits = total = 0
+    for before in combinations(unseen, 3):
+        for card in before:
+            total += 1
+            hits += CARD_RATE[card] == parse_rate("9")
+    assert truth_probability(v) == pytest.approx(hits / total)
+    assert truth_probability(v) == pytest.approx(2 / 49)  # two 9s unseen among 49
+    # could seat 0 have played a 9 at all: held at least one of the two unseen 9s
+    assert able_before_play(v) == pytest.approx(1 - comb(47, 3) / comb(49, 3))
+
+
+def test_no_odds_without_a_current_play_or_on_ones_own() -> None:
+    state = start("3S 9C KD", "9S 9H 4D", hand_size=3)
+    assert truth_probability(view(state, 0)) is None
+    state = push(state, parse_action("play 3S as 9"))
+    assert truth_probability(view(state, 0)) is None
+    assert able_before_play(view(state, 0)) is None
+
+
+def test_odds_are_zero_when_the_seat_holds_every_card_of_the_rate() -> None:
+    state = start("3S 9C KD 5D", "9S 9H 9D 4D", hand_size=4)
+    state = push(state, parse_action("play 3S as 9"))
+    v = view(state, 1)
+    assert truth_probability(v) == pytest.approx(1 / 48)  # only 9C is unseen
+    state = start("3S 4C KD 5D", "9S 9H 9D 9C", hand_size=4)
+    state = push(state, parse_action("play 3S as 9"))
+    assert truth_probability(view(state, 1)) == 0.0
+    assert all_truth_probabilities(view(state, 1), 1, 0)[6] == 0.0
+
+
+@pytest.mark.parametrize("options", [{}, {"multi": True}])
+def test_view_odds_agree_with_monte_carlo_over_consistent_deals(options: dict[str, bool]
+                                                                 ) -> None:
+    """Large case: a real 4-player game some way in; deal the unseen cards uniformly to
+    every unseen place many times and count truthful current plays."""
+    rules = LiarRules(players=4, **options)
+    rng = random.Random(11)
+    from usotsuki.liar import random_action
+    from usotsuki.liar.match import deal
+
+    checked = 0
+    for seed in range(40):
+        hands, stock = deal(rules, random.Random(seed))
+        state = new_game(rules, hands, stock, seed)
+        for _ in range(rng.randrange(5, 40)):
+            if state.to_move is None:
+                break
+            state = push(state, random_action(state, rng))
+        if state.to_move is None or not state.field or state.field[-1].seat == state.to_move:
+            continue
+        v = view(state, state.to_move)
+        exact = truth_probability(v)
+        assert exact is not None
+        samples = 4000
+        hits = 0
+        current = v.field[-1]
+        for _ in range(samples):
+            det = determinize(v, rng, None)
+            hits += all(CARD_RATE[c] == current.rate for c in det.field[-1].cards)
+        sigma = max((exact * (1 - exact) / samples) ** 0.5, 1 / samples)
+        assert abs(hits / samples - exact) < 5 * sigma
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_able_probability_matches_enumeration() -> None:
+    state = start("3S 9C KD", "9S 4H 4D", hand_size=3)
+    v = view(state, 1)
+    unseen = [c for c in DECK if c not in v.hand]
+    for rate, count in ((6, 1), (1, 1), (1, 2), (6, 2)):  # 9s and 4s
+        hits = sum(sum(CARD_RATE[c] == rate for c in hand) >= count
+                   for hand in combinations(unseen, 3))
+        assert able_probability(count, rate, v, 0) == pytest.approx(hits / comb(49, 3))
+    assert unseen_counts(v)[1] == 2  # two 4s unseen
