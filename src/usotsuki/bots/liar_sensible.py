@@ -6,6 +6,13 @@ hand size (fewer cards is better): a truthful play sheds its cards; a pass draws
 (L6; free on an empty stock); a doubt of the current play costs the field's N cards when
 the play was truthful and, when it was a lie, hands them to its player and gives this
 seat the lead (L9); a lie sheds its cards but costs the field if someone doubts it.
+
+How likely a claim is truthful: the chance that its player held the cards (from the
+cards unseen by this seat), weighed by Bayes with ``lie_rate``, how often a player who
+cannot back a claim makes it anyway. Measured over 400 seeded 4-player games (two bots
+of one setting against two of another): 0.3 beats 1.0 (the raw chance) 81% / 61% / 77%
+of games (plain / all house rules / multi) and holds its own against 0.15 and 0.45,
+while still winning 82-100% of games against three random bots.
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ class SensibleLiarBot:
 
     name = "sensible"
 
-    def __init__(self, lie_risk: float = 0.35, lead_value: float = 1.0,
+    def __init__(self, lie_rate: float = 0.3, lie_risk: float = 0.35, lead_value: float = 1.0,
                  opponent_draw_value: float = 0.3, final_trust: float = 0.5,
                  cheap_final_doubt: int = 3) -> None:
+        self.lie_rate = lie_rate  # how often a player who cannot back a claim makes it anyway
         self.lie_risk = lie_risk  # chance that a lie gets doubted before it is covered
         self.lead_value = lead_value  # worth of leading next, in cards
         self.opponent_draw_value = opponent_draw_value  # worth to us of a card an opponent draws
@@ -45,7 +53,9 @@ class SensibleLiarBot:
             return Give(hand[:owed_size(view)])
         if not view.field:
             return self.lead(view, legal, hand)
-        p_true = claim_probability(view)
+        held = claim_probability(view)  # the chance the player had the cards
+        # Bayes: players tell the truth when they can, and lie only some of the time
+        p_true = held / (held + (1 - held) * self.lie_rate) if held else 0.0
         field_cards = sum(p.count for p in view.field)
         if legal.accept:  # L10: the current play emptied a hand
             if p_true < self.final_trust or field_cards <= self.cheap_final_doubt:

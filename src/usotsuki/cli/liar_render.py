@@ -116,8 +116,8 @@ def table_lines(view: LiarView, names: Names) -> list[str]:
     lines = ["   ".join(seats) + f"   stock: {plural(view.stock_size, 'card')}",
              order_text(view)]
     if view.field:
-        plays = ", ".join(f"{names[p.seat]} {plural(p.count, 'card')} as {rate(p.rate)}"
-                          for p in view.field)
+        plays = " · ".join(f"{names[p.seat]}: {plural(p.count, 'card')} as {rate(p.rate)}"
+                           for p in view.field)
         total = sum(p.count for p in view.field)
         lines.append(f"field ({plural(total, 'card')} face down): {plays}")
         current = view.field[-1]
