@@ -12,8 +12,12 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
-        """Choose one of ``legal`` (never anything else) from what ``view`` shows."""
+    def act(self, view: Any, legal: Any, rng: random.Random) -> Any:
+        """Choose a legal action (never anything else) from what ``view`` shows.
+
+        ``legal`` is, for Bluff, the sequence of legal actions; for the Liar Game, whose
+        multi-card plays are too many to list, its ``LegalSummary`` (counts and rates).
+        """
         ...
 
 
