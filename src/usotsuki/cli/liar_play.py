@@ -63,6 +63,7 @@ class LiarOptions:
     turn_limit: int | None = None
     bots: str = "sensible"
     delay: float = 0.0
+    hints: bool = False  # show the odds and a suggested move at each turn (issue 4)
 
 
 def make_rules(opts: LiarOptions) -> liar.LiarRules:
@@ -108,6 +109,7 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
         return 1
     bot_rng = random.Random(deal_rng.getrandbits(64))
     table = _Table(console, names, opts.seat, opts.save, opts.games, bot_rng)
+    table.hints = opts.hints
     console.print(f"[bold]Liar Game[/bold]: {escape(render.rules_text(rules, opts.games))}. "
                   f"You are seat {opts.seat}. Type [bold]help[/bold] at your turn.")
     try:
@@ -151,6 +153,7 @@ class _Table:
         self.rng = rng  # the bots' generator: 'hint' and 'auto' draw from it too
         self.adviser = make_bot("liar", "sensible")
         self.names = render.Names(names, seat)
+        self.hints = False
         self.results: list[tuple[tuple[tuple[int, ...], ...], int | None]] = []
 
     def saved(self, session: LiarSession) -> None:
@@ -192,6 +195,8 @@ class _Table:
         self.show_table(session)
         self.console.print(f"[dim]You may {render.legal_text(v, legal, self.names)}; "
                            "'help' for more.[/dim]")
+        if self.hints:
+            self.print_lines(hint_lines(v, legal, session, self.names))
         while True:
             text = ask("your action> ").strip()
             word = text.lower()
@@ -238,3 +243,30 @@ class _Table:
         best = max(set(wins), key=wins.count) if wins else None
         if best is not None:
             self.console.print(f"Most games won: {self.names[best]} ({wins.count(best)})")
+
+
+def hint_lines(v: liar.LiarView, legal: liar.LegalSummary, session: LiarSession,
+               names: render.Names) -> list[str]:
+    """``--hints``: the odds that the current play is truthful (exact, uniform over the
+    cards you cannot see; and the belief from how people declare), and the ``expert``
+    bot's suggestion. Its generator is seeded from the view, so hints never change the
+    bots' draws: the same seed plays the same game with or without hints."""
+    from usotsuki.bots.liar_belief import truth_belief
+    from usotsuki.odds_liar import truth_probability
+
+    lines = []
+    odds = truth_probability(v)
+    if odds is not None and v.field:
+        current = v.field[-1]
+        belief = truth_belief(v)
+        claim = f"{current.count} card{'s' if current.count > 1 else ''} as " \
+                f"{liar.RATE_NAMES[current.rate]}"
+        lines.append(f"[cyan]hint:[/cyan] {names[current.seat]}'s {claim} is true "
+                     f"with probability {odds:.2f} given your cards (uniform over the cards "
+                     f"you cannot see); {belief if belief is None else f'{belief:.2f}'} "
+                     "allowing for how people declare")
+    adviser = make_bot("liar", "expert")
+    action = adviser.act(v, legal, random.Random(liar.info_key(v)))
+    lines.append(f"[cyan]hint:[/cyan] the expert bot suggests "
+                 f"[bold]{escape(session.format_action(action))}[/bold]")
+    return lines

@@ -101,6 +101,9 @@ def play_liar(
                                            "repeated as needed (random, sensible).")]
     = "sensible",
     delay: Annotated[float, typer.Option(help="Seconds to pause after each bot action.")] = 0.4,
+    hints: Annotated[bool, typer.Option(help="At your turn, show the odds that the current "
+                                             "play is truthful and the expert bot's "
+                                             "suggestion.")] = False,
 ) -> None:
     """Play the Liar Game against bots. Type 'help' at your turn for the notation."""
     from usotsuki.cli.liar_play import LiarOptions, run_liar
@@ -108,7 +111,7 @@ def play_liar(
     raise typer.Exit(run_liar(LiarOptions(
         players=players, seat=seat, seed=seed, save=save, rules=rules, games=games,
         hand_size=hand_size, deal_all=deal_all, final_doubt=final_doubt,
-        turn_limit=turn_limit, bots=bots, delay=delay)))
+        turn_limit=turn_limit, bots=bots, delay=delay, hints=hints)))
 
 
 @app.command()

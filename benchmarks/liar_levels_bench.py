@@ -1,0 +1,261 @@
+"""Liar Game bot levels (issue 4): decision times per level and a strength table.
+
+**Decision time.** A fixed sample of decision points (the views of seats to move, taken
+from games of ``hard`` bots, plain rules and all house rules, fixed seeds) is handed to
+each level's ``act``; the median and 95th percentile of the wall time per decision are
+reported. Targets: ``hard`` under 20 ms, ``expert`` under 1 s.
+
+**Strength.** Each level against three copies of the level below (``easy`` against three
+``random``), 4 players, plain rules and all house rules: the top bot's win share with a
+95% Wilson interval. Targets: the whole interval above the fair 25%; ``normal`` against
+three ``easy`` at least 50%. Games come from :mod:`usotsuki.tournament` (seats rotate,
+every game's randomness derives from the seed and its index, ``jobs`` processes); where
+that module is missing, a small driver over :class:`usotsuki.session.LiarSession` plays
+the same line-ups one after another.
+
+    python benchmarks/liar_levels_bench.py [--games 200] [--expert-games 100]
+        [--decisions 150] [--jobs 2] [--seed 1] [--only timing,strength]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+LEVELS = ("easy", "normal", "hard", "expert")
+PAIRS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
+RULES = (("plain", ""), ("all house rules", "all"))
+TIME_TARGETS = {"hard": 0.020, "expert": 1.0}
+
+
+def available() -> str | None:
+    try:
+        from usotsuki.bots.liar_levels import LEVELS as _  # noqa: F401
+    except ImportError as exc:
+        return f"the Liar Game levels are missing: {exc}"
+    return None
+
+
+# -- decision time ---------------------------------------------------------------------------
+
+
+def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
+    """``count`` (view, legal) decision points from games of ``hard`` bots, half under
+    plain rules and half under all house rules, every ``7``th decision of each game."""
+    from usotsuki.bots import make_bot
+    from usotsuki.liar import legal_summary, new_game, parse_rules_text, push, view
+    from usotsuki.liar.match import deal
+
+    out: list[tuple[Any, Any]] = []
+    rng = random.Random(seed)
+    g = 0
+    while len(out) < count:
+        rules = parse_rules_text(RULES[g % 2][1], 4, turn_limit=400)
+        hands, stock = deal(rules, rng)
+        state = new_game(rules, hands, stock, rng.getrandbits(32))
+        bots = [make_bot("liar", "hard") for _ in range(4)]
+        step = 0
+        while state.to_move is not None and len(out) < count:
+            seat = state.to_move
+            v, legal = view(state, seat), legal_summary(state)
+            if step % 7 == 3 and not legal.give:
+                out.append((v, legal))
+            state = push(state, bots[seat].act(v, legal, rng))
+            step += 1
+        g += 1
+    return out
+
+
+def time_levels(decisions: int, seed: int) -> dict[str, dict[str, float]]:
+    from usotsuki.bots import make_bot
+
+    sample = sample_decisions(decisions, seed)
+    out = {}
+    for name in LEVELS:
+        bot = make_bot("liar", name)
+        rng = random.Random(seed)
+        for v, legal in sample[:5]:  # warm caches
+            bot.act(v, legal, rng)
+        times = []
+        for v, legal in sample:
+            t0 = time.perf_counter()
+            bot.act(v, legal, rng)
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        out[name] = {"median_s": statistics.median(times),
+                     "p95_s": times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)],
+                     "max_s": times[-1], "decisions": len(times)}
+    return out
+
+
+# -- strength --------------------------------------------------------------------------------
+
+
+def _tournament() -> Any | None:
+    try:
+        from usotsuki import tournament
+    except ImportError:
+        return None
+    return tournament if hasattr(tournament, "Spec") and hasattr(tournament, "run") else None
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _driver_games(top: str, low: str, rules_text: str, games: int, seed: int) -> tuple[int, int]:
+    """The fallback: ``games`` games, the top bot's seat rotating; (wins, games)."""
+    from usotsuki.bots import make_bot
+    from usotsuki.liar import parse_rules_text
+    from usotsuki.session import LiarSession
+
+    rules = parse_rules_text(rules_text, 4, turn_limit=2000)
+    wins = 0
+    for g in range(games):
+        rng = random.Random(f"{seed}:{g}")
+        seat = g % 4
+        bots = [make_bot("liar", top if s == seat else low) for s in range(4)]
+        session = LiarSession.create(rules, rng.getrandbits(63))
+        while not session.over:
+            if session.chance_due:
+                session, _ = session.deal(session.draw_chance(rng))
+                continue
+            s = session.to_move
+            action = bots[s].act(session.view(s), session.legal(), rng)
+            session, _ = session.apply(action)
+        wins += session.state is not None and session.state.winner == seat
+    return wins, games
+
+
+def strength(games: int, expert_games: int, jobs: int, seed: int,
+             say: Callable[[str], None]) -> list[dict[str, Any]]:
+    tournament = _tournament()
+    rows = []
+    for top, low in PAIRS:
+        n = expert_games if top == "expert" else games
+        n -= n % 4  # every seat equally often
+        for label, text in RULES:
+            t0 = time.perf_counter()
+            if tournament is not None:
+                spec = tournament.Spec("liar", 4, (top, low, low, low), n, seed, text)
+                summary = tournament.summarize(spec, tournament.run(spec, jobs=jobs))
+                entry = summary["bots"][top]
+                wins, played = entry["wins"], entry["games"]
+                no_winner = summary.get("games_without_winner")
+                source = "usotsuki.tournament"
+            else:
+                wins, played = _driver_games(top, low, text, n, seed)
+                no_winner = None
+                source = "session driver"
+            low_ci, high_ci = wilson(wins, played)
+            target = 0.5 if (top, low) == ("normal", "easy") else 0.25
+            met = (wins / played >= target and low_ci > 0.25) if played else False
+            row = {"top": top, "low": low, "rules": label, "games": played, "wins": wins,
+                   "win_share": wins / played if played else 0.0, "ci95": [low_ci, high_ci],
+                   "target": target, "met": met, "games_without_winner": no_winner,
+                   "seconds": round(time.perf_counter() - t0, 1), "source": source}
+            say(f"  {top} vs 3x {low}, {label}: {wins}/{played} = {row['win_share']:.3f} "
+                f"[{low_ci:.3f}, {high_ci:.3f}] ({row['seconds']} s)")
+            rows.append(row)
+    return rows
+
+
+def print_tables(timing: dict[str, Any] | None, rows: list[dict[str, Any]] | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=max(120, Console().width))
+    if timing:
+        table = Table(title="Liar Game bots: time per decision")
+        for col in ("level", "median", "p95", "max", "decisions", "target"):
+            table.add_column(col, justify="left" if col == "level" else "right")
+        for name, t in timing.items():
+            target = TIME_TARGETS.get(name)
+            mark = "" if target is None else (
+                f"< {target * 1000:.0f} ms: " + ("met" if t["p95_s"] < target else "NOT met"))
+            table.add_row(name, f"{t['median_s'] * 1000:.2f} ms", f"{t['p95_s'] * 1000:.2f} ms",
+                          f"{t['max_s'] * 1000:.1f} ms", str(t["decisions"]), mark)
+        console.print(table)
+    if rows:
+        table = Table(title="Liar Game bots: each level against three of the level below "
+                            "(4 players, 95% Wilson interval)")
+        for col in ("level", "vs 3x", "rules", "games", "win share", "95% CI", "target"):
+            table.add_column(col, justify="left" if col in ("level", "vs 3x", "rules")
+                             else "right")
+        for r in rows:
+            table.add_row(r["top"], r["low"], r["rules"], str(r["games"]),
+                          f"{r['win_share']:.3f}", f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]",
+                          (f">= {r['target']:.0%}, CI > 25%: " if r["target"] > 0.25 else
+                           "CI > 25%: ") + ("met" if r["met"] else "NOT met"))
+        console.print(table)
+
+
+def unpin() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, range(os.cpu_count() or 1))
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The option group ``benchmarks/run.py`` shows for these figures."""
+    group = parser.add_argument_group("Liar Game bots (decision time, strength table)")
+    group.add_argument("--liar-bots", choices=("all", "timing", "none"), default="all",
+                       help="which Liar Game bot figures to measure (default all)")
+    group.add_argument("--liar-bot-games", type=int, default=200,
+                       help="games per line-up and rule set below expert (default 200)")
+    group.add_argument("--liar-expert-games", type=int, default=100,
+                       help="games per rule set of expert against hard (default 100)")
+    group.add_argument("--liar-decisions", type=int, default=150,
+                       help="decision points timed per level (default 150)")
+    group.add_argument("--liar-jobs", type=int, default=2,
+                       help="processes for the strength games (default 2)")
+
+
+def run(args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    """Measure what ``args`` (from :func:`add_options`) asks; print tables; JSON back."""
+    why = available()
+    if why is not None or args.liar_bots == "none":
+        return {"skipped": why or "--liar-bots none"}
+    print("Liar Game bots: timing decisions ...", flush=True)
+    timing = time_levels(args.liar_decisions, seed)
+    rows = None
+    if args.liar_bots == "all":
+        unpin()  # run.py pins itself to one core for its timings; the games use ``jobs``
+        print("Liar Game bots: strength games ...", flush=True)
+        rows = strength(args.liar_bot_games, args.liar_expert_games, args.liar_jobs, seed,
+                        lambda s: print(s, flush=True))
+    print_tables(timing, rows)
+    return {"timing": timing, "strength": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import json
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_options(parser)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    result = run(args, args.seed)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
