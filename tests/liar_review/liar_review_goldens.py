@@ -518,6 +518,20 @@ case("o7_three_players_ties_clockwise_from_winner",
      going([game([1, 0, 1], 46, field=4, standings=[[1], [0, 2]]),
             game([1, 3, 2], 46)], 1, GIVE))
 
+# "their 2 highest-rated cards (normal order)": 2 is the highest rate, 3 the lowest (not
+# Bluff's rank order). Game 0: seat 0 plays out three cards, accepted: classes 0, 1, 2, 3.
+# Game 1: seat 3 (last) holds 2C AS KH and gives 2C AS; seat 2 (second-last) holds
+# 3S 2D 4C and gives 2D. Seat 0 gives 2C AS back (just received), seat 1 gives 2D back;
+# 3S is seat 2's, who starts.
+case("o7_gifts_two_is_the_highest_rate",
+     record(4, [with_actions(deal([["3S", "3H", "3D"], [], [], []], [3, 3, 3, 3]),
+                             "play 3S 3H 3D as 3", "accept"),
+                with_actions(deal([["5S", "6S", "7S"], ["5H", "6H", "7H"], ["3S", "2D", "4C"],
+                                   ["2C", "AS", "KH"]]), "give 2C AS", "give 2D")],
+            {"hand_size": 3, "multi": True, "classes": True}),
+     going([game([0, 3, 3, 3], 40, field=3, standings=[[0], [1, 2, 3]]),
+            game([3, 3, 3, 3], 40)], 2, lead((1, 2, 3))))
+
 # -- Part 4: seed -------------------------------------------------------------------------------
 # 2 players x 26, no stock. Seat 0 plays 3S, 4S, 5S; seat 1 plays 6S, 7S; seat 1 passes:
 # flush, the stock is the field (in play order 3S 6S 4S 7S 5S) shuffled by

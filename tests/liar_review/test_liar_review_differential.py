@@ -91,3 +91,39 @@ def test_the_reference_is_independent_of_the_core() -> None:
     with open(ref.__file__, encoding="utf-8") as file:
         imports = [line for line in file if line.startswith(("import ", "from "))]
     assert all("usotsuki" not in line or "usotsuki.cards" in line for line in imports)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False,
+                                                               allow_infinity=False)
+    | st.sampled_from(["3S", "10h", "play 3S as 3", "pass", "doubt", "accept", "give 2S",
+                       "liar", "", "A♠"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["hands", "stock", "actions", "multi", "x"]), inner, max_size=3),
+    max_leaves=6)
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*path, index))
+    return found
+
+
+@settings(max_examples=150)
+@given(seed=st.integers(0, 10**6), pick=st.integers(0, 10**9), value=json_values)
+def test_any_json_anywhere_fails_alike(seed: int, pick: int, value: Any) -> None:
+    """Part 5: any value in any place of a record is a located fault or a game, never a
+    crash, and both readings agree on which."""
+    record = random_record(random.Random(seed), max_actions=12)
+    paths = [p for p in _paths(record) if p]
+    path = paths[pick % len(paths)]
+    node: Any = record
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    assert disagreement(record) is None, (path, value)
