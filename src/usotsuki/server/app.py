@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from usotsuki import __version__
 from usotsuki.server import ws
 from usotsuki.server.routes.tables import router as tables_router
+from usotsuki.server.routes.ui import router as ui_router
 from usotsuki.server.store import Store
 from usotsuki.server.tables import Clock, Lobby, RealClock, Refused, Settings
 
@@ -64,6 +65,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                             status_code=422)
 
     app.include_router(tables_router)
+    app.include_router(ui_router)
     app.include_router(ws.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
