@@ -13,8 +13,8 @@ every game's randomness derives from the seed and its index, ``jobs`` processes)
 that module is missing, a small driver over :class:`usotsuki.session.LiarSession` plays
 the same line-ups one after another.
 
-    python benchmarks/liar_levels_bench.py [--games 200] [--expert-games 100]
-        [--decisions 150] [--jobs 2] [--seed 1] [--only timing,strength]
+    python benchmarks/liar_levels_bench.py [--liar-bot-games 200] [--liar-expert-games 80]
+        [--liar-decisions 150] [--liar-jobs 2] [--liar-bots all|timing|none] [--seed 1]
 """
 
 from __future__ import annotations
@@ -217,8 +217,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="which Liar Game bot figures to measure (default all)")
     group.add_argument("--liar-bot-games", type=int, default=200,
                        help="games per line-up and rule set below expert (default 200)")
-    group.add_argument("--liar-expert-games", type=int, default=100,
-                       help="games per rule set of expert against hard (default 100)")
+    group.add_argument("--liar-expert-games", type=int, default=80,
+                       help="games per rule set of expert against hard (default 80)")
     group.add_argument("--liar-decisions", type=int, default=150,
                        help="decision points timed per level (default 150)")
     group.add_argument("--liar-jobs", type=int, default=2,

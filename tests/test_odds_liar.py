@@ -152,3 +152,28 @@ def test_able_probability_matches_enumeration() -> None:
                    for hand in combinations(unseen, 3))
         assert able_probability(count, rate, v, 0) == pytest.approx(hits / comb(49, 3))
     assert unseen_counts(v)[1] == 2  # two 4s unseen
+
+
+@given(st.integers(0, 2**32), st.sampled_from(["", "multi", "all"]), st.integers(1, 60))
+def test_odds_and_beliefs_are_probabilities_in_any_game(seed: int, rules_text: str,
+                                                         steps: int) -> None:
+    from usotsuki.bots.liar_belief import truth_belief
+    from usotsuki.liar import parse_rules_text, random_action
+    from usotsuki.liar.match import deal
+
+    rules = parse_rules_text(rules_text, 4)
+    rng = random.Random(seed)
+    hands, stock = deal(rules, rng)
+    state = new_game(rules, hands, stock, seed)
+    for _ in range(steps):
+        if state.to_move is None:
+            return
+        state = push(state, random_action(state, rng))
+        for seat in range(4):
+            v = view(state, seat)
+            for p in (truth_probability(v), truth_belief(v), able_before_play(v)):
+                assert p is None or 0.0 <= p <= 1.0
+            if v.field and v.field[-1].seat != seat:
+                odds, able = truth_probability(v), able_before_play(v)
+                assert odds is not None and able is not None
+                assert odds <= able + 1e-12  # truthful needs able
