@@ -228,3 +228,13 @@ def share(top: str, low: str, rules_text: str, games: int) -> float:
 
 def test_normal_beats_three_easy() -> None:
     assert share("normal", "easy", "", 24) >= 0.5
+
+
+@pytest.mark.parametrize("players", [2, 3, 6, 8])
+@pytest.mark.parametrize("rules_text", ["", "all"])
+def test_every_level_at_every_table_size(players: int, rules_text: str) -> None:
+    """Deal-all tables (no stock, L3) and 2 players included: checked moves only."""
+    rules = parse_rules_text(rules_text, players)
+    bots = [bot(LEVELS[s % len(LEVELS)]) for s in range(players)]
+    moves, state = play_game(bots, rules, players, limit=150)
+    assert len(moves) == 150 or state.to_move is None
