@@ -3,6 +3,10 @@
 The other players hold ``unseen`` cards drawn uniformly from the ``52 - len(hand)`` cards
 this seat cannot see. A call names at most two ranks (or five cards of a straight
 flush), so its probability is a short multivariate-hypergeometric sum: exact, no sampling.
+
+A call's probability depends only on how many of its named cards the hand holds, so
+:func:`call_probabilities` fills all 326 at once from a small table per ``(pool, unseen)``
+(cached) with numpy indexing: a few microseconds once the table exists.
 """
 
 from __future__ import annotations
@@ -10,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
+
+import numpy as np
+import numpy.typing as npt
 
 from usotsuki.bluff.actions import ALL_CALLS, Call, CallKind
 from usotsuki.bluff.state import straight_ranks
@@ -65,4 +72,53 @@ def call_probability(call: Call, hand: Sequence[Card], unseen: int) -> float:
 
 def all_call_probabilities(hand: Sequence[Card], unseen: int) -> list[float]:
     """:func:`call_probability` for every call, in :data:`ALL_CALLS` order."""
-    return [call_probability(call, hand, unseen) for call in ALL_CALLS]
+    return [float(p) for p in call_probabilities(hand, unseen)]
+
+
+def _call_tables() -> tuple[npt.NDArray[np.int64], ...]:
+    """Per rank call (B6, B8): its two ranks and the cards needed of each (0 for none);
+    per straight flush its five cards (rank * 4 + suit)."""
+    r1, n1, r2, n2, sf = [], [], [], [], []
+    for call in ALL_CALLS:
+        if call.kind is CallKind.STRAIGHT_FLUSH:
+            assert call.suit is not None
+            sf.append([r * 4 + call.suit for r in straight_ranks(call.ranks[0])])
+            continue
+        need = _NEEDS[call.kind]
+        r1.append(call.ranks[0])
+        n1.append(need[0])
+        r2.append(call.ranks[1] if len(call.ranks) > 1 else 0)
+        n2.append(need[1] if len(need) > 1 else 0)
+    return tuple(np.array(a, dtype=np.int64) for a in (r1, n1, r2, n2, sf))
+
+
+RANK1, NEED1, RANK2, NEED2, STRAIGHT_CARDS = _call_tables()
+"""The calls as arrays, in ALL_CALLS order: rank calls first, then the straight flushes
+from index :data:`FIRST_STRAIGHT`."""
+FIRST_STRAIGHT = len(RANK1)
+
+
+@lru_cache(maxsize=4096)
+def _tables(pool: int, unseen: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """``rank[n1, h1, n2, h2]``: a rank call needing n1 and n2 cards of two ranks when the
+    hand holds h1 and h2 of them; ``straight[m]``: a straight flush missing m cards."""
+    rank = np.zeros((5, 5, 5, 5))
+    for n1 in range(1, 5):  # B6: a rank call needs 1 to 4 cards of its first rank ...
+        for h1 in range(5):
+            for n2 in (0, 2):  # ... and none or two (two pairs, full house) of a second
+                for h2 in range(5):
+                    groups = tuple((4 - h, n - h) for n, h in ((n1, h1), (n2, h2)) if n > h)
+                    rank[n1, h1, n2, h2] = _at_least(pool, unseen, groups) if groups else 1.0
+    straight = np.array([_at_least(pool, unseen, ((m, m),)) if m else 1.0 for m in range(6)])
+    return rank, straight
+
+
+def call_probabilities(hand: Sequence[Card], unseen: int) -> npt.NDArray[np.float64]:
+    """:func:`call_probability` for all 326 calls at once, in :data:`ALL_CALLS` order."""
+    rank, straight = _tables(52 - len(hand), unseen)
+    held = np.zeros(52, dtype=np.int64)
+    held[list(hand)] = 1
+    counts = held.reshape(13, 4).sum(axis=1)
+    ranked = rank[NEED1, counts[RANK1], NEED2, counts[RANK2]]
+    missing = 5 - held[STRAIGHT_CARDS].sum(axis=1)
+    return np.concatenate([ranked, straight[missing]])

@@ -38,7 +38,7 @@ def test_bots_play_legal_actions_and_replay_exactly(name: str) -> None:
 
 
 def test_unknown_bot_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="known: random, cautious"):
+    with pytest.raises(ValueError, match="known: random, cautious, easy, normal, hard, expert"):
         make_bot("bluff", "genius")
 
 

@@ -32,11 +32,15 @@ class RandomBot:
 
 def _registry() -> dict[str, dict[str, Callable[[], Bot]]]:
     from usotsuki.bots.bluff_cautious import CautiousBluffBot
+    from usotsuki.bots.bluff_levels import EasyBluffBot, HardBluffBot, NormalBluffBot
+    from usotsuki.bots.bluff_search import ExpertBluffBot
     from usotsuki.bots.liar_levels import LEVELS as LIAR_LEVELS
     from usotsuki.bots.liar_random import RandomLiarBot
     from usotsuki.bots.liar_sensible import SensibleLiarBot
 
-    return {"bluff": {"random": RandomBot, "cautious": CautiousBluffBot},
+    return {"bluff": {"random": RandomBot, "cautious": CautiousBluffBot, "easy": EasyBluffBot,
+                      "normal": NormalBluffBot, "hard": HardBluffBot,
+                      "expert": ExpertBluffBot},
             "liar": {"random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS}}
 
 

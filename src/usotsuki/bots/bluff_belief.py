@@ -1,0 +1,121 @@
+"""Beliefs about the other Bluff hands: a particle model conditioned on this round's calls.
+
+Particles are deals of the cards this seat cannot see to the other seats, drawn
+uniformly (the exact prior: B3 shuffles the whole deck). Each particle is weighted by
+how likely the calls made so far in the round are under a simple model of the callers'
+policy: a player tends to call cards they hold. For a call naming ``need`` cards of a
+rank, a caller holding ``k`` of them (capped at ``need``) makes it with weight
+``exp(support * k)``; a straight flush counts the caller's cards of that sequence. A
+player who raised rather than challenged also shows some faith in the call they raised
+over, weighted by ``faith`` the same way. ``support = faith = 0`` gives the plain
+hypergeometric odds of :mod:`usotsuki.odds`.
+
+Everything is vectorised over particles with numpy; the random draws come from a numpy
+generator seeded by the bot's own ``random.Random``, so games replay exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from usotsuki.bluff.view import BluffView
+from usotsuki.odds import FIRST_STRAIGHT, NEED1, NEED2, RANK1, RANK2, STRAIGHT_CARDS
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+
+R1, N1, R2, N2, SF_CARDS = RANK1, NEED1, RANK2, NEED2, STRAIGHT_CARDS
+FIRST_SF = FIRST_STRAIGHT
+
+
+@dataclass(frozen=True, slots=True)
+class BeliefModel:
+    """How much a call says about its caller's hand (see the module docstring)."""
+
+    particles: int = 256
+    support: float = 1.0
+    faith: float = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class Particles:
+    """Sampled deals of the unseen cards and their weights (normalised to sum 1)."""
+
+    presence: BoolArray  # (n, 52): card held by anyone, in this particle
+    counts: IntArray  # (n, 13): cards of each rank held by everyone together
+    owner: IntArray  # (n, 52): seat holding the card, -1 for nobody
+    weights: FloatArray  # (n,)
+
+    def truth(self) -> BoolArray:
+        """(n, 326): whether each call is true in each particle (B8)."""
+        c = self.counts
+        ranked = (c[:, R1] >= N1) & (c[:, R2] >= N2)
+        flushes = self.presence[:, SF_CARDS].all(axis=2)
+        return np.concatenate([ranked, flushes], axis=1)
+
+    def probabilities(self) -> FloatArray:
+        """The weighted probability that each of the 326 calls is true."""
+        return np.asarray(self.weights @ self.truth(), dtype=np.float64)
+
+    @property
+    def effective_size(self) -> float:
+        """Kish's effective sample size: how many equal particles the weights are worth."""
+        return float(1.0 / np.sum(self.weights ** 2))
+
+
+def sample(v: BluffView, rng: random.Random, model: BeliefModel) -> Particles:
+    """Particles for seat ``v.seat`` at this point of the round."""
+    assert v.seat is not None
+    n = model.particles
+    gen = np.random.default_rng(rng.getrandbits(64))
+    mine = np.zeros(52, dtype=bool)
+    mine[list(v.hand)] = True
+    unseen = np.flatnonzero(~mine)
+    others = [s for s in range(v.players) if s != v.seat and v.hand_sizes[s]]
+    dealt = sum(v.hand_sizes[s] for s in others)
+    # A random permutation per particle of the unseen cards; the first ``dealt`` go to
+    # the other seats in seat order.
+    order = np.argsort(gen.random((n, len(unseen))), axis=1)[:, :dealt]
+    cards = unseen[order]
+    owner = np.full((n, 52), -1, dtype=np.int64)
+    owner[:, mine] = v.seat
+    seat_of_column = np.repeat(others, [v.hand_sizes[s] for s in others])
+    rows = np.arange(n)[:, None]
+    owner[rows, cards] = seat_of_column[None, :]
+    presence = owner >= 0
+    counts = presence.reshape(n, 13, 4).sum(axis=2)
+    log_w = _log_likelihood(v, owner, model)
+    w = np.exp(log_w - log_w.max())
+    return Particles(presence, counts, owner, w / w.sum())
+
+
+def _log_likelihood(v: BluffView, owner: IntArray, model: BeliefModel) -> FloatArray:
+    n = owner.shape[0]
+    log_w = np.zeros(n)
+    if model.support == 0 and model.faith == 0:
+        return log_w
+    previous: int | None = None
+    for seat, call in v.calls:
+        if seat != v.seat:
+            log_w += model.support * _held(owner, seat, call.index)
+            if previous is not None and model.faith:
+                log_w += model.faith * _held(owner, seat, previous)
+        previous = call.index
+    return log_w
+
+
+def _held(owner: IntArray, seat: int, index: int) -> FloatArray:
+    """(n,): how many of the cards call ``index`` names the seat holds, capped per rank."""
+    held = owner == seat
+    if index >= FIRST_SF:
+        return np.asarray(held[:, SF_CARDS[index - FIRST_SF]].sum(axis=1), dtype=np.float64)
+    per_rank = held.reshape(-1, 13, 4).sum(axis=2)
+    k = np.minimum(per_rank[:, R1[index]], N1[index])
+    if N2[index]:
+        k = k + np.minimum(per_rank[:, R2[index]], N2[index])
+    return np.asarray(k, dtype=np.float64)

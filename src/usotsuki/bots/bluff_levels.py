@@ -1,0 +1,132 @@
+"""The Bluff levels users pick: ``easy``, ``normal`` and ``hard`` (``expert`` searches, in
+:mod:`usotsuki.bots.bluff_search`).
+
+They differ in where their probabilities come from, not in how they act on them:
+
+- ``easy``: random raises a few steps up, challenges on a whim, and never challenges a
+  call its own cards make certain (its light sense); it never backs a call nothing
+  supports beyond its hand.
+- ``normal``: the exact odds of :mod:`usotsuki.odds` from its own cards, fixed thresholds.
+- ``hard``: the same rule over the particle beliefs of :mod:`usotsuki.bots.bluff_belief`,
+  which read the other players' calls as evidence about their hands.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Action, Call
+from usotsuki.bluff.view import BluffView
+from usotsuki.bots.bluff_belief import BeliefModel, sample
+from usotsuki.odds import call_probabilities, call_probability
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """A fixed decision rule over call probabilities.
+
+    Raise to the weakest legal call at least ``plausible`` likely (or, failing that, to
+    the likeliest). Challenge when the current call is less likely than ``doubt``, or
+    when challenging loses less often than that raise would: a raise loses roughly when
+    it is false and the next player challenges it, which they do with ``next_doubt``.
+    """
+
+    plausible: float = 0.5
+    doubt: float = 0.3
+    next_doubt: float = 0.6
+
+
+def first_legal_index(v: BluffView) -> int:
+    """Where the legal calls start in ALL_CALLS (B5: strictly stronger than the current)."""
+    current = v.current_call
+    return 0 if current is None else FIRST_STRONGER[current.index]
+
+
+def decide_index(prob: Callable[[int], float], start: int, p_current: float | None,
+                 rule: Thresholds) -> int:
+    """The index in ALL_CALLS of the call to make by ``rule``, or -1 to challenge.
+
+    ``prob(i)`` is the probability of ``ALL_CALLS[i]`` (asked lazily, weakest first, so a
+    plausible call near ``start`` costs little); ``p_current`` that of the current call,
+    None when there is none (B5: then the seat must call).
+    """
+    raise_index, raise_p = -1, -1.0
+    for i in range(start, len(ALL_CALLS)):
+        p = prob(i)
+        if p >= rule.plausible:
+            raise_index, raise_p = i, p
+            break
+        if p > raise_p:
+            raise_index, raise_p = i, p
+    if p_current is not None and (raise_index < 0 or p_current < rule.doubt
+                                  or p_current < (1.0 - raise_p) * rule.next_doubt):
+        return -1  # B10 leaves no raise after the top straight flush: challenge
+    return raise_index
+
+
+def as_action(index: int) -> Action:
+    return CHALLENGE if index < 0 else ALL_CALLS[index]
+
+
+def own_odds(v: BluffView) -> Callable[[int], float]:
+    """The exact probability of call ``i`` from the seat's own cards (usotsuki.odds)."""
+    return call_probabilities(v.hand, v.cards_in_play - len(v.hand)).item
+
+
+class EasyBluffBot:
+    """Random raises a few steps up; challenges a fifth of the time, always when the call
+    cannot be true given the cards in play and its own hand, never when its own cards
+    already make the call true."""
+
+    name = "easy"
+
+    def __init__(self, reach: int = 6, whim: float = 0.2) -> None:
+        self.reach, self.whim = reach, whim
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        calls = [a for a in legal if isinstance(a, Call)]
+        current = v.current_call
+        if current is not None:
+            p = call_probability(current, v.hand, v.cards_in_play - len(v.hand))
+            if not calls or p == 0.0 or (p < 1.0 and rng.random() < self.whim):
+                return CHALLENGE
+        return calls[rng.randrange(min(self.reach, len(calls)))]
+
+
+class NormalBluffBot:
+    """Exact odds from its own cards (:mod:`usotsuki.odds`), fixed thresholds."""
+
+    name = "normal"
+
+    def __init__(self, rule: Thresholds | None = None) -> None:
+        self.rule = rule or Thresholds()
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        prob = own_odds(v)
+        current = v.current_call
+        p_current = None if current is None else prob(current.index)
+        return as_action(decide_index(prob, first_legal_index(v), p_current, self.rule))
+
+
+class HardBluffBot:
+    """The normal rule over beliefs that read the others' calls (particle model)."""
+
+    name = "hard"
+
+    def __init__(self, rule: Thresholds | None = None, model: BeliefModel | None = None
+                 ) -> None:
+        self.rule = rule or Thresholds()
+        self.model = model or BeliefModel()
+
+    def probabilities(self, v: BluffView, rng: random.Random) -> list[float]:
+        """The believed probability of each of the 326 calls."""
+        return [float(p) for p in sample(v, rng, self.model).probabilities()]
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        probs = self.probabilities(v, rng)
+        current = v.current_call
+        p_current = None if current is None else probs[current.index]
+        return as_action(decide_index(probs.__getitem__, first_legal_index(v), p_current,
+                                      self.rule))

@@ -1,0 +1,70 @@
+"""``usotsuki tournament``: pit bots against each other and show who is stronger.
+
+A shell over :mod:`usotsuki.tournament`: it checks the options, shows a Rich progress
+bar while the games run in parallel processes, prints the table, and writes the JSON and
+the plot when asked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from usotsuki.core.errors import UsotsukiError
+from usotsuki.tournament import Spec, check_spec, plot, run, summarize
+
+
+def run_tournament(*, game: str, players: int, bots: str, games: int, seed: int,
+                   jobs: int | None, rules: str, plot_path: Path | None,
+                   json_path: Path | None, console: Console | None = None) -> int:
+    """Run one tournament; return the exit status (0 done, 1 bad options)."""
+    console = console or Console(highlight=False)
+    names = tuple(name.strip() for name in bots.split(",") if name.strip())
+    spec = Spec(game=game, players=players, bots=names, games=games, seed=seed, rules=rules)
+    try:
+        if jobs is not None and jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, not {jobs}")
+        check_spec(spec)
+    except (UsotsukiError, ValueError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    workers = jobs if jobs is not None else max(1, os.cpu_count() or 1)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=False) as progress:
+        task = progress.add_task(f"{game} games", total=games)
+        results = run(spec, jobs=workers, progress=lambda n: progress.advance(task, n))
+    summary = summarize(spec, results)
+    print_table(console, summary)
+    if json_path is not None:
+        json_path.write_text(json.dumps(summary, indent=2) + "\n")
+        console.print(f"wrote {json_path}")
+    if plot_path is not None:
+        plot(summary, plot_path)
+        console.print(f"wrote {plot_path}")
+    return 0
+
+
+def print_table(console: Console, summary: dict[str, object]) -> None:
+    bots = summary["bots"]
+    assert isinstance(bots, dict)
+    title = (f"{summary['game']}, {summary['players']} players, {summary['games']} games"
+             f" (fair win share {1 / int(str(summary['players'])):.1%} per seat)")
+    table = Table(title=title)
+    for column in ("bot", "seats/game", "games", "wins", "win share", "95% CI",
+                   "mean place", "rating (mu ± sigma)"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    ranked = sorted(bots.items(), key=lambda kv: -kv[1]["win_share"])
+    for name, b in ranked:
+        low, high = b["ci95"]
+        table.add_row(name, str(b["seats"]), str(b["games"]), str(b["wins"]),
+                      f"{b['win_share']:.1%}", f"{low:.1%} - {high:.1%}",
+                      f"{b['mean_place']:.2f}", f"{b['rating']:.1f} ± {b['rating_sigma']:.1f}")
+    console.print(table)
+    if summary.get("games_without_winner"):
+        console.print(f"{summary['games_without_winner']} game(s) ended without a winner "
+                      "(turn limit, L11).")
