@@ -133,5 +133,32 @@ def serve(
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed))
 
 
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Option(help="bluff or liar.")] = "bluff",
+    players: Annotated[int, typer.Option(help="Seats at each table.")] = 4,
+    bots: Annotated[str, typer.Option(help="One bot name per seat, comma-separated; a name "
+                                           "may repeat (copies are pooled).")]
+    = "expert,hard,normal,easy",
+    games: Annotated[int, typer.Option(help="Games to play; seats rotate each game.")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 1,
+    jobs: Annotated[int | None, typer.Option(help="Parallel processes (default: all CPUs).")]
+    = None,
+    rules: Annotated[str, typer.Option(
+        help="Bluff: max_cards=N,dealer=S. Liar Game: house rules as for 'play liar' "
+             "(e.g. all, or multi,revolution).")] = "",
+    plot: Annotated[Path | None, typer.Option(help="Write a win-share plot (PNG) here.")]
+    = None,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write the results as JSON "
+                                                                  "here.")] = None,
+) -> None:
+    """Pit bots against each other: win share with 95% intervals, mean place, ratings."""
+    from usotsuki.cli.tournament import run_tournament
+
+    raise typer.Exit(run_tournament(game=game, players=players, bots=bots, games=games,
+                                    seed=seed, jobs=jobs, rules=rules, plot_path=plot,
+                                    json_path=json_file))
+
+
 if __name__ == "__main__":
     app()

@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -54,17 +55,18 @@ def print_table(console: Console, summary: dict[str, object]) -> None:
     assert isinstance(bots, dict)
     title = (f"{summary['game']}, {summary['players']} players, {summary['games']} games"
              f" (fair win share {1 / int(str(summary['players'])):.1%} per seat)")
-    table = Table(title=title)
-    for column in ("bot", "seats/game", "games", "wins", "win share", "95% CI",
-                   "mean place", "rating (mu ± sigma)"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table = Table(title=title, box=box.SIMPLE_HEAD)
+    for column in ("bot", "seats", "games", "wins", "win share", "95% CI", "place", "rating"):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
     ranked = sorted(bots.items(), key=lambda kv: -kv[1]["win_share"])
     for name, b in ranked:
         low, high = b["ci95"]
         table.add_row(name, str(b["seats"]), str(b["games"]), str(b["wins"]),
-                      f"{b['win_share']:.1%}", f"{low:.1%} - {high:.1%}",
-                      f"{b['mean_place']:.2f}", f"{b['rating']:.1f} ± {b['rating_sigma']:.1f}")
+                      f"{b['win_share']:.1%}", f"{low:.1%}-{high:.1%}",
+                      f"{b['mean_place']:.2f}", f"{b['rating']:.1f}±{b['rating_sigma']:.1f}")
     console.print(table)
+    console.print("seats: copies per table (pooled); games: seats played; place: mean place; "
+                  "rating: openskill Plackett-Luce mu±sigma.")
     if summary.get("games_without_winner"):
         console.print(f"{summary['games_without_winner']} game(s) ended without a winner "
                       "(turn limit, L11).")
