@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -42,6 +42,7 @@ HELP = f"""[bold]Your turn.[/bold] Type a call stronger than the current one, or
   ranks 2-9 T J Q K A (10 works too); suits S H D C or ♠ ♥ ♦ ♣; case does not matter
   [bold]challenge[/bold]   reveal all hands: a false call loses for its caller, a true one for you
   [bold]odds[/bold]        how likely the current call is, given your cards
+  [bold]hint[/bold]        the odds, also reading the others' calls, and the expert bot's advice
   [bold]help[/bold]        this text
   [bold]quit[/bold]        leave (the record so far is saved with --save)"""
 
@@ -51,8 +52,8 @@ class Quit(Exception):
 
 
 def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
-              max_cards: int = 5, dealer: int = 0, bots: str = "cautious", delay: float = 0.0,
-              console: Console | None = None,
+              max_cards: int = 5, dealer: int = 0, bots: str = "normal", delay: float = 0.0,
+              hints: bool = False, console: Console | None = None,
               ask: Callable[[str], str] | None = None) -> int:
     """Play one game; return the exit status (0 done, 1 bad options, 130 interrupted)."""
     console = console or Console(highlight=False)
@@ -61,7 +62,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
         rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer)
         if not 0 <= seat < players:
             raise ValueError(f"--seat must be from 0 to {players - 1}, not {seat}")
-        kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["cautious"]
+        kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["normal"]
         seats: dict[int, Bot] = {}
         for i, s in enumerate(s for s in range(players) if s != seat):
             seats[s] = make_bot("bluff", kinds[i % len(kinds)])
@@ -72,6 +73,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
     rng = game_rng(seed)
     bot_rng = random.Random(rng.getrandbits(64))
     game = _Game(console, names, seat, save)
+    game.hints = hints
     state = new_game(rules)
     console.print(f"[bold]Bluff[/bold]: {players} players, {max_cards} cards eliminate. "
                   f"You are seat {seat}. Type [bold]help[/bold] at your turn.")
@@ -106,6 +108,7 @@ class _Game:
 
     def __init__(self, console: Console, names: list[str], seat: int, save: Path | None):
         self.console, self.names, self.seat, self.save = console, names, seat, save
+        self.hints = False  # --hints: odds and the expert bot's advice at each turn
 
     def verb(self, seat: int, verb: str) -> str:
         """``verb`` agreeing with the seat's name ("You call", "cautious 2 calls")."""
@@ -140,6 +143,8 @@ class _Game:
                 f"a call stronger than {current} (from {legal[0]}), or challenge"
         self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]   {status}")
         self.console.print(f"[dim]You may type {may}; 'help' for more.[/dim]")
+        if self.hints:
+            self.show_hint(v, legal)
         while True:
             text = ask("your action> ").strip()
             word = text.lower()
@@ -149,6 +154,8 @@ class _Game:
                 raise Quit
             elif word == "odds":
                 self.show_odds(v)
+            elif word == "hint":
+                self.show_hint(v, legal)
             elif not text:
                 continue
             else:
@@ -167,6 +174,20 @@ class _Game:
             return
         p = call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand))
         self.console.print(f"{v.current_call} is true with probability {p:.2f} given your cards.")
+
+    def show_hint(self, v: BluffView, legal: Sequence[Action]) -> None:
+        """The current call's odds from your cards, the belief that also reads the others'
+        calls, and the expert bot's suggestion (issue 4)."""
+        from usotsuki.bots.bluff_hints import ADVISER, bluff_hint
+
+        hint = bluff_hint(v, legal)
+        current = v.current_call
+        if current is not None and hint.odds is not None and hint.belief is not None:
+            self.console.print(
+                f"[cyan]hint:[/cyan] {current} is true with probability {hint.odds:.2f} "
+                f"given your cards; {hint.belief:.2f} also reading the others' calls")
+        self.console.print(f"[cyan]hint:[/cyan] the {ADVISER} bot suggests "
+                           f"[bold]{hint.suggestion}[/bold]")
 
     def show_action(self, state: BluffState, seat: int, action: Action) -> None:
         if isinstance(action, Call):

@@ -64,15 +64,20 @@ def play_bluff(
     max_cards: Annotated[int, typer.Option(help="Cards that eliminate (B2).")] = 5,
     dealer: Annotated[int, typer.Option(help="Round 1's dealer (B4).")] = 0,
     bots: Annotated[str, typer.Option(help="Bot kinds for the other seats, comma-separated, "
-                                           "repeated as needed (random, cautious).")]
-    = "cautious",
+                                           "repeated as needed (easy, normal, hard, expert; "
+                                           "also random, cautious).")]
+    = "normal",
     delay: Annotated[float, typer.Option(help="Seconds to pause after each bot action.")] = 0.4,
+    hints: Annotated[bool, typer.Option(help="At your turn, show the odds that the current "
+                                             "call is true and the expert bot's "
+                                             "suggestion.")] = False,
 ) -> None:
     """Play Bluff against bots. Type 'help' at your turn for the notation."""
     from usotsuki.cli.bluff_play import run_bluff
 
     raise typer.Exit(run_bluff(players=players, seat=seat, seed=seed, save=save,
-                               max_cards=max_cards, dealer=dealer, bots=bots, delay=delay))
+                               max_cards=max_cards, dealer=dealer, bots=bots, delay=delay,
+                               hints=hints))
 
 
 @play_app.command("liar")
