@@ -79,16 +79,17 @@ class ExpertBluffBot:
         gen = np.random.default_rng(rng.getrandbits(64))
         deals = max(1, self.iterations // len(raises))
         n = particles.weights.shape[0]
-        chosen = gen.choice(n, size=deals, p=particles.weights)
         truth = particles.truth()
         losses = [0] * len(raises)
         began = time.perf_counter()
         played = 0
-        for k in chosen:
-            hands = _hands(particles.owner[k], v.players)
-            for j, index in enumerate(raises):
-                losses[j] += self._loses(v, hands, truth[k], index)
-            played += 1
+        while played < deals:
+            # Deals resampled by weight, a block at a time (a time limit may stop early).
+            for k in gen.choice(n, size=min(64, deals - played), p=particles.weights):
+                hands = _hands(particles.owner[k], v.players)
+                for j, index in enumerate(raises):
+                    losses[j] += self._loses(v, hands, truth[k], index)
+                played += 1
             if self.time_limit is not None and time.perf_counter() - began > self.time_limit:
                 break
         return [loss / played for loss in losses]

@@ -1,0 +1,104 @@
+"""Tournaments (usotsuki.tournament, ``usotsuki tournament``): seat rotation, pooling,
+intervals, ratings, reproducibility across processes, output files, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from usotsuki.cli.main import app
+from usotsuki.tournament import Spec, check_spec, play_game, ratings, run, summarize, wilson
+
+runner = CliRunner()
+
+
+def test_seats_rotate_so_every_entry_plays_every_seat_equally() -> None:
+    spec = Spec("bluff", 4, ("normal", "easy", "random", "cautious"), 8, seed=1)
+    for entry in spec.bots:
+        seats = [spec.lineup(g).index(entry) for g in range(spec.games)]
+        assert sorted(seats) == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0
+    low, high = wilson(250, 1000)
+    assert low < 0.25 < high and high - low < 0.06
+
+
+def test_games_replay_exactly_and_do_not_depend_on_jobs() -> None:
+    spec = Spec("bluff", 3, ("normal", "easy", "easy"), 6, seed=5)
+    assert play_game(spec, 4) == play_game(spec, 4)
+    assert run(spec, jobs=1) == run(spec, jobs=2)
+    other = Spec("bluff", 3, ("normal", "easy", "easy"), 6, seed=6)
+    assert run(other, jobs=1) != run(spec, jobs=1)
+
+
+def test_copies_are_pooled_under_one_name() -> None:
+    spec = Spec("bluff", 4, ("normal", "easy", "easy", "easy"), 12, seed=2)
+    results = run(spec)
+    summary = summarize(spec, results)
+    bots = summary["bots"]
+    assert set(bots) == {"normal", "easy"}
+    assert bots["normal"]["games"] == 12 and bots["easy"]["games"] == 36
+    assert bots["normal"]["wins"] + bots["easy"]["wins"] == 12  # one winner per game (B12)
+    places = sum(b["mean_place"] * b["games"] for b in bots.values())
+    assert places == pytest.approx(12 * (1 + 2 + 3 + 4))
+    for b in bots.values():
+        low, high = b["ci95"]
+        assert low <= b["win_share"] <= high
+
+
+def test_ratings_rank_the_stronger_bot_higher() -> None:
+    spec = Spec("bluff", 4, ("normal", "easy", "easy", "easy"), 24, seed=3)
+    rated = ratings(run(spec))
+    assert rated["normal"][0] > rated["easy"][0]
+
+
+def test_liar_game_tournament_with_its_bots() -> None:
+    spec = Spec("liar", 3, ("random", "random", "random"), 3, seed=1, rules="all")
+    summary = summarize(spec, run(spec))
+    assert summary["bots"]["random"]["games"] == 9
+    assert summary["game"] == "liar" and summary["rules"] == "all"
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    (Spec("poker", 4, ("a",) * 4, 10, 1), "unknown game"),
+    (Spec("bluff", 4, ("normal",) * 3, 10, 1), r"3 bot\(s\) named for 4 players"),
+    (Spec("bluff", 4, ("normal", "genius", "easy", "easy"), 10, 1), "unknown bluff bot"),
+    (Spec("bluff", 4, ("normal",) * 4, 0, 1), "at least 1"),
+    (Spec("bluff", 4, ("normal",) * 4, 10, 1, rules="max_cards=20"), "more than the 52"),
+    (Spec("bluff", 4, ("normal",) * 4, 10, 1, rules="jokers=2"), "unknown Bluff rule"),
+    (Spec("liar", 4, ("random",) * 4, 10, 1, rules="flying"), "unknown rule"),
+])
+def test_bad_tournaments_are_refused_clearly(spec: Spec, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        check_spec(spec)
+
+
+def test_cli_table_json_and_plot(tmp_path: Path) -> None:
+    out, png = tmp_path / "t.json", tmp_path / "t.png"
+    result = runner.invoke(app, ["tournament", "--game", "bluff", "--players", "4", "--bots",
+                                 "normal,easy,easy,easy", "--games", "8", "--seed", "1",
+                                 "--jobs", "1", "--json", str(out), "--plot", str(png)])
+    assert result.exit_code == 0, result.output
+    assert "win share" in result.output and "normal" in result.output
+    data = json.loads(out.read_text())
+    assert {"game", "players", "games", "rules", "bots"} <= set(data)
+    assert (data["game"], data["players"], data["games"]) == ("bluff", 4, 8)
+    for entry in data["bots"].values():
+        assert {"games", "wins", "win_share", "ci95", "mean_place", "rating"} <= set(entry)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_bad_options_exit_1_without_traceback() -> None:
+    for args in (["--bots", "normal,genius,easy,easy"], ["--players", "3"],
+                 ["--jobs", "0", "--bots", "easy,easy,easy,easy"],
+                 ["--game", "chess", "--bots", "easy,easy,easy,easy"]):
+        result = runner.invoke(app, ["tournament", "--games", "4", *args])
+        assert result.exit_code == 1, (args, result.output)
+        assert "Traceback" not in result.output
