@@ -1,0 +1,179 @@
+// Home page: choose the game, house rules and seats; create the table and sit at seat 0.
+import { api, lastName, rememberName, rememberSeat } from "./api.js";
+import { initPage, onLangChange, t } from "./i18n.js";
+
+// Presentation of each option; the server checks every value (and the combinations).
+const OPTIONS = {
+  bluff: [
+    { name: "max_cards", kind: "int", value: 5, min: 1, max: 13 },
+    { name: "dealer", kind: "int", value: 0, min: 0, max: 7 },
+  ],
+  liar: [
+    { name: "multi", kind: "bool", value: false },
+    { name: "revolution", kind: "bool", value: false },
+    { name: "eight_cut", kind: "bool", value: false },
+    { name: "jack_back", kind: "bool", value: false },
+    { name: "six_up", kind: "bool", value: false },
+    { name: "binding", kind: "bool", value: false },
+    { name: "classes", kind: "bool", value: false },
+    { name: "final_doubt", kind: "bool", value: true },
+    { name: "deal_all", kind: "bool", value: false },
+    { name: "hand_size", kind: "int", value: 9, min: 1, max: 26 },
+    { name: "turn_limit", kind: "int", value: null, min: 1, max: 100000 },
+  ],
+};
+
+const form = document.getElementById("create");
+const seatsList = document.getElementById("seats");
+const optionsBox = document.getElementById("options");
+const errorBox = document.getElementById("create-error");
+let bots = { bluff: [], liar: [] };
+let seats = ["you", "bot", "bot"];
+
+function game() { return form.elements.game.value; }
+
+function defaultBot(levels) { return levels.includes("normal") ? "normal" : levels[0]; }
+
+function renderOptions() {
+  optionsBox.replaceChildren();
+  for (const opt of OPTIONS[game()]) {
+    const row = document.createElement("label");
+    row.className = `option option-${opt.kind}`;
+    const input = document.createElement("input");
+    input.name = `opt-${opt.name}`;
+    input.id = `opt-${opt.name}`;
+    if (opt.kind === "bool") {
+      input.type = "checkbox";
+      input.checked = opt.value;
+    } else {
+      input.type = "number";
+      input.min = opt.min;
+      input.max = opt.max;
+      input.value = opt.value ?? "";
+      input.inputMode = "numeric";
+    }
+    const text = document.createElement("span");
+    text.innerHTML = `<strong></strong><small></small>`;
+    text.querySelector("strong").textContent = t(`opt.${opt.name}`);
+    text.querySelector("small").textContent = t(`opt.${opt.name}.desc`);
+    row.append(input, text);
+    optionsBox.appendChild(row);
+  }
+  const games = document.createElement("label");
+  games.className = "option option-int match-games";
+  games.hidden = game() !== "liar";
+  games.innerHTML = `<input type="number" id="opt-games" min="1" max="50" value="3"><span><strong></strong></span>`;
+  games.querySelector("strong").textContent = t("home.games");
+  optionsBox.appendChild(games);
+  const classes = document.getElementById("opt-classes");
+  const sync = () => { games.hidden = !(classes && classes.checked); };
+  if (classes) classes.addEventListener("change", sync);
+  sync();
+}
+
+function renderSeats() {
+  const levels = bots[game()];
+  seatsList.replaceChildren();
+  seats.forEach((kind, i) => {
+    const li = document.createElement("li");
+    li.className = "seat-row";
+    const label = document.createElement("span");
+    label.className = "seat-label";
+    label.textContent = t("home.seat", { n: i + 1 });
+    li.appendChild(label);
+    if (i === 0) {
+      const you = document.createElement("strong");
+      you.textContent = t("home.you");
+      li.appendChild(you);
+    } else {
+      const select = document.createElement("select");
+      select.id = `seat-${i}`;
+      select.setAttribute("aria-label", t("home.seat", { n: i + 1 }));
+      const friend = new Option(t("home.friend"), "friend");
+      select.appendChild(friend);
+      for (const level of levels) {
+        select.appendChild(new Option(t("home.botLevel", { level: t(`bot.${level}`) }), `bot:${level}`));
+      }
+      if (kind === "friend") select.value = "friend";
+      else if (kind.startsWith("bot:") && levels.includes(kind.slice(4))) select.value = kind;
+      else select.value = `bot:${defaultBot(levels)}`;
+      seats[i] = select.value;
+      select.addEventListener("change", () => { seats[i] = select.value; });
+      li.appendChild(select);
+      if (seats.length > 2) {
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "secondary small";
+        remove.textContent = t("home.removeSeat");
+        remove.addEventListener("click", () => { seats.splice(i, 1); renderSeats(); });
+        li.appendChild(remove);
+      }
+    }
+    seatsList.appendChild(li);
+  });
+  document.getElementById("add-seat").disabled = seats.length >= 8;
+}
+
+function readRules() {
+  const rules = {};
+  for (const opt of OPTIONS[game()]) {
+    const input = document.getElementById(`opt-${opt.name}`);
+    if (opt.kind === "bool") {
+      if (input.checked !== opt.value) rules[opt.name] = input.checked;
+    } else if (input.value.trim() !== "") {
+      const value = Number(input.value);
+      if (value !== opt.value) rules[opt.name] = Number.isInteger(value) ? value : input.value;
+    }
+  }
+  return rules;
+}
+
+async function create(event) {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const name = form.elements.name.value.trim();
+  if (!name) { errorBox.textContent = t("home.needName"); form.elements.name.focus(); return; }
+  rememberName(name);
+  const rules = readRules();
+  const body = {
+    game: game(),
+    rules,
+    seats: seats.map((s, i) => ({ bot: i > 0 && s.startsWith("bot:") ? s.slice(4) : null })),
+  };
+  if (rules.classes) body.games = Number(document.getElementById("opt-games").value) || 1;
+  const button = document.getElementById("create-button");
+  button.disabled = true;
+  try {
+    const created = await api("/api/tables", { method: "POST", body });
+    const joined = await api(`/api/invites/${encodeURIComponent(created.invite)}/join`,
+      { method: "POST", body: { name, seat: 0 } });
+    rememberSeat(created.table_id, {
+      seat: joined.seat, token: joined.token, host_token: created.host_token, invite: created.invite,
+    });
+    location.href = `/table.html?t=${encodeURIComponent(created.table_id)}`;
+  } catch (e) {
+    errorBox.textContent = e.code === "network" ? t("err.network") : e.message;
+    button.disabled = false;
+  }
+}
+
+async function main() {
+  initPage();
+  form.elements.name.value = lastName();
+  for (const g of ["bluff", "liar"]) {
+    try { bots[g] = await api(`/api/bots/${g}`); } catch (e) { bots[g] = ["random"]; }
+  }
+  for (const radio of form.elements.game) {
+    radio.addEventListener("change", () => { renderOptions(); renderSeats(); });
+  }
+  document.getElementById("add-seat").addEventListener("click", () => {
+    if (seats.length < 8) { seats.push(`bot:${defaultBot(bots[game()])}`); renderSeats(); }
+  });
+  form.addEventListener("submit", create);
+  onLangChange(() => { renderOptions(); renderSeats(); });
+  renderOptions();
+  renderSeats();
+  document.body.dataset.ready = "1";
+}
+
+main();

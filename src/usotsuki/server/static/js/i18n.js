@@ -1,0 +1,53 @@
+// Two message catalogues; the language comes from localStorage, else the browser.
+import en from "./messages/en.js";
+import ja from "./messages/ja.js";
+
+const CATALOGUES = { en, ja };
+const KEY = "usotsuki.lang";
+const listeners = [];
+
+function initial() {
+  const saved = localStorage.getItem(KEY);
+  if (saved && CATALOGUES[saved]) return saved;
+  const wanted = navigator.languages || [navigator.language || "en"];
+  return wanted.some((l) => String(l).toLowerCase().startsWith("ja")) ? "ja" : "en";
+}
+
+let lang = initial();
+
+export function currentLang() { return lang; }
+
+export function t(key, params = {}) {
+  const text = CATALOGUES[lang][key] ?? CATALOGUES.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+export function setLang(next) {
+  if (!CATALOGUES[next]) return;
+  lang = next;
+  localStorage.setItem(KEY, next);
+  applyStatic();
+  for (const fn of listeners) fn(lang);
+}
+
+export function toggleLang() { setLang(lang === "ja" ? "en" : "ja"); }
+
+export function onLangChange(fn) { listeners.push(fn); }
+
+// Elements with data-i18n get their text, data-i18n-html their markup (our own catalogue).
+export function applyStatic(root = document) {
+  document.documentElement.lang = lang;
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-html]")) el.innerHTML = t(el.dataset.i18nHtml);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
+    el.placeholder = t(el.dataset.i18nPlaceholder);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+}
+
+// The shared header: language switch and the help link work on every page.
+export function initPage() {
+  applyStatic();
+  const button = document.getElementById("lang-switch");
+  if (button) button.addEventListener("click", toggleLang);
+}

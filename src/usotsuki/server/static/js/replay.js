@@ -1,0 +1,152 @@
+// The replay viewer: steps through a finished game with every card face up. Each frame
+// comes from the server, which replays the record through the rules cores.
+import { api } from "./api.js";
+import { actionText, callText, cardEl, rankLabel } from "./cards.js";
+import { el, rerender } from "./dom.js";
+import { initPage, onLangChange, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+let data = null;
+let index = 0;
+
+function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
+
+function show(replay) {
+  data = replay;
+  index = 0;
+  $("viewer").hidden = false;
+  $("jump").max = String(data.frames.length - 1);
+  render();
+}
+
+function go(i) {
+  if (!data) return;
+  index = Math.max(0, Math.min(data.frames.length - 1, i));
+  render();
+}
+
+function label(frame) {
+  const name = frame.actor === null ? "" : data.names[frame.actor];
+  if (frame.kind === "deal") {
+    return data.game === "bluff" ? t("replay.dealRound", { n: frame.round + 1 }) : t("replay.dealGame", { n: frame.round + 1 });
+  }
+  const text = data.game === "bluff" && frame.action !== "challenge" ? callText(frame.action) : actionText(frame.action);
+  return t("replay.action", { name, action: text });
+}
+
+function render() {
+  const frame = data.frames[index];
+  $("jump").value = String(index);
+  $("step").textContent = t("replay.step", { i: index + 1, n: data.frames.length });
+  $("step-label").textContent = label(frame);
+  $("first").disabled = $("back").disabled = index === 0;
+  $("last").disabled = $("forward").disabled = index === data.frames.length - 1;
+  const view = frame.view;
+  if (data.game === "bluff") renderBluff(frame, view);
+  else renderLiar(frame, view);
+}
+
+function handsBox(frame, highlight, extra) {
+  const pool = [...(highlight || [])];
+  return frame.hands.map((hand, seat) => el("div", {
+    class: `replay-hand${frame.view.to_move === seat ? " active" : ""}`, id: `replay-seat-${seat}` },
+  el("strong", {}, data.names[seat]), " ", extra(seat),
+  el("div", { class: "cards" }, hand.map((c) => {
+    const i = pool.indexOf(c);
+    if (i >= 0) pool.splice(i, 1);
+    return cardEl(c, { small: true, highlight: i >= 0, dim: highlight && i < 0 });
+  }))));
+}
+
+function standingsEl(view) {
+  if (!view.standings) return null;
+  return el("ol", { class: "standings", id: "replay-standings" }, view.standings.map((place, i) => el("li", {},
+    el("span", { class: "place" }, t("end.place", { n: i + 1 })), " ", place.map((s) => data.names[s]).join(", "))));
+}
+
+function renderBluff(frame, view) {
+  const parts = [];
+  const current = view.calls.length ? view.calls[view.calls.length - 1] : null;
+  parts.push(el("div", { class: "current-call" }, el("span", { class: "label" }, t("bluff.current")),
+    current ? el("strong", { class: "call" }, callText(current.call)) : el("span", { class: "muted" }, t("bluff.noCall"))));
+  if (view.calls.length) {
+    parts.push(el("ol", { class: "call-history" }, view.calls.map((c) => el("li", {}, el("span", { class: "who" }, data.names[c.seat]), " ", callText(c.call)))));
+  }
+  const r = frame.reveal;
+  if (r) {
+    parts.push(el("section", { class: `reveal ${r.call_true ? "true" : "false"}`, id: "replay-reveal" },
+      el("p", {}, t("bluff.challengedBy", { challenger: data.names[r.challenger], caller: data.names[r.caller] })),
+      el("p", { class: "verdict" }, t(r.call_true ? "bluff.revealTrue" : "bluff.revealFalse", { call: callText(r.call) })),
+      el("p", { class: "loser" }, t("bluff.loses", { name: data.names[r.loser] }), r.eliminated ? ` ${t("bluff.out", { name: data.names[r.loser] })}` : "")));
+  }
+  parts.push(standingsEl(view));
+  rerender($("replay-felt"), parts);
+  rerender($("replay-hands"), handsBox(frame, r ? r.evidence : null, (seat) => (view.eliminated.includes(seat)
+    ? el("span", { class: "badge out" }, t("seat.out")) : el("span", { class: "muted" }, t("seat.losses", { n: `${view.losses[seat]}/${view.max_cards}` })))));
+}
+
+function renderLiar(frame, view) {
+  const parts = [];
+  const flags = [el("span", { class: `badge order${view.order === "reversed" ? " on" : ""}` },
+    `${t("liar.order")}: ${view.order === "reversed" ? t("liar.orderReversed") : t("liar.orderNormal")}`)];
+  if (view.rules.revolution) flags.push(el("span", { class: `badge${view.revolution ? " on" : ""}` }, t("liar.revolution")));
+  if (view.rules.jack_back) flags.push(el("span", { class: `badge${view.jack_back ? " on" : ""}` }, t("liar.jackBack")));
+  if (view.rules.binding) flags.push(el("span", { class: `badge${view.bound ? " on" : ""}` }, t("liar.bound")));
+  if (view.rules.eight_cut) flags.push(el("span", { class: `badge${view.eight_cut ? " on" : ""}` }, t("liar.eightCut")));
+  parts.push(el("div", { class: "flags" }, flags));
+  parts.push(el("div", { class: "stock" }, t("liar.stock", { n: view.stock_size })));
+  parts.push(el("div", { class: "field", id: "replay-field" }, frame.field_cards.length
+    ? frame.field_cards.map((cards, i) => el("div", { class: `field-play${i === frame.field_cards.length - 1 ? " current" : ""}` },
+      el("div", { class: "field-cards" }, cards.map((c) => cardEl(c, { small: true }))),
+      el("span", { class: "play-label" }, data.names[view.field[i].seat], " ", el("strong", { class: "rate" }, rankLabel(view.field[i].rate)))))
+    : el("span", { class: "muted" }, t("liar.emptyField"))));
+  const doubt = frame.events.find((e) => e.type === "doubted");
+  if (doubt) {
+    const d = view.doubts[view.doubts.length - 1];
+    parts.push(el("section", { class: `reveal ${doubt.truthful ? "true" : "false"}`, id: "replay-reveal" },
+      el("p", {}, t("liar.doubtBy", { doubter: data.names[doubt.doubter], doubted: data.names[doubt.doubted] })),
+      el("div", { class: "cards" }, doubt.cards.map((c) => cardEl(c, { small: true, highlight: c[0] === doubt.rate, dim: c[0] !== doubt.rate }))),
+      el("p", { class: "verdict" }, t(doubt.truthful ? "liar.doubtTruthful" : "liar.doubtLie", { doubted: data.names[doubt.doubted], rate: rankLabel(doubt.rate) })),
+      d ? el("p", { class: "loser" }, t("liar.drew", { name: data.names[d.drawer], n: d.drawn })) : null));
+  }
+  parts.push(standingsEl(view));
+  rerender($("replay-felt"), parts);
+  rerender($("replay-hands"), handsBox(frame, null, (seat) => el("span", { class: "muted" }, t("seat.cards", { n: frame.hands[seat].length }))));
+}
+
+async function main() {
+  initPage();
+  onLangChange(() => { if (data) render(); });
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(index - 1));
+  $("forward").addEventListener("click", () => go(index + 1));
+  $("last").addEventListener("click", () => go(Infinity));
+  $("jump").addEventListener("input", (e) => go(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (!data || (e.target.tagName || "").toLowerCase() === "input" && e.target.type !== "range") return;
+    const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: Infinity };
+    if (e.key in moves) { go(moves[e.key]); e.preventDefault(); }
+  });
+  $("record-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    notice("");
+    try {
+      show(await api("/api/replay", { method: "POST", body: JSON.parse(await file.text()) }));
+    } catch (err) { notice(err.message); }
+  });
+  const params = new URLSearchParams(location.search);
+  const table = params.get("t");
+  if (table) {
+    const game = params.get("game") || "0";
+    const back = $("back-to-table");
+    back.href = `/table.html?t=${encodeURIComponent(table)}`;
+    back.hidden = false;
+    try {
+      show(await api(`/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay`));
+    } catch (err) { notice(err.message); }
+  }
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,131 @@
+"""Browser tests: a live server in a thread and Debian's chromium driven by Playwright.
+
+Run them on their own (``pytest tests/e2e``, as ``make test`` does): sync Playwright and
+async tests do not mix in one pytest process (ECOSYSTEM.md section 2). In a run that
+also collects other tests they are skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from usotsuki.server.app import create_app  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    mixed = any(HERE not in Path(str(item.fspath)).parents for item in items)
+    if not mixed:
+        return
+    skip = pytest.mark.skip(reason="browser tests run in their own pytest process: "
+                            "pytest tests/e2e (make test does)")
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.app = create_app(bot_delay=0, deal_seed=7)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws="websockets-sansio" if _has_sansio() else "auto")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def _has_sansio() -> bool:
+    try:
+        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    server = LiveServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (make test does)")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    """A factory of pages, each in its own browser context (its own localStorage)."""
+    contexts = []
+
+    def make(locale: str = "en-US", phone: bool = False) -> Any:
+        options: dict[str, Any] = {"locale": locale, "base_url": live_server.url}
+        if phone:
+            options |= {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+                        "is_mobile": True, "has_touch": True}
+        else:
+            options["viewport"] = {"width": 1280, "height": 900}
+        context = browser.new_context(**options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    errors: list[str] = []
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot of the key screen ``name`` under screenshots/."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,113 @@
+"""Driving the table through the UI as a person would: clicks and keys only."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+ANY_TURN = ".turn.yours, body[data-status=finished]"
+
+
+def create_table(page: Any, game: str, name: str, seats: list[str],
+                 options: dict[str, Any] | None = None) -> str:
+    """Fill the home page and create the table; ``seats`` are the other seats: "friend" or
+    "bot:LEVEL". Returns the table id from the URL of the table page."""
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.check(f"input[name=game][value={game}]")
+    page.fill("#name", name)
+    while page.locator("#seats li").count() > len(seats) + 1:
+        page.locator("#seats li").last.get_by_role("button").click()
+    while page.locator("#seats li").count() < len(seats) + 1:
+        page.click("#add-seat")
+    for i, seat in enumerate(seats, start=1):
+        page.select_option(f"#seat-{i}", seat)
+    for key, value in (options or {}).items():
+        box = page.locator(f"#opt-{key}")
+        if key == "games":
+            box = page.locator("#opt-games")
+        if isinstance(value, bool):
+            box.set_checked(value)
+        else:
+            box.fill(str(value))
+    page.click("#create-button")
+    page.wait_for_url("**/table.html?t=*")
+    page.wait_for_selector("body[data-ready='1']")
+    return str(page.url.split("t=")[1])
+
+
+def start(page: Any) -> None:
+    page.click("#start")
+    page.wait_for_selector("body[data-status=playing], body[data-status=finished]")
+
+
+def state_n(page: Any) -> int:
+    return int(page.get_attribute("body", "data-n") or -1)
+
+
+def wait_after(page: Any, before: int) -> None:
+    """Wait until the page shows a state newer than ``before``."""
+    page.wait_for_function(f"Number(document.body.dataset.n) > {before}")
+
+
+def bluff_turn(page: Any, rng: random.Random, challenge: float) -> None:
+    """Make one Bluff move: challenge sometimes, else the weakest call the picker offers."""
+    before = state_n(page)
+    can_challenge = page.locator("#challenge").count() > 0
+    has_calls = page.locator("#picker").count() > 0
+    if can_challenge and (not has_calls or rng.random() < challenge):
+        page.keyboard.press("c")  # the documented shortcut
+    else:
+        depth = 0
+        while page.locator("#make-call").is_disabled():
+            page.locator(".pick-step").nth(depth).locator("button").first.click()
+            depth += 1
+        page.click("#make-call")
+    wait_after(page, before)
+
+
+def liar_turn(page: Any, rng: random.Random, doubt: float) -> None:
+    """Make one Liar Game move through the UI, from what the controls offer."""
+    before = state_n(page)
+
+    def has(sel: str) -> bool:
+        return page.locator(sel).count() > 0
+
+    if has("#give"):
+        count = int(page.get_attribute("#give", "data-count") or 0)
+        for card in page.locator("#hand button.card").all()[:count]:
+            card.click()
+        page.click("#give")
+    elif has("#accept"):
+        page.click("#doubt" if has("#doubt") and rng.random() < doubt else "#accept")
+    elif has("#doubt") and rng.random() < doubt:
+        page.keyboard.press("d")
+    elif has("#play") and (not has("#pass") or rng.random() < 0.8):
+        counts = [int(c) for c in (page.get_attribute("#play", "data-counts") or "").split()]
+        cards = page.locator("#hand button.card").all()
+        count = counts[0]
+        for card in rng.sample(cards, count):
+            card.click()
+        rates = page.locator("#rates button").all()
+        rng.choice(rates).click()
+        page.click("#play")
+    elif has("#pass"):
+        page.keyboard.press("p")
+    else:
+        page.click("#doubt")
+    wait_after(page, before)
+
+
+def play_out(page: Any, turn: Any, limit_s: float = 60.0, **kw: Any) -> int:
+    """Take turns until the game is over; returns the number of moves made."""
+    rng = random.Random(5)
+    moves = 0
+    deadline = time.monotonic() + limit_s
+    while True:
+        page.wait_for_selector(ANY_TURN)
+        if page.get_attribute("body", "data-status") == "finished":
+            return moves
+        assert time.monotonic() < deadline, "the game did not end in time"
+        turn(page, rng, **kw)
+        moves += 1

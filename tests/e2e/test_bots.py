@@ -1,0 +1,78 @@
+"""Whole games against bots through the UI: create a table, play to the end, standings,
+then the record and the replay viewer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.e2e.conftest import shot
+from tests.e2e.helpers import bluff_turn, create_table, liar_turn, play_out, start
+
+
+def test_bluff_whole_game_against_bots_then_replay(new_page: Any, tmp_path: Any) -> None:
+    page = new_page()
+    create_table(page, "bluff", "Alice", ["bot:random", "bot:cautious"], {"max_cards": 2})
+    assert page.locator("#lobby-seats li").count() == 3
+    shot(page, "02-bluff-lobby")
+    start(page)
+    page.wait_for_selector(".turn.yours, body[data-status=finished]")
+    shot(page, "03-bluff-your-turn")
+    moves = play_out(page, bluff_turn, challenge=0.5)
+    assert moves >= 1
+    assert page.locator("#standings li").count() == 3
+    assert page.locator("#reveal .reveal-hand").count() >= 2  # the last challenge, face up
+    shot(page, "05-bluff-game-over")
+
+    with page.expect_download() as info:
+        page.click("#download")
+    path = tmp_path / "record.json"
+    info.value.save_as(path)
+    record = json.loads(path.read_text())
+    assert record["game"] == "bluff" and record["players"][0] == "Alice"
+
+    page.click("#replay")
+    page.wait_for_selector("#viewer:not([hidden])")
+    total = sum(1 + len(r["actions"]) for r in record["rounds"])  # a deal, then each action
+    assert page.inner_text("#step") == f"Step 1 / {total}"
+    assert page.locator(".replay-hand").count() == 3
+    assert page.locator(".replay-hand .card").count() == 3  # round 1: one card each (B3)
+    page.keyboard.press("End")
+    assert page.inner_text("#step") == f"Step {total} / {total}"
+    assert page.locator("#replay-standings li").count() == 3
+    assert page.locator("#replay-reveal").count() == 1  # the final challenge
+    shot(page, "07-replay-bluff-end")
+    page.click("#first")
+    page.click("#forward")
+    assert page.inner_text("#step") == f"Step 2 / {total}"
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#step") == f"Step 1 / {total}"
+    page.locator("#jump").fill(str(total // 2))
+    assert page.inner_text("#step") == f"Step {total // 2 + 1} / {total}"
+
+    # The downloaded record replays the same in the viewer's file picker.
+    page.goto("/replay.html")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#viewer:not([hidden])")
+    assert page.inner_text("#step") == f"Step 1 / {total}"
+
+
+def test_liar_match_against_bots(new_page: Any) -> None:
+    page = new_page()
+    create_table(page, "liar", "Alice", ["bot:random", "bot:sensible"],
+                 {"multi": True, "revolution": True, "eight_cut": True, "jack_back": True,
+                  "binding": True, "classes": True, "games": 2, "hand_size": 4,
+                  "turn_limit": 40})
+    start(page)
+    page.wait_for_selector(".turn.yours, body[data-status=finished]")
+    assert page.locator("#order").count() == 1
+    shot(page, "04-liar-your-turn")
+    moves = play_out(page, liar_turn, doubt=0.3)
+    assert moves >= 1
+    assert page.locator("#standings li").count() >= 1
+    shot(page, "06-liar-game-over")
+    page.click("#replay")
+    page.wait_for_selector("#viewer:not([hidden])")
+    page.keyboard.press("End")
+    assert page.locator(".replay-hand").count() == 3
+    shot(page, "08-replay-liar-end")
