@@ -27,6 +27,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import bluff_bench  # noqa: E402
+import bluff_levels_bench  # noqa: E402
 import liar_bench  # noqa: E402
 import liar_levels_bench  # noqa: E402
 import openspiel_bench  # noqa: E402
@@ -119,10 +120,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 0.2 s runs, 0.05 s warm-up and listings (still 3 runs)")
     liar_levels_bench.add_options(parser)
+    bluff_levels_bench.add_options(parser)
     args = parser.parse_args(argv)
     if args.quick:
         args.seconds, args.warmup, args.listing_seconds = 0.2, 0.05, 0.05
         args.liar_bots, args.liar_decisions = "timing", 40
+        args.bluff_bots, args.bluff_decisions = "timing", 30
     if args.runs < 1 or args.seconds <= 0:
         parser.error("--runs must be at least 1 and --seconds positive")
     return args
@@ -224,10 +227,13 @@ def main(argv: list[str] | None = None) -> int:
     liar_bots: dict[str, Any] = {"skipped": "--only"}
     if not only or any(p.startswith("liar-bots") for p in only):
         liar_bots = liar_levels_bench.run(args, settings.seed)
+    bluff_bots: dict[str, Any] = {"skipped": "--only"}
+    if not only or any(p.startswith("bluff-bots") for p in only):
+        bluff_bots = bluff_levels_bench.run(args, settings.seed)
     report = {**env, "settings": vars(settings) | {"pinned": pinned is not None},
               "total_seconds": round(time.perf_counter() - began, 1),
               "results": results, "targets": targets, "skipped": skipped,
-              "liar_bots": liar_bots}
+              "liar_bots": liar_bots, "bluff_bots": bluff_bots}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     shown = args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out

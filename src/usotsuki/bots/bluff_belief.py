@@ -99,22 +99,24 @@ def _log_likelihood(v: BluffView, owner: IntArray, model: BeliefModel) -> FloatA
     log_w = np.zeros(n)
     if model.support == 0 and model.faith == 0:
         return log_w
+    held: dict[int, tuple[BoolArray, IntArray]] = {}  # per seat: cards held, rank counts
     previous: int | None = None
     for seat, call in v.calls:
         if seat != v.seat:
-            log_w += model.support * _held(owner, seat, call.index)
+            if seat not in held:
+                cards = owner == seat
+                held[seat] = (cards, cards.reshape(n, 13, 4).sum(axis=2))
+            log_w += model.support * _held(*held[seat], call.index)
             if previous is not None and model.faith:
-                log_w += model.faith * _held(owner, seat, previous)
+                log_w += model.faith * _held(*held[seat], previous)
         previous = call.index
     return log_w
 
 
-def _held(owner: IntArray, seat: int, index: int) -> FloatArray:
+def _held(cards: BoolArray, per_rank: IntArray, index: int) -> FloatArray:
     """(n,): how many of the cards call ``index`` names the seat holds, capped per rank."""
-    held = owner == seat
     if index >= FIRST_SF:
-        return np.asarray(held[:, SF_CARDS[index - FIRST_SF]].sum(axis=1), dtype=np.float64)
-    per_rank = held.reshape(-1, 13, 4).sum(axis=2)
+        return np.asarray(cards[:, SF_CARDS[index - FIRST_SF]].sum(axis=1), dtype=np.float64)
     k = np.minimum(per_rank[:, R1[index]], N1[index])
     if N2[index]:
         k = k + np.minimum(per_rank[:, R2[index]], N2[index])

@@ -1,0 +1,238 @@
+"""Bluff odds and bot levels (issue 4): odds time, decision times per level, strength.
+
+**Odds.** ``usotsuki.odds.call_probabilities`` for all 326 calls, for random hands of 1 to 5
+cards and 3 to 39 unseen cards: the median and 95th percentile per call of the whole set,
+cold (every cache of the odds module cleared first) and warm. Target: under 2 ms.
+
+**Decision time.** A fixed sample of decision points (the views of seats to move, from
+4-player games of ``normal`` bots, fixed seed) is handed to each level's ``act``; the
+median and 95th percentile of the wall time per decision are reported. Targets:
+``hard`` under 20 ms, ``expert`` under 1 s.
+
+**Strength** (``--bluff-bots all``; a few minutes on two cores). Each level against three
+copies of the level below (``easy`` against three ``random``), 4 players, default rules,
+through :mod:`usotsuki.tournament`: the top bot's win share with a 95% Wilson interval.
+Targets: the whole interval above the fair 25%; ``normal`` against three ``easy`` at
+least 50%.
+
+    python benchmarks/bluff_levels_bench.py [--bluff-bots all|timing|none]
+        [--bluff-bot-games 400] [--bluff-expert-games 200] [--bluff-decisions 150]
+        [--bluff-jobs 2] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+LEVELS = ("easy", "normal", "hard", "expert")
+PAIRS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
+TIME_TARGETS = {"hard": 0.020, "expert": 1.0}
+ODDS_TARGET = 0.002
+
+
+def _percentiles(times: list[float]) -> dict[str, float]:
+    times = sorted(times)
+    return {"median_s": statistics.median(times),
+            "p95_s": times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)],
+            "max_s": times[-1], "samples": len(times)}
+
+
+def time_odds(samples: int, seed: int) -> dict[str, dict[str, float]]:
+    from usotsuki import odds
+    from usotsuki.cards import DECK
+
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(samples):
+        hand = tuple(rng.sample(DECK, rng.randint(1, 5)))
+        cases.append((hand, rng.randint(3, 39)))
+    cold, warm = [], []
+    for hand, unseen in cases:
+        odds._tables.cache_clear()
+        odds._at_least.cache_clear()
+        t0 = time.perf_counter()
+        odds.call_probabilities(hand, unseen)
+        cold.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        odds.call_probabilities(hand, unseen)
+        warm.append(time.perf_counter() - t0)
+    return {"cold": _percentiles(cold), "warm": _percentiles(warm)}
+
+
+def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
+    """``count`` (view, legal) decision points from 4-player games of ``normal`` bots,
+    every 3rd decision."""
+    from usotsuki.bluff import BluffRules, legal_actions, new_game, push, start_round, view
+    from usotsuki.bluff.deal import deal_hands
+    from usotsuki.bots import make_bot
+
+    rng = random.Random(seed)
+    bot = make_bot("bluff", "normal")
+    out: list[tuple[Any, Any]] = []
+    step = 0
+    while len(out) < count:
+        state = new_game(BluffRules(players=4))
+        while not state.is_over and len(out) < count:
+            if state.needs_deal:
+                state = start_round(state, deal_hands(state, rng)).state
+                continue
+            seat = state.to_move
+            v, legal = view(state, seat), legal_actions(state)
+            if step % 3 == 1:
+                out.append((v, legal))
+            state = push(state, bot.act(v, legal, rng))
+            step += 1
+    return out
+
+
+def time_levels(decisions: int, seed: int) -> dict[str, dict[str, float]]:
+    from usotsuki.bots import make_bot
+
+    sample = sample_decisions(decisions, seed)
+    out = {}
+    for name in LEVELS:
+        bot = make_bot("bluff", name)
+        rng = random.Random(seed)
+        for v, legal in sample[:5]:  # warm caches
+            bot.act(v, legal, rng)
+        times = []
+        for v, legal in sample:
+            t0 = time.perf_counter()
+            bot.act(v, legal, rng)
+            times.append(time.perf_counter() - t0)
+        out[name] = _percentiles(times)
+    return out
+
+
+def strength(games: int, expert_games: int, jobs: int, seed: int,
+             say: Callable[[str], None]) -> list[dict[str, Any]]:
+    from usotsuki import tournament
+
+    rows = []
+    for top, low in PAIRS:
+        n = expert_games if top == "expert" else games
+        n -= n % 4  # every seat equally often
+        t0 = time.perf_counter()
+        spec = tournament.Spec("bluff", 4, (top, low, low, low), n, seed)
+        summary = tournament.summarize(spec, tournament.run(spec, jobs=jobs))
+        entry = summary["bots"][top]
+        wins, played = entry["wins"], entry["games"]
+        low_ci, high_ci = entry["ci95"]
+        target = 0.5 if (top, low) == ("normal", "easy") else 0.25
+        met = wins / played >= target and low_ci > 0.25
+        row = {"top": top, "low": low, "games": played, "wins": wins,
+               "win_share": wins / played, "ci95": [low_ci, high_ci],
+               "low_win_share": summary["bots"][low]["win_share"],
+               "mean_place": entry["mean_place"], "target": target, "met": met,
+               "seconds": round(time.perf_counter() - t0, 1)}
+        say(f"  {top} vs 3x {low}: {wins}/{played} = {row['win_share']:.3f} "
+            f"[{low_ci:.3f}, {high_ci:.3f}] ({row['seconds']} s)")
+        rows.append(row)
+    return rows
+
+
+def print_tables(odds: dict[str, Any] | None, timing: dict[str, Any] | None,
+                 rows: list[dict[str, Any]] | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=max(120, Console().width))
+    if odds:
+        table = Table(title="Bluff odds: all 326 call probabilities at once")
+        for col in ("caches", "median", "p95", "max", "samples", "target"):
+            table.add_column(col, justify="left" if col == "caches" else "right")
+        for name, t in odds.items():
+            table.add_row(name, f"{t['median_s'] * 1e3:.3f} ms", f"{t['p95_s'] * 1e3:.3f} ms",
+                          f"{t['max_s'] * 1e3:.3f} ms", str(t["samples"]),
+                          "< 2 ms: " + ("met" if t["p95_s"] < ODDS_TARGET else "NOT met"))
+        console.print(table)
+    if timing:
+        table = Table(title="Bluff bots: time per decision (4 players)")
+        for col in ("level", "median", "p95", "max", "decisions", "target"):
+            table.add_column(col, justify="left" if col == "level" else "right")
+        for name, t in timing.items():
+            target = TIME_TARGETS.get(name)
+            mark = "" if target is None else (
+                f"< {target * 1000:.0f} ms: " + ("met" if t["p95_s"] < target else "NOT met"))
+            table.add_row(name, f"{t['median_s'] * 1000:.2f} ms", f"{t['p95_s'] * 1000:.2f} ms",
+                          f"{t['max_s'] * 1000:.1f} ms", str(t["samples"]), mark)
+        console.print(table)
+    if rows:
+        table = Table(title="Bluff bots: each level against three of the level below "
+                            "(4 players, 95% Wilson interval)")
+        for col in ("level", "vs 3x", "games", "win share", "95% CI", "mean place", "target"):
+            table.add_column(col, justify="left" if col in ("level", "vs 3x") else "right")
+        for r in rows:
+            table.add_row(r["top"], r["low"], str(r["games"]), f"{r['win_share']:.3f}",
+                          f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]", f"{r['mean_place']:.2f}",
+                          (f">= {r['target']:.0%}, CI > 25%: " if r["target"] > 0.25 else
+                           "CI > 25%: ") + ("met" if r["met"] else "NOT met"))
+        console.print(table)
+
+
+def unpin() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, range(os.cpu_count() or 1))
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The option group ``benchmarks/run.py`` shows for these figures."""
+    group = parser.add_argument_group("Bluff odds and bots (odds time, decision time, "
+                                      "strength table)")
+    group.add_argument("--bluff-bots", choices=("all", "timing", "none"), default="timing",
+                       help="which Bluff bot figures to measure: timing (odds and decision "
+                            "times, default), all (also the strength table: several "
+                            "minutes), none")
+    group.add_argument("--bluff-bot-games", type=int, default=400,
+                       help="games per line-up below expert (default 400)")
+    group.add_argument("--bluff-expert-games", type=int, default=200,
+                       help="games of expert against three hard (default 200)")
+    group.add_argument("--bluff-decisions", type=int, default=150,
+                       help="decision points timed per level (default 150)")
+    group.add_argument("--bluff-jobs", type=int, default=2,
+                       help="processes for the strength games (default 2)")
+
+
+def run(args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    """Measure what ``args`` (from :func:`add_options`) asks; print tables; JSON back."""
+    if args.bluff_bots == "none":
+        return {"skipped": "--bluff-bots none"}
+    print("Bluff: timing odds and bot decisions ...", flush=True)
+    odds = time_odds(200, seed)
+    timing = time_levels(args.bluff_decisions, seed)
+    rows = None
+    if args.bluff_bots == "all":
+        unpin()  # run.py pins itself to one core for its timings; the games use ``jobs``
+        print("Bluff bots: strength games ...", flush=True)
+        rows = strength(args.bluff_bot_games, args.bluff_expert_games, args.bluff_jobs, seed,
+                        lambda s: print(s, flush=True))
+    print_tables(odds, timing, rows)
+    return {"odds": odds, "timing": timing, "strength": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import json
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_options(parser)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    result = run(args, args.seed)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
