@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 TYPED := src/usotsuki
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,18 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(TYPED)
 
-test: setup lint
-	$(PY) -m pytest
+# Browser tests run in their own process: sync Playwright and async tests do not mix.
+test: setup lint browser
+	$(PY) -m pytest --ignore=tests/e2e
+	$(PY) -m pytest tests/e2e
+
+# Debian's chromium and CJK fonts for the browser tests (never `playwright install`).
+browser:
+	@if [ ! -x /usr/bin/chromium ] || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			chromium fonts-noto-cjk; \
+	fi
 
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py

@@ -26,18 +26,17 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-quic"]
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    mixed = any(HERE not in Path(str(item.fspath)).parents for item in items)
+    mixed = any(HERE not in item.path.parents for item in items)
     if not mixed:
         return
     skip = pytest.mark.skip(reason="browser tests run in their own pytest process: "
                             "pytest tests/e2e (make test does)")
     for item in items:
-        if HERE in Path(str(item.fspath)).parents:
+        if HERE in item.path.parents:
             item.add_marker(skip)
 
 
@@ -123,9 +122,3 @@ def new_page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
-
-
-def shot(page: Any, name: str) -> None:
-    """Save a screenshot of the key screen ``name`` under screenshots/."""
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

@@ -23,11 +23,15 @@ const evidenceCache = new Map();
 const dismissed = new Set();
 
 function seatName(i) {
-  if (names[i]) return names[i];
   const s = info?.seats[i];
+  // Bots are named by the server after their level ("normal bot"): shown in the reader's
+  // language, with the seat number so that two bots of one level differ.
+  if (s?.bot && (!names[i] || names[i] === `${s.bot} bot`)) {
+    return `${t(`bot.${s.bot}`)} ${t("seat.bot")} ${i + 1}`;
+  }
+  if (names[i]) return names[i];
   if (!s) return `#${i + 1}`;
-  if (s.name) return s.name;
-  return s.bot ? `${t(`bot.${s.bot}`)} ${t("seat.bot")}` : t("seat.empty");
+  return s.name || t("seat.empty");
 }
 
 function allNames() { return (info?.seats || []).map((_, i) => seatName(i)); }

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 from typing import Any
+
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 ANY_TURN = ".turn.yours, body[data-status=finished]"
 
@@ -111,3 +114,9 @@ def play_out(page: Any, turn: Any, limit_s: float = 60.0, **kw: Any) -> int:
         assert time.monotonic() < deadline, "the game did not end in time"
         turn(page, rng, **kw)
         moves += 1
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot of the key screen ``name`` under screenshots/ (git-ignored)."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
