@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 from typer.testing import CliRunner
 
 from usotsuki.cli.liar_play import LiarOptions, run_liar
@@ -221,6 +222,9 @@ def test_every_option_is_settable_by_name(tmp_path: Path) -> None:
                     "hand_size=4, deal_all, turn_limit=20"], ["quit"])
     rules = json.loads(save.read_text())["rules"]
     assert rules["deal_all"] and rules["turn_limit"] == 20
+    play(["--players", "3", "--save", str(save), "--deal-all", "--final-doubt"], ["quit"])
+    rules = json.loads(save.read_text())["rules"]
+    assert rules["deal_all"] and rules["final_doubt"] and rules["hand_size"] == 9
 
 
 def test_a_turn_limit_ends_the_game_without_a_winner(tmp_path: Path) -> None:
@@ -256,3 +260,67 @@ def test_help_lists_the_command() -> None:
     assert result.exit_code == 0
     for option in ("--rules", "--games", "--hand-size", "--final-doubt", "--turn-limit"):
         assert option in result.output
+
+
+# -- what the table shows, from the core's states ------------------------------------------
+
+def table_after(hands: tuple[str, ...], actions: list[str], seat: int,
+                **options: object) -> tuple[str, str]:
+    """The table lines and the 'you may' text that ``seat`` sees after ``actions``."""
+    from usotsuki import liar
+    from usotsuki.cards import DECK, parse_card
+    from usotsuki.cli import liar_render as render
+
+    dealt = [tuple(parse_card(t) for t in h.split()) for h in hands]
+    used = {c for h in dealt for c in h}
+    rules = liar.LiarRules(players=len(hands), hand_size=len(dealt[0]),
+                           **options)  # type: ignore[arg-type]
+    state = liar.new_game(rules, dealt, [c for c in DECK if c not in used], 1)
+    for text in actions:
+        state = liar.apply(state, liar.parse_action(text)).state
+    seen = liar.view(state, seat)
+    names = render.Names(["You", "random 1", "random 2"][:len(hands)], seat)
+    assert seen.legal is not None
+    def plain(markup: str) -> str:
+        return Text.from_markup(markup).plain
+    return (plain("\n".join(render.table_lines(seen, names))),
+            plain(render.legal_text(seen, seen.legal, names)))
+
+
+def test_table_shows_binding_with_the_next_rate_and_the_8_cut() -> None:
+    table, may = table_after(("3S 9C 4D", "4H 6S TD", "7H 8C JS"),
+                             ["play 3S as 7", "play 4H as 8"], 2, binding=True,
+                             eight_cut=True)
+    assert "bound (O6): the next play must declare exactly 9" in table
+    assert "8-cut (O3)" in table
+    assert "field (2 cards face down): You: 1 card as 7 · random 1: 1 card as 8" in table
+    assert "current play: 1 card as 8 by random 1" in table
+    assert "▶ random 2: 3 cards" in table and "stock: 43 cards" in table
+    assert may == "pass (draw a card), or doubt"
+
+
+def test_table_shows_the_order_in_force_and_rates_in_that_order() -> None:
+    table, may = table_after(("3S 9C 4D", "4H 6S TD", "7H 8C JS"), ["play 3S as J"], 1,
+                             jack_back=True)
+    assert "order REVERSED (J-back): low 2 A K Q J T 9 8 7 6 5 4 3 high" in table
+    assert may == "play 1 card as T, 9, 8, 7, 6, 5, 4, 3, or pass (draw a card), or doubt"
+    table, may = table_after(("3S 9C 4D 5D QC", "4H 6S TD 2D 6C", "7H 8C JS 2H 3C"),
+                             ["play 3S 9C 4D 5D as 9"], 1, multi=True, revolution=True)
+    assert "order REVERSED (revolution)" in table
+    assert may.startswith("play 4 cards as 8, 7, 6, 5, 4, 3, or pass")
+
+
+def test_a_last_play_may_only_be_doubted_or_accepted() -> None:
+    _, may = table_after(("3S", "4H", "7H"), ["play 3S as 5"], 1)
+    assert may == "doubt, or accept"
+    _, may = table_after(("3S 4D", "4H 5D", "7H 6D"), [], 0, multi=True)
+    assert may == "play 1 to 2 cards as any rate"
+
+
+def test_a_live_game_draws_a_secret_seed_and_its_own_deal(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    play(["--save", str(a)], ["quit"])
+    play(["--save", str(b)], ["quit"])
+    ra, rb = json.loads(a.read_text()), json.loads(b.read_text())
+    assert isinstance(ra["seed"], int) and ra["seed"] != rb["seed"]
+    assert ra["games"][0]["hands"] != rb["games"][0]["hands"]

@@ -38,6 +38,10 @@ class Names:
         ending = "es" if verb.endswith(("s", "sh", "ch", "x")) else "s"
         return f"{self[seat]} {verb}{ending}"
 
+    def object(self, seat: int) -> str:
+        """The seat as a sentence's object: "you" for the person."""
+        return "you" if seat == self.seat else self[seat]
+
     def possessive(self, seat: int) -> str:
         return "your" if seat == self.seat else f"{self[seat]}'s"
 
@@ -199,7 +203,7 @@ def _event_line(e: ev.Event, names: Names,
                 "below it: until the flush each play must declare the next rate (O6).")
     if isinstance(e, ev.Gave):
         how = "automatically, the highest" if e.automatic else "by choice"
-        return f"{names.verb(e.giver, 'give')} {names[e.receiver]} " \
+        return f"{names.verb(e.giver, 'give')} {names.object(e.receiver)} " \
                f"{plural(e.count, 'card')} ({how}, O7)"
     if isinstance(e, ev.GaveCards):
         return f"  the cards: {cards_text(e.cards)}"
