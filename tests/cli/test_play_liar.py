@@ -202,6 +202,10 @@ def test_same_seed_same_game(tmp_path: Path) -> None:
     out_b = play(["--seed", "42", "--rules", "multi,jack_back", "--save", str(b)], answers)
     assert out_a == out_b and out_a[0] == 0
     assert a.read_text() == b.read_text()
+    d = tmp_path / "d.json"  # asking for hints changes nothing
+    hinted = [x for answer in answers for x in ("hint", answer)]
+    play(["--seed", "42", "--rules", "multi,jack_back", "--save", str(d)], hinted)
+    assert d.read_text() == a.read_text()
     c = tmp_path / "c.json"
     play(["--seed", "43", "--rules", "multi,jack_back", "--save", str(c)], answers)
     assert json.loads(c.read_text())["games"] != json.loads(a.read_text())["games"]

@@ -108,7 +108,7 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
         console.print(f"[red]{escape(str(exc))}[/red]")
         return 1
     bot_rng = random.Random(deal_rng.getrandbits(64))
-    table = _Table(console, names, opts.seat, opts.save, opts.games, bot_rng)
+    table = _Table(console, names, opts.seat, opts.save, opts.games)
     table.hints = opts.hints
     console.print(f"[bold]Liar Game[/bold]: {escape(render.rules_text(rules, opts.games))}. "
                   f"You are seat {opts.seat}. Type [bold]help[/bold] at your turn.")
@@ -148,9 +148,8 @@ class _Table:
     """Rendering and input for one seat; it reads only that seat's view and events."""
 
     def __init__(self, console: Console, names: Sequence[str], seat: int, save: Path | None,
-                 games: int, rng: random.Random) -> None:
+                 games: int) -> None:
         self.console, self.seat, self.save, self.games = console, seat, save, games
-        self.rng = rng  # the bots' generator: 'hint' and 'auto' draw from it too
         self.adviser = make_bot("liar", "sensible")
         self.names = render.Names(names, seat)
         self.hints = False
@@ -207,7 +206,8 @@ class _Table:
             elif word in ("table", "hand", "look"):
                 self.show_table(session)
             elif word in ("hint", "auto"):
-                action = self.adviser.act(v, legal, self.rng)
+                # seeded from the view, so asking never changes the bots' draws
+                action = self.adviser.act(v, legal, random.Random(liar.info_key(v)))
                 text = session.format_action(action)
                 if word == "auto":
                     self.console.print(f"[dim](auto: {text})[/dim]")
