@@ -47,9 +47,9 @@ def _free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self) -> None:
+    def __init__(self, deal_seed: int = 7) -> None:
         self.port = _free_port()
-        self.app = create_app(bot_delay=0, deal_seed=7)
+        self.app = create_app(bot_delay=0, deal_seed=deal_seed)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws="websockets-sansio" if _has_sansio() else "auto")
         self.server = uvicorn.Server(config)
@@ -83,6 +83,15 @@ def _has_sansio() -> bool:
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[LiveServer]:
     server = LiveServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def own_server() -> Iterator[LiveServer]:
+    """A server of the test's own: its deals depend on nothing another test did."""
+    server = LiveServer(deal_seed=11)
     server.start()
     yield server
     server.stop()

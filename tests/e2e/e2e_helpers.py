@@ -13,10 +13,10 @@ ANY_TURN = ".turn.yours, body[data-status=finished]"
 
 
 def create_table(page: Any, game: str, name: str, seats: list[str],
-                 options: dict[str, Any] | None = None) -> str:
+                 options: dict[str, Any] | None = None, base: str = "") -> str:
     """Fill the home page and create the table; ``seats`` are the other seats: "friend" or
     "bot:LEVEL". Returns the table id from the URL of the table page."""
-    page.goto("/")
+    page.goto(base + "/")
     page.wait_for_selector("body[data-ready='1']")
     page.check(f"input[name=game][value={game}]")
     page.fill("#name", name)
@@ -102,8 +102,10 @@ def liar_turn(page: Any, rng: random.Random, doubt: float) -> None:
     wait_after(page, before)
 
 
-def play_out(page: Any, turn: Any, limit_s: float = 60.0, **kw: Any) -> int:
-    """Take turns until the game is over; returns the number of moves made."""
+def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None = None,
+             **kw: Any) -> int:
+    """Take turns until the game is over; returns the number of moves made. ``seen``
+    collects the ids of the action buttons offered along the way."""
     rng = random.Random(5)
     moves = 0
     deadline = time.monotonic() + limit_s
@@ -112,6 +114,12 @@ def play_out(page: Any, turn: Any, limit_s: float = 60.0, **kw: Any) -> int:
         if page.get_attribute("body", "data-status") == "finished":
             return moves
         assert time.monotonic() < deadline, "the game did not end in time"
+        if seen is not None:
+            offered = page.locator("#controls button[id]").evaluate_all(
+                "els => els.map(e => e.id)")
+            if "give" in offered and "give" not in seen:
+                shot(page, "06-liar-class-exchange")
+            seen.update(offered)
         turn(page, rng, **kw)
         moves += 1
 

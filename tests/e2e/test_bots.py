@@ -70,8 +70,25 @@ def test_liar_match_against_bots(new_page: Any) -> None:
     assert moves >= 1
     assert page.locator("#standings li").count() >= 1
     shot(page, "06-liar-game-over")
+    assert page.locator("#order").count() == 1  # the order in force stays on show
     page.click("#replay")
     page.wait_for_selector("#viewer:not([hidden])")
     page.keyboard.press("End")
     assert page.locator(".replay-hand").count() == 3
     shot(page, "08-replay-liar-end")
+
+
+def test_liar_class_exchange_selects_cards_to_give(new_page: Any, own_server: Any) -> None:
+    """O7: the winner of a game chooses, in the hand, the cards to give back."""
+    page = new_page()
+    create_table(page, "liar", "Alice", ["bot:random"],
+                 {"multi": True, "classes": True, "games": 4, "hand_size": 3,
+                  "turn_limit": 30}, base=own_server.url)
+    start(page)
+    seen: set[str] = set()
+    play_out(page, liar_turn, seen=seen, doubt=0.3)
+    assert "give" in seen
+    assert "play" in seen and "pass" in seen
+    log = page.inner_text("#log")
+    assert "Alice gives 1 to random bot 2." in log
+    assert page.locator("#standings li").count() == 2

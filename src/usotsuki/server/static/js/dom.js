@@ -9,7 +9,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }
@@ -20,7 +20,7 @@ export function el(tag, attrs = {}, ...children) {
 export function rerender(container, ...children) {
   const active = document.activeElement;
   const focusId = active && container.contains(active) ? active.id : null;
-  container.replaceChildren(...children.flat().filter(Boolean));
+  container.replaceChildren(...children.flat(Infinity).filter(Boolean));
   if (focusId) {
     const again = document.getElementById(focusId);
     if (again) again.focus({ preventScroll: true });

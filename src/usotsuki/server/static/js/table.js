@@ -133,11 +133,11 @@ function render() {
   if (status === "finished" && view) renderResults(view);
 }
 
-function renderInvite(status) {
-  const box = $("invite-box");
+// The invite link with its copy button: in the lobby while seats are free, then at
+// the side for the host (spectators may still be invited).
+function inviteEls() {
   const invite = mine?.invite;
-  box.hidden = !invite || status !== "waiting" && status !== undefined && !mine?.host_token;
-  if (box.hidden) return;
+  if (!invite) return null;
   const link = `${location.origin}/table.html?invite=${encodeURIComponent(invite)}`;
   const copy = el("button", { type: "button", class: "secondary", id: "copy-invite", onclick: async () => {
     try { await navigator.clipboard.writeText(link); } catch (e) {
@@ -145,16 +145,32 @@ function renderInvite(status) {
     }
     copy.textContent = t("table.copied");
   } }, t("table.copy"));
-  rerender(box, el("h2", {}, t("table.invite")),
+  return [el("h2", {}, t("table.invite")),
     el("div", { class: "invite-row" },
       el("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("table.invite"), onfocus: (e) => e.target.select() }),
-      copy));
+      copy)];
+}
+
+function renderInvite(status) {
+  const box = $("invite-box");
+  box.hidden = status === "waiting" || !mine?.host_token || !mine?.invite;
+  if (!box.hidden) rerender(box, inviteEls());
+}
+
+function rulesEls() {
+  const rules = info.rules || {};
+  const items = Object.entries(rules).filter(([, v]) => v !== false && v !== null)
+    .map(([k, v]) => el("li", {}, el("strong", {}, t(`opt.${k}`)), v === true ? "" : `: ${v}`, " ",
+      el("small", { class: "muted" }, t(`opt.${k}.desc`))));
+  if (info.games_per_match > 1) items.push(el("li", {}, el("strong", {}, t("home.games")), `: ${info.games_per_match}`));
+  return items.length ? [el("h2", {}, t("home.rules")), el("ul", { class: "rules-list", id: "rules-list" }, items)] : [];
 }
 
 function renderLobby() {
   const seats = info.seats;
   const free = seats.filter((s) => !s.taken);
-  const parts = [el("h1", {}, `${t(`game.${info.game}`)}`),
+  const parts = [el("h1", {}, `${t(`game.${info.game}`)}`), free.length ? inviteEls() : null, rulesEls(),
+    el("h2", {}, t("home.seats")),
     el("ol", { class: "lobby-seats", id: "lobby-seats" }, seats.map((s, i) => el("li", { class: s.taken ? "taken" : "free" },
       el("span", {}, s.taken ? seatName(i) : t("seat.empty")),
       i === mySeat() ? el("span", { class: "badge you" }, t("table.you")) : null,
@@ -162,7 +178,7 @@ function renderLobby() {
   if (mySeat() === null && free.length) {
     parts.push(el("form", { class: "join", id: "join-form", onsubmit: (e) => { e.preventDefault(); join(e.target); } },
       el("h2", {}, t("table.joinHeading")),
-      el("label", { class: "field" }, el("span", {}, t("home.name")),
+      el("label", { class: "form-field" }, el("span", {}, t("home.name")),
         el("input", { name: "name", id: "join-name", maxlength: "32", value: lastName(), required: true, autocomplete: "nickname" })),
       el("button", { type: "submit", class: "primary", id: "join" }, t("table.join"))));
   } else if (mySeat() === null) {
