@@ -231,6 +231,14 @@ def test_every_option_is_settable_by_name(tmp_path: Path) -> None:
     assert rules["deal_all"] and rules["final_doubt"] and rules["hand_size"] == 9
 
 
+def test_a_save_that_fails_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    save.with_name("game.json.tmp").mkdir()  # the atomic write's temporary name is taken
+    code, out = play(["--players", "3", "--seed", "2", "--save", str(save)], ["auto"] * 3)
+    assert code == 130 and "could not save" in out and "Traceback" not in out
+    assert out.count("You may ") == 4  # the game went on: three moves, then end of input
+
+
 def test_a_turn_limit_ends_the_game_without_a_winner(tmp_path: Path) -> None:
     code, out = play(["--players", "3", "--seed", "4", "--turn-limit", "6"],
                      ["pass", "auto"] * 10)
@@ -251,6 +259,7 @@ def test_a_turn_limit_ends_the_game_without_a_winner(tmp_path: Path) -> None:
     (["--seat", "4"], "--seat must be from 0 to 3"),
     (["--bots", "random,genius"], "unknown liar bot 'genius'"),
     (["--delay", "-1"], "--delay must be 0 or more"),
+    (["--save", "/nonexistent/folder/game.json"], "--save: there is no folder"),
 ])
 def test_bad_options_exit_1_with_a_message(args: list[str], message: str) -> None:
     code, out = play(args, [])

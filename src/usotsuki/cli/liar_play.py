@@ -96,6 +96,8 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
             raise ValueError(f"--seat must be from 0 to {opts.players - 1}, not {opts.seat}")
         if opts.delay < 0:
             raise ValueError(f"--delay must be 0 or more seconds, not {opts.delay}")
+        if opts.save is not None and not opts.save.parent.is_dir():
+            raise ValueError(f"--save: there is no folder {opts.save.parent}")
         bots = make_bots(opts.bots, opts.players, opts.seat)
         names = tuple("You" if s == opts.seat else f"{bots[s].name} {s}"
                       for s in range(opts.players))
@@ -156,8 +158,13 @@ class _Table:
         self.results: list[tuple[tuple[tuple[int, ...], ...], int | None]] = []
 
     def saved(self, session: LiarSession) -> None:
-        if self.save is not None and session.match is not None:
+        if self.save is None or session.match is None:
+            return
+        try:
             save_record(self.save, session.record())
+        except OSError as exc:  # a full disk must not end the game; say so and go on
+            self.console.print(f"[red]could not save {escape(str(self.save))}: "
+                               f"{escape(exc.strerror or str(exc))}[/red]")
 
     def print_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
