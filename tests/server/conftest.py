@@ -7,10 +7,13 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from server_helpers import close_all
+
 from usotsuki.server.app import create_app
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(bot_delay=0)) as c:
+    with TestClient(create_app(bot_delay=0, rate_limit=(1000.0, 1000.0))) as c:
         yield c
+        close_all()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -33,6 +34,14 @@ def join_all(c: TestClient, table: dict[str, Any]) -> list[str]:
     return tokens
 
 
+OPEN: list[Seat] = []  # closed by the client fixture, so the app can shut down
+
+
+def close_all() -> None:
+    while OPEN:
+        OPEN.pop().close()
+
+
 class Seat:
     """One WebSocket connection, remembering every message it received."""
 
@@ -40,6 +49,8 @@ class Seat:
         query = f"?since={since}" + (f"&token={token}" if token else "")
         self.cm = c.websocket_connect(f"/ws/tables/{table_id}{query}")
         self.ws = self.cm.__enter__()
+        self.open = True
+        OPEN.append(self)
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.seat: int | None = None
@@ -61,6 +72,13 @@ class Seat:
             if message["type"] == kind:
                 return message
 
+    def until_any(self) -> dict[str, Any]:
+        """The next message that is not an event, state or table update."""
+        while True:
+            message = self.recv()
+            if message["type"] not in ("event", "state", "table"):
+                return message
+
     def until_state(self, n: int) -> dict[str, Any]:
         """Read until a state message numbered at least ``n``."""
         while True:
@@ -72,13 +90,15 @@ class Seat:
         self.ws.send_json(message)
 
     def close(self) -> None:
-        self.cm.__exit__(None, None, None)
+        if self.open:
+            self.open = False
+            self.cm.__exit__(None, None, None)
 
     def events(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == "event"]
 
 
-def play_out(seats: list[Seat], rng: random.Random, others: list[Seat] = (),  # type: ignore[assignment]
+def play_out(seats: list[Seat], rng: random.Random, others: Sequence[Seat] = (),
              max_actions: int = 5000, stop_after: int | None = None) -> int:
     """Play a table of people (no bots) to its end, or ``stop_after`` actions: the seat to
     move acts, then every connection reads up to the resulting state. Returns actions."""
@@ -92,8 +112,8 @@ def play_out(seats: list[Seat], rng: random.Random, others: list[Seat] = (),  # 
         actor = by_seat[state["to_move"]]
         assert actor.state is not None and actor.state["n"] == state["n"]
         actor.send({"type": "act", "action": choose(actor.state, rng), "id": done})
-        ack = actor.until("ack")
-        assert ack["id"] == done
+        ack = actor.until_any()
+        assert ack["type"] == "ack" and ack["id"] == done, ack
         for s in [*seats, *others]:
             if s is not actor:
                 s.until_state(ack["n"])

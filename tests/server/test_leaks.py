@@ -1,0 +1,132 @@
+"""No hidden card ever reaches the wrong seat: every message sent to every seat and to a
+spectator in random games is searched for card names, and each card found must be one
+that this seat has been shown (its own cards, cards drawn or received, cards that a
+challenge or doubt turned face up). The Liar Game's seed must never be sent at all."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_helpers import Seat, create, join_all, play_out
+
+CARD = re.compile(r"^(?:[2-9TJQKA][SHDC])$")
+
+
+def card_names(value: Any) -> set[str]:
+    """Every card named anywhere in a JSON value: a token that is a card, in any string."""
+    if isinstance(value, dict):
+        return set().union(*(card_names(v) for v in value.values()), set())
+    if isinstance(value, list):
+        return set().union(*(card_names(v) for v in value), set())
+    if isinstance(value, str):
+        return {t for t in value.split() if CARD.match(t)}
+    return set()
+
+
+def shown_by(event: dict[str, Any], seat: int | None) -> set[str]:
+    """The cards an event legitimately shows the seat it was sent to."""
+    kind = event["type"]
+    if kind in ("hand_dealt", "dealt", "drew_cards", "played_cards") and event["seat"] == seat:
+        return set(event["cards"])
+    if kind == "gave_cards" and seat in (event["giver"], event["receiver"]):
+        return set(event["cards"])
+    if kind == "challenged":  # B9: every hand revealed
+        return {c for hand in event["hands"] for c in hand}
+    if kind == "doubted":  # L9: the doubted play face up
+        return set(event["cards"])
+    if kind == "action" and event["seat"] == seat:
+        return card_names(event["action"])
+    return set()
+
+
+def check_no_leak(seat: Seat, sent: list[tuple[int, str]]) -> None:
+    """Walk the messages this connection received in order: a card may appear only once
+    an event has shown it to this seat (own typing excepted: ``sent`` errors echo it)."""
+    known: set[str] = set()
+    for i, message in enumerate(seat.messages):
+        if message["type"] == "event":
+            known |= shown_by(message["event"], seat.seat)
+        if message["type"] == "error":
+            typed = set().union(*(card_names(t) for j, t in sent if j <= i), set())
+            assert card_names(message) <= known | typed, message
+            continue
+        leaked = card_names(message) - known
+        assert not leaked, f"seat {seat.seat} was sent {sorted(leaked)} in {message}"
+
+
+def play_and_probe(c: TestClient, game: str, players: int, rules: dict[str, Any],
+                   rng: random.Random) -> tuple[list[Seat], Seat, dict[str, Any]]:
+    table = create(c, game, [None] * players, rules)
+    tid = table["table_id"]
+    tokens = join_all(c, table)
+    seats = [Seat(c, tid, t) for t in tokens]
+    watcher = Seat(c, tid, None)
+    c.post(f"/api/tables/{tid}/start", json={"token": tokens[0]})
+    for s in [*seats, watcher]:
+        s.until_state(0)
+    # Probe with wrong moves now and then: errors go to their sender only.
+    while True:
+        done = play_out(seats, rng, others=[watcher], stop_after=rng.randint(3, 12))
+        state = seats[0].state
+        assert state is not None
+        if done == 0 or state["status"] != "playing":
+            break
+        wrong = seats[(state["to_move"] + 1) % players]
+        wrong.send({"type": "act", "action": "challenge" if game == "bluff" else "doubt"})
+        wrong.until("error")
+    record = c.get(f"/api/tables/{tid}/games/0/record").json()
+    return seats, watcher, record
+
+
+@pytest.mark.parametrize("game,players,rules", [
+    ("bluff", 3, {"max_cards": 3}), ("bluff", 5, {"max_cards": 2}),
+    ("liar", 3, {}), ("liar", 4, {"multi": True, "jack_back": True, "six_up": True}),
+    ("liar", 2, {"hand_size": 5, "final_doubt": False}),
+])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_no_hidden_card_reaches_the_wrong_seat(client: TestClient, game: str, players: int,
+                                               rules: dict[str, Any], seed: int) -> None:
+    rng = random.Random(seed)
+    seats, watcher, record = play_and_probe(client, game, players, rules, rng)
+    assert record["game"] == game  # the game ended (a record is only given then)
+    for s in [*seats, watcher]:
+        check_no_leak(s, [])
+        assert s.events(), "the seat heard nothing"
+    if game == "liar":
+        seed_text = str(record["seed"])
+        for s in [*seats, watcher]:
+            for message in s.messages:
+                assert seed_text not in json.dumps(message), "the flush seed was sent"
+    # every seat saw its own whole hand in its view
+    for s in seats:
+        views = [m["view"] for m in s.messages if m["type"] == "state" and m["view"]]
+        assert all(v["seat"] == s.seat for v in views)
+    for m in watcher.messages:
+        if m["type"] == "state" and m["view"]:
+            assert not m["view"].get("hand")
+
+
+def test_an_illegal_play_error_names_no_other_card(client: TestClient) -> None:
+    table = create(client, "liar", [None, None, None])
+    tid = table["table_id"]
+    tokens = join_all(client, table)
+    seats = [Seat(client, tid, t) for t in tokens]
+    client.post(f"/api/tables/{tid}/start", json={"token": tokens[0]})
+    for s in seats:
+        s.until_state(0)
+    state = seats[0].state
+    assert state is not None
+    actor = seats[state["to_move"]]
+    assert actor.state is not None
+    mine = set(actor.state["view"]["hand"])
+    other = sorted({f"{r}{s}" for r in "23456789TJQKA" for s in "SHDC"} - mine)[0]
+    typed = f"play {other} as 3"
+    actor.send({"type": "act", "action": typed})
+    err = actor.until("error")
+    assert card_names(err) <= {other}
+    check_no_leak(actor, [(len(actor.messages) - 1, typed)])

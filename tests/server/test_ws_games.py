@@ -1,0 +1,165 @@
+"""WebSocket play: whole games with several clients, refusals that change nothing,
+malformed messages that leave the connection usable, limits, turn timers."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+from server_helpers import Seat, close_all, create, join_all, play_out
+
+from usotsuki.replay import replay_record
+from usotsuki.server.app import create_app
+
+
+def start_people(c: TestClient, game: str, players: int, rules: dict[str, object] | None = None,
+                 games: int = 1) -> tuple[str, list[str], list[Seat]]:
+    table = create(c, game, [None] * players, rules, games)
+    tokens = join_all(c, table)
+    seats = [Seat(c, table["table_id"], t) for t in tokens]
+    r = c.post(f"/api/tables/{table['table_id']}/start", json={"token": tokens[0]})
+    assert r.status_code == 200
+    for s in seats:
+        s.until_state(0)
+    return table["table_id"], tokens, seats
+
+
+@pytest.mark.parametrize("game,players,rules,games", [
+    ("bluff", 4, {"max_cards": 3}, 1),
+    ("liar", 4, {}, 1),
+    ("liar", 3, {"multi": True, "revolution": True, "jack_back": True, "classes": True,
+                 "turn_limit": 80}, 2),
+])
+def test_whole_game_with_several_clients(client: TestClient, game: str, players: int,
+                                         rules: dict[str, object], games: int) -> None:
+    tid, _, seats = start_people(client, game, players, rules, games)
+    watcher = Seat(client, tid, None)
+    actions = play_out(seats, random.Random(5), others=[watcher])
+    assert actions > 0
+    for s in [*seats, watcher]:
+        assert s.state is not None and s.state["status"] == "finished"
+    record = client.get(f"/api/tables/{tid}/games/0/record").json()
+    report = replay_record(record)
+    assert report["ok"] and report["finished"]
+    # the actions each seat saw confirmed are the record's, in order
+    logged = [a for g in record.get("rounds", record.get("games", [])) for a in g["actions"]]
+    assert len(logged) == actions
+    if game == "bluff":  # Bluff actions are public: everyone saw each one
+        seen = [m["event"]["action"] for m in watcher.events()
+                if m["event"]["type"] == "action"]
+        assert seen == logged
+    for s in seats:
+        s.close()
+    watcher.close()
+
+
+def test_out_of_turn_and_illegal_actions_change_nothing(client: TestClient) -> None:
+    tid, _, seats = start_people(client, "bluff", 3)
+    state = seats[0].state
+    assert state is not None
+    mover = state["to_move"]
+    other = seats[(mover + 1) % 3]
+    before = len(client.get(f"/api/tables/{tid}").json()["seats"])
+    other.send({"type": "act", "action": "card 2", "id": "x"})
+    err = other.until("error")
+    assert err["code"] == "not_your_turn" and err["id"] == "x"
+    actor = seats[mover]
+    for text, code in [("card 22", "illegal"), ("fold", "illegal"), ("challenge", "illegal"),
+                       ("", "bad_action")]:
+        actor.send({"type": "act", "action": text, "id": 1})
+        err = actor.until("error")
+        assert err["code"] == code and err["message"], text
+    actor.send({"type": "act", "action": 7, "id": 2})
+    assert actor.until("error")["code"] == "bad_action"
+    # nothing happened: no event since, and the same seat is still to move
+    actor.send({"type": "sync", "since": state["n"]})
+    synced = actor.until("state")
+    assert synced["n"] == state["n"] and synced["to_move"] == mover
+    assert not [m for m in actor.messages if m["type"] == "event" and m["n"] > state["n"]]
+    assert before == 3
+    actor.send({"type": "act", "action": "CARD 3", "id": 3})
+    ack = actor.until("ack")
+    assert ack["action"] == "card 3" and ack["n"] > state["n"]
+
+
+def test_malformed_messages_get_errors_and_the_connection_stays_usable(
+        client: TestClient) -> None:
+    tid, _, seats = start_people(client, "liar", 2)
+    s = seats[0]
+    cases = [("{not json", "bad_json"), ("[1, 2]", "bad_message"), ("42", "bad_message"),
+             (json.dumps({"type": "dance"}), "unknown_type"), (json.dumps({}), "unknown_type"),
+             (json.dumps({"type": "sync", "since": "x"}), "bad_message"),
+             (json.dumps({"type": "ping", "id": {"a": 1}}), "bad_message"),
+             ("x" * 5000, "too_large")]
+    for text, code in cases:
+        s.ws.send_text(text)
+        err = s.until("error")
+        assert err["code"] == code, text
+        assert isinstance(err["message"], str) and err["message"]
+    s.ws.send_bytes(b"\x00\x01")
+    assert s.until("error")["code"] == "bad_message"
+    s.send({"type": "ping", "id": 9})
+    assert s.until("pong") == {"type": "pong", "id": 9}
+    spectator = Seat(client, tid, None)
+    spectator.send({"type": "act", "action": "pass"})
+    assert spectator.until("error")["code"] == "spectator"
+    spectator.send({"type": "ping"})
+    assert spectator.until("pong")["type"] == "pong"
+
+
+def test_unknown_table_and_forged_token_are_refused(client: TestClient) -> None:
+    table = create(client, "bluff", [None, None])
+    with client.websocket_connect("/ws/tables/nope") as ws:
+        assert ws.receive_json()["code"] == "not_found"
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}?token=guess") as ws:
+        assert ws.receive_json()["code"] == "forbidden"
+    # the host token runs the table but holds no seat: it plays nothing
+    with client.websocket_connect(
+            f"/ws/tables/{table['table_id']}?token={table['host_token']}") as ws:
+        assert ws.receive_json()["code"] == "forbidden"
+
+
+def test_rate_limit_per_connection() -> None:
+    with TestClient(create_app(bot_delay=0, rate_limit=(1.0, 5.0))) as c:
+        table = create(c, "bluff", [None, None])
+        s = Seat(c, table["table_id"], join_all(c, table)[0])
+        for i in range(8):
+            s.send({"type": "ping", "id": i})
+        replies = [s.until_any() for _ in range(8)]
+        assert [r["type"] for r in replies].count("pong") == 5
+        assert [r["code"] for r in replies if r["type"] == "error"] == ["rate_limited"] * 3
+        time.sleep(1.1)  # the bucket refills: the connection is usable again
+        s.send({"type": "ping", "id": "again"})
+        assert s.until_any() == {"type": "pong", "id": "again"}
+        close_all()
+
+
+def test_turn_timer_lets_a_bot_play_for_an_absent_person() -> None:
+    with TestClient(create_app(bot_delay=0, turn_seconds=0.05)) as c:
+        table = create(c, "bluff", [None, None, "random"], {"max_cards": 1})
+        tokens = join_all(c, table)
+        c.post(f"/api/tables/{table['table_id']}/start", json={"token": tokens[0]})
+        deadline = time.monotonic() + 20
+        while c.get(f"/api/tables/{table['table_id']}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "nobody played for the absent people"
+            time.sleep(0.02)
+        record = c.get(f"/api/tables/{table['table_id']}/games/0/record").json()
+        assert replay_record(record)["finished"]
+
+
+def test_bots_wait_their_delay() -> None:
+    with TestClient(create_app(bot_delay=0.3)) as c:
+        table = create(c, "bluff", [None, "random"], {"max_cards": 1, "dealer": 0})
+        token = join_all(c, table)[0]
+        seat = Seat(c, table["table_id"], token)
+        t0 = time.monotonic()
+        c.post(f"/api/tables/{table['table_id']}/start", json={"token": token})
+        # dealer 0: the bot at seat 1 calls first (B4), after its delay
+        message = seat.until("event")
+        while message["event"]["type"] != "action":
+            message = seat.until("event")
+        assert time.monotonic() - t0 >= 0.25
+        close_all()
