@@ -238,3 +238,20 @@ def test_every_level_at_every_table_size(players: int, rules_text: str) -> None:
     bots = [bot(LEVELS[s % len(LEVELS)]) for s in range(players)]
     moves, state = play_game(bots, rules, players, limit=150)
     assert len(moves) == 150 or state.to_move is None
+
+
+def test_a_pass_when_the_rate_was_legal_weighs_against_the_claim() -> None:
+    """Seat 0 passed on a 5 and now declares K: had it held a K it would likely have
+    played it then. The same declaration without that pass is believed more."""
+    from usotsuki.liar import parse_rate
+    from usotsuki.liar.view import FieldView
+
+    v = view(state_after_lead("Q", "QD KD AD 2D QH 3D 4D 5D 6D"), 1)
+    five, seven, king = parse_rate("5"), parse_rate("7"), parse_rate("K")
+    passed = replace(v, field=(FieldView(3, 1, five), FieldView(1, 1, seven),
+                               FieldView(0, 1, king)))
+    not_passed = replace(v, field=(FieldView(0, 1, five), FieldView(1, 1, seven),
+                                   FieldView(0, 1, king)))
+    a, b = truth_belief(passed), truth_belief(not_passed)
+    assert a is not None and b is not None
+    assert a < b

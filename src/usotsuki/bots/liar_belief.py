@@ -12,7 +12,11 @@ Bayesian model of that policy:
   at the lowest truthful legal rate (or, leading, at a rate they hold); otherwise they
   lie, declaring a legal rate with weights falling geometrically up the order;
 - ``q`` has a Beta prior updated from the player's doubted plays this game (``doubts``
-  in the view, public).
+  in the view, public);
+- a pass is evidence too: a player who passed on this field when the declared rate was
+  already legal (the field shows who played, so the seats between two plays passed)
+  held no card of it then, unless they passed anyway (``1 - q``) or drew it since (each
+  pass draws one card).
 
 The posterior ``P(truthful | declared rate)`` is computed exactly under this model by
 counting hands (a multivariate hypergeometric convolution over the rates), no sampling.
@@ -23,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import comb
 
-from usotsuki.liar.actions import HIGHER, JACK, NEXT, RATE_COUNT, RATES
+from usotsuki.liar.actions import EIGHT, HIGHER, JACK, NEXT, RATES
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import unseen_counts
 
@@ -123,13 +127,42 @@ def truth_belief(view: LiarView) -> float | None:
             before[x] = (0, c - 1)
         p_none = hands_with(unseen, hand, before) / total  # no truthful legal play at all
         p_lie = (1 - q * (1 - p_none)) * lie_weight
+    p_true *= pass_factor(view, q, unseen[r], pool)
     if p_true + p_lie <= 0.0:
         return 0.0
     return p_true / (p_true + p_lie)
 
 
-def rate_weights(view: LiarView, seat: int) -> list[float]:
-    """The chance that ``seat`` holds each rate, by the uniform prior (for sampling)."""
-    unseen = unseen_counts(view)
-    pool = sum(unseen) or 1
-    return [unseen[r] / pool for r in range(RATE_COUNT)]
+def passes_on_field(view: LiarView, seat: int) -> list[int]:
+    """Indices ``i`` of the field's plays after which ``seat`` passed: the seats strictly
+    between two consecutive plays' players passed once each (a full lap of passes would
+    have flushed the field, L7)."""
+    n = view.rules.players
+    field = view.field
+    out = []
+    for i in range(len(field) - 1):
+        a, b = field[i].seat, field[i + 1].seat
+        if 0 < (seat - a) % n < (b - a) % n:
+            out.append(i)
+    return out
+
+
+def pass_factor(view: LiarView, q: float, rate_unseen: int, pool: int) -> float:
+    """How much the current player's passes on this field weigh against a truthful
+    declaration of a rate that was legal when they passed (see the module docstring)."""
+    current = view.field[-1]
+    r, c = current.rate, current.count
+    passes = passes_on_field(view, current.seat)
+    rev = view.reversed
+    if view.rules.jack_back and r == JACK:
+        rev = not rev
+    for i in passes:
+        then = view.field[i]
+        if view.rules.eight_cut and then.rate == EIGHT:
+            continue  # O3: nobody could play on an 8, a pass says nothing
+        if then.count != c or r not in HIGHER[rev][then.rate]:
+            continue
+        drawn = len(view.field) - 1 - i  # at most one draw per pass since, roughly
+        fresh = min(1.0, drawn * rate_unseen / max(1, pool))  # drew a card of the rate
+        return (1 - q) + q * fresh
+    return 1.0
