@@ -27,9 +27,8 @@ def open_table(server: Server, game: str, rules: dict[str, Any]
     return table["table_id"], tokens, seats
 
 
-def play(tmp: Path, name: str, game: str, rules: dict[str, Any], crash_after: int | None
+def play(db: str, game: str, rules: dict[str, Any], crash_after: int | None
          ) -> tuple[dict[str, Any], list[list[dict[str, Any]]], dict[str, Any] | None]:
-    db = new_db(tmp, name)
     server = Server(db, "--deal-seed", SEED, "--bot-delay", "0.05")
     bots_record = None
     try:
@@ -67,8 +66,8 @@ def play(tmp: Path, name: str, game: str, rules: dict[str, Any], crash_after: in
                                         ("liar", {"eight_cut": True, "turn_limit": 90})])
 def test_sigkill_mid_game_then_restart_finishes_the_same_game(tmp_path: Path, game: str,
                                                               rules: dict[str, Any]) -> None:
-    crashed, crashed_events, bots_record = play(tmp_path, "crashed", game, rules, 8)
-    calm, calm_events, _ = play(tmp_path, "calm", game, rules, None)
+    crashed, crashed_events, bots_record = play(new_db(tmp_path, "crashed"), game, rules, 8)
+    calm, calm_events, _ = play(new_db(tmp_path, "calm"), game, rules, None)
     assert replay_record(crashed)["finished"]
     assert crashed == calm
     assert crashed_events == calm_events  # each seat saw the same numbered events

@@ -1,0 +1,59 @@
+"""A throwaway PostgreSQL server for the tests: Debian's binaries, a temp data folder,
+loopback only, a free port (ECOSYSTEM.md section 4). The Makefile installs the package."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+
+from live_helpers import free_port
+
+
+def pg_bin() -> str | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return os.path.dirname(found[-1]) if found else None
+
+
+def _as_postgres(args: list[str]) -> list[str]:
+    if os.geteuid() == 0:  # initdb refuses root
+        return ["runuser", "-u", "postgres", "--", *args]
+    return args
+
+
+@contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """Yield a server URL ``postgresql://postgres@127.0.0.1:PORT``; stop and delete after."""
+    bindir = pg_bin()
+    if bindir is None:
+        raise RuntimeError("PostgreSQL is not installed: run `make test` (it installs "
+                           "Debian's postgresql package) or `apt-get install -y postgresql`")
+    tmp = tempfile.mkdtemp(prefix="usotsuki-pg-")
+    if os.geteuid() == 0:
+        shutil.chown(tmp, "postgres")
+    data, port = os.path.join(tmp, "data"), free_port()
+    subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-U", "postgres", "-A",
+                                 "trust", "-E", "UTF8", "--no-sync"]),
+                   check=True, capture_output=True)
+    options = (f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} -c fsync=off "
+               "-c synchronous_commit=off -c full_page_writes=off")
+    subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w",
+                                 "-o", options, "start"]), check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "-w",
+                                     "stop"]), capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def new_database(server: str, name: str) -> str:
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{server}/{name}"
