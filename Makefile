@@ -1,4 +1,4 @@
-# usotsuki: `make run` plays, `make test` checks everything. Each sets itself up first.
+# usotsuki: `make run` serves, `make test` checks everything. Each sets itself up first.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 TYPED := src/usotsuki
 
-.PHONY: setup run test lint bench clean browser
+.PHONY: setup run test lint bench clean browser postgres
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,14 +21,14 @@ $(BENCH_STAMP): $(STAMP)
 setup: $(STAMP)
 
 run: setup
-	$(VENV)/bin/usotsuki play bluff
+	$(VENV)/bin/usotsuki serve
 
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(TYPED)
 
 # Browser tests run in their own process: sync Playwright and async tests do not mix.
-test: setup lint browser
+test: setup lint browser postgres
 	$(PY) -m pytest --ignore=tests/e2e
 	$(PY) -m pytest tests/e2e
 
@@ -38,6 +38,14 @@ browser:
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			chromium fonts-noto-cjk; \
+	fi
+
+# The server tests start a throwaway PostgreSQL server from Debian's package.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			postgresql; \
 	fi
 
 bench: $(BENCH_STAMP)
