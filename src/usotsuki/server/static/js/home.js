@@ -34,7 +34,14 @@ function game() { return form.elements.game.value; }
 
 function defaultBot(levels) { return levels.includes("normal") ? "normal" : levels[0]; }
 
-function renderOptions() {
+function renderOptions(keep = false) {
+  // On a language switch the options are redrawn with the values already chosen.
+  const before = {};
+  if (keep) {
+    for (const input of optionsBox.querySelectorAll("input")) {
+      before[input.id] = input.type === "checkbox" ? input.checked : input.value;
+    }
+  }
   optionsBox.replaceChildren();
   for (const opt of OPTIONS[game()]) {
     const row = document.createElement("label");
@@ -52,6 +59,9 @@ function renderOptions() {
       input.value = opt.value ?? "";
       input.inputMode = "numeric";
     }
+    if (input.id in before) {
+      if (opt.kind === "bool") input.checked = before[input.id]; else input.value = before[input.id];
+    }
     const text = document.createElement("span");
     text.innerHTML = `<strong></strong><small></small>`;
     text.querySelector("strong").textContent = t(`opt.${opt.name}`);
@@ -62,7 +72,7 @@ function renderOptions() {
   const games = document.createElement("label");
   games.className = "option option-int match-games";
   games.hidden = game() !== "liar";
-  games.innerHTML = `<input type="number" id="opt-games" min="1" max="50" value="3"><span><strong></strong></span>`;
+  games.innerHTML = `<input type="number" id="opt-games" min="1" max="50" value="${before["opt-games"] ?? 3}"><span><strong></strong></span>`;
   games.querySelector("strong").textContent = t("home.games");
   optionsBox.appendChild(games);
   const classes = document.getElementById("opt-classes");
@@ -170,7 +180,7 @@ async function main() {
     if (seats.length < 8) { seats.push(`bot:${defaultBot(bots[game()])}`); renderSeats(); }
   });
   form.addEventListener("submit", create);
-  onLangChange(() => { renderOptions(); renderSeats(); });
+  onLangChange(() => { renderOptions(true); renderSeats(); });
   renderOptions();
   renderSeats();
   document.body.dataset.ready = "1";

@@ -2,7 +2,7 @@
 // WebSocket (resuming with since=n), and renders the seat's view and legal moves.
 import { api, forgetSeat, lastName, rememberName, rememberSeat, seatAt } from "./api.js";
 import { bluffCenter, bluffControls, bluffSeatExtra } from "./bluff.js";
-import { callText, cardEl, rankLabel, stackEl } from "./cards.js";
+import { callText, cardEl, rankLabel, stackEl, suitSymbol } from "./cards.js";
 import { el, rerender } from "./dom.js";
 import { initPage, onLangChange, t, toggleLang } from "./i18n.js";
 import { liarCenter, liarControls, liarSeatExtra, resetIfNew, selectable, selectedCards, toggleCard } from "./liar.js";
@@ -223,7 +223,9 @@ function renderBoard(view) {
   else if (state.to_move === null) text = t("turn.dealing");
   else if (state.to_move === me) text = t("turn.yours");
   else text = t("turn.of", { name: seatName(state.to_move) });
-  turn.textContent = text;
+  const where = status === "finished" ? null : info.game === "bluff" ? t("table.round", { n: view.round + 1 })
+    : (info.games_per_match > 1 ? `${t("table.game", { n: view.game + 1 })} / ${info.games_per_match}` : null);
+  turn.textContent = where ? `${where} · ${text}` : text;
   turn.className = `turn${state.to_move === me && status !== "finished" ? " yours" : ""}`;
 
   const n = view.hand_sizes.length;
@@ -296,6 +298,8 @@ function renderResults(view) {
 
 function rateOf(r) { return rankLabel(r); }
 
+function cardsText(cards) { return cards.map((c) => rankLabel(c.slice(0, -1)) + suitSymbol(c.slice(-1))).join(" "); }
+
 function describe(e) {
   const nm = (s) => seatName(s);
   switch (e.type) {
@@ -314,6 +318,8 @@ function describe(e) {
     case "bound": return t("ev.bound", { rate: rateOf(e.rate) });
     case "gave": return t("ev.gave", { name: nm(e.giver), other: nm(e.receiver), n: e.count });
     case "dealt": return e.seat === mySeat() ? t("ev.dealt") : null;
+    case "drew_cards": return e.seat === mySeat() ? t("ev.drew_cards", { cards: cardsText(e.cards) }) : null;
+    case "gave_cards": return t("ev.gave_cards", { name: nm(e.giver), other: nm(e.receiver), cards: cardsText(e.cards) });
     default: return null;
   }
 }
@@ -323,7 +329,6 @@ function appendLog(e, scroll = true) {
   if (!text) return;
   const log = $("log");
   const li = el("li", { class: `ev ev-${e.type}` }, text);
-  if (e.type === "drew_cards" || e.type === "played_cards") return;
   log.appendChild(li);
   while (log.children.length > 300) log.firstChild.remove();
   if (scroll) log.scrollTop = log.scrollHeight;

@@ -170,6 +170,8 @@ export default {
   "ev.order_changed": "Order now {order} ({cause}).",
   "ev.bound": "Rate lock from {rate}.",
   "ev.gave": "{name} gives {n} to {other}.",
+  "ev.drew_cards": "You draw {cards}.",
+  "ev.gave_cards": "{name} → {other}: {cards}.",
   "ev.dealt": "Cards dealt.",
   "cause.revolution": "revolution",
   "cause.jack back": "J-back",

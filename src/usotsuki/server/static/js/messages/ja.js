@@ -170,6 +170,8 @@ export default {
   "ev.order_changed": "順が{order}に（{cause}）。",
   "ev.bound": "{rate} から縛り。",
   "ev.gave": "{name} が {other} に{n}枚渡しました。",
+  "ev.drew_cards": "あなたは {cards} を引きました。",
+  "ev.gave_cards": "{name} → {other}：{cards}",
   "ev.dealt": "カードを配りました。",
   "cause.revolution": "革命",
   "cause.jack back": "Jバック",
