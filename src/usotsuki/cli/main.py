@@ -103,7 +103,8 @@ def play_liar(
     turn_limit: Annotated[int | None, typer.Option(help="End a game after this many "
                                                         "actions (L11).")] = None,
     bots: Annotated[str, typer.Option(help="Bot kinds for the other seats, comma-separated, "
-                                           "repeated as needed (random, sensible).")]
+                                           "repeated as needed (random, sensible, easy, normal, "
+                                           "hard, expert).")]
     = "sensible",
     delay: Annotated[float, typer.Option(help="Seconds to pause after each bot action.")] = 0.4,
     hints: Annotated[bool, typer.Option(help="At your turn, show the odds that the current "
