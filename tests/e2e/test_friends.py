@@ -85,10 +85,13 @@ def test_reload_and_network_loss_return_to_the_same_seat(new_page: Any) -> None:
     shot(page, "12-after-reload")
 
     # The network drops and comes back: the page resumes from the last event it saw.
+    connects = int(page.get_attribute("body", "data-connects") or 0)
     page.context.set_offline(True)
-    page.wait_for_timeout(300)
+    page.wait_for_function("document.getElementById('conn').dataset.state === 'table.reconnecting'")
     page.context.set_offline(False)
-    page.wait_for_function("document.getElementById('conn').dataset.state === 'table.connected'")
+    page.wait_for_function(f"Number(document.body.dataset.connects) > {connects}")
+    assert page.get_attribute("#conn", "data-state") == "table.connected"
+    assert page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)") == hand
     before = state_n(page)
     liar_turn(page, random.Random(1), doubt=0.0)
     assert state_n(page) > before

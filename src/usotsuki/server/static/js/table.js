@@ -49,25 +49,42 @@ function setConn(key) { $("conn").textContent = t(key); $("conn").dataset.state 
 
 // ---- the connection ------------------------------------------------------------
 
+let retryTimer = null;
+
 function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const query = new URLSearchParams({ since: String(lastN) });
   if (mine?.token) query.set("token", mine.token);
-  socket = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?${query}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?${query}`);
+  socket = ws;
   setConn(retry ? "table.reconnecting" : "table.connecting");
-  socket.onopen = () => { retry = 0; setConn("table.connected"); };
-  socket.onmessage = (m) => { try { onMessage(JSON.parse(m.data)); } catch (e) { console.error(e); } };
-  socket.onclose = (ev) => {
+  ws.onopen = () => {
+    retry = 0;
+    setConn("table.connected");
+    document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
+  };
+  ws.onmessage = (m) => {
+    if (ws !== socket) return; // a socket being replaced says nothing more
+    try { onMessage(JSON.parse(m.data)); } catch (e) { console.error(e); }
+  };
+  ws.onclose = (ev) => {
+    if (ws !== socket) return;
     socket = null;
     if (ev.code === 4404) { notice(t("table.notFound")); return; }
     if (ev.code === 4403) { forgetSeat(tableId); mine = null; }
     retry += 1;
     setConn("table.reconnecting");
-    setTimeout(connect, Math.min(500 * retry, 5000));
+    retryTimer = setTimeout(connect, Math.min(500 * retry, 5000));
   };
 }
 
-window.addEventListener("online", () => { if (socket) socket.close(); });
+// Back online: do not wait for the old socket to time out; resume from the last event.
+window.addEventListener("online", () => {
+  if (socket) socket.close(); else if (retryTimer) connect();
+});
+window.addEventListener("offline", () => setConn("table.reconnecting"));
 
 function send(action) {
   if (!socket || socket.readyState !== WebSocket.OPEN) { notice(t("table.reconnecting")); return; }
