@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-
 from server_helpers import close_all
 
 from usotsuki.server.app import create_app

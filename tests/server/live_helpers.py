@@ -79,9 +79,10 @@ class LiveSeat:
     """A real WebSocket client of one seat."""
 
     def __init__(self, server: Server, table_id: str, token: str, since: int = -1) -> None:
-        self.ws: ClientConnection = connect(
+        self._cm = connect(
             f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}?token={token}&since={since}",
             open_timeout=10)
+        self.ws: ClientConnection = self._cm.__enter__()
         self.events: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.seat = self.recv_until("welcome")["seat"]
@@ -109,7 +110,7 @@ class LiveSeat:
                 return
 
     def close(self) -> None:
-        self.ws.close()
+        self._cm.__exit__(None, None, None)
 
 
 def play_live(seats: list[LiveSeat], stop_after: int | None = None) -> int:

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
-
 from live_helpers import free_port
 
 

@@ -10,9 +10,11 @@ from typing import Any
 
 from usotsuki import bluff, liar
 from usotsuki.core.errors import InvalidRules
-from usotsuki.session import BluffSession, LiarSession, Session
+from usotsuki.session import BluffSession, LiarSession
 
 GAMES = ("bluff", "liar")
+
+AnySession = BluffSession | LiarSession
 
 
 def check_config(game: str, players: int, rules: dict[str, Any], games: int) -> None:
@@ -25,7 +27,7 @@ def check_config(game: str, players: int, rules: dict[str, Any], games: int) -> 
 
 
 def new_session(game: str, players: int, rules: dict[str, Any], games: int,
-                seed: int | str, names: tuple[str, ...] | None) -> Session:
+                seed: int | str, names: tuple[str, ...] | None) -> AnySession:
     try:
         if game == "bluff":
             return BluffSession.create(bluff.BluffRules(players=players, **rules), names)
@@ -35,7 +37,7 @@ def new_session(game: str, players: int, rules: dict[str, Any], games: int,
     return LiarSession.create(liar_rules, seed, games, names)
 
 
-def view_json(session: Session, seat: int | None) -> dict[str, Any] | None:
+def view_json(session: AnySession, seat: int | None) -> dict[str, Any] | None:
     """The seat's view (None: a spectator's); None before the first deal."""
     if isinstance(session, LiarSession) and session.match is None:
         return None
@@ -43,12 +45,12 @@ def view_json(session: Session, seat: int | None) -> dict[str, Any] | None:
     return result
 
 
-def legal_json(session: Session) -> Any:
+def legal_json(session: AnySession) -> Any:
     """The legal actions of the seat to move: Bluff, canonical texts; Liar Game, the
     summary of Part 5 (plays are too many to list with O1)."""
     if session.to_move is None:
         return None
-    legal = session.legal()
     if isinstance(session, BluffSession):
-        return [session.format_action(a) for a in legal]
-    return None if legal is None else legal.to_json()
+        return [session.format_action(a) for a in session.legal()]
+    summary = session.legal()
+    return None if summary is None else summary.to_json()

@@ -20,9 +20,8 @@ from usotsuki.bots import bot_names, make_bot
 from usotsuki.chance import live_rng
 from usotsuki.core.events import visible_to
 from usotsuki.liar import new_seed
-from usotsuki.server.games import legal_json, new_session, view_json
+from usotsuki.server.games import AnySession, legal_json, new_session, view_json
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
-from usotsuki.session import Session
 
 STAND_INS = ("normal", "sensible", "cautious", "random")
 """Preferred bots to play for a person whose turn timed out or who left mid-game."""
@@ -70,13 +69,16 @@ class Numbered:
     audience: frozenset[int] | None
     payload: dict[str, Any]
 
+    def to_json(self) -> dict[str, Any]:
+        return self.payload
+
 
 @dataclass
 class GameSlot:
     """One game (or Liar match) played at the table."""
 
     number: int
-    session: Session
+    session: AnySession
     names: tuple[str, ...]
 
 
@@ -273,7 +275,7 @@ class Table:
     def _publish(self, fresh: list[Numbered]) -> None:
         for client in list(self.clients):
             for e in fresh:
-                if visible_to(_Audience(e.audience), client.seat):
+                if visible_to(e, client.seat):
                     client.send({"type": "event", "n": e.n, "event": e.payload})
             client.send(self.state_message(client.seat))
 
@@ -291,7 +293,7 @@ class Table:
 
     def events_since(self, seat: int | None, since: int) -> list[dict[str, Any]]:
         return [{"type": "event", "n": e.n, "event": e.payload} for e in self.events[since + 1:]
-                if visible_to(_Audience(e.audience), seat)]
+                if visible_to(e, seat)]
 
     def announce_table(self, skip: Client | None = None) -> None:
         message = {"type": "table", "table": self.summary()}
@@ -422,11 +424,6 @@ class Table:
     def stop(self) -> None:
         if self._pending is not None:
             self._pending.cancel()
-
-
-@dataclass(frozen=True, slots=True)
-class _Audience:
-    audience: frozenset[int] | None
 
 
 @dataclass(frozen=True, slots=True)
