@@ -38,13 +38,12 @@ def test_all_326_agree_with_enumeration(hand: str, unseen: int) -> None:
     assert all_call_probabilities(cards, unseen) == pytest.approx(exact, abs=1e-12)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_agree_with_monte_carlo_on_large_tables(seed: int) -> None:
-    rng = random.Random(seed)
+def test_agree_with_monte_carlo_on_a_large_table() -> None:
+    rng = random.Random(1)
     hand = tuple(rng.sample(DECK, 5))
     unseen = 25
     pool = [c for c in DECK if c not in hand]
-    samples = 3000
+    samples = 2500
     true = [0] * len(ALL_CALLS)
     for _ in range(samples):
         hands = (hand, tuple(rng.sample(pool, unseen)))
