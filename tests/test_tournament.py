@@ -102,3 +102,25 @@ def test_cli_bad_options_exit_1_without_traceback() -> None:
         result = runner.invoke(app, ["tournament", "--games", "4", *args])
         assert result.exit_code == 1, (args, result.output)
         assert "Traceback" not in result.output
+
+
+class _Cheat:
+    """A bot that makes an illegal call (the weakest, whatever the current call)."""
+
+    name = "cheat"
+
+    def act(self, view: object, legal: object, rng: object) -> object:
+        from usotsuki.bluff import ALL_CALLS
+
+        return ALL_CALLS[0]
+
+
+def test_a_bot_that_breaks_the_rules_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import usotsuki.tournament as tournament
+
+    real = tournament.make_bot
+    monkeypatch.setattr(tournament, "make_bot",
+                        lambda game, name: _Cheat() if name == "cautious" else real(game, name))
+    spec = Spec("bluff", 3, ("cautious", "normal", "normal"), 1, seed=1)
+    with pytest.raises(tournament.BotFault, match="bot 'cautious' at seat 0 played"):
+        play_game(spec, 0)

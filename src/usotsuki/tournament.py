@@ -34,6 +34,10 @@ rules set one: bots that never doubt must not stall a run."""
 MAX_ACTIONS = 100_000  # a guard against a bot that never ends a game (an error, not a hang)
 
 
+class BotFault(RuntimeError):
+    """A bot broke a game: an illegal action, or a game that never ends."""
+
+
 @dataclass(frozen=True, slots=True)
 class Spec:
     """Everything that decides a tournament's games."""
@@ -128,10 +132,15 @@ def play_game(spec: Spec, g: int) -> GameResult:
         seat = session.to_move
         assert seat is not None
         action = bots[seat].act(session.view(seat), session.legal(), bot_rngs[seat])
-        session, _ = session.apply(action)
+        try:
+            session, _ = session.apply(action)
+        except ValueError as exc:  # IllegalAction: a bot bug, named for whoever debugs it
+            raise BotFault(f"game {g} (seed {spec.seed}): bot {lineup[seat]!r} at seat "
+                           f"{seat} played {action!r}: {exc}") from exc
         actions += 1
         if actions > MAX_ACTIONS:
-            raise RuntimeError(f"game {g} did not end after {MAX_ACTIONS} actions")
+            raise BotFault(f"game {g} (seed {spec.seed}) did not end after {MAX_ACTIONS} "
+                           "actions")
     standings = session.standings()
     assert standings is not None
     places = [0] * spec.players

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from usotsuki.core.errors import UsotsukiError
-from usotsuki.tournament import Spec, check_spec, plot, run, summarize
+from usotsuki.tournament import BotFault, Spec, check_spec, plot, run, summarize
 
 
 def run_tournament(*, game: str, players: int, bots: str, games: int, seed: int,
@@ -35,10 +35,17 @@ def run_tournament(*, game: str, players: int, bots: str, games: int, seed: int,
         console.print(f"[red]{exc}[/red]")
         return 1
     workers = jobs if jobs is not None else max(1, os.cpu_count() or 1)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=False) as progress:
-        task = progress.add_task(f"{game} games", total=games)
-        results = run(spec, jobs=workers, progress=lambda n: progress.advance(task, n))
+    try:
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                      MofNCompleteColumn(), TimeElapsedColumn(), console=console) as progress:
+            task = progress.add_task(f"{game} games", total=games)
+            results = run(spec, jobs=workers, progress=lambda n: progress.advance(task, n))
+    except BotFault as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    except KeyboardInterrupt:
+        console.print("[yellow]Interrupted; no results.[/yellow]")
+        return 130
     summary = summarize(spec, results)
     print_table(console, summary)
     if json_path is not None:
