@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from e2e_helpers import bluff_turn, create_table, liar_turn, shot, start, state_n, wait_after
+from playwright.sync_api import expect
 
 
 def _join(page: Any, link: str, name: str) -> None:
@@ -22,7 +23,7 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
     create_table(host, "bluff", "Alice", ["friend", "bot:random"], {"max_cards": 2})
     host.context.grant_permissions(["clipboard-read", "clipboard-write"])
     host.click("#copy-invite")
-    assert host.inner_text("#copy-invite") == "Copied!"
+    expect(host.locator("#copy-invite")).to_have_text("Copied!")
     link = host.evaluate("navigator.clipboard.readText()")
     assert "/table.html?invite=" in link
     assert host.locator("#start").count() == 0  # a seat is still empty

@@ -20,6 +20,7 @@ let socket = null;
 let retry = 0;
 let msgId = 0;
 const evidenceCache = new Map();
+let copiedUntil = 0;
 const dismissed = new Set();
 
 function seatName(i) {
@@ -160,8 +161,10 @@ function inviteEls() {
     try { await navigator.clipboard.writeText(link); } catch (e) {
       $("invite-link").select(); document.execCommand("copy");
     }
-    copy.textContent = t("table.copied");
-  } }, t("table.copy"));
+    copiedUntil = Date.now() + 3000; // redraws meanwhile keep saying so
+    $("copy-invite").textContent = t("table.copied");
+    setTimeout(render, 3100);
+  } }, Date.now() < copiedUntil ? t("table.copied") : t("table.copy"));
   return [el("h2", {}, t("table.invite")),
     el("div", { class: "invite-row" },
       el("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("table.invite"), onfocus: (e) => e.target.select() }),
