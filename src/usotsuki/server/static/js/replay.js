@@ -68,7 +68,8 @@ function renderBluff(frame, view) {
   const parts = [];
   const current = view.calls.length ? view.calls[view.calls.length - 1] : null;
   parts.push(el("div", { class: "current-call" }, el("span", { class: "label" }, t("bluff.current")),
-    current ? el("strong", { class: "call" }, callText(current.call)) : el("span", { class: "muted" }, t("bluff.noCall"))));
+    current ? el("strong", { class: "call" }, callText(current.call))
+      : el("span", { class: "muted" }, view.phase === "over" ? t("turn.over") : t("bluff.noCall"))));
   if (view.calls.length) {
     parts.push(el("ol", { class: "call-history" }, view.calls.map((c) => el("li", {}, el("span", { class: "who" }, data.names[c.seat]), " ", callText(c.call)))));
   }

@@ -270,7 +270,7 @@ function seatBox(view, s) {
   return el("div", { class: `seat${active ? " active" : ""}${seat.bot ? " bot" : ""}`, id: `seat-${s}`, dataset: { seat: s } },
     el("div", { class: "seat-name" },
       el("span", { class: `dot${seat.bot || seat.connected ? " on" : ""}`, title: seat.bot || seat.connected ? "" : t("seat.offline") }),
-      seatName(s), seat.bot ? el("span", { class: "badge" }, t("seat.bot")) : null),
+      seatName(s)),
     el("div", { class: "seat-cards" }, stackEl(view.hand_sizes[s], t("seat.cards", { n: view.hand_sizes[s] }))),
     el("div", { class: "seat-extra" }, extra));
 }
