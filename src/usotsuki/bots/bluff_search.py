@@ -24,7 +24,7 @@ import numpy as np
 from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER, Action
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff_belief import BeliefModel, Particles, sample
-from usotsuki.bots.bluff_levels import Thresholds, as_action, decide_index, first_legal_index
+from usotsuki.bots.bluff_levels import Thresholds, as_action, decide_array, first_legal_index
 from usotsuki.cards import DECK, Card
 from usotsuki.odds import call_probabilities
 
@@ -104,8 +104,8 @@ class ExpertBluffBot:
         rule = self.rollout
         while True:
             hand = hands[seat]
-            prob = call_probabilities(hand, in_play - len(hand)).item
-            choice = decide_index(prob, FIRST_STRONGER[current], prob(current), rule)
+            probs = call_probabilities(hand, in_play - len(hand))
+            choice = decide_array(probs, FIRST_STRONGER[current], float(probs[current]), rule)
             if choice < 0:
                 loser = seat if truth[current] else caller  # B9
                 return loser == v.seat
