@@ -8,7 +8,10 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from usotsuki.bluff import (
     ALL_CALLS,
@@ -26,7 +29,7 @@ from usotsuki.bluff.actions import FIRST_STRONGER
 from usotsuki.bluff.deal import deal_hands
 from usotsuki.bots import make_bot
 from usotsuki.bots.bluff_belief import BeliefModel, sample
-from usotsuki.bots.bluff_levels import Thresholds, decide_index
+from usotsuki.bots.bluff_levels import Thresholds, decide_array, decide_index
 from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.cards import DECK, Card, parse_cards
 from usotsuki.odds import call_probabilities
@@ -214,3 +217,13 @@ def test_expert_time_limit_caps_its_search() -> None:
     action = bot.act(view(state, seat), legal_actions(state), random.Random(0))
     assert time.perf_counter() - began < 5.0  # stopped by the limit, not the budget
     assert action == CHALLENGE or action.index >= FIRST_STRONGER[state.last_index]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.7, 1.0]), min_size=326, max_size=326),
+       st.integers(0, 326), st.one_of(st.none(), st.floats(0, 1)))
+def test_array_rule_equals_the_lazy_rule(probs: list[float], start: int,
+                                         p_current: float | None) -> None:
+    rule = Thresholds()
+    assert decide_array(np.array(probs), start, p_current, rule) == \
+        decide_index(probs.__getitem__, start, p_current, rule)
