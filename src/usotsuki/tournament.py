@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -178,8 +178,6 @@ def run(spec: Spec, jobs: int = 1,
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_play_chunk, spec, indices) for indices in chunks]
-            from concurrent.futures import as_completed
-
             for future in as_completed(futures):
                 done = future.result()
                 results += done
