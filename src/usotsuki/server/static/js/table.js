@@ -117,7 +117,7 @@ async function join(form) {
   if (!name) { notice(t("home.needName")); return; }
   rememberName(name);
   try {
-    const joined = await api(`/api/invites/${encodeURIComponent(mine?.invite || params.get("invite"))}/join`,
+    const joined = await api(`/api/invites/${encodeURIComponent(mine.invite)}/join`,
       { method: "POST", body: { name } });
     rememberSeat(tableId, { seat: joined.seat, token: joined.token });
     mine = seatAt(tableId);
@@ -136,7 +136,6 @@ async function command(kind) {
 
 function render() {
   if (!info) return;
-  names = names.length ? names : [];
   const status = state?.status ?? info.status;
   const view = state?.view;
   $("lobby").hidden = status !== "waiting";
@@ -195,14 +194,15 @@ function renderLobby() {
       el("span", {}, s.taken ? seatName(i) : t("seat.empty")),
       i === mySeat() ? el("span", { class: "badge you" }, t("table.you")) : null,
       s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null)))];
-  if (mySeat() === null && free.length) {
+  const typed = $("join-name")?.value; // a redraw must not wipe a name being typed
+  if (mySeat() === null && free.length && mine?.invite) { // only the invite lets one sit
     parts.push(el("form", { class: "join", id: "join-form", onsubmit: (e) => { e.preventDefault(); join(e.target); } },
       el("h2", {}, t("table.joinHeading")),
       el("label", { class: "form-field" }, el("span", {}, t("home.name")),
-        el("input", { name: "name", id: "join-name", maxlength: "32", value: lastName(), required: true, autocomplete: "nickname" })),
+        el("input", { name: "name", id: "join-name", maxlength: "32", value: typed ?? lastName(), required: true, autocomplete: "nickname" })),
       el("button", { type: "submit", class: "primary", id: "join" }, t("table.join"))));
   } else if (mySeat() === null) {
-    parts.push(el("p", {}, t("table.full")));
+    parts.push(el("p", {}, free.length ? t("table.spectating") : t("table.full")));
   }
   parts.push(el("p", { class: "muted", id: "lobby-status" }, free.length ? t("table.waiting") : t("table.ready")));
   if (!free.length && (mine?.token || mine?.host_token)) {
@@ -217,8 +217,10 @@ function ctxFor(view) {
   return {
     view, legal, names: allNames(), send, stateKey: `${state.game}:${state.n}`,
     redraw: () => renderBoard(view),
-    showReveal: (key) => !dismissed.has(String(key)),
-    dismissReveal: (key) => { dismissed.add(String(key)); renderBoard(view); },
+    // Reveal panels stay until dismissed; keyed by the table's game, as a rematch
+    // numbers its rounds and doubts from the start again.
+    showReveal: (key) => !dismissed.has(`${state.game}/${key}`),
+    dismissReveal: (key) => { dismissed.add(`${state.game}/${key}`); renderBoard(view); },
     evidence: (index, result) => evidenceFor(index, result),
   };
 }
