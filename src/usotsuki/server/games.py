@@ -6,6 +6,7 @@ The only place where the server meets the two rules cores: everything goes throu
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from usotsuki import bluff, liar
@@ -45,12 +46,18 @@ def view_json(session: AnySession, seat: int | None) -> dict[str, Any] | None:
     return result
 
 
+@functools.lru_cache(maxsize=512)
+def _bluff_text(action: Any) -> str:
+    """Bluff notation needs no state (a value's canonical text): cache all 327."""
+    return bluff.format_action(action)
+
+
 def legal_json(session: AnySession) -> Any:
     """The legal actions of the seat to move: Bluff, canonical texts; Liar Game, the
     summary of Part 5 (plays are too many to list with O1)."""
     if session.to_move is None:
         return None
     if isinstance(session, BluffSession):
-        return [session.format_action(a) for a in session.legal()]
+        return [_bluff_text(a) for a in session.legal()]
     summary = session.legal()
     return None if summary is None else summary.to_json()

@@ -39,5 +39,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
     where = db if "://" not in db else db.split("@")[-1]
     print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where})",
           flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    # Frames are small JSON: compressing each costs more CPU than it saves on a LAN.
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
+                ws_per_message_deflate=False)
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 import secrets
 from collections.abc import Awaitable, Iterable
@@ -68,9 +69,14 @@ class Numbered:
     n: int
     audience: frozenset[int] | None
     payload: dict[str, Any]
+    wire: str  # the "event" message as sent, encoded once for every receiver
 
     def to_json(self) -> dict[str, Any]:
         return self.payload
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass
@@ -87,15 +93,18 @@ class Client:
     """One connection: its seat (None: a spectator) and its outgoing queue."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(
+    queue: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
         if self.dropped:
             return
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.dropped = True  # the sender task closes the socket
             self.queue = asyncio.Queue()
@@ -154,6 +163,10 @@ class Table:
         slot = self.current
         return slot is not None and not slot.session.over
 
+    @property
+    def status(self) -> str:
+        return "playing" if self.playing else "finished" if self.games else "waiting"
+
     def seat_of(self, token: str | None) -> int | None:
         if not token:
             return None
@@ -178,7 +191,7 @@ class Table:
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot,
                        "taken": s.bot is not None or s.token_hash is not None,
                        "connected": s.seat in connected} for s in self.seats],
-            "status": ("playing" if self.playing else "finished" if slot else "waiting"),
+            "status": self.status,
             "game_number": None if slot is None else slot.number,
             "games": len(self.games),
         }
@@ -240,7 +253,9 @@ class Table:
         self.seq += 1
         fresh = []
         for e in events:
-            numbered = Numbered(len(self.events), e.audience, e.to_json())
+            n, payload = len(self.events), e.to_json()
+            numbered = Numbered(n, e.audience, payload,
+                                encode({"type": "event", "n": n, "event": payload}))
             self.events.append(numbered)
             fresh.append(numbered)
         return fresh
@@ -276,7 +291,7 @@ class Table:
         for client in list(self.clients):
             for e in fresh:
                 if visible_to(e, client.seat):
-                    client.send({"type": "event", "n": e.n, "event": e.payload})
+                    client.send_text(e.wire)
             client.send(self.state_message(client.seat))
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
@@ -288,18 +303,18 @@ class Table:
             legal = legal_json(slot.session)
         return {"type": "state", "n": len(self.events) - 1,
                 "game": None if slot is None else slot.number,
-                "status": self.summary()["status"], "to_move": to_move,
+                "status": self.status, "to_move": to_move,
                 "view": view, "legal": legal}
 
-    def events_since(self, seat: int | None, since: int) -> list[dict[str, Any]]:
-        return [{"type": "event", "n": e.n, "event": e.payload} for e in self.events[since + 1:]
-                if visible_to(e, seat)]
+    def events_since(self, seat: int | None, since: int) -> list[str]:
+        """The encoded event messages after number ``since`` that ``seat`` may see."""
+        return [e.wire for e in self.events[since + 1:] if visible_to(e, seat)]
 
     def announce_table(self, skip: Client | None = None) -> None:
-        message = {"type": "table", "table": self.summary()}
+        text = encode({"type": "table", "table": self.summary()})
         for client in list(self.clients):
             if client is not skip:
-                client.send(message)
+                client.send_text(text)
 
     # commands (callers hold the lock)
 
@@ -407,7 +422,10 @@ class Table:
         async with self.lock:
             if self.seq != seq:  # somebody acted meanwhile
                 return
-            self.act(seat, self._bot_choice(seat, name))
+            try:
+                self.act(seat, self._bot_choice(seat, name))
+            except Refused:  # cannot happen with the seq check; never kill the loop
+                return
 
     def _bot_choice(self, seat: int, name: str) -> str:
         slot = self.current

@@ -59,8 +59,7 @@ async def _sender(websocket: WebSocket, client: Client) -> None:
         if message is None:
             await websocket.close(code=1008 if client.dropped else 1000)
             return
-        await websocket.send_text(json.dumps(message, separators=(",", ":"),
-                                             ensure_ascii=False))
+        await websocket.send_text(message)
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -98,8 +97,8 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
 
 
 def _catch_up(table: Table, client: Client, since: int) -> None:
-    for message in table.events_since(client.seat, max(since, -1)):
-        client.send(message)
+    for text in table.events_since(client.seat, max(since, -1)):
+        client.send_text(text)
     client.send(table.state_message(client.seat))
 
 

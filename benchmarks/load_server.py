@@ -1,0 +1,254 @@
+"""Load benchmark of the game server: many simulated players over real WebSockets.
+
+Starts ``usotsuki serve`` on a free loopback port with a temporary SQLite file (bots
+wait 0 s), opens ``--tables`` tables of ``--players`` people at once, and has every
+seat play its own game over its own WebSocket (choices from ``usotsuki.server.drive``).
+Measures tables played to the end, actions per second, and the latency from sending an
+action to receiving its ``ack`` (p50, p99). Simulated people pause ``--think`` seconds
+on average (0.5x to 1.5x) before each action, as people do; ``--think 0`` saturates the
+server and measures its throughput instead. Checks that no action was lost: each table's
+record holds exactly the actions that were acknowledged. Bounded: it stops by itself
+after ``--seconds``. The server and the load run on different cores where there are two.
+
+    python benchmarks/load_server.py [--tables 200] [--players 4] [--game bluff]
+                                     [--seconds 180] [--think 1.0] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+TARGET = {"tables": 200, "players": 4, "p99_ms": 100.0}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    acks: dict[str, int] = field(default_factory=dict)  # table id -> acked actions
+    finished: set[str] = field(default_factory=set)
+
+
+async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: float,
+                started: asyncio.Event, think: float) -> None:
+    from websockets.asyncio.client import connect
+
+    from usotsuki.server.drive import choose
+
+    async with connect(f"{url}/ws/tables/{table_id}?token={token}", max_size=2**22,
+                       open_timeout=60, compression=None) as ws:
+        started.set()
+        seat: int | None = None
+        acted_at: int | None = None  # the state number we acted on
+        sent = 0.0
+        awaiting = False  # an action sent and not yet acknowledged
+        finished = False
+        while time.monotonic() < deadline and not (finished and not awaiting):
+            try:
+                raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
+            except TimeoutError:
+                return
+            if isinstance(raw, str) and raw.startswith('{"type":"event"'):
+                continue  # this player decides from the state messages alone
+            m = json.loads(raw)
+            kind = m["type"]
+            if kind == "welcome":
+                seat = m["seat"]
+            elif kind == "error":
+                totals.errors.append(f"{table_id}/{seat}: {m['code']}: {m['message']}")
+                awaiting = False
+            elif kind == "ack":
+                awaiting = False
+                totals.latencies.append(time.perf_counter() - sent)
+                totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
+            elif kind == "state":
+                if m["status"] == "finished":
+                    totals.finished.add(table_id)
+                    finished = True
+                elif m["to_move"] == seat and m["legal"] is not None and acted_at != m["n"]:
+                    acted_at = m["n"]
+                    rng = random.Random(f"{table_id}:{m['n']}")
+                    text = choose(m, rng)
+                    if think > 0:  # a person's pause: the server sees paced traffic
+                        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                    sent = time.perf_counter()
+                    awaiting = True
+                    await ws.send(json.dumps({"type": "act", "action": text}))
+
+
+async def _drive(url: str, tables: int, players: int, game: str, rules: dict[str, Any],
+                 seconds: float, think: float) -> tuple[Totals, float, list[str]]:
+    import httpx
+
+    totals = Totals()
+    ws_url = url.replace("http://", "ws://")
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        opened: list[tuple[str, str, list[str]]] = []
+        for _ in range(tables):
+            t = (await http.post("/api/tables", json={
+                "game": game, "seats": [{}] * players, "rules": rules})).json()
+            tokens = [(await http.post(f"/api/invites/{t['invite']}/join",
+                                       json={"name": f"p{i}"})).json()["token"]
+                      for i in range(players)]
+            opened.append((t["table_id"], t["host_token"], tokens))
+        deadline = time.monotonic() + seconds
+        tasks = []
+        for table_id, _, tokens in opened:
+            for token in tokens:
+                ready = asyncio.Event()
+                tasks.append(asyncio.create_task(
+                    _seat(ws_url, table_id, token, totals, deadline, ready, think)))
+                await ready.wait()
+        began = time.perf_counter()
+        await asyncio.gather(*(http.post(f"/api/tables/{tid}/start", json={"token": host})
+                               for tid, host, _ in opened))
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        elapsed = time.perf_counter() - began
+        totals.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
+        lost = []
+        for tid, _, _ in opened:  # every acknowledged action is in the record, no more
+            if tid not in totals.finished:
+                continue
+            record = (await http.get(f"/api/tables/{tid}/games/0/record")).json()
+            logged = sum(len(g["actions"]) for g in record.get("rounds", record.get("games")))
+            if logged != totals.acks.get(tid, 0):
+                lost.append(f"{tid}: {totals.acks.get(tid, 0)} acked, {logged} in the record")
+    return totals, elapsed, lost
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(tables: int = 200, players: int = 4, game: str = "bluff",
+        rules: dict[str, Any] | None = None, seconds: float = 180.0,
+        think: float = 1.0) -> dict[str, Any]:
+    """Run the benchmark; returns the figures as a JSON-ready dict."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    all_cpus = list(range(os.cpu_count() or 1))
+    server_cpus = {all_cpus[0]}
+    client_cpus = set(all_cpus[1:]) or server_cpus
+    with tempfile.TemporaryDirectory(prefix="usotsuki-load-") as tmp:
+        port = _free_port()
+        url = f"http://127.0.0.1:{port}"
+
+        def pin_server() -> None:
+            if hasattr(os, "sched_setaffinity"):
+                os.sched_setaffinity(0, server_cpus)
+
+        server = subprocess.Popen(
+            [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port),
+             "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pin_server)
+        try:
+            _wait_ready(url, server)
+            if hasattr(os, "sched_setaffinity"):
+                os.sched_setaffinity(0, client_cpus)
+            totals, elapsed, lost = asyncio.run(
+                _drive(url, tables, players, game, rules or {}, seconds, think))
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            if server.stderr is not None:
+                server.stderr.close()
+            if cpus and hasattr(os, "sched_setaffinity"):
+                os.sched_setaffinity(0, set(cpus))
+    actions = len(totals.latencies)
+    p50, p99 = _percentile(totals.latencies, 0.50), _percentile(totals.latencies, 0.99)
+    result = {
+        "game": game, "tables": tables, "players": players, "rules": rules or {},
+        "think_s": think, "seconds_limit": seconds, "elapsed_s": round(elapsed, 2),
+        "tables_finished": len(totals.finished), "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1) if elapsed else None,
+        "latency_ms": {"p50": None if p50 is None else round(p50 * 1000, 2),
+                       "p99": None if p99 is None else round(p99 * 1000, 2),
+                       "max": round(max(totals.latencies) * 1000, 2) if actions else None},
+        "errors": len(totals.errors), "error_samples": totals.errors[:5],
+        "lost_actions": lost[:5], "lost_tables": len(lost),
+        "server_cpus": sorted(server_cpus), "client_cpus": sorted(client_cpus),
+    }
+    result["target"] = (f"{TARGET['tables']} tables of {TARGET['players']} at once, "
+                        f"p99 < {TARGET['p99_ms']:.0f} ms, no error or lost action")
+    result["target_met"] = (tables >= TARGET["tables"] and players == TARGET["players"]
+                            and len(totals.finished) == tables and p99 is not None
+                            and p99 * 1000 < TARGET["p99_ms"] and not totals.errors
+                            and not lost)
+    return result
+
+
+def _wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("the server exited at start")
+        try:
+            if httpx.get(f"{url}/api/bots/bluff", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise RuntimeError("the server did not start in 30 s")
+
+
+def report(result: dict[str, Any]) -> None:
+    lat = result["latency_ms"]
+    print(f"server load ({result['game']}, think {result['think_s']} s): "
+          f"{result['tables_finished']}/{result['tables']} "
+          f"tables of {result['players']} finished in {result['elapsed_s']} s; "
+          f"{result['actions']} actions, {result['actions_per_s']} actions/s; "
+          f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+          f"errors {result['errors']}, tables with lost actions {result['lost_tables']}; "
+          f"target met: {result['target_met']}", flush=True)
+    for sample in result["error_samples"] + result["lost_actions"]:
+        print(f"  {sample}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", choices=("bluff", "liar"), default="bluff")
+    parser.add_argument("--rules", default="{}", help="rules as JSON, e.g. '{\"max_cards\": 3}'")
+    parser.add_argument("--seconds", type=float, default=180.0)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a simulated person pauses before acting "
+                        "(0: act at once, which measures saturation throughput)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    result = run(args.tables, args.players, args.game, json.loads(args.rules), args.seconds,
+                 args.think)
+    report(result)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if result["errors"] == 0 and not result["lost_tables"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
