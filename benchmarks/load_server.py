@@ -252,3 +252,31 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """``make bench`` options of this group (``--only server`` runs it alone)."""
+    group = parser.add_argument_group("server load (benchmarks/load_server.py)")
+    group.add_argument("--server-tables", type=int, default=200,
+                       help="tables of --server-players people played at once")
+    group.add_argument("--server-players", type=int, default=4)
+    group.add_argument("--server-game", choices=("bluff", "liar"), default="bluff")
+    group.add_argument("--server-seconds", type=float, default=240.0,
+                       help="the load stops by itself after this long")
+    group.add_argument("--server-think", type=float, default=1.0,
+                       help="mean pause of a simulated person before acting (0: saturate)")
+
+
+def run_group(args: argparse.Namespace) -> dict[str, Any]:
+    """Run from ``benchmarks/run.py``; ``--quick`` makes it a 20-table smoke run."""
+    tables, seconds = args.server_tables, args.server_seconds
+    if getattr(args, "quick", False):
+        tables, seconds = min(tables, 20), min(seconds, 60.0)
+    try:
+        result = run(tables, args.server_players, args.server_game, {}, seconds,
+                     args.server_think)
+    except Exception as exc:  # one broken group must not lose the others' figures
+        print(f"server load FAILED: {type(exc).__name__}: {exc}", flush=True)
+        return {"failed": f"{type(exc).__name__}: {exc}"}
+    report(result)
+    return result

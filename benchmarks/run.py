@@ -30,6 +30,7 @@ import bluff_bench  # noqa: E402
 import bluff_levels_bench  # noqa: E402
 import liar_bench  # noqa: E402
 import liar_levels_bench  # noqa: E402
+import load_server  # noqa: E402
 import openspiel_bench  # noqa: E402
 from cases import Case  # noqa: E402
 from harness import Figure, PlayResult, Settings, measure_listings, measure_play  # noqa: E402
@@ -121,6 +122,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="a smoke run: 0.2 s runs, 0.05 s warm-up and listings (still 3 runs)")
     liar_levels_bench.add_options(parser)
     bluff_levels_bench.add_options(parser)
+    load_server.add_options(parser)
     args = parser.parse_args(argv)
     if args.quick:
         args.seconds, args.warmup, args.listing_seconds = 0.2, 0.05, 0.05
@@ -230,10 +232,14 @@ def main(argv: list[str] | None = None) -> int:
     bluff_bots: dict[str, Any] = {"skipped": "--only"}
     if not only or any(p.startswith("bluff-bots") for p in only):
         bluff_bots = bluff_levels_bench.run(args, settings.seed)
+    server_load: dict[str, Any] = {"skipped": "--only"}
+    if not only or any(p.startswith("server") for p in only):
+        server_load = load_server.run_group(args)
     report = {**env, "settings": vars(settings) | {"pinned": pinned is not None},
               "total_seconds": round(time.perf_counter() - began, 1),
               "results": results, "targets": targets, "skipped": skipped,
-              "liar_bots": liar_bots, "bluff_bots": bluff_bots}
+              "liar_bots": liar_bots, "bluff_bots": bluff_bots,
+              "server_load": server_load}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     shown = args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out
