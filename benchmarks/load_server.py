@@ -43,9 +43,11 @@ def _free_port() -> int:
 @dataclass
 class Totals:
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # perf_counter of each acked send
     errors: list[str] = field(default_factory=list)
     acks: dict[str, int] = field(default_factory=dict)  # table id -> acked actions
     finished: set[str] = field(default_factory=set)
+    began: float = 0.0
 
 
 async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: float,
@@ -79,6 +81,7 @@ async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: f
             elif kind == "ack":
                 awaiting = False
                 totals.latencies.append(time.perf_counter() - sent)
+                totals.sent_at.append(sent)
                 totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
             elif kind == "state":
                 if m["status"] == "finished":
@@ -119,7 +122,7 @@ async def _drive(url: str, tables: int, players: int, game: str, rules: dict[str
                 tasks.append(asyncio.create_task(
                     _seat(ws_url, table_id, token, totals, deadline, ready, think)))
                 await ready.wait()
-        began = time.perf_counter()
+        began = totals.began = time.perf_counter()
         await asyncio.gather(*(http.post(f"/api/tables/{tid}/start", json={"token": host})
                                for tid, host, _ in opened))
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -193,6 +196,13 @@ def run(tables: int = 200, players: int = 4, game: str = "bluff",
         "lost_actions": lost[:5], "lost_tables": len(lost),
         "server_cpus": sorted(server_cpus), "client_cpus": sorted(client_cpus),
     }
+    # The 200 simultaneous starts are a burst no real evening has: show the steady state too.
+    steady = [lat for lat, at in zip(totals.latencies, totals.sent_at, strict=True)
+              if at - totals.began >= 10.0]
+    s50, s99 = _percentile(steady, 0.50), _percentile(steady, 0.99)
+    result["latency_ms_after_10s"] = {
+        "actions": len(steady), "p50": None if s50 is None else round(s50 * 1000, 2),
+        "p99": None if s99 is None else round(s99 * 1000, 2)}
     result["target"] = (f"{TARGET['tables']} tables of {TARGET['players']} at once, "
                         f"p99 < {TARGET['p99_ms']:.0f} ms, no error or lost action")
     result["target_met"] = (tables >= TARGET["tables"] and players == TARGET["players"]
@@ -223,7 +233,9 @@ def report(result: dict[str, Any]) -> None:
           f"{result['tables_finished']}/{result['tables']} "
           f"tables of {result['players']} finished in {result['elapsed_s']} s; "
           f"{result['actions']} actions, {result['actions_per_s']} actions/s; "
-          f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+          f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms "
+          f"(after the first 10 s: p50 {result['latency_ms_after_10s']['p50']} ms, "
+          f"p99 {result['latency_ms_after_10s']['p99']} ms); "
           f"errors {result['errors']}, tables with lost actions {result['lost_tables']}; "
           f"target met: {result['target_met']}", flush=True)
     for sample in result["error_samples"] + result["lost_actions"]:

@@ -68,11 +68,12 @@ class Numbered:
 
     n: int
     audience: frozenset[int] | None
-    payload: dict[str, Any]
     wire: str  # the "event" message as sent, encoded once for every receiver
+    action: str | None = None  # the canonical text, for a server "action" event
 
     def to_json(self) -> dict[str, Any]:
-        return self.payload
+        event: dict[str, Any] = json.loads(self.wire)["event"]
+        return event
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -253,9 +254,12 @@ class Table:
         self.seq += 1
         fresh = []
         for e in events:
+            # Kept as text only: thousands of small dicts per table would slow every
+            # garbage collection pass of a busy server.
             n, payload = len(self.events), e.to_json()
-            numbered = Numbered(n, e.audience, payload,
-                                encode({"type": "event", "n": n, "event": payload}))
+            numbered = Numbered(n, e.audience,
+                                encode({"type": "event", "n": n, "event": payload}),
+                                payload["action"] if payload["type"] == "action" else None)
             self.events.append(numbered)
             fresh.append(numbered)
         return fresh

@@ -173,5 +173,5 @@ async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
             client.send(_error(exc.code, exc.message, ref))
             return
     # fresh[0] is the action event; the ack follows the events it caused in this queue.
-    client.send({"type": "ack", "id": ref, "action": fresh[0].payload["action"],
+    client.send({"type": "ack", "id": ref, "action": fresh[0].action,
                  "n": fresh[-1].n})
