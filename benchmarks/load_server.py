@@ -48,6 +48,7 @@ class Totals:
     acks: dict[str, int] = field(default_factory=dict)  # table id -> acked actions
     finished: set[str] = field(default_factory=set)
     began: float = 0.0
+    retries: int = 0  # actions sent again after a rate_limited answer
 
 
 async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: float,
@@ -62,6 +63,7 @@ async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: f
         seat: int | None = None
         acted_at: int | None = None  # the state number we acted on
         sent = 0.0
+        last_sent = ""
         awaiting = False  # an action sent and not yet acknowledged
         finished = False
         while time.monotonic() < deadline and not (finished and not awaiting):
@@ -75,6 +77,13 @@ async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: f
             kind = m["type"]
             if kind == "welcome":
                 seat = m["seat"]
+            elif kind == "error" and m["code"] == "rate_limited" and awaiting:
+                # Only machine-speed players (--think 0) act 20 times a second: wait and
+                # send again, as the protocol asks of a client.
+                totals.retries += 1
+                await asyncio.sleep(1.0)
+                sent = time.perf_counter()
+                await ws.send(last_sent)
             elif kind == "error":
                 totals.errors.append(f"{table_id}/{seat}: {m['code']}: {m['message']}")
                 awaiting = False
@@ -95,7 +104,8 @@ async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: f
                         await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                     sent = time.perf_counter()
                     awaiting = True
-                    await ws.send(json.dumps({"type": "act", "action": text}))
+                    last_sent = json.dumps({"type": "act", "action": text})
+                    await ws.send(last_sent)
 
 
 async def _drive(url: str, tables: int, players: int, game: str, rules: dict[str, Any],
@@ -193,6 +203,7 @@ def run(tables: int = 200, players: int = 4, game: str = "bluff",
                        "p99": None if p99 is None else round(p99 * 1000, 2),
                        "max": round(max(totals.latencies) * 1000, 2) if actions else None},
         "errors": len(totals.errors), "error_samples": totals.errors[:5],
+        "rate_limited_retries": totals.retries,
         "lost_actions": lost[:5], "lost_tables": len(lost),
         "server_cpus": sorted(server_cpus), "client_cpus": sorted(client_cpus),
     }
@@ -236,7 +247,8 @@ def report(result: dict[str, Any]) -> None:
           f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms "
           f"(after the first 10 s: p50 {result['latency_ms_after_10s']['p50']} ms, "
           f"p99 {result['latency_ms_after_10s']['p99']} ms); "
-          f"errors {result['errors']}, tables with lost actions {result['lost_tables']}; "
+          f"errors {result['errors']}, tables with lost actions {result['lost_tables']}, "
+          f"rate-limited resends {result['rate_limited_retries']}; "
           f"target met: {result['target_met']}", flush=True)
     for sample in result["error_samples"] + result["lost_actions"]:
         print(f"  {sample}")
