@@ -12,7 +12,7 @@ from usotsuki import __version__
 
 app = typer.Typer(
     name="usotsuki",
-    help="嘘つき usotsuki: Bluff and the Liar Game. Replay records, play in the terminal.",
+    help="嘘つき usotsuki: Bluff and the Liar Game. Play (terminal or browser), replay, pit bots.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
