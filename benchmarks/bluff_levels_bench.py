@@ -23,26 +23,16 @@ least 50%.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import math
-import os
 import random
-import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
+import bot_bench
+from bot_bench import PAIRS, TIME_TARGETS, percentiles, unpin
+
 LEVELS = ("easy", "normal", "hard", "expert")
-PAIRS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
-TIME_TARGETS = {"hard": 0.020, "expert": 1.0}
 ODDS_TARGET = 0.002
-
-
-def _percentiles(times: list[float]) -> dict[str, float]:
-    times = sorted(times)
-    return {"median_s": statistics.median(times),
-            "p95_s": times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)],
-            "max_s": times[-1], "samples": len(times)}
 
 
 def time_odds(samples: int, seed: int) -> dict[str, dict[str, float]]:
@@ -64,7 +54,7 @@ def time_odds(samples: int, seed: int) -> dict[str, dict[str, float]]:
         t0 = time.perf_counter()
         odds.call_probabilities(hand, unseen)
         warm.append(time.perf_counter() - t0)
-    return {"cold": _percentiles(cold), "warm": _percentiles(warm)}
+    return {"cold": percentiles(cold), "warm": percentiles(warm)}
 
 
 def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
@@ -94,49 +84,14 @@ def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
 
 
 def time_levels(decisions: int, seed: int) -> dict[str, dict[str, float]]:
-    from usotsuki.bots import make_bot
-
-    sample = sample_decisions(decisions, seed)
-    out = {}
-    for name in LEVELS:
-        bot = make_bot("bluff", name)
-        rng = random.Random(seed)
-        for v, legal in sample[:5]:  # warm caches
-            bot.act(v, legal, rng)
-        times = []
-        for v, legal in sample:
-            t0 = time.perf_counter()
-            bot.act(v, legal, rng)
-            times.append(time.perf_counter() - t0)
-        out[name] = _percentiles(times)
-    return out
+    return bot_bench.time_levels("bluff", LEVELS, sample_decisions(decisions, seed), seed)
 
 
 def strength(games: int, expert_games: int, jobs: int, seed: int,
              say: Callable[[str], None]) -> list[dict[str, Any]]:
-    from usotsuki import tournament
-
-    rows = []
-    for top, low in PAIRS:
-        n = expert_games if top == "expert" else games
-        n -= n % 4  # every seat equally often
-        t0 = time.perf_counter()
-        spec = tournament.Spec("bluff", 4, (top, low, low, low), n, seed)
-        summary = tournament.summarize(spec, tournament.run(spec, jobs=jobs))
-        entry = summary["bots"][top]
-        wins, played = entry["wins"], entry["games"]
-        low_ci, high_ci = entry["ci95"]
-        target = 0.5 if (top, low) == ("normal", "easy") else 0.25
-        met = wins / played >= target and low_ci > 0.25
-        row = {"top": top, "low": low, "games": played, "wins": wins,
-               "win_share": wins / played, "ci95": [low_ci, high_ci],
-               "low_win_share": summary["bots"][low]["win_share"],
-               "mean_place": entry["mean_place"], "target": target, "met": met,
-               "seconds": round(time.perf_counter() - t0, 1)}
-        say(f"  {top} vs 3x {low}: {wins}/{played} = {row['win_share']:.3f} "
-            f"[{low_ci:.3f}, {high_ci:.3f}] ({row['seconds']} s)")
-        rows.append(row)
-    return rows
+    return [bot_bench.strength_row("bluff", top, low,
+                                   expert_games if top == "expert" else games, seed, jobs, say)
+            for top, low in PAIRS]
 
 
 def print_tables(odds: dict[str, Any] | None, timing: dict[str, Any] | None,
@@ -176,12 +131,6 @@ def print_tables(odds: dict[str, Any] | None, timing: dict[str, Any] | None,
                           (f">= {r['target']:.0%}, CI > 25%: " if r["target"] > 0.25 else
                            "CI > 25%: ") + ("met" if r["met"] else "NOT met"))
         console.print(table)
-
-
-def unpin() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        with contextlib.suppress(OSError):
-            os.sched_setaffinity(0, range(os.cpu_count() or 1))
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

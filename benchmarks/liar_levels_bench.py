@@ -20,20 +20,16 @@ the same line-ups one after another.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import math
-import os
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
+import bot_bench
+from bot_bench import PAIRS, TIME_TARGETS, unpin
+
 LEVELS = ("easy", "normal", "hard", "expert")
-PAIRS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
 RULES = (("plain", ""), ("all house rules", "all"))
-TIME_TARGETS = {"hard": 0.020, "expert": 1.0}
 
 
 def available() -> str | None:
@@ -75,103 +71,18 @@ def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
 
 
 def time_levels(decisions: int, seed: int) -> dict[str, dict[str, float]]:
-    from usotsuki.bots import make_bot
-
-    sample = sample_decisions(decisions, seed)
-    out = {}
-    for name in LEVELS:
-        bot = make_bot("liar", name)
-        rng = random.Random(seed)
-        for v, legal in sample[:5]:  # warm caches
-            bot.act(v, legal, rng)
-        times = []
-        for v, legal in sample:
-            t0 = time.perf_counter()
-            bot.act(v, legal, rng)
-            times.append(time.perf_counter() - t0)
-        times.sort()
-        out[name] = {"median_s": statistics.median(times),
-                     "p95_s": times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)],
-                     "max_s": times[-1], "decisions": len(times)}
-    return out
+    return bot_bench.time_levels("liar", LEVELS, sample_decisions(decisions, seed), seed)
 
 
 # -- strength --------------------------------------------------------------------------------
 
 
-def _tournament() -> Any | None:
-    try:
-        from usotsuki import tournament
-    except ImportError:
-        return None
-    return tournament if hasattr(tournament, "Spec") and hasattr(tournament, "run") else None
-
-
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def _driver_games(top: str, low: str, rules_text: str, games: int, seed: int) -> tuple[int, int]:
-    """The fallback: ``games`` games, the top bot's seat rotating; (wins, games)."""
-    from usotsuki.bots import make_bot
-    from usotsuki.liar import parse_rules_text
-    from usotsuki.session import LiarSession
-
-    rules = parse_rules_text(rules_text, 4, turn_limit=2000)
-    wins = 0
-    for g in range(games):
-        rng = random.Random(f"{seed}:{g}")
-        seat = g % 4
-        bots = [make_bot("liar", top if s == seat else low) for s in range(4)]
-        session = LiarSession.create(rules, rng.getrandbits(63))
-        while not session.over:
-            if session.chance_due:
-                session, _ = session.deal(session.draw_chance(rng))
-                continue
-            s = session.to_move
-            action = bots[s].act(session.view(s), session.legal(), rng)
-            session, _ = session.apply(action)
-        wins += session.state is not None and session.state.winner == seat
-    return wins, games
-
-
 def strength(games: int, expert_games: int, jobs: int, seed: int,
              say: Callable[[str], None]) -> list[dict[str, Any]]:
-    tournament = _tournament()
-    rows = []
-    for top, low in PAIRS:
-        n = expert_games if top == "expert" else games
-        n -= n % 4  # every seat equally often
-        for label, text in RULES:
-            t0 = time.perf_counter()
-            if tournament is not None:
-                spec = tournament.Spec("liar", 4, (top, low, low, low), n, seed, text)
-                summary = tournament.summarize(spec, tournament.run(spec, jobs=jobs))
-                entry = summary["bots"][top]
-                wins, played = entry["wins"], entry["games"]
-                no_winner = summary.get("games_without_winner")
-                source = "usotsuki.tournament"
-            else:
-                wins, played = _driver_games(top, low, text, n, seed)
-                no_winner = None
-                source = "session driver"
-            low_ci, high_ci = wilson(wins, played)
-            target = 0.5 if (top, low) == ("normal", "easy") else 0.25
-            met = (wins / played >= target and low_ci > 0.25) if played else False
-            row = {"top": top, "low": low, "rules": label, "games": played, "wins": wins,
-                   "win_share": wins / played if played else 0.0, "ci95": [low_ci, high_ci],
-                   "target": target, "met": met, "games_without_winner": no_winner,
-                   "seconds": round(time.perf_counter() - t0, 1), "source": source}
-            say(f"  {top} vs 3x {low}, {label}: {wins}/{played} = {row['win_share']:.3f} "
-                f"[{low_ci:.3f}, {high_ci:.3f}] ({row['seconds']} s)")
-            rows.append(row)
-    return rows
+    return [bot_bench.strength_row("liar", top, low,
+                                   expert_games if top == "expert" else games, seed, jobs, say,
+                                   rules=text, label=label)
+            for top, low in PAIRS for label, text in RULES]
 
 
 def print_tables(timing: dict[str, Any] | None, rows: list[dict[str, Any]] | None) -> None:
@@ -188,7 +99,7 @@ def print_tables(timing: dict[str, Any] | None, rows: list[dict[str, Any]] | Non
             mark = "" if target is None else (
                 f"< {target * 1000:.0f} ms: " + ("met" if t["p95_s"] < target else "NOT met"))
             table.add_row(name, f"{t['median_s'] * 1000:.2f} ms", f"{t['p95_s'] * 1000:.2f} ms",
-                          f"{t['max_s'] * 1000:.1f} ms", str(t["decisions"]), mark)
+                          f"{t['max_s'] * 1000:.1f} ms", str(t["samples"]), mark)
         console.print(table)
     if rows:
         table = Table(title="Liar Game bots: each level against three of the level below "
@@ -202,12 +113,6 @@ def print_tables(timing: dict[str, Any] | None, rows: list[dict[str, Any]] | Non
                           (f">= {r['target']:.0%}, CI > 25%: " if r["target"] > 0.25 else
                            "CI > 25%: ") + ("met" if r["met"] else "NOT met"))
         console.print(table)
-
-
-def unpin() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        with contextlib.suppress(OSError):
-            os.sched_setaffinity(0, range(os.cpu_count() or 1))
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
