@@ -10,17 +10,18 @@ When some cards are known to be in that player's hand, the played cards are a un
 subset of the hand (known plus unseen part) and the probability is a short exact sum
 (:func:`play_truth_probability`).
 
-**What a seat can place** (the reading chosen here). A :class:`~usotsuki.liar.view.LiarView`
-is an observation of the present, not of the history. A card turned face up in a doubt
-(L9) goes under the stock with the rest of the field (L8); the drawer then takes the
-top ``N`` cards, which include some of the flushed cards, in secretly shuffled order,
-only when the stock held fewer than ``N``. Afterwards it may be drawn by a passer (how
-many draws reached the flushed block is not in the view), played face down again by
-whoever drew it, or flushed again. So no place of a revealed card is certain from the
-view alone, except the seat's own hand: the seat places exactly its own cards, and every
-other card, revealed or not, is in the unseen pool. Hand sizes and the stock's size then
-do not change the odds (every unseen place is exchangeable); they would, through
-:func:`play_truth_probability`, once a shell tracks certain places (see ``known``).
+**What a seat can place.** Its own hand, and the cards shown face up in doubts whose place
+is public and certain (``view.known_places``, tracked by :mod:`usotsuki.liar.tracking`):
+still in an untouched part of the stock, or in a seat's hand after that seat drew the
+whole block they lay in. Cards certainly in the stock or in another hand cannot be in the
+current play. Cards certainly in the current player's hand just before the play
+(``view.known_before_play``) are certain members of that hand, and the play is a uniform
+subset of the whole hand. Every other card, a shown card in no certain place included,
+is in the unseen pool: each unseen place is equally likely to hold it. So hand sizes and
+the stock's size matter only through the player's hand size and its known cards.
+
+Not modelled (the view does not carry them): the seat's own face-down plays on the field,
+and which shown cards the seat itself drew from a shuffled block.
 """
 
 from __future__ import annotations
@@ -47,10 +48,24 @@ def rate_counts(cards: Iterable[Card]) -> tuple[int, ...]:
 
 
 def unseen_counts(view: LiarView) -> tuple[int, ...]:
-    """Per rate, the cards ``view``'s seat cannot place: all but its own hand (see the
-    module's reading)."""
-    own = rate_counts(view.hand or ())
-    return tuple(4 - n for n in own)
+    """Per rate, the cards ``view``'s seat cannot place now: all but its own hand and the
+    shown cards in certain places (see the module's reading)."""
+    return knowledge(view, None)[0]
+
+
+def knowledge(view: LiarView, seat: int | None, before_play: bool = False,
+              elsewhere: bool = True) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per rate: the cards ``view``'s seat cannot place, and the cards certainly in
+    ``seat``'s hand (just before the current play when ``before_play``; that seat must then
+    be the current play's player). ``elsewhere=False`` ignores ``known_places``."""
+    places = view.known_places if elsewhere else ()
+    placed = set(view.hand or ()) | {c for c, _ in places}
+    known = [c for c, place in places if place == seat]
+    if before_play:
+        placed.update(view.known_before_play)
+        known += view.known_before_play
+    own = rate_counts(placed)
+    return tuple(4 - n for n in own), rate_counts(known)
 
 
 @lru_cache(maxsize=65536)
@@ -83,10 +98,10 @@ def truth_probability(view: LiarView) -> float | None:
     current = view.field[-1]
     if current.seat == view.seat:
         return None
-    unseen = unseen_counts(view)
-    pool = sum(unseen)
+    unseen, known = knowledge(view, current.seat, before_play=True)
     hand = view.hand_sizes[current.seat] + current.count
-    return play_truth_probability(current.count, unseen[current.rate], pool, min(hand, pool))
+    return play_truth_probability(current.count, unseen[current.rate], sum(unseen), hand,
+                                  sum(known), known[current.rate])
 
 
 def able_before_play(view: LiarView) -> float | None:
@@ -96,32 +111,37 @@ def able_before_play(view: LiarView) -> float | None:
     if not view.field or view.hand is None or view.field[-1].seat == view.seat:
         return None
     current = view.field[-1]
-    hand = view.hand_sizes[current.seat] + current.count
-    return able_probability(current.count, current.rate, view, current.seat, hand)
+    return able_probability(current.count, current.rate, view, current.seat, before_play=True)
 
 
 def able_probability(count: int, rate: int, view: LiarView, seat: int,
-                     hand: int | None = None) -> float:
-    """The probability, from ``view``'s seat, that ``seat``'s hand (of ``hand`` cards,
-    by default its size now) holds ``count`` cards of ``rate``: whether it *could* make
-    that play truthfully."""
-    unseen = unseen_counts(view)
+                     before_play: bool = False) -> float:
+    """The probability, from ``view``'s seat, that ``seat``'s hand (now, or just before the
+    current play when ``before_play``) holds ``count`` cards of ``rate``: whether it
+    *could* make that play truthfully."""
+    unseen, known = knowledge(view, seat, before_play)
     pool = sum(unseen)
-    hand = min(view.hand_sizes[seat] if hand is None else hand, pool)
-    if count > hand:
+    hand = view.hand_sizes[seat] + (view.field[-1].count if before_play else 0)
+    drawn = min(hand - sum(known), pool)  # the hand's cards in no certain place
+    need = count - known[rate]
+    if need <= 0:
+        return 1.0
+    if need > drawn:
         return 0.0
     k = unseen[rate]
-    return sum(_c(k, x) * _c(pool - k, hand - x)
-               for x in range(count, min(k, hand) + 1)) / _c(pool, hand)
+    return sum(_c(k, x) * _c(pool - k, drawn - x)
+               for x in range(need, min(k, drawn) + 1)) / _c(pool, drawn)
 
 
 def all_truth_probabilities(view: LiarView, count: int, seat: int) -> list[float]:
     """:func:`play_truth_probability` for a play of ``count`` cards by ``seat`` (hand
-    sizes as after the play) declaring each rate, in normal order."""
-    unseen = unseen_counts(view)
-    pool = sum(unseen)
-    hand = min(view.hand_sizes[seat] + count, pool)
-    return [play_truth_probability(count, unseen[r], pool, hand) for r in range(RATE_COUNT)]
+    sizes as after the play) declaring each rate, in normal order. The cards ``seat``
+    certainly held are those before the current play when that play is its own."""
+    before = bool(view.field) and view.field[-1].seat == seat
+    unseen, known = knowledge(view, seat, before)
+    hand = view.hand_sizes[seat] + count
+    return [play_truth_probability(count, unseen[r], sum(unseen), hand, sum(known), known[r])
+            for r in range(RATE_COUNT)]
 
 
 def deck_minus(cards: Sequence[Card]) -> list[Card]:

@@ -38,35 +38,42 @@ from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Action, Play
 from usotsuki.liar.legal import LegalSummary, playable
 from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.state import FieldPlay, LiarState, push
-from usotsuki.liar.view import LiarView
+from usotsuki.liar.tracking import Block
+from usotsuki.liar.view import FieldView, LiarView
 from usotsuki.odds_liar import deck_minus
 
 SHARPNESS = 0.6  # how fast the win chance falls with each extra card in hand
 
 
 def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> LiarState:
-    """A full state consistent with ``view``: its seat's hand as it is, the rest dealt from
-    the unseen cards; the current play truthful with probability ``p_truth``."""
+    """A full state consistent with ``view``: its seat's hand as it is, the shown cards in
+    their certain places (``view.known_places``; the current player's ``known_before_play``
+    in its hand or play), the rest dealt from the unseen cards; the current play truthful
+    with probability ``p_truth``. Shown cards certainly in the stock go to its bottom (the
+    view does not say how deep their blocks lie)."""
     me = view.seat
     assert me is not None and view.hand is not None
-    pool = deck_minus(view.hand)
+    held: dict[int, list[Card]] = {}
+    stocked: list[Card] = []
+    for card, place in view.known_places:
+        if isinstance(place, str):
+            stocked.append(card)
+        elif place != me:
+            held.setdefault(place, []).append(card)
+    before = [c for c in view.known_before_play if c not in view.hand]
+    pool = deck_minus((*view.hand, *(c for c, _ in view.known_places), *before))
     rng.shuffle(pool)
     played: list[tuple[Card, ...]] = [()] * len(view.field)
-    if view.field and view.field[-1].seat != me and p_truth is not None:
+    if view.field:
         current = view.field[-1]
-        truthful = rng.random() < p_truth
-        if truthful:
-            cards = [c for c in pool if CARD_RATE[c] == current.rate][:current.count]
-            truthful = len(cards) == current.count
-        if not truthful:
-            cards = pool[:current.count]
-            if all(CARD_RATE[c] == current.rate for c in cards):
-                other = next((c for c in pool if CARD_RATE[c] != current.rate), None)
-                if other is not None:
-                    cards = cards[:-1] + [other]
-        taken = set(cards)
-        pool = [c for c in pool if c not in taken]
-        played[-1] = tuple(cards)
+        if current.seat == me:  # what it certainly held and holds no more, it played
+            played[-1] = tuple(before + pool[:current.count - len(before)])
+            pool = pool[current.count - len(before):]
+        elif before or p_truth is not None:
+            cards, kept, pool = _current_play(current, before, pool,
+                                              view.hand_sizes[current.seat], rng, p_truth)
+            played[-1] = cards
+            held.setdefault(current.seat, []).extend(kept)
     at = 0
     for i, p in enumerate(view.field):
         if not played[i]:
@@ -77,14 +84,44 @@ def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> Li
         if seat == me:
             hands.append(view.hand)
         else:
-            hands.append(tuple(pool[at:at + size]))
-            at += size
-    stock = tuple(pool[at:])
+            part = held.get(seat, [])
+            need = size - len(part)
+            hands.append((*part, *pool[at:at + need]))
+            at += need
+    stock = (*pool[at:], *stocked)
     field = tuple(FieldPlay(p.seat, cards, p.rate) for p, cards in zip(view.field, played,
                                                                        strict=True))
+    known_stock = (Block(0, len(stocked), tuple(stocked)),) if stocked else ()
+    known_hands = tuple((c, place) for c, place in view.known_places
+                        if not isinstance(place, str))
     return LiarState(view.rules, tuple(hands), stock, field, view.to_move, view.revolution,
                      view.jack_back, view.bound, view.turns, view.owed, view.doubts, None,
-                     None, view.classes, view.game, FlushRng.from_seed(rng.getrandbits(32)))
+                     None, view.classes, view.game, FlushRng.from_seed(rng.getrandbits(32)),
+                     known_stock, known_hands, view.known_before_play)
+
+
+def _current_play(current: FieldView, before: list[Card], pool: list[Card], size: int,
+                  rng: random.Random, p_truth: float | None
+                  ) -> tuple[tuple[Card, ...], list[Card], list[Card]]:
+    """Another seat's current play from its hand before the play: the ``before`` cards it
+    certainly held and the rest from the shuffled ``pool``; truthful with probability
+    ``p_truth`` when possible, else (given a ``p_truth``) a lie when possible. Returns the
+    played cards, the cards known to stay in its hand, and the pool left."""
+    count, rate = current.count, current.rate
+    if p_truth is not None and rng.random() < p_truth:
+        cards = ([c for c in before if CARD_RATE[c] == rate]
+                 + [c for c in pool if CARD_RATE[c] == rate])[:count]
+        kept = [c for c in before if c not in cards]
+        if len(cards) == count and len(kept) <= size:
+            return tuple(cards), kept, [c for c in pool if c not in cards]
+    fill = size + count - len(before)
+    hand = before + pool[:fill]
+    cards = rng.sample(hand, count)
+    if p_truth is not None and all(CARD_RATE[c] == rate for c in cards):
+        other = next((c for c in hand if CARD_RATE[c] != rate), None)
+        if other is not None:
+            cards[-1] = other
+    return tuple(cards), [c for c in hand if c not in cards], pool[fill:]
 
 
 @lru_cache(maxsize=16384)

@@ -61,6 +61,7 @@ from usotsuki.liar.events import (
 from usotsuki.liar.legal import illegal_reason
 from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.rules import LiarRules
+from usotsuki.liar.tracking import Blocks, InHand, drawn, flushed, played
 
 Hand = tuple[Card, ...]
 Standings = tuple[tuple[int, ...], ...]
@@ -117,6 +118,10 @@ class LiarState(NamedTuple):
     classes: tuple[int, ...]  # O7: seats by class from the previous game, first place first
     game: int  # index of this game in its match
     rng: FlushRng  # the record's flush generator (Part 4 seed), carried across games
+    # public tracking of cards shown in doubts (liar/tracking.py); empty at a game's start
+    known_stock: Blocks = ()  # stock blocks holding shown cards, untouched by draws
+    known_hands: InHand = ()  # shown cards certainly in a seat's hand
+    known_before: tuple[Card, ...] = ()  # those the current play's player held before it
 
     @property
     def over(self) -> bool:
@@ -353,6 +358,10 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
             jack_back = False
             if log is not None:
                 log.append(OrderChanged(revolution, "six up"))
+    in_hand: InHand = s.known_hands
+    before: tuple[Card, ...] = ()
+    if in_hand:  # its tracked cards may now be on the field
+        in_hand, before = played(in_hand, seat)
     nxt = seat + 1
     if nxt == rules.players:
         nxt = 0
@@ -360,7 +369,7 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     new = _new_state(LiarState, (
         rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
         field + (FieldPlay(seat, cards, rate),), nxt, revolution, jack_back, bound, turns, (),
-        s.doubts, None, None, s.classes, s.game, s.rng))
+        s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock, in_hand, before))
     if not left and not rules.final_doubt:  # L10: out at once, the original's rule
         return _end(new, seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -373,9 +382,12 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
     seat = s.to_move
     assert seat is not None
     hands, stock, rng = s.hands, s.stock, s.rng
+    blocks, in_hand, before = s.known_stock, s.known_hands, s.known_before
     if log is not None:
         log.append(Passed(seat))
     if stock:  # L6: the passer draws at once, before any flush the pass brings (L7)
+        if blocks and blocks[0].hi == len(stock):  # the draw reaches a tracked block
+            blocks, in_hand = drawn(blocks, in_hand, seat, len(stock), 1)
         hands = hands[:seat] + (hands[seat] + stock[:1],) + hands[seat + 1:]
         if log is not None:
             log += (Drew(seat, 1), DrewCards(seat, stock[:1]))
@@ -385,11 +397,15 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
         nxt = 0
     field, jack_back, bound = s.field, s.jack_back, s.bound
     if nxt == field[-1].seat:  # L7: back to the current play's player: flush, they lead
+        under = len(stock)
         stock, rng = _flush(stock, field, rng, "all passed", s, log)
-        field, jack_back, bound = (), False, False
+        if blocks:  # nothing shown goes under, but the tracked blocks move up
+            blocks = flushed(blocks, len(stock) - under, ())
+        field, jack_back, bound, before = (), False, False, ()
     turns = s.turns + 1
     new = _new_state(LiarState, (rules, hands, stock, field, nxt, s.revolution, jack_back, bound,
-                                 turns, (), s.doubts, None, None, s.classes, s.game, rng))
+                                 turns, (), s.doubts, None, None, s.classes, s.game, rng,
+                                 blocks, in_hand, before))
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
         return _end(new, None, log)
     return new
@@ -408,15 +424,23 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     # L9: the flush comes first, so the stock always holds N cards for the drawer
     stock, rng = _flush(s.stock, field, s.rng, "doubt", s, log)
     drawer, leader = (seat, current.seat) if truthful else (current.seat, seat)
-    drawn = stock[:count]
-    hands = s.hands[:drawer] + (s.hands[drawer] + drawn,) + s.hands[drawer + 1:]
+    taken = stock[:count]
+    hands = s.hands[:drawer] + (s.hands[drawer] + taken,) + s.hands[drawer + 1:]
     if log is not None:
-        log += (Drew(drawer, count), DrewCards(drawer, drawn))
+        log += (Drew(drawer, count), DrewCards(drawer, taken))
     result = DoubtResult(seat, current.seat, current.rate, current.cards, truthful, drawer,
                          count)
+    # tracking: the shown cards go under the stock; what the doubted player certainly held
+    # before the play and did not show is certainly still in its hand; then the draw
+    in_hand = s.known_hands
+    if s.known_before:
+        in_hand += tuple((c, current.seat) for c in s.known_before if c not in current.cards)
+    blocks, in_hand = drawn(flushed(s.known_stock, count, current.cards), in_hand, drawer,
+                            len(stock), count)
     turns = s.turns + 1
     new = LiarState(rules, hands, stock[count:], (), leader, s.revolution, False, False,
-                    turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng)
+                    turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng,
+                    blocks, in_hand, ())
     if truthful and not s.hands[current.seat]:  # L10: the player who went out wins
         return _end(new, current.seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11

@@ -2,8 +2,9 @@
 
 A view holds the seat's own hand and everything public: hand sizes, the stock's size,
 the field face down (who played how many cards as which rate), the cards doubts turned
-face up, the order in force, binding and 8-cut, classes and owed gives, whose turn and
-what they may do. Never another seat's cards, the stock's order, the seed or the
+face up and where such cards certainly are now (:mod:`usotsuki.liar.tracking`), the
+order in force, binding and 8-cut, classes and owed gives, whose turn and what they may
+do. Never another seat's cards, the stock's order, the seed or the
 generator's state. It is an observation of the present, not the seat's whole history.
 """
 
@@ -18,6 +19,7 @@ from usotsuki.liar.actions import CARD_RATE, EIGHT, RATE_NAMES
 from usotsuki.liar.legal import LegalSummary, legal_summary
 from usotsuki.liar.rules import LiarRules
 from usotsuki.liar.state import DoubtResult, Exchange, LiarState
+from usotsuki.liar.tracking import places
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,10 @@ class LiarView:
     stock_size: int
     field: tuple[FieldView, ...]
     doubts: tuple[DoubtResult, ...]  # this game's doubts, cards face up
+    # cards shown in doubts and certainly in one place now: "stock" or a seat (public)
+    known_places: tuple[tuple[Card, int | str], ...]
+    # shown cards the current play's player certainly held just before that play
+    known_before_play: tuple[Card, ...]
     reversed: bool
     revolution: bool
     jack_back: bool
@@ -70,6 +76,9 @@ class LiarView:
             "doubts": [{"doubter": d.doubter, "doubted": d.doubted, "rate": RATE_NAMES[d.rate],
                         "cards": [str(c) for c in d.cards], "truthful": d.truthful,
                         "drawer": d.drawer, "drawn": d.drawn} for d in self.doubts],
+            "known_places": [{"card": str(c), "place": place}
+                             for c, place in self.known_places],
+            "known_before_play": [str(c) for c in self.known_before_play],
             "order": self.order,
             "revolution": self.revolution,
             "jack_back": self.jack_back,
@@ -110,6 +119,8 @@ def _view(state: LiarState, seat: int | None, hand: tuple[Card, ...] | None) -> 
         stock_size=len(state.stock),
         field=tuple(FieldView(p.seat, len(p.cards), p.rate) for p in state.field),
         doubts=state.doubts,
+        known_places=places(state.known_stock, state.known_hands),
+        known_before_play=tuple(sorted(state.known_before)),
         reversed=state.reversed,
         revolution=state.revolution,
         jack_back=state.jack_back,

@@ -1,0 +1,67 @@
+"""Where cards seen face up in a doubt certainly are, from public facts only (L8, L9).
+
+At a doubt the doubted play's cards are turned face up (L9); the whole field is shuffled
+and put under the stock (L8); every draw takes cards from the top, in public. So anyone
+can follow the stock as blocks: one block per flush, of known size, holding the cards
+that doubt showed. While no draw has reached a block, its shown cards are certainly in
+the stock. A draw that takes the whole block puts them certainly in the drawer's hand,
+until that player plays again (then they may be on the field). A draw that takes only
+part of a block takes a secretly shuffled part: its shown cards are then in no certain
+place, and tracking drops them.
+
+Blocks count positions from the **bottom** of the stock (0 is the bottom card): draws
+take from the top and so never move a block; only a flush, which puts cards under
+everything, shifts them. Only blocks still holding known cards are kept, top first.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from usotsuki.cards import Card
+
+
+class Block(NamedTuple):
+    """Stock positions ``lo <= i < hi`` (from the bottom) of one flush, untouched by draws;
+    ``known`` are the cards a doubt showed among them."""
+
+    lo: int
+    hi: int
+    known: tuple[Card, ...]
+
+
+Blocks = tuple[Block, ...]
+InHand = tuple[tuple[Card, int], ...]
+"""(card, seat) pairs: shown cards certainly in that seat's hand."""
+
+
+def flushed(blocks: Blocks, count: int, shown: tuple[Card, ...]) -> Blocks:
+    """L8: ``count`` cards go under the stock, ``shown`` of them seen face up."""
+    moved = tuple(Block(b.lo + count, b.hi + count, b.known) for b in blocks)
+    return moved + (Block(0, count, shown),) if shown else moved
+
+
+def drawn(blocks: Blocks, in_hand: InHand, seat: int, top: int,
+          count: int) -> tuple[Blocks, InHand]:
+    """``seat`` draws ``count`` cards from a stock of ``top`` cards (L6, L9)."""
+    lowest = top - count
+    while blocks and blocks[0].hi > lowest:
+        block, blocks = blocks[0], blocks[1:]
+        if block.lo >= lowest:  # the whole block: every shown card is now this seat's
+            in_hand += tuple((c, seat) for c in block.known)
+        # else a shuffled part of it: its shown cards may be on either side (dropped)
+    return blocks, in_hand
+
+
+def played(in_hand: InHand, seat: int) -> tuple[InHand, tuple[Card, ...]]:
+    """``seat`` plays: its tracked cards may now be on the field. Returns the rest and the
+    cards it certainly held just before the play."""
+    kept = tuple(p for p in in_hand if p[1] != seat)
+    return kept, tuple(c for c, s in in_hand if s == seat)
+
+
+def places(blocks: Blocks, in_hand: InHand) -> tuple[tuple[Card, int | str], ...]:
+    """Every tracked card and its certain place (``"stock"`` or a seat), by card."""
+    found: list[tuple[Card, int | str]] = [(c, "stock") for b in blocks for c in b.known]
+    found += in_hand
+    return tuple(sorted(found, key=lambda p: p[0]))
