@@ -435,8 +435,9 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     in_hand = s.known_hands
     if s.known_before:
         in_hand += tuple((c, current.seat) for c in s.known_before if c not in current.cards)
-    blocks, in_hand = drawn(flushed(s.known_stock, count, current.cards), in_hand, drawer,
-                            len(stock), count)
+    blocks = flushed(s.known_stock, count, current.cards)
+    if blocks[0].hi > len(stock) - count:  # the draw reaches a tracked block
+        blocks, in_hand = drawn(blocks, in_hand, drawer, len(stock), count)
     turns = s.turns + 1
     new = LiarState(rules, hands, stock[count:], (), leader, s.revolution, False, False,
                     turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng,

@@ -30,6 +30,7 @@ class Block(NamedTuple):
     known: tuple[Card, ...]
 
 
+_block = tuple.__new__  # builds a Block without NamedTuple's keyword handling (hot path)
 Blocks = tuple[Block, ...]
 InHand = tuple[tuple[Card, int], ...]
 """(card, seat) pairs: shown cards certainly in that seat's hand."""
@@ -37,8 +38,10 @@ InHand = tuple[tuple[Card, int], ...]
 
 def flushed(blocks: Blocks, count: int, shown: tuple[Card, ...]) -> Blocks:
     """L8: ``count`` cards go under the stock, ``shown`` of them seen face up."""
-    moved = tuple(Block(b.lo + count, b.hi + count, b.known) for b in blocks)
-    return moved + (Block(0, count, shown),) if shown else moved
+    new = (_block(Block, (0, count, shown)),) if shown else ()
+    if not blocks:
+        return new
+    return tuple(_block(Block, (b.lo + count, b.hi + count, b.known)) for b in blocks) + new
 
 
 def drawn(blocks: Blocks, in_hand: InHand, seat: int, top: int,
