@@ -169,18 +169,7 @@ def run(args: argparse.Namespace, seed: int) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import json
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_options(parser)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", default=None, help="also write the figures to this file")
-    args = parser.parse_args(argv)
-    result = run(args, args.seed)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=2)
-    return 0
+    return bot_bench.standalone(__doc__, add_options, run, argv)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import json
 import math
 import os
 import random
@@ -75,3 +77,19 @@ def unpin() -> None:
     if hasattr(os, "sched_setaffinity"):
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, range(os.cpu_count() or 1))
+
+
+def standalone(doc: str | None, add_options: Callable[[argparse.ArgumentParser], None],
+               run: Callable[[argparse.Namespace, int], dict[str, Any]],
+               argv: list[str] | None = None) -> int:
+    """Run one bot benchmark on its own: its options, ``--seed``, ``--json FILE``."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    add_options(parser)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    result = run(args, args.seed)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return 0
