@@ -23,14 +23,17 @@ setup: $(STAMP)
 run: setup
 	$(VENV)/bin/usotsuki serve
 
+# Style, types, and the layering contracts of pyproject.toml ([tool.importlinter]).
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(TYPED)
+	$(VENV)/bin/lint-imports --no-logo --no-cache
 
 # Browser tests run in their own process: sync Playwright and async tests do not mix.
+# USOTSUKI_REQUIRE_BROWSER: here a missing browser or Playwright fails the run, never skips.
 test: setup lint browser postgres
 	$(PY) -m pytest --ignore=tests/e2e
-	$(PY) -m pytest tests/e2e
+	USOTSUKI_REQUIRE_BROWSER=1 $(PY) -m pytest tests/e2e
 
 # Debian's chromium and CJK fonts for the browser tests (never `playwright install`).
 browser:

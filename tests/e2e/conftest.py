@@ -2,27 +2,47 @@
 
 Run them on their own (``pytest tests/e2e``, as ``make test`` does): sync Playwright and
 async tests do not mix in one pytest process (ECOSYSTEM.md section 2). In a run that
-also collects other tests they are skipped with that reason.
+also collects other tests they are skipped with that reason, and without Playwright they
+are skipped. ``USOTSUKI_REQUIRE_BROWSER=1`` (set by ``make test``) turns each of those
+skips into a failure that says what is missing, and a missing chromium always fails.
+``USOTSUKI_CHROMIUM`` names another chromium than Debian's ``/usr/bin/chromium``.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
+REQUIRE_BROWSER = os.environ.get("USOTSUKI_REQUIRE_BROWSER", "") not in ("", "0")
+REQUIRED_WHY = "USOTSUKI_REQUIRE_BROWSER is set (make test sets it): the browser tests must run"
+
+
+def _import_or_skip(name: str) -> ModuleType:
+    if not REQUIRE_BROWSER:
+        return pytest.importorskip(name)
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise pytest.UsageError(f"{REQUIRED_WHY}, but {name} cannot be imported ({exc}); "
+                                "make setup installs it") from exc
+
+
+playwright_api = _import_or_skip("playwright.sync_api")
+uvicorn = _import_or_skip("uvicorn")
 
 from usotsuki.server.app import create_app  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("USOTSUKI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-quic"]
@@ -33,6 +53,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     mixed = any(HERE not in item.path.parents for item in items)
     if not mixed:
         return
+    if REQUIRE_BROWSER:
+        raise pytest.UsageError(f"{REQUIRED_WHY}, and they run in their own pytest process: "
+                                "pytest tests/e2e")
     skip = pytest.mark.skip(reason="browser tests run in their own pytest process: "
                             "pytest tests/e2e (make test does)")
     for item in items:
@@ -99,7 +122,7 @@ def own_server() -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    if shutil.which(CHROMIUM) is None:
+    if shutil.which(CHROMIUM) is None:  # a failure, never a skip (make browser installs it)
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (make test does)")
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

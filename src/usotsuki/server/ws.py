@@ -12,7 +12,8 @@ import asyncio
 import contextlib
 import json
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -27,17 +28,19 @@ MAX_ID_CHARS = 64
 
 @dataclass
 class RateLimit:
-    """A token bucket: ``burst`` messages at once, ``per_second`` refilled."""
+    """A token bucket: ``burst`` messages at once, ``per_second`` refilled. ``clock`` gives
+    seconds (monotonic); tests pass a fake one instead of sleeping."""
 
     per_second: float = 20.0
     burst: float = 40.0
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
 
     def __post_init__(self) -> None:
         self.tokens = self.burst
-        self.last = time.monotonic()
+        self.last = self.clock()
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
         self.last = now
         if self.tokens < 1:

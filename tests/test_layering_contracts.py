@@ -1,0 +1,50 @@
+"""The layering contracts of ``pyproject.toml`` (``[tool.importlinter]``, checked by
+``lint-imports`` in ``make lint``): kept by the code as it is, and broken by a copy of the
+package with one forbidden import added, directly or through another module."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "usotsuki"
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+
+
+def lint_imports(source_root: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` with this repository's contracts on the package under
+    ``source_root`` (placed first on the path, before the installed one)."""
+    if not LINT_IMPORTS.exists():
+        pytest.fail(f"{LINT_IMPORTS} is missing: make setup installs import-linter")
+    env = {**os.environ, "PYTHONPATH": str(source_root)}
+    return subprocess.run([str(LINT_IMPORTS), "--no-logo", "--no-cache",
+                           str(ROOT / "pyproject.toml")], cwd=source_root, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_code_keeps_the_contracts() -> None:
+    out = lint_imports(ROOT / "src")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "2 kept, 0 broken" in out.stdout
+
+
+@pytest.mark.parametrize("module,line,broken", [
+    ("liar/view.py", "import asyncio", "usotsuki.liar.view -> asyncio"),  # the stdlib too
+    ("core/events.py", "from usotsuki import odds", "usotsuki.odds -> numpy"),  # indirect
+    ("bots/base.py", "import usotsuki.cli.main", "usotsuki.bots.base -> usotsuki.cli.main"),
+])
+def test_a_forbidden_import_breaks_a_contract(tmp_path: Path, module: str, line: str,
+                                              broken: str) -> None:
+    copy = tmp_path / "usotsuki"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "static"))
+    with (copy / module).open("a", encoding="utf-8") as f:
+        f.write(f"\n{line}  # a deliberate violation\n")
+    out = lint_imports(tmp_path)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert " 0 broken" not in out.stdout and broken in out.stdout, out.stdout
