@@ -1,15 +1,18 @@
-"""Bluff's actions: the 326 calls and the challenge (RULES.md B6, B7, Part 3).
+"""Bluff's actions: the 326 calls and the challenge (RULES.md B6, B7, B13, Part 3).
 
 Calls are values whose canonical text needs no state (like python-chess's ``Move.uci()``).
 :data:`ALL_CALLS` lists every call weakest first; a call's position in it is its
 ``index`` and its strength level (0..295) is its ``strength``: straight flushes with
 the same top share one level (B7), so neither may follow the other.
+A short deck (B13) has the subset :func:`calls_for` gives, in the same order.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import cache
 
 from usotsuki.cards import RANKS, SUITS
 
@@ -133,8 +136,77 @@ def canonical(call: Call) -> Call:
     return call if call.index >= 0 else _CANONICAL[(call.kind, call.ranks, call.suit)]
 
 
-def stronger_calls(current: Call | None) -> tuple[Call, ...]:
-    """The calls strictly stronger than ``current`` (all 326 when there is none)."""
-    if current is None:
-        return ALL_CALLS
-    return ALL_CALLS[FIRST_STRONGER[canonical(current).index]:]
+def stronger_calls(current: Call | None, ranks: int = 13) -> tuple[Call, ...]:
+    """The calls of a ``ranks`` deck strictly stronger than ``current`` (all of the
+    deck's calls when there is none; all 326 with the full deck)."""
+    return calls_for(ranks).stronger(current)
+
+
+def lowest_rank(ranks: int) -> int:
+    """B13: the rank index of the lowest rank in a deck of the ``ranks`` highest ranks."""
+    return 13 - ranks
+
+
+def call_in_deck(call: Call, ranks: int) -> bool:
+    """B13: a call exists only when every rank it names is in the deck; a straight flush
+    when its five ranks are (so top ``5``, the A-low sequence, needs all 13)."""
+    low = lowest_rank(ranks)
+    if call.kind is CallKind.STRAIGHT_FLUSH:
+        top = call.ranks[0]
+        return top - 4 >= low if top > LOWEST_STRAIGHT_TOP else ranks == 13
+    return all(r >= low for r in call.ranks)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class CallSet:
+    """The calls of one deck (B13), weakest first by B7.
+
+    Calls keep their full-deck ``index`` and ``strength`` (B7 orders a subset the same
+    way), so a state may store ``Call.index`` whatever the deck. ``first_stronger[i]``
+    is the position in :attr:`calls` of the first call stronger than ``ALL_CALLS[i]``.
+    """
+
+    ranks: int
+    calls: tuple[Call, ...]
+    first_stronger: tuple[int, ...]
+    exists: tuple[bool, ...]  # by full-deck index: is ``ALL_CALLS[i]`` a call of this deck
+
+    @property
+    def strongest(self) -> Call:
+        """B10 (as B13 applies it): no call may follow this one."""
+        return self.calls[-1]
+
+    @property
+    def levels(self) -> int:
+        """How many strength levels the deck's calls make (B7)."""
+        return len({c.strength for c in self.calls})
+
+    def __contains__(self, call: object) -> bool:
+        return isinstance(call, Call) and call.index >= 0 and self.exists[call.index]
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+    def stronger(self, current: Call | None) -> tuple[Call, ...]:
+        """The calls strictly stronger than ``current`` (all of them for none)."""
+        if current is None:
+            return self.calls
+        return self.calls[self.first_stronger[canonical(current).index]:]
+
+    def __repr__(self) -> str:
+        return f"CallSet(ranks={self.ranks}, calls={len(self.calls)})"
+
+
+@cache
+def calls_for(ranks: int) -> CallSet:
+    """The :class:`CallSet` of a deck of the ``ranks`` highest ranks (B13; 13: all 326).
+
+    :raises ValueError: unless ``ranks`` is an integer from 2 to 13.
+    """
+    if not isinstance(ranks, int) or isinstance(ranks, bool) or not 2 <= ranks <= 13:
+        raise ValueError(f"ranks must be an integer from 2 to 13, not {ranks!r} (B13)")
+    calls = tuple(c for c in ALL_CALLS if call_in_deck(c, ranks))
+    strengths = [c.strength for c in calls]
+    first = tuple(bisect_right(strengths, c.strength) for c in ALL_CALLS)
+    exists = tuple(call_in_deck(c, ranks) for c in ALL_CALLS)
+    return CallSet(ranks, calls, first, exists)

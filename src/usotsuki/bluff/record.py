@@ -35,7 +35,7 @@ from usotsuki.core.record import (
     rules_object,
 )
 
-OPTION_DEFAULTS: dict[str, object] = {"max_cards": 5, "dealer": 0}
+OPTION_DEFAULTS: dict[str, object] = {"max_cards": 5, "dealer": 0, "ranks": 13}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +52,13 @@ class BluffReplay:
 
 
 def read_rules(record: dict[str, Any], players: int) -> BluffRules:
-    """The record's ``rules`` object as :class:`BluffRules` (Part 4, B2)."""
+    """The record's ``rules`` object as :class:`BluffRules` (Part 4, B2, B13)."""
     options = rules_object(record, OPTION_DEFAULTS)
     max_cards = check_int_option("max_cards", options.get("max_cards", 5), minimum=1)
     dealer = check_int_option("dealer", options.get("dealer", 0), 0, players - 1)
+    ranks = check_int_option("ranks", options.get("ranks", 13), 2, 13)
     try:
-        return BluffRules(players=players, max_cards=max_cards, dealer=dealer)
+        return BluffRules(players=players, max_cards=max_cards, dealer=dealer, ranks=ranks)
     except UsotsukiError as exc:
         raise RecordError(str(exc)) from None
 

@@ -1,4 +1,4 @@
-"""Bluff's options (RULES.md B1, B2, B4), validated when built."""
+"""Bluff's options (RULES.md B1, B2, B4, B13), validated when built."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from usotsuki.core.errors import InvalidRules
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # B1: 3 to 8, and 2 as a variant
 DECK_SIZE = 52
+MIN_RANKS, MAX_RANKS = 2, 13  # B13
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,9 +18,10 @@ class BluffRules:
     players: int = 5
     max_cards: int = 5  # B2: a loser who held this many cards is eliminated
     dealer: int = 0  # B4: round 1's dealer
+    ranks: int = 13  # B13: the deck holds the four suits of the ``ranks`` highest ranks
 
     def __post_init__(self) -> None:
-        for name in ("players", "max_cards", "dealer"):
+        for name in ("players", "max_cards", "dealer", "ranks"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidRules(f"{name} must be an integer, not {value!r}")
@@ -28,14 +30,32 @@ class BluffRules:
                 f"Bluff takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players} (B1)")
         if self.max_cards < 1:
             raise InvalidRules(f"max_cards must be at least 1, not {self.max_cards} (B2)")
-        if self.players * self.max_cards > DECK_SIZE:
+        if not MIN_RANKS <= self.ranks <= MAX_RANKS:
+            raise InvalidRules(f"ranks must be from {MIN_RANKS} to {MAX_RANKS}, "
+                               f"not {self.ranks} (B13)")
+        if self.players * self.max_cards > self.deck_size:  # B2, with B13's deck
             raise InvalidRules(
                 f"{self.players} players x max_cards {self.max_cards} = "
-                f"{self.players * self.max_cards} cards, more than the 52 in the deck (B2)")
+                f"{self.players * self.max_cards} cards, more than the {self.deck_size} "
+                f"in the deck ({'B2' if self.ranks == MAX_RANKS else 'B2, B13'})")
         if not 0 <= self.dealer < self.players:
             raise InvalidRules(
                 f"dealer must be a seat from 0 to {self.players - 1}, not {self.dealer} (B4)")
 
+    @property
+    def deck_size(self) -> int:
+        """B13: four cards of each rank in the deck (52 with the default)."""
+        return 4 * self.ranks
+
+    @property
+    def lowest_rank(self) -> int:
+        """B13: the rank index (0 = ``2``) of the deck's lowest rank."""
+        return MAX_RANKS - self.ranks
+
     def to_json(self) -> dict[str, int]:
-        """The record's ``rules`` object (Part 4)."""
-        return {"max_cards": self.max_cards, "dealer": self.dealer}
+        """The record's ``rules`` object (Part 4). ``ranks`` is written only for a short
+        deck (missing keys take their defaults), so full-deck records stay as they were."""
+        rules = {"max_cards": self.max_cards, "dealer": self.dealer}
+        if self.ranks != MAX_RANKS:
+            rules["ranks"] = self.ranks
+        return rules

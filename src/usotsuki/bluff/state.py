@@ -15,11 +15,12 @@ from enum import Enum
 from usotsuki.bluff.actions import (
     ALL_CALLS,
     CHALLENGE,
-    FIRST_STRONGER,
     Action,
     Call,
     CallKind,
+    CallSet,
     Challenge,
+    calls_for,
     canonical,
 )
 from usotsuki.bluff.events import Called, Challenged, GameOver, HandDealt, RoundDealt
@@ -93,6 +94,11 @@ class BluffState:
     def current_call(self) -> Call | None:
         return ALL_CALLS[self.last_index] if self.last_index >= 0 else None
 
+    @property
+    def deck_calls(self) -> CallSet:
+        """B13: the calls of this game's deck (all 326 with the full deck)."""
+        return calls_for(self.rules.ranks)
+
     def hand_size(self, seat: int) -> int:
         """B2, B3: ``losses + 1`` cards for a seat in the game, none for one out of it."""
         return self.losses[seat] + 1 if self.active[seat] else 0
@@ -125,7 +131,7 @@ def check_hands(state: BluffState, hands: Sequence[Sequence[Card]]) -> Hands:
     """Check a deal against B3 and return it as tuples.
 
     :raises InvalidDeal: for the wrong number of hands, a hand of the wrong size, a card
-        given twice, or a deal when no round is due.
+        given twice or outside the deck (B13), or a deal when no round is due.
     """
     if not state.needs_deal:
         raise InvalidDeal("no deal is due: " +
@@ -134,6 +140,7 @@ def check_hands(state: BluffState, hands: Sequence[Sequence[Card]]) -> Hands:
     if len(hands) != n:
         raise InvalidDeal(f"expected {n} hands, one per seat, got {len(hands)}")
     seen: set[int] = set()
+    low = state.rules.lowest_rank
     for seat, hand in enumerate(hands):
         size = state.hand_size(seat)
         if len(hand) != size:
@@ -145,6 +152,9 @@ def check_hands(state: BluffState, hands: Sequence[Sequence[Card]]) -> Hands:
                 raise InvalidDeal(f"seat {seat}: {c!r} is not a card")
             if c in seen:
                 raise InvalidDeal(f"card {c} is dealt twice")
+            if c.rank < low:  # B13: a hand holding a card outside the deck is a bad deal
+                raise InvalidDeal(f"seat {seat}: {c} is not in the deck of ranks "
+                                  f"{RANKS[low]} to A (ranks {state.rules.ranks}, B13)")
             seen.add(c)
     return tuple(tuple(hand) for hand in hands)
 
@@ -174,14 +184,17 @@ def legal_actions(state: BluffState) -> Sequence[Action]:
     """The actions ``state.to_move`` may take, calls weakest first (B5, B10).
 
     Between rounds these are the calls the next first caller may open with once the
-    round is dealt (all 326), as RULES.md Part 5 reports them.
+    round is dealt (all the deck's calls: 326 with the full deck), as RULES.md Part 5
+    reports them. B13: only the calls of the deck exist.
     """
     if state.to_move is None:
         return ()
+    deck = state.deck_calls
     if state.last_index < 0:
-        return ALL_CALLS  # B5: the first caller must call
-    # B5: a strictly stronger call, or challenge; B10: after the top call only challenge.
-    return (*ALL_CALLS[FIRST_STRONGER[state.last_index]:], CHALLENGE)
+        return deck.calls  # B5: the first caller must call
+    # B5: a strictly stronger call, or challenge; B10: after the deck's strongest call
+    # (B13) only challenge.
+    return (*deck.calls[deck.first_stronger[state.last_index]:], CHALLENGE)
 
 
 def check_action(state: BluffState, action: Action) -> None:
@@ -202,10 +215,16 @@ def check_action(state: BluffState, action: Action) -> None:
         raise IllegalAction(
             f"no such call: kind {action.kind!r}, ranks {action.ranks!r}, suit {action.suit!r} "
             "(B6; two-pair and full-house ranks go in canonical order)") from None
-    if state.last_index >= 0 and call.index < FIRST_STRONGER[state.last_index]:
+    deck = state.deck_calls
+    if call not in deck:  # B13: refused like any unknown call
+        raise IllegalAction(
+            f"{call} is not a call of this game: the deck holds only the ranks "
+            f"{RANKS[state.rules.lowest_rank]} to A (ranks {deck.ranks}, B13)")
+    if state.last_index >= 0 and call.strength <= ALL_CALLS[state.last_index].strength:
         current = ALL_CALLS[state.last_index]
-        if FIRST_STRONGER[state.last_index] == len(ALL_CALLS):
-            raise IllegalAction(f"no call is stronger than {current}: challenge it (B10)")
+        if deck.first_stronger[state.last_index] == len(deck.calls):
+            raise IllegalAction(f"no call is stronger than {current}: challenge it "
+                                f"({'B10' if deck.ranks == 13 else 'B10, B13'})")
         relation = "as strong as" if call.strength == current.strength else "weaker than"
         raise IllegalAction(f"{call} is {relation} {current}; call something stronger (B5, B7)")
 

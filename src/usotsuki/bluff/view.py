@@ -33,6 +33,12 @@ class BluffView:
     calls: tuple[tuple[int, Call], ...]
     history: tuple[RoundResult, ...]  # past rounds, hands revealed at their challenge
     standings: tuple[tuple[int, ...], ...] | None
+    ranks: int = 13  # B13: the deck holds the four suits of the ``ranks`` highest ranks
+
+    @property
+    def deck_size(self) -> int:
+        """B13: the cards in the deck (52 by default)."""
+        return 4 * self.ranks
 
     @property
     def current_call(self) -> Call | None:
@@ -49,7 +55,8 @@ class BluffView:
     def to_json(self) -> dict[str, Any]:
         return {
             "game": "bluff", "seat": self.seat, "players": self.players,
-            "max_cards": self.max_cards, "phase": self.phase.value, "round": self.round,
+            "max_cards": self.max_cards, "ranks": self.ranks, "phase": self.phase.value,
+            "round": self.round,
             "dealer": self.dealer, "to_move": self.to_move,
             "hand": [str(c) for c in self.hand], "hand_sizes": list(self.hand_sizes),
             "losses": list(self.losses), "eliminated": list(self.eliminated),
@@ -84,7 +91,7 @@ def view(state: BluffState, seat: int | None) -> BluffView:
         hand=hand,
         hand_sizes=tuple(state.hand_size(s) for s in range(state.players)),
         losses=state.losses, eliminated=state.eliminated, calls=state.calls,
-        history=state.results, standings=state.standings())
+        history=state.results, standings=state.standings(), ranks=state.rules.ranks)
 
 
 def public_view(state: BluffState) -> BluffView:
