@@ -1,8 +1,10 @@
 """Exact odds of Bluff calls from one seat's knowledge (B8), by counting.
 
 The other players hold ``unseen`` cards drawn uniformly from the ``52 - len(hand)`` cards
-this seat cannot see. A call names at most two ranks (or five cards of a straight
-flush), so its probability is a short multivariate-hypergeometric sum: exact, no sampling.
+this seat cannot see (``4 * ranks - len(hand)`` with a short deck, B13: a call naming a
+rank outside the deck is no call of that game, and gets probability 0). A call names at
+most two ranks (or five cards of a straight flush), so its probability is a short
+multivariate-hypergeometric sum: exact, no sampling.
 
 A call's probability depends only on how many of its named cards the hand holds, so
 :func:`call_probabilities` fills all 326 at once from a small table per ``(pool, unseen)``
@@ -18,7 +20,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from usotsuki.bluff.actions import ALL_CALLS, Call, CallKind
+from usotsuki.bluff.actions import ALL_CALLS, Call, CallKind, calls_for
 from usotsuki.bluff.state import straight_ranks
 from usotsuki.cards import Card, card
 
@@ -48,10 +50,13 @@ def _at_least(pool: int, drawn: int, groups: tuple[tuple[int, int], ...]) -> flo
     return ways / total
 
 
-def call_probability(call: Call, hand: Sequence[Card], unseen: int) -> float:
+def call_probability(call: Call, hand: Sequence[Card], unseen: int, ranks: int = 13
+                     ) -> float:
     """The probability that ``call`` is true given ``hand`` and the ``unseen`` cards
-    the other players hold together."""
-    pool = 52 - len(hand)
+    the other players hold together, dealt from a deck of the ``ranks`` highest ranks."""
+    pool = 4 * ranks - len(hand)
+    if ranks != 13 and call not in calls_for(ranks):
+        return 0.0  # B13: its cards are not in the deck
     if call.kind is CallKind.STRAIGHT_FLUSH:
         assert call.suit is not None
         own = set(hand)
@@ -70,9 +75,10 @@ def call_probability(call: Call, hand: Sequence[Card], unseen: int) -> float:
     return _at_least(pool, unseen, tuple(groups))
 
 
-def all_call_probabilities(hand: Sequence[Card], unseen: int) -> list[float]:
+def all_call_probabilities(hand: Sequence[Card], unseen: int, ranks: int = 13
+                           ) -> list[float]:
     """:func:`call_probability` for every call, in :data:`ALL_CALLS` order."""
-    return [float(p) for p in call_probabilities(hand, unseen)]
+    return [float(p) for p in call_probabilities(hand, unseen, ranks)]
 
 
 def _call_tables() -> tuple[npt.NDArray[np.int64], ...]:
@@ -113,12 +119,25 @@ def _tables(pool: int, unseen: int) -> tuple[npt.NDArray[np.float64], npt.NDArra
     return rank, straight
 
 
-def call_probabilities(hand: Sequence[Card], unseen: int) -> npt.NDArray[np.float64]:
-    """:func:`call_probability` for all 326 calls at once, in :data:`ALL_CALLS` order."""
-    rank, straight = _tables(52 - len(hand), unseen)
+@lru_cache(maxsize=16)
+def deck_mask(ranks: int) -> npt.NDArray[np.bool_]:
+    """B13: which of the 326 calls (in :data:`ALL_CALLS` order) the deck has (read-only)."""
+    mask = np.array(calls_for(ranks).exists, dtype=bool)
+    mask.flags.writeable = False
+    return mask
+
+
+def call_probabilities(hand: Sequence[Card], unseen: int, ranks: int = 13
+                       ) -> npt.NDArray[np.float64]:
+    """:func:`call_probability` for all 326 calls at once, in :data:`ALL_CALLS` order
+    (0 for the calls a short deck does not have, B13)."""
+    rank, straight = _tables(4 * ranks - len(hand), unseen)
     held = np.zeros(52, dtype=np.int64)
     held[list(hand)] = 1
     counts = held.reshape(13, 4).sum(axis=1)
     ranked = rank[NEED1, counts[RANK1], NEED2, counts[RANK2]]
     missing = 5 - held[STRAIGHT_CARDS].sum(axis=1)
-    return np.concatenate([ranked, straight[missing]])
+    probs = np.concatenate([ranked, straight[missing]])
+    if ranks != 13:
+        probs[~deck_mask(ranks)] = 0.0
+    return probs

@@ -1,10 +1,10 @@
 """Beliefs about the other Bluff hands: a particle model conditioned on this round's calls.
 
 Particles are deals of the cards this seat cannot see to the other seats, drawn
-uniformly (the exact prior: B3 shuffles the whole deck). Each particle is weighted by
-how likely the calls made so far in the round are under a simple model of the callers'
-policy: a player tends to call cards they hold. For a call naming ``need`` cards of a
-rank, a caller holding ``k`` of them (capped at ``need``) makes it with weight
+uniformly (the exact prior: B3 shuffles the whole deck, B13's short deck if so). Each
+particle is weighted by how likely the calls made so far in the round are under a simple
+model of the callers' policy: a player tends to call cards they hold. For a call naming
+``need`` cards of a rank, a caller holding ``k`` of them (capped at ``need``) makes it with weight
 ``exp(support * k)``; a straight flush counts the caller's cards of that sequence. A
 player who raised rather than challenged also shows some faith in the call they raised
 over, weighted by ``faith`` the same way. ``support = faith = 0`` gives the plain
@@ -75,7 +75,8 @@ def sample(v: BluffView, rng: random.Random, model: BeliefModel) -> Particles:
     gen = np.random.default_rng(rng.getrandbits(64))
     mine = np.zeros(52, dtype=bool)
     mine[list(v.hand)] = True
-    unseen = np.flatnonzero(~mine)
+    in_deck = np.arange(52) >= 52 - v.deck_size  # B13: a short deck has the high ranks
+    unseen = np.flatnonzero(~mine & in_deck)
     others = [s for s in range(v.players) if s != v.seat and v.hand_sizes[s]]
     dealt = sum(v.hand_sizes[s] for s in others)
     # A random permutation per particle of the unseen cards; the first ``dealt`` go to

@@ -33,7 +33,7 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
     odds = belief = None
     current = v.current_call
     if current is not None:
-        odds = call_probability(current, v.hand, v.cards_in_play - len(v.hand))
+        odds = call_probability(current, v.hand, v.cards_in_play - len(v.hand), v.ranks)
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
     return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng))

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Action, Call
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff_belief import BeliefModel, sample
-from usotsuki.odds import call_probabilities, call_probability
+from usotsuki.odds import call_probabilities, call_probability, deck_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +52,15 @@ def decide_index(prob: Callable[[int], float], start: int, p_current: float | No
     """The index in ALL_CALLS of the call to make by ``rule``, or -1 to challenge.
 
     ``prob(i)`` is the probability of ``ALL_CALLS[i]`` (asked lazily, weakest first, so a
-    plausible call near ``start`` costs little); ``p_current`` that of the current call,
-    None when there is none (B5: then the seat must call).
+    plausible call near ``start`` costs little; :data:`NO_CALL` for a call the deck
+    lacks); ``p_current`` that of the current call, None when there is none (B5: then the
+    seat must call).
     """
     raise_index, raise_p = -1, -1.0
     for i in range(start, len(ALL_CALLS)):
         p = prob(i)
+        if p < 0.0:
+            continue  # NO_CALL: not a call of this deck (B13)
         if p >= rule.plausible:
             raise_index, raise_p = i, p
             break
@@ -73,7 +76,8 @@ def decide_array(probs: npt.NDArray[np.float64], start: int, p_current: float | 
                  rule: Thresholds) -> int:
     """:func:`decide_index` over all 326 probabilities at once (numpy), same answer."""
     raise_index, raise_p = -1, -1.0
-    if start < len(ALL_CALLS):
+    # B10, B13: no raise after the deck's strongest call (only NO_CALL entries are left).
+    if start < len(ALL_CALLS) and probs[start:].max() >= 0.0:
         legal = probs[start:]
         plausible = legal >= rule.plausible
         i = int(np.argmax(plausible)) if plausible.any() else int(np.argmax(legal))
@@ -82,6 +86,17 @@ def decide_array(probs: npt.NDArray[np.float64], start: int, p_current: float | 
                                   or p_current < (1.0 - raise_p) * rule.next_doubt):
         return -1
     return raise_index
+
+
+NO_CALL = -1.0
+"""The probability the bots give a call a short deck does not have (B13), so that no
+threshold ever picks it and :func:`decide_array` never raises to it."""
+
+
+def deck_probs(probs: npt.NDArray[np.float64], ranks: int) -> npt.NDArray[np.float64]:
+    """``probs`` (326, ALL_CALLS order) with :data:`NO_CALL` for the calls outside a
+    ``ranks`` deck (B13); unchanged with the full deck."""
+    return probs if ranks == 13 else np.where(deck_mask(ranks), probs, NO_CALL)
 
 
 def as_action(index: int) -> Action:
@@ -102,7 +117,7 @@ class EasyBluffBot:
         calls = [a for a in legal if isinstance(a, Call)]
         current = v.current_call
         if current is not None:
-            p = call_probability(current, v.hand, v.cards_in_play - len(v.hand))
+            p = call_probability(current, v.hand, v.cards_in_play - len(v.hand), v.ranks)
             if not calls or p == 0.0 or (p < 1.0 and rng.random() < self.whim):
                 return CHALLENGE
         return calls[rng.randrange(min(self.reach, len(calls)))]
@@ -117,7 +132,8 @@ class NormalBluffBot:
         self.rule = rule or Thresholds()
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
-        probs = call_probabilities(v.hand, v.cards_in_play - len(v.hand))
+        probs = deck_probs(call_probabilities(v.hand, v.cards_in_play - len(v.hand), v.ranks),
+                           v.ranks)
         current = v.current_call
         p_current = None if current is None else float(probs[current.index])
         return as_action(decide_array(probs, first_legal_index(v), p_current, self.rule))
@@ -134,8 +150,9 @@ class HardBluffBot:
         self.model = model or BeliefModel()
 
     def probabilities(self, v: BluffView, rng: random.Random) -> npt.NDArray[np.float64]:
-        """The believed probability of each of the 326 calls."""
-        return sample(v, rng, self.model).probabilities()
+        """The believed probability of each of the 326 calls (:data:`NO_CALL` for the calls
+        a short deck lacks, B13)."""
+        return deck_probs(sample(v, rng, self.model).probabilities(), v.ranks)
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         probs = self.probabilities(v, rng)

@@ -24,7 +24,13 @@ import numpy as np
 from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER, Action
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff_belief import BeliefModel, Particles, sample
-from usotsuki.bots.bluff_levels import Thresholds, as_action, decide_array, first_legal_index
+from usotsuki.bots.bluff_levels import (
+    Thresholds,
+    as_action,
+    decide_array,
+    deck_probs,
+    first_legal_index,
+)
 from usotsuki.cards import DECK, Card
 from usotsuki.odds import call_probabilities
 
@@ -47,7 +53,7 @@ class ExpertBluffBot:
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
         particles = sample(v, rng, self.model)
-        probs = particles.probabilities()
+        probs = deck_probs(particles.probabilities(), v.ranks)  # B13: the deck's calls
         start = first_legal_index(v)
         current = v.current_call
         raises = self._raises(probs, start)
@@ -64,8 +70,8 @@ class ExpertBluffBot:
 
     def _raises(self, probs: np.ndarray, start: int) -> list[int]:
         """The weakest few plausible legal calls, and the likeliest one."""
-        if start >= len(ALL_CALLS):
-            return []  # B10: nothing beats the top straight flush
+        if start >= len(ALL_CALLS) or probs[start:].max() < 0.0:
+            return []  # B10 (B13): nothing beats the deck's strongest call
         legal_p = probs[start:]
         picked = [start + int(i) for i in np.flatnonzero(legal_p >= self.consider)]
         picked = picked[:self.candidates - 1]
@@ -104,7 +110,7 @@ class ExpertBluffBot:
         rule = self.rollout
         while True:
             hand = hands[seat]
-            probs = call_probabilities(hand, in_play - len(hand))
+            probs = deck_probs(call_probabilities(hand, in_play - len(hand), v.ranks), v.ranks)
             choice = decide_array(probs, FIRST_STRONGER[current], float(probs[current]), rule)
             if choice < 0:
                 loser = seat if truth[current] else caller  # B9
