@@ -47,7 +47,7 @@ class Spec:
     bots: tuple[str, ...]  # the line-up, one name per seat before rotation
     games: int
     seed: int
-    rules: str = ""  # Bluff: "max_cards=N,dealer=S"; Liar Game: parse_rules_text's text
+    rules: str = ""  # Bluff: "max_cards=N,dealer=S,ranks=R"; Liar Game: parse_rules_text's text
 
     def lineup(self, g: int) -> tuple[str, ...]:
         """The bot name at each seat in game ``g``: the line-up rotated by ``g``."""
@@ -85,7 +85,7 @@ def check_spec(spec: Spec) -> None:
 
 
 def bluff_rules(text: str, players: int) -> Any:
-    """Bluff options from ``"max_cards=N, dealer=S"`` (B2, B4)."""
+    """Bluff options from ``"max_cards=N, dealer=S, ranks=R"`` (B2, B4, B13)."""
     from usotsuki.bluff import BluffRules
 
     options: dict[str, int] = {}
@@ -94,8 +94,9 @@ def bluff_rules(text: str, players: int) -> Any:
         if not item or item == "none":
             continue
         name, sep, value = (s.strip() for s in item.partition("="))
-        if name not in ("max_cards", "dealer") or not sep:
-            raise InvalidRules(f"unknown Bluff rule {item!r} (known: max_cards=N, dealer=S)")
+        if name not in ("max_cards", "dealer", "ranks") or not sep:
+            raise InvalidRules(f"unknown Bluff rule {item!r} "
+                               "(known: max_cards=N, dealer=S, ranks=R)")
         try:
             options[name] = int(value)
         except ValueError:

@@ -31,7 +31,7 @@ from usotsuki.bluff.state import (
 )
 from usotsuki.bluff.view import BluffView, view
 from usotsuki.bots.base import Bot, make_bot
-from usotsuki.cards import Card, card
+from usotsuki.cards import RANKS, Card, card
 from usotsuki.chance import game_rng
 from usotsuki.cli.records import save_record
 from usotsuki.core.errors import UsotsukiError
@@ -54,12 +54,12 @@ class Quit(Exception):
 def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
               max_cards: int = 5, dealer: int = 0, bots: str = "normal", delay: float = 0.0,
               hints: bool = False, console: Console | None = None,
-              ask: Callable[[str], str] | None = None) -> int:
+              ask: Callable[[str], str] | None = None, ranks: int = 13) -> int:
     """Play one game; return the exit status (0 done, 1 bad options, 130 interrupted)."""
     console = console or Console(highlight=False)
     ask = ask or console.input
     try:
-        rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer)
+        rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer, ranks=ranks)
         if not 0 <= seat < players:
             raise ValueError(f"--seat must be from 0 to {players - 1}, not {seat}")
         kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["normal"]
@@ -75,7 +75,9 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
     game = _Game(console, names, seat, save)
     game.hints = hints
     state = new_game(rules)
-    console.print(f"[bold]Bluff[/bold]: {players} players, {max_cards} cards eliminate. "
+    deck = "" if ranks == 13 else \
+        f" Short deck: {RANKS[13 - ranks]} to A, {4 * ranks} cards (B13)."
+    console.print(f"[bold]Bluff[/bold]: {players} players, {max_cards} cards eliminate.{deck} "
                   f"You are seat {seat}. Type [bold]help[/bold] at your turn.")
     try:
         while not state.is_over:
@@ -172,7 +174,7 @@ class _Game:
         if v.current_call is None:
             self.console.print("No call yet.")
             return
-        p = call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand))
+        p = call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand), v.ranks)
         self.console.print(f"{v.current_call} is true with probability {p:.2f} given your cards.")
 
     def show_hint(self, v: BluffView, legal: Sequence[Action]) -> None:

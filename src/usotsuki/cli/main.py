@@ -63,6 +63,8 @@ def play_bluff(
     save: Annotated[Path | None, typer.Option(help="Write the game record here.")] = None,
     max_cards: Annotated[int, typer.Option(help="Cards that eliminate (B2).")] = 5,
     dealer: Annotated[int, typer.Option(help="Round 1's dealer (B4).")] = 0,
+    ranks: Annotated[int, typer.Option(help="Short deck: the four suits of this many highest "
+                                            "ranks, 2-13 (B13; 6 is 9 to A).")] = 13,
     bots: Annotated[str, typer.Option(help="Bot kinds for the other seats, comma-separated, "
                                            "repeated as needed (easy, normal, hard, expert; "
                                            "also random, cautious).")]
@@ -77,7 +79,7 @@ def play_bluff(
 
     raise typer.Exit(run_bluff(players=players, seat=seat, seed=seed, save=save,
                                max_cards=max_cards, dealer=dealer, bots=bots, delay=delay,
-                               hints=hints))
+                               hints=hints, ranks=ranks))
 
 
 @play_app.command("liar")
@@ -151,7 +153,7 @@ def tournament(
     jobs: Annotated[int | None, typer.Option(help="Parallel processes (default: all CPUs).")]
     = None,
     rules: Annotated[str, typer.Option(
-        help="Bluff: max_cards=N,dealer=S. Liar Game: house rules as for 'play liar' "
+        help="Bluff: max_cards=N,dealer=S,ranks=R. Liar Game: house rules as for 'play liar' "
              "(e.g. all, or multi,revolution).")] = "",
     plot: Annotated[Path | None, typer.Option(help="Write a win-share plot (PNG) here.")]
     = None,
