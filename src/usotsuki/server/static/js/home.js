@@ -7,6 +7,9 @@ const OPTIONS = {
   bluff: [
     { name: "max_cards", kind: "int", value: 5, min: 1, max: 13 },
     { name: "dealer", kind: "int", value: 0, min: 0, max: 7 },
+    // B13: a short deck of the `ranks` highest ranks ("9–A · 24" for 6).
+    { name: "ranks", kind: "select", value: 13,
+      choices: [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((r) => [r, `${"23456789TJQKA"[13 - r]}–A · ${4 * r}`]) },
   ],
   liar: [
     { name: "multi", kind: "bool", value: false },
@@ -38,7 +41,7 @@ function renderOptions(keep = false) {
   // On a language switch the options are redrawn with the values already chosen.
   const before = {};
   if (keep) {
-    for (const input of optionsBox.querySelectorAll("input")) {
+    for (const input of optionsBox.querySelectorAll("input, select")) {
       before[input.id] = input.type === "checkbox" ? input.checked : input.value;
     }
   }
@@ -46,10 +49,13 @@ function renderOptions(keep = false) {
   for (const opt of OPTIONS[game()]) {
     const row = document.createElement("label");
     row.className = `option option-${opt.kind}`;
-    const input = document.createElement("input");
+    const input = document.createElement(opt.kind === "select" ? "select" : "input");
     input.name = `opt-${opt.name}`;
     input.id = `opt-${opt.name}`;
-    if (opt.kind === "bool") {
+    if (opt.kind === "select") {
+      for (const [value, label] of opt.choices) input.appendChild(new Option(label, String(value)));
+      input.value = String(opt.value);
+    } else if (opt.kind === "bool") {
       input.type = "checkbox";
       input.checked = opt.value;
     } else {

@@ -32,6 +32,8 @@ export default {
   "opt.max_cards.desc": "You hold one card more per lost round; losing while holding this many puts you out (B2).",
   "opt.dealer": "First dealer",
   "opt.dealer.desc": "The seat that deals round 1; the next seat calls first (B4).",
+  "opt.ranks": "Deck",
+  "opt.ranks.desc": "The four suits of the highest ranks only: 9–A is the 24-card deck of Polish liar's poker; only calls of ranks in the deck exist (B13).",
   "opt.hand_size": "Hand size",
   "opt.hand_size.desc": "Cards dealt to each player; the rest form the stock (L3).",
   "opt.deal_all": "Deal all cards",

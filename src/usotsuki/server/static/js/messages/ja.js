@@ -32,6 +32,8 @@ export default {
   "opt.max_cards.desc": "負けるたびに手札が1枚増え、この枚数で負けると脱落します（B2）。",
   "opt.dealer": "最初の親",
   "opt.dealer.desc": "1ラウンド目に配る席。その次の席から宣言します（B4）。",
+  "opt.ranks": "デッキ",
+  "opt.ranks.desc": "上位のランクの4スートだけで遊びます。9〜Aはポーランドのライアーズポーカーの24枚。宣言できるのはデッキにあるランクだけです（B13）。",
   "opt.hand_size": "手札の枚数",
   "opt.hand_size.desc": "各プレイヤーに配る枚数。残りは山札になります（L3）。",
   "opt.deal_all": "全部配る",
