@@ -32,6 +32,8 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
             box = page.locator("#opt-games")
         if isinstance(value, bool):
             box.set_checked(value)
+        elif box.evaluate("e => e.tagName") == "SELECT":  # the deck (B13)
+            box.select_option(str(value))
         else:
             box.fill(str(value))
     page.click("#create-button")

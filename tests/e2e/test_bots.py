@@ -11,8 +11,10 @@ from e2e_helpers import bluff_turn, create_table, liar_turn, play_out, shot, sta
 
 def test_bluff_whole_game_against_bots_then_replay(new_page: Any, tmp_path: Any) -> None:
     page = new_page()
-    create_table(page, "bluff", "Alice", ["bot:random", "bot:cautious"], {"max_cards": 2})
+    create_table(page, "bluff", "Alice", ["bot:random", "bot:cautious"],
+                 {"max_cards": 2, "ranks": 6})
     assert page.locator("#lobby-seats li").count() == 3
+    assert "Deck: 6" in page.inner_text("#rules-list")  # B13, a short deck
     shot(page, "02-bluff-lobby")
     start(page)
     page.wait_for_selector(".turn.yours, body[data-status=finished]")
@@ -29,6 +31,8 @@ def test_bluff_whole_game_against_bots_then_replay(new_page: Any, tmp_path: Any)
     info.value.save_as(path)
     record = json.loads(path.read_text())
     assert record["game"] == "bluff" and record["players"][0] == "Alice"
+    assert record["rules"]["ranks"] == 6  # B13: only 9 to A were dealt
+    assert all(card[0] in "9TJQKA" for r in record["rounds"] for h in r["hands"] for card in h)
 
     page.click("#replay")
     page.wait_for_selector("#viewer:not([hidden])")
