@@ -42,7 +42,7 @@ def test_every_option_and_bot_level_has_words() -> None:
     en = keys("en")
     for name in LiarRules(players=3).options():
         assert f"opt.{name}" in en and f"opt.{name}.desc" in en
-    for name in ("max_cards", "dealer"):
+    for name in ("max_cards", "dealer", "ranks"):
         assert f"opt.{name}.desc" in en
     for game in ("bluff", "liar"):
         for level in bot_names(game):
