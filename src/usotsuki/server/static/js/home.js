@@ -9,7 +9,7 @@ const OPTIONS = {
     { name: "dealer", kind: "int", value: 0, min: 0, max: 7 },
     // B13: a short deck of the `ranks` highest ranks ("9–A · 24" for 6).
     { name: "ranks", kind: "select", value: 13,
-      choices: [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((r) => [r, `${"23456789TJQKA"[13 - r]}–A · ${4 * r}`]) },
+      choices: [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((r) => [r, `${"23456789TJQKA"[13 - r]}–A (${4 * r})`]) },
   ],
   liar: [
     { name: "multi", kind: "bool", value: false },
