@@ -137,9 +137,7 @@ def test_golden_records_cover_every_bluff_rule() -> None:
 
 def _conformance_cases() -> list[Any]:
     cases = [pytest.param(p, id=f"copy/{p.stem}") for p in records_in(CONFORMANCE)]
-    # Strict: the day B13 lands these pass, and the mark must go with it.
-    b13 = pytest.mark.xfail(strict=True, reason="B13 ranks not implemented")
-    cases += [pytest.param(p, id=f"b13/{p.stem}", marks=b13) for p in records_in(B13)]
+    cases += [pytest.param(p, id=f"b13/{p.stem}") for p in records_in(B13)]
     return cases
 
 
