@@ -24,7 +24,7 @@ def sessions() -> list[Session]:
 def play_out(session: Session, seed: int) -> tuple[Session, list[dict[str, object]]]:
     rng = random.Random(seed)
     chances = []
-    while not session.over:
+    while not session.is_over:
         if session.chance_due:
             chance = json.loads(json.dumps(session.draw_chance(rng)))  # JSON round trip
             chances.append(chance)
@@ -38,7 +38,7 @@ def play_out(session: Session, seed: int) -> tuple[Session, list[dict[str, objec
 @pytest.mark.parametrize("index", range(3))
 def test_whole_games_end_and_their_records_replay(index: int) -> None:
     session, chances = play_out(sessions()[index], seed=index)
-    standings = session.standings()
+    standings = session.standings
     assert standings is not None
     assert sorted(s for place in standings for s in place) == list(range(session.players))
     report = replay_record(session.record())

@@ -20,8 +20,6 @@ from usotsuki.cards import format_cards, parse_cards
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Event
 
-GAMES = ("bluff", "liar")
-
 
 class Session(Protocol):
     game: str

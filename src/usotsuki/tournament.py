@@ -126,7 +126,7 @@ def play_game(spec: Spec, g: int) -> GameResult:
     chance_rng = _derived(spec.seed, g, "deal")
     session: AnySession = new_session(spec, g)
     actions = 0
-    while not session.over:
+    while not session.is_over:
         if session.chance_due:
             session, _ = session.deal(session.draw_chance(chance_rng))
             continue
@@ -142,7 +142,7 @@ def play_game(spec: Spec, g: int) -> GameResult:
         if actions > MAX_ACTIONS:
             raise BotFault(f"game {g} (seed {spec.seed}) did not end after {MAX_ACTIONS} "
                            "actions")
-    standings = session.standings()
+    standings = session.standings
     assert standings is not None
     places = [0] * spec.players
     for place, seats in enumerate(standings, 1):
@@ -155,7 +155,7 @@ def _winner(session: AnySession) -> int | None:
     if isinstance(session, LiarSession):
         state = session.state
         return None if state is None else state.winner
-    standings = session.standings()
+    standings = session.standings
     return None if standings is None else standings[0][0]
 
 

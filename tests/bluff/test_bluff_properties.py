@@ -99,7 +99,7 @@ FAST = settings(max_examples=80, deadline=None,
 def test_property_games_end_with_standings_a_permutation_of_the_seats(setup: Any) -> None:
     rules, seed = setup
     final = play(rules, seed)[-1]
-    standings = final.standings()
+    standings = final.standings
     assert final.is_over and standings is not None
     assert all(len(place) == 1 for place in standings)  # B12: one seat per place
     assert sorted(s for place in standings for s in place) == list(range(rules.players))

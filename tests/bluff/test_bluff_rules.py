@@ -544,7 +544,7 @@ def test_b12_last_player_remaining_wins() -> None:
     state = deal(new_game(BluffRules(players=2, max_cards=1)), "2S", "3S")
     step = apply(act(state, "card A"), CHALLENGE)
     assert step.state.is_over and step.state.to_move is None
-    assert step.state.standings() == ((0,), (1,))
+    assert step.state.standings == ((0,), (1,))
     assert any(isinstance(e, GameOver) for e in step.events)
     assert legal_actions(step.state) == ()
 
@@ -554,7 +554,7 @@ def test_b12_standings_winner_then_last_eliminated_first() -> None:
     state = act(state, "card A", "challenge")  # seat 1 out
     state = act(deal(state, "2S", "", "4S", "5S"), "card A", "challenge")  # seat 2 out
     state = act(deal(state, "2S", "", "", "5S"), "card A", "challenge")  # seat 3 calls, out
-    assert state.standings() == ((0,), (3,), (2,), (1,))
+    assert state.standings == ((0,), (3,), (2,), (1,))
     out = replay(4, rnd([["2S"], ["3S"], ["4S"], ["5S"]], "card A", "challenge"),
                  rnd([["2S"], [], ["4S"], ["5S"]], "card A", "challenge"),
                  rnd([["2S"], [], [], ["5S"]], "card A", "challenge"), max_cards=1)

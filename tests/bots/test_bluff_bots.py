@@ -26,7 +26,7 @@ def play_game(bots: list[Bot], seed: int, max_cards: int = 5) -> tuple[tuple[int
         action = bots[seat].act(view(state, seat), legal, bot_rng)
         assert action in legal
         state = apply(state, action).state
-    standings = state.standings()
+    standings = state.standings
     assert standings is not None
     return standings
 

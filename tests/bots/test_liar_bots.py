@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -52,7 +53,7 @@ def play_match(names: list[str], seed: int, rules: LiarRules, games: int = 1) ->
     bots = [make_bot("liar", n) for n in names]
     session = LiarSession.create(rules, seed, games)
     for _ in range(20_000):
-        if session.over:
+        if session.is_over:
             return session
         if session.chance_due:
             session, _ = session.deal(session.draw_chance(deal_rng))
@@ -103,7 +104,7 @@ def mid_game(rules: LiarRules, rng: random.Random) -> LiarState:
     while True:
         hands, stock = liar.deal(rules, rng)
         state = new_game(rules, hands, stock, 1)
-        while not state.over:
+        while not state.is_over:
             if state.doubts and state.field:
                 return state
             state = liar.push(state, liar.random_action(state, rng))
@@ -127,7 +128,7 @@ def test_a_bot_sees_no_hidden_card() -> None:
     hands2 = tuple(h if s == seat else tuple(next(moved) for _ in h)
                    for s, h in enumerate(state.hands))
     field2 = tuple(p._replace(cards=tuple(next(moved) for _ in p.cards)) for p in state.field)
-    other = state._replace(hands=hands2, stock=tuple(moved), field=field2)
+    other = replace(state, hands=hands2, stock=tuple(moved), field=field2)
     assert other.hands != state.hands
     assert view(other, seat) == view(state, seat)
     for name in bot_names("liar")[:2]:

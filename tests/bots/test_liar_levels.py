@@ -97,7 +97,7 @@ def hidden_twin(state: LiarState, seat: int, rng: random.Random) -> LiarState:
                   for s, hand in enumerate(state.hands))
     field = tuple(p._replace(cards=tuple(next(it) for _ in p.cards)) for p in state.field)
     stock = tuple(it)
-    return state._replace(hands=hands, field=field, stock=stock)
+    return replace(state, hands=hands, field=field, stock=stock)
 
 
 @pytest.mark.parametrize("name", LEVELS)

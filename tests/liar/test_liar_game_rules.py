@@ -9,6 +9,7 @@ from liar_support import cards, cards_conserved, names, run, run_events, start
 
 from usotsuki.cards import DECK
 from usotsuki.core.errors import IllegalAction, InvalidDeal, InvalidRules
+from usotsuki.core.events import visible_to
 from usotsuki.liar import (
     ACCEPT,
     DOUBT,
@@ -307,7 +308,7 @@ def test_l10_after_going_out_next_may_only_doubt_or_accept() -> None:
 
 def test_l10_accept_makes_the_winner() -> None:
     state, events = run_events(out_state(), "accept")
-    assert state.over and state.winner == 0 and state.to_move is None
+    assert state.is_over and state.winner == 0 and state.to_move is None
     assert state.standings == ((0,), (1, 2)) and len(state.field) == 4
     assert GameOver(0, ((0,), (1, 2))) in events
 
@@ -321,7 +322,7 @@ def test_l10_truthful_final_doubt_wins_and_doubter_draws() -> None:
 def test_l10_lie_final_doubt_goes_on() -> None:
     state = run(start("3S 9C", "4H TD", "7H JS"),
                 "play 3S as 3", "play 4H as 4", "play 7H as 7", "play 9C as T", "doubt")
-    assert not state.over and [len(h) for h in state.hands] == [4, 1, 1]
+    assert not state.is_over and [len(h) for h in state.hands] == [4, 1, 1]
     assert state.to_move == 1 and state.field == ()
 
 
@@ -331,7 +332,7 @@ def test_l10_accept_only_after_a_play_that_emptied_a_hand() -> None:
 
 def test_l10_without_final_doubt_the_game_ends_at_once() -> None:
     state = out_state(final_doubt=False)
-    assert state.over and state.winner == 0 and len(state.field) == 4
+    assert state.is_over and state.winner == 0 and len(state.field) == 4
 
 
 # L11 --------------------------------------------------------------------------
@@ -345,9 +346,9 @@ def test_l11_standings_by_cards_with_shared_places() -> None:
 def test_l11_turn_limit_ends_after_the_action_with_no_winner() -> None:
     state = start(*THREE, turn_limit=3)
     state = run(state, "play 3S as 3", "pass")
-    assert not state.over
+    assert not state.is_over
     state, events = run_events(state, "pass")  # the third action, its L7 flush included
-    assert state.over and state.winner is None and state.field == ()
+    assert state.is_over and state.winner is None and state.field == ()
     assert state.standings == ((0,), (1, 2))
     assert isinstance(events[-1], GameOver)
     assert "the game is over" in illegal(state, "play 5D as 5")
@@ -360,13 +361,13 @@ def test_l11_turn_limit_keeps_a_winner_made_by_the_last_action() -> None:
 
 def test_l11_turn_limit_places_a_player_awaiting_final_doubt_first() -> None:
     state = out_state(turn_limit=4)
-    assert state.over and state.winner is None
+    assert state.is_over and state.winner is None
     assert state.standings == ((0,), (1, 2)) and len(state.field) == 4  # no flush
 
 
 def test_l11_ending_a_game_flushes_nothing() -> None:
     state = run(start(*THREE, turn_limit=2), "play 3S as 3", "play 4H as 4")
-    assert state.over and len(state.field) == 2
+    assert state.is_over and len(state.field) == 2
 
 
 # events --------------------------------------------------------------------------
@@ -376,7 +377,7 @@ def test_play_events_show_count_and_rate_to_all_and_cards_to_the_player() -> Non
     assert Played(0, 1, parse_rate("9")) in events
     private = next(e for e in events if isinstance(e, PlayedCards))
     assert private.cards == cards("3S") and private.audience == frozenset({0})
-    assert not private.visible_to(1) and Played(0, 1, 6).visible_to(None)
+    assert not visible_to(private, 1) and visible_to(Played(0, 1, 6), None)
 
 
 def test_simple_actions_are_singletons() -> None:

@@ -324,7 +324,7 @@ def test_o7_each_game_starts_in_normal_order() -> None:
     state = start("3S 3H 3D 3C", "4H 4D 4S 4C", "7H 7C 7D 7S", multi=True, revolution=True,
                   classes=True)
     state = run(state, "play 3S 3H 3D 3C as 3", "accept")
-    assert state.over and state.reversed
+    assert state.is_over and state.reversed
     hands = [cards(h) for h in ("5H KD 9S 2D", "2C AH 4C 3D", "3S 6D 8D 7D")]
     assert not next_game(state, hands, second_stock(hands)).state.reversed
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -67,7 +68,7 @@ def play_match(rules: LiarRules, seed: int, visit: Visit | None = None
         if number:
             match, _ = match.next_game(*deal(rules, rng))
             states.append(match.state)
-        while not match.state.over:
+        while not match.state.is_over:
             action = random_action(match.state, rng)
             if visit is not None:
                 visit(match.state, action, rng)
@@ -83,7 +84,7 @@ def test_cards_conserved_and_every_game_ends_with_a_turn_limit(game: tuple[LiarR
     _, states = play_match(*game)
     assert all(cards_conserved(s) for s in states)
     assert rules.turn_limit is not None
-    ends = [s for s in states if s.over]
+    ends = [s for s in states if s.is_over]
     assert all(s.turns <= rules.turn_limit for s in states)
     for end in ends:  # L11: standings place every seat once
         assert sorted(seat for place in end.standings or () for seat in place) == \
@@ -156,8 +157,8 @@ def hide_again(state: LiarState, seat: int, rng: random.Random) -> LiarState:
     hands = list(state.hands)
     for s in others:
         hands[s], pool = tuple(pool[:len(hands[s])]), pool[len(hands[s]):]
-    return state._replace(hands=tuple(hands), stock=tuple(pool),
-                          rng=FlushRng.from_seed(rng.getrandbits(32)))
+    return replace(state, hands=tuple(hands), stock=tuple(pool),
+                   rng=FlushRng.from_seed(rng.getrandbits(32)))
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -205,7 +206,7 @@ def test_random_matches_reach_every_rule() -> None:
         seen.update(type(e).__name__ + ":" + str(getattr(e, "cause", "")) for e in step.events)
         if state.awaiting_final_doubt:
             seen.add(f"L10 {type(action).__name__}")
-        if step.state.over:
+        if step.state.is_over:
             seen.add("winner" if step.state.winner is not None else "turn limit")
         if state.bound and not legal_summary(state).play:  # type: ignore[union-attr]
             seen.add("O6 no next rate")

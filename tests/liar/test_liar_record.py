@@ -193,7 +193,7 @@ def test_write_record_replays_to_the_same_state() -> None:
     match, events = LiarMatch.start(rules, hands, stock, seed=new_seed(), names=["a", "b", "c"])
     assert len(events) == 3 and all(e.audience == frozenset({i}) for i, e in enumerate(events))
     from usotsuki.liar import random_action
-    while not match.state.over:
+    while not match.state.is_over:
         match, _ = match.apply(random_action(match.state, rng))
     rec = json.loads(json.dumps(write_record(match)))
     assert rec["players"] == ["a", "b", "c"] and rec["rules"]["turn_limit"] == 40

@@ -47,7 +47,7 @@ def core_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
         if index == -1 and states:
             finals.append(states[-1])
         states.append(state)
-        over = state.over
+        over = state.is_over
         steps.append({
             "finished": over,
             "standings": ([list(p) for p in state.standings]
@@ -223,12 +223,12 @@ def core_random_record(rng: random.Random, max_actions: int = 300) -> dict[str, 
         state = (new_game(rules, cards, deck, seed) if state is None
                  else next_game(state, cards, deck).state)
         actions: list[Any] = []
-        while not state.over and len(actions) < max_actions:
+        while not state.is_over and len(actions) < max_actions:
             action = core_action(state, rng)
             state = apply(state, action).state
             actions.append(format_action(action))
         games.append({"hands": hands, "stock": stock, "actions": actions})
-        if not state.over:
+        if not state.is_over:
             break
     return {"game": "liar", "players": n, "rules": opts, "seed": seed, "games": games}
 

@@ -22,7 +22,7 @@ def test_live_session_records_replay_alike() -> None:
         seed: int | str = rng.choice([rng.randrange(2**64), f"live-{number}"])
         session = LiarSession.create(rules, seed, games=3 if rules.classes else 1)
         actions = 0
-        while not session.over and actions < 400:
+        while not session.is_over and actions < 400:
             if session.chance_due:
                 session, _ = session.deal(session.draw_chance(rng))
             else:
@@ -31,7 +31,7 @@ def test_live_session_records_replay_alike() -> None:
         record = session.record()
         assert disagreement(record) is None, (number, record["rules"])
         report = ref.replay(record)
-        assert report["ok"] and report["finished"] == session.over
+        assert report["ok"] and report["finished"] == session.is_over
 
 
 def _states(record: dict[str, Any], step: Any) -> list[Any]:

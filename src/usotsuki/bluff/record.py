@@ -145,7 +145,7 @@ def report(outcome: BluffReplay) -> dict[str, Any]:
     """The Part 5 object for a replayed Bluff record."""
     state = outcome.state
     finished = state is not None and state.is_over
-    standings = state.standings() if state is not None else None
+    standings = state.standings if state is not None else None
     return {
         "game": "bluff",
         "ok": outcome.ok,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from usotsuki.core.errors import InvalidRules
+from usotsuki.core.game import MAX_PLAYERS, MIN_PLAYERS  # B1: 3 to 8, and 2 as a variant
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 8  # B1: 3 to 8, and 2 as a variant
 DECK_SIZE = 52
 MIN_RANKS, MAX_RANKS = 2, 13  # B13
 

@@ -103,6 +103,7 @@ class BluffState:
         """B2, B3: ``losses + 1`` cards for a seat in the game, none for one out of it."""
         return self.losses[seat] + 1 if self.active[seat] else 0
 
+    @property
     def standings(self) -> tuple[tuple[int, ...], ...] | None:
         """B12: the winner, then the eliminated players, last eliminated first."""
         if not self.is_over:
@@ -245,7 +246,7 @@ def apply(state: BluffState, action: Action) -> Step[BluffState]:
     result = new.results[-1]
     events: list[Event] = [Challenged(seat, result.caller, result.call, result.call_true,
                                       result.loser, result.eliminated, result.hands)]
-    standings = new.standings()
+    standings = new.standings
     if standings is not None:
         events.append(GameOver(standings))
     return Step(new, tuple(events))

@@ -91,7 +91,7 @@ def view(state: BluffState, seat: int | None) -> BluffView:
         hand=hand,
         hand_sizes=tuple(state.hand_size(s) for s in range(state.players)),
         losses=state.losses, eliminated=state.eliminated, calls=state.calls,
-        history=state.results, standings=state.standings(), ranks=state.rules.ranks)
+        history=state.results, standings=state.standings, ranks=state.rules.ranks)
 
 
 def public_view(state: BluffState) -> BluffView:

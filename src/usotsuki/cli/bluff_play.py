@@ -219,7 +219,7 @@ class _Game:
                 f"{self.verb(result.loser, 'lose')} the round{out}.")
 
     def show_standings(self, state: BluffState) -> None:
-        standings = state.standings() or ()
+        standings = state.standings or ()
         self.console.rule("Game over")
         for place, seats in enumerate(standings, 1):
             self.console.print(f"{place}. {', '.join(self.names[s] for s in seats)}")

@@ -115,7 +115,7 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
     console.print(f"[bold]Liar Game[/bold]: {escape(render.rules_text(rules, opts.games))}. "
                   f"You are seat {opts.seat}. Type [bold]help[/bold] at your turn.")
     try:
-        while not session.over:
+        while not session.is_over:
             if session.chance_due:
                 session, events = session.deal(session.draw_chance(deal_rng))
                 table.saved(session)
@@ -134,7 +134,7 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
                     time.sleep(opts.delay)
             table.saved(session)
             table.show_events(events)
-            if session.state is not None and session.state.over:
+            if session.state is not None and session.state.is_over:
                 table.show_game_end(session)
     except (KeyboardInterrupt, EOFError, Quit):
         table.saved(session)

@@ -1,10 +1,21 @@
-"""Typed errors, named like python-chess's: all are ``ValueError``s with a clear message."""
+"""Typed errors, named like python-chess's: all are ``ValueError``s with a clear message.
+
+Every error may say which rule it enforces (``rule``: ``"L9"``, ``"B5"``, or None when no
+numbered rule applies) and which action it refused (``action``: the action value, its
+text as written in a record, or None), so shells can show and log them without parsing
+the message.
+"""
 
 from __future__ import annotations
 
 
 class UsotsukiError(ValueError):
     """Base of every error the rules and records raise on bad input."""
+
+    def __init__(self, message: str, rule: str | None = None, action: object = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.action = action
 
 
 class InvalidNotation(UsotsukiError):

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from usotsuki.core.errors import MalformedRecord
-
-GAMES = ("bluff", "liar")
-MIN_PLAYERS, MAX_PLAYERS = 2, 8  # B1, L1 (2 is the variant); Part 4: players 2 to 8
+from usotsuki.core.game import GAMES, MAX_PLAYERS, MIN_PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +35,7 @@ class RecordError(MalformedRecord):
 
     def __init__(self, message: str, round: int | None = None, index: int | None = None,
                  action: str | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message, action=action)
         self.fault = Fault(message, round, index, action)
 
 

@@ -7,8 +7,7 @@ private fact comes with a public shadow: ``PlayedCards`` (the player) beside ``P
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from usotsuki.cards import Card
@@ -17,21 +16,18 @@ from usotsuki.liar.actions import RATE_NAMES
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """Base of the Liar Game's events: public unless a subclass names its audience.
+
+    ``to_json`` is written out per event (``type`` first, cards and rates in notation);
+    who may see an event is :func:`usotsuki.core.events.visible_to`'s to say.
+    """
+
     @property
     def audience(self) -> frozenset[int] | None:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready object: ``type`` in snake case, cards and rates in notation."""
-        out: dict[str, Any] = {"type": _snake_case(type(self).__name__)}
-        for f in fields(self):
-            out[f.name] = _json_value(f.name, getattr(self, f.name))
-        return out
-
-    def visible_to(self, seat: int | None) -> bool:
-        """Whether ``seat`` (None: a spectator) may see this event."""
-        audience = self.audience
-        return audience is None or (seat is not None and seat in audience)
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +41,9 @@ class Dealt(Event):
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "dealt", "seat": self.seat, "cards": _cards(self.cards)}
+
 
 @dataclass(frozen=True, slots=True)
 class Gave(Event):
@@ -54,6 +53,10 @@ class Gave(Event):
     receiver: int
     count: int
     automatic: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "gave", "giver": self.giver, "receiver": self.receiver,
+                "count": self.count, "automatic": self.automatic}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,10 @@ class GaveCards(Event):
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.giver, self.receiver))
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "gave_cards", "giver": self.giver, "receiver": self.receiver,
+                "cards": _cards(self.cards)}
+
 
 @dataclass(frozen=True, slots=True)
 class Played(Event):
@@ -76,6 +83,10 @@ class Played(Event):
     seat: int
     count: int
     rate: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "played", "seat": self.seat, "count": self.count,
+                "rate": RATE_NAMES[self.rate]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +100,16 @@ class PlayedCards(Event):
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "played_cards", "seat": self.seat, "cards": _cards(self.cards)}
+
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
     seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "passed", "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +118,9 @@ class Drew(Event):
 
     seat: int
     count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "drew", "seat": self.seat, "count": self.count}
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +131,9 @@ class DrewCards(Event):
     @property
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.seat,))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "drew_cards", "seat": self.seat, "cards": _cards(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +146,20 @@ class Doubted(Event):
     rate: int
     truthful: bool
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "doubted", "doubter": self.doubter, "doubted": self.doubted,
+                "cards": _cards(self.cards), "rate": RATE_NAMES[self.rate],
+                "truthful": self.truthful}
+
 
 @dataclass(frozen=True, slots=True)
 class Accepted(Event):
     """L10: the next player let a play that emptied a hand stand."""
 
     seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "accepted", "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +169,9 @@ class Flushed(Event):
     count: int
     cause: str  # "all passed" (L7) or "doubt" (L9)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "flushed", "count": self.count, "cause": self.cause}
+
 
 @dataclass(frozen=True, slots=True)
 class OrderChanged(Event):
@@ -146,12 +180,18 @@ class OrderChanged(Event):
     reversed: bool
     cause: str  # "revolution", "jack back", "six up", "flush"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "order_changed", "reversed": self.reversed, "cause": self.cause}
+
 
 @dataclass(frozen=True, slots=True)
 class Bound(Event):
     """O6: from now until the flush each play must declare the next rate."""
 
     rate: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "bound", "rate": RATE_NAMES[self.rate]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,16 +201,10 @@ class GameOver(Event):
     winner: int | None
     standings: tuple[tuple[int, ...], ...]
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "game_over", "winner": self.winner,
+                "standings": [list(place) for place in self.standings]}
 
-def _snake_case(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
-
-def _json_value(name: str, value: Any) -> Any:
-    if name == "rate":
-        return RATE_NAMES[value]
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, tuple):
-        return [_json_value("", v) for v in value]
-    return value
+def _cards(cards: tuple[Card, ...]) -> list[str]:
+    return [str(c) for c in cards]

@@ -1,9 +1,11 @@
 """Which actions the player to move may take (L6-L10, O1, O3, O6, O7).
 
-Multi-card plays (O1) make the concrete actions too many to list, so legality comes in
-three forms: :func:`legal_summary` (the counts and rates any cards may be played with,
-Part 5's ``legal``), :func:`illegal_reason` for one concrete action, and
-:func:`random_action` / :func:`iter_legal_actions` for bots.
+Every play rule is decided once, in :func:`plays` (python-chess derives ``is_legal`` from
+its move generator the same way); the rest derives from it. Multi-card plays (O1) make
+the concrete actions too many to list, so legality comes in three forms:
+:func:`legal_summary` (the counts and rates any cards may be played with, Part 5's
+``legal``; ``GAME.legal``), :func:`check` / :func:`illegal_reason` for one concrete
+action, and :func:`random_action` / :func:`iter_legal_actions` for bots.
 """
 
 from __future__ import annotations
@@ -58,29 +60,56 @@ class LegalSummary(NamedTuple):
                 "give": self.give, "play": play}
 
 
-def playable(s: LiarState) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(counts, rates) the player to move may play, or two empty tuples."""
+class Illegal(NamedTuple):
+    """Why an action is refused: the rule (``"L6"``, ``"O3"``; None for no numbered rule,
+    such as a card that is not in the hand) and the message citing it."""
+
+    rule: str | None
+    message: str
+
+
+class Plays(NamedTuple):
+    """What plays the player to move may make now: the one place O1, O3, O6, L6 and L10
+    are decided. A concrete play is legal exactly when it is not ``blocked``, its size is
+    in ``counts`` and its rate in ``rates`` (and its cards are distinct and in the hand)."""
+
+    blocked: Illegal | None  # a rule that forbids every play now, whatever its size or rate
+    counts: tuple[int, ...]  # the sizes allowed, ascending
+    rates: tuple[int, ...]  # the rates allowed, normal order
+
+
+def plays(s: LiarState) -> Plays:
+    """The play rules in force for the player to move (not during O7 gives)."""
     seat = s.to_move
-    if seat is None or s.owed:
-        return NO_PLAY
+    assert seat is not None
     hand = s.hands[seat]
     field = s.field
     if not field:  # leading: any rate (L6); O1 any count up to the whole hand
-        return (tuple(range(1, len(hand) + 1)) if s.rules.multi else (1,)), RATES
+        return Plays(None, tuple(range(1, len(hand) + 1)) if s.rules.multi else (1,), RATES)
     current = field[-1]
-    if not s.hands[current.seat]:  # L10: only doubt or accept
-        return NO_PLAY
-    if s.rules.eight_cut and current.rate == EIGHT:  # O3
-        return NO_PLAY
-    count = len(current.cards)
-    if len(hand) < count:  # O1: the same count as the current play
-        return NO_PLAY
+    if not s.hands[current.seat]:
+        return Plays(Illegal("L10", f"seat {current.seat} played out their hand: seat {seat} "
+                                    "may only doubt or accept (L10)"), (), ())
+    if s.rules.eight_cut and current.rate == EIGHT:
+        return Plays(Illegal("O3", "after a play declared 8 the others may only pass or doubt "
+                                   "(O3)"), (), ())
+    count = len(current.cards)  # O1: the same count as the current play
+    counts = (count,) if len(hand) >= count else ()
     reversed_order = s.revolution != s.jack_back
     if s.bound:  # O6: exactly the next rate, if there is one
         nxt = NEXT[reversed_order][current.rate]
-        return ((count,), (nxt,)) if nxt is not None else NO_PLAY
-    rates = HIGHER[reversed_order][current.rate]
-    return ((count,), rates) if rates else NO_PLAY
+        return Plays(None, counts, (nxt,) if nxt is not None else ())
+    return Plays(None, counts, HIGHER[reversed_order][current.rate])  # L6: higher only
+
+
+def playable(s: LiarState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(counts, rates) the player to move may play, or two empty tuples."""
+    if s.to_move is None or s.owed:
+        return NO_PLAY
+    blocked, counts, rates = plays(s)
+    if blocked is not None or not counts or not rates:
+        return NO_PLAY
+    return counts, rates
 
 
 def legal_summary(s: LiarState) -> LegalSummary | None:
@@ -95,83 +124,94 @@ def legal_summary(s: LiarState) -> LegalSummary | None:
     return LegalSummary(field and not final, field, final, False, counts, rates)
 
 
-def illegal_reason(s: LiarState, action: Action) -> str | None:
-    """Why ``action`` is illegal for the player to move, citing the rule; None if legal."""
+def check(s: LiarState, action: Action) -> Illegal | None:
+    """Why ``action`` is illegal for the player to move, with its rule; None if legal."""
     seat = s.to_move
     if seat is None:
-        return "the game is over"
+        return Illegal("L11", "the game is over")
     if s.owed:
-        return _give_reason(s, action)
+        return _give_check(s, action)
     if isinstance(action, Give):
-        return "there is no exchange to make (O7 gives come before a game's first play)"
+        return Illegal("O7", "there is no exchange to make (O7 gives come before a game's "
+                             "first play)")
     field = s.field
     final = bool(field) and not s.hands[field[-1].seat]
     if final and not isinstance(action, Doubt | Accept):
-        return (f"seat {field[-1].seat} played out their hand: seat {seat} may only doubt "
-                "or accept (L10)")
+        return Illegal("L10", f"seat {field[-1].seat} played out their hand: seat {seat} may "
+                              "only doubt or accept (L10)")
     if isinstance(action, Pass):
-        return None if field else "the leader must play (L6): there is no play to pass on"
+        return None if field else Illegal(
+            "L6", "the leader must play (L6): there is no play to pass on")
     if isinstance(action, Doubt):
-        return None if field else "the leader must play (L6): there is no play to doubt"
+        return None if field else Illegal(
+            "L6", "the leader must play (L6): there is no play to doubt")
     if isinstance(action, Accept):
-        return None if final else "accept answers only a play that emptied a hand (L10)"
+        return None if final else Illegal(
+            "L10", "accept answers only a play that emptied a hand (L10)")
     if isinstance(action, Play):
-        return _play_reason(s, seat, action)
-    return f"not a Liar Game action: {action!r}"
+        return _play_check(s, seat, action)
+    return Illegal(None, f"not a Liar Game action: {action!r}")
 
 
-def _cards_reason(s: LiarState, seat: int, cards: tuple[Any, ...], word: str) -> str | None:
+def illegal_reason(s: LiarState, action: Action) -> str | None:
+    """Why ``action`` is illegal for the player to move, citing the rule; None if legal."""
+    found = check(s, action)
+    return None if found is None else found.message
+
+
+def _cards_check(s: LiarState, seat: int, cards: tuple[Any, ...], word: str) -> Illegal | None:
     if len(set(cards)) != len(cards):
-        return f"the {word} names a card twice"
+        return Illegal(None, f"the {word} names a card twice")
     hand = s.hands[seat]
     for card in cards:
         if card not in hand:
-            return f"{card} is not in seat {seat}'s hand"
+            return Illegal(None, f"{card} is not in seat {seat}'s hand")
     return None
 
 
-def _play_reason(s: LiarState, seat: int, action: Play) -> str | None:
-    rules, cards, rate = s.rules, action.cards, action.rate
+def _play_check(s: LiarState, seat: int, action: Play) -> Illegal | None:
+    """A play against :func:`plays`; the messages only explain what it decided."""
+    cards, rate = action.cards, action.rate
     if not cards:
-        return "a play needs at least one card"
+        return Illegal("L6", "a play needs at least one card")
     if not isinstance(rate, int) or not 0 <= rate < RATE_COUNT:
-        return f"{rate!r} is not a rate"
-    bad = _cards_reason(s, seat, cards, "play")
+        return Illegal("L2", f"{rate!r} is not a rate")
+    bad = _cards_check(s, seat, cards, "play")
     if bad is not None:
         return bad
-    if not s.field:
-        if not rules.multi and len(cards) != 1:
-            return "without multi (O1) a play is exactly one card (L6)"
+    blocked, counts, rates = plays(s)
+    if blocked is not None:
+        return blocked
+    if len(cards) not in counts:
+        if not s.field:
+            return Illegal("O1", "without multi (O1) a play is exactly one card (L6)")
+        return Illegal("L6", f"the play must have {len(s.field[-1].cards)} card(s), as many "
+                             "as the current play (L6, O1)")
+    if rate in rates:
         return None
-    current = s.field[-1]
-    if rules.eight_cut and current.rate == EIGHT:
-        return "after a play declared 8 the others may only pass or doubt (O3)"
-    if len(cards) != len(current.cards):
-        return (f"the play must have {len(current.cards)} card(s), as many as the current "
-                "play (L6, O1)")
+    current = s.field[-1]  # a lead allows every rate
     order = "reversed" if s.revolution != s.jack_back else "normal"
-    said, last = RATE_NAMES[rate], RATE_NAMES[current.rate]
+    last = RATE_NAMES[current.rate]
     if s.bound:
-        nxt = NEXT[s.revolution != s.jack_back][current.rate]
-        if nxt is None:
-            return (f"the field is bound and no rate is next above {last} in the {order} "
-                    "order: nobody can play on it (O6)")
-        if rate != nxt:
-            return (f"the field is bound: the play must declare {RATE_NAMES[nxt]}, next above "
-                    f"{last} in the {order} order (O6)")
-        return None
-    if rate not in HIGHER[s.revolution != s.jack_back][current.rate]:
-        return f"declared {said} is not higher than {last} in the {order} order (L6)"
-    return None
+        if not rates:
+            return Illegal("O6", f"the field is bound and no rate is next above {last} in the "
+                                 f"{order} order: nobody can play on it (O6)")
+        return Illegal("O6", f"the field is bound: the play must declare "
+                             f"{RATE_NAMES[rates[0]]}, next above {last} in the {order} "
+                             "order (O6)")
+    return Illegal("L6", f"declared {RATE_NAMES[rate]} is not higher than {last} in the "
+                         f"{order} order (L6)")
 
 
-def _give_reason(s: LiarState, action: Action) -> str | None:
+def _give_check(s: LiarState, action: Action) -> Illegal | None:
     giver, receiver, count = s.owed[0]
     if not isinstance(action, Give):
-        return (f"seat {giver} must first give {count} card(s) back to seat {receiver} (O7)")
+        return Illegal("O7", f"seat {giver} must first give {count} card(s) back to seat "
+                             f"{receiver} (O7)")
     if len(action.cards) != count:
-        return f"seat {giver} gives exactly {count} card(s) to seat {receiver} (O7)"
-    return _cards_reason(s, giver, action.cards, "give")
+        return Illegal("O7", f"seat {giver} gives exactly {count} card(s) to seat {receiver} "
+                             "(O7)")
+    return _cards_check(s, giver, action.cards, "give")
 
 
 def is_legal(s: LiarState, action: Action) -> bool:

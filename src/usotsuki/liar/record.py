@@ -156,7 +156,7 @@ def replay(record: Any, on_state: Callable[[LiarState], None] | None = None) -> 
                     return LiarReplay(rules, (*done, state), fault)
                 if on_state is not None:
                     on_state(state)
-            if number + 1 < len(entries) and not state.over:
+            if number + 1 < len(entries) and not state.is_over:
                 raise RecordError(f"game {number} is not over, yet game {number + 1} follows "
                                   "(every game but the last must end)", round=number)
             done.append(state)
@@ -196,7 +196,7 @@ def replay_report(record: Any) -> dict[str, Any]:
     except Exception as exc:  # a bug must still give Part 5's object, never a traceback
         result = LiarReplay(None, (), Fault(f"internal error while replaying: {exc!r}"))
     last = result.state
-    finished = last is not None and last.over
+    finished = last is not None and last.is_over
     live = last if last is not None and not finished else None
     summary = legal_summary(live) if live is not None else None
     return {

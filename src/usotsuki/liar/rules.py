@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from usotsuki.core.errors import InvalidRules
+from usotsuki.core.game import MAX_PLAYERS, MIN_PLAYERS  # L1 (2 is the variant)
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 8  # L1 (2 is the variant)
 DECK_SIZE = 52
 
 HOUSE_RULES = ("multi", "revolution", "eight_cut", "jack_back", "six_up", "binding", "classes")

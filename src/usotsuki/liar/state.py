@@ -1,6 +1,6 @@
 """Liar Game state and its transitions (RULES.md Part 2, L4-L11 and O1-O7).
 
-The state is an immutable ``NamedTuple``; every transition returns a new one. Chance comes
+The state is an immutable frozen slots dataclass; every transition returns a new one. Chance comes
 in as data: the deal (hands and stock) is passed in, and the only randomness afterwards,
 the L8 flush shuffle, uses the state of one ``random.Random(seed)`` per record (Part 4)
 kept *inside* the state as a value (:class:`~usotsuki.liar.rng.FlushRng`), so replaying the
@@ -25,10 +25,12 @@ Readings of RULES.md chosen here (where its text leaves room):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
+from usotsuki.core.events import Step
 from usotsuki.liar.actions import (
     CARD_RATE,
     JACK,
@@ -58,7 +60,7 @@ from usotsuki.liar.events import (
     Played,
     PlayedCards,
 )
-from usotsuki.liar.legal import illegal_reason
+from usotsuki.liar.legal import check
 from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.rules import LiarRules
 from usotsuki.liar.tracking import Blocks, InHand, drawn, flushed, played
@@ -99,7 +101,8 @@ class Exchange(NamedTuple):
     size: int
 
 
-class LiarState(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class LiarState:
     """Everything about one game of a record or match, face up (views hide it)."""
 
     rules: LiarRules
@@ -124,7 +127,7 @@ class LiarState(NamedTuple):
     known_before: tuple[Card, ...] = ()  # those the current play's player held before it
 
     @property
-    def over(self) -> bool:
+    def is_over(self) -> bool:
         return self.standings is not None
 
     @property
@@ -140,17 +143,7 @@ class LiarState(NamedTuple):
     @property
     def awaiting_final_doubt(self) -> bool:
         """L10: the current play emptied its player's hand; next comes doubt or accept."""
-        return bool(self.field) and not self.hands[self.field[-1].seat] and not self.over
-
-
-_new_state = tuple.__new__  # builds a LiarState without NamedTuple's keyword handling (hot path)
-
-
-class Step(NamedTuple):
-    """A transition's result (lila ``Progress``): the new state and what happened."""
-
-    state: LiarState
-    events: tuple[Event, ...]
+        return bool(self.field) and not self.hands[self.field[-1].seat] and not self.is_over
 
 
 # -- starting games ----------------------------------------------------------------------
@@ -206,7 +199,7 @@ def new_game(rules: LiarRules, hands: Sequence[Iterable[Card]], stock: Iterable[
 
 
 def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
-              stock: Iterable[Card]) -> Step:
+              stock: Iterable[Card]) -> Step[LiarState]:
     """O7: the next game of a match, from its deal (hands before the exchange).
 
     Classes come from ``state``'s standings; the lower players' gifts are made at once
@@ -285,15 +278,15 @@ def standings_by_cards(hands: Sequence[Hand], winner: int | None) -> Standings:
 # -- transitions ---------------------------------------------------------------------------
 
 
-def apply(state: LiarState, action: Action) -> Step:
+def apply(state: LiarState, action: Action) -> Step[LiarState]:
     """Apply a checked action: the new state and its events.
 
     :raises IllegalAction: saying which rule forbids the action; ``state`` is unchanged
         (it is immutable).
     """
-    reason = illegal_reason(state, action)
-    if reason is not None:
-        raise IllegalAction(reason)
+    refused = check(state, action)
+    if refused is not None:
+        raise IllegalAction(refused.message, rule=refused.rule, action=action)
     log: list[Event] = []
     return Step(_advance(state, action, log), tuple(log))
 
@@ -366,10 +359,10 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     if nxt == rules.players:
         nxt = 0
     turns = s.turns + 1
-    new = _new_state(LiarState, (
+    new = LiarState(
         rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
         field + (FieldPlay(seat, cards, rate),), nxt, revolution, jack_back, bound, turns, (),
-        s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock, in_hand, before))
+        s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock, in_hand, before)
     if not left and not rules.final_doubt:  # L10: out at once, the original's rule
         return _end(new, seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -403,9 +396,8 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
             blocks = flushed(blocks, len(stock) - under, ())
         field, jack_back, bound, before = (), False, False, ()
     turns = s.turns + 1
-    new = _new_state(LiarState, (rules, hands, stock, field, nxt, s.revolution, jack_back, bound,
-                                 turns, (), s.doubts, None, None, s.classes, s.game, rng,
-                                 blocks, in_hand, before))
+    new = LiarState(rules, hands, stock, field, nxt, s.revolution, jack_back, bound, turns, (),
+                    s.doubts, None, None, s.classes, s.game, rng, blocks, in_hand, before)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
         return _end(new, None, log)
     return new
@@ -454,7 +446,7 @@ def _accept(s: LiarState, log: list[Event] | None) -> LiarState:
     if log is not None:
         log.append(Accepted(s.to_move))
     # L10: the play stands and its player, out of cards, wins
-    return _end(s._replace(turns=s.turns + 1), s.field[-1].seat, log)
+    return _end(replace(s, turns=s.turns + 1), s.field[-1].seat, log)
 
 
 def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> LiarState:
@@ -467,7 +459,7 @@ def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> Lia
         log += (Gave(giver, receiver, len(cards), False), GaveCards(giver, receiver, cards))
     # O7: after the last give, L4 finds the first player on the exchanged hands
     to_move = owed[0].giver if owed else starter(hands)
-    return s._replace(hands=tuple(hands), owed=owed, to_move=to_move)
+    return replace(s, hands=tuple(hands), owed=owed, to_move=to_move)
 
 
 def _flush(stock: tuple[Card, ...], field: tuple[FieldPlay, ...], rng: FlushRng,
@@ -489,5 +481,5 @@ def _end(s: LiarState, winner: int | None, log: list[Event] | None) -> LiarState
     standings = standings_by_cards(s.hands, winner)
     if log is not None:
         log.append(GameOver(winner, standings))
-    return s._replace(to_move=None, standings=standings, winner=winner, owed=())
+    return replace(s, to_move=None, standings=standings, winner=winner, owed=())
 

@@ -11,9 +11,8 @@ from typing import Any
 
 from usotsuki import bluff, liar
 from usotsuki.core.errors import InvalidRules
+from usotsuki.core.game import GAMES
 from usotsuki.session import BluffSession, LiarSession
-
-GAMES = ("bluff", "liar")
 
 AnySession = BluffSession | LiarSession
 

@@ -162,7 +162,7 @@ class Table:
     @property
     def playing(self) -> bool:
         slot = self.current
-        return slot is not None and not slot.session.over
+        return slot is not None and not slot.session.is_over
 
     @property
     def status(self) -> str:
@@ -198,16 +198,16 @@ class Table:
         }
 
     def games_list(self) -> list[dict[str, Any]]:
-        return [{"number": g.number, "finished": g.session.over, "names": list(g.names),
-                 "standings": None if g.session.standings() is None
-                 else [list(p) for p in g.session.standings() or ()]}
+        return [{"number": g.number, "finished": g.session.is_over, "names": list(g.names),
+                 "standings": None if g.session.standings is None
+                 else [list(p) for p in g.session.standings or ()]}
                 for g in self.games]
 
     def record(self, number: int) -> dict[str, Any]:
         if not 0 <= number < len(self.games):
             raise Refused("not_found", f"no game {number} at this table", 404)
         session = self.games[number].session
-        if not session.over:
+        if not session.is_over:
             # Part 4 records hold every hand and the Liar seed: only once the game ended.
             raise Refused("not_finished", "the record is available once the game has ended",
                           409)
@@ -234,7 +234,7 @@ class Table:
             return games, list(events)
         if kind == "action":
             seat, text = data["seat"], data["action"]
-            if slot.session.over:
+            if slot.session.is_over:
                 raise Refused("game_over", "the game is over")
             if slot.session.to_move != seat:
                 raise Refused("not_your_turn", f"it is not seat {seat}'s turn")
@@ -407,7 +407,7 @@ class Table:
             self._pending.cancel()
         self._pending = None
         slot = self.current
-        if slot is None or slot.session.over or slot.session.to_move is None:
+        if slot is None or slot.session.is_over or slot.session.to_move is None:
             return
         seat = slot.session.to_move
         bot = self.seats[seat].bot
