@@ -21,11 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from usotsuki.bluff.actions import ALL_CALLS, Call, CallKind, calls_for
-from usotsuki.bluff.state import straight_ranks
-from usotsuki.cards import Card, card
-
-_NEEDS = {CallKind.CARD: (1,), CallKind.PAIR: (2,), CallKind.TWO_PAIR: (2, 2),
-          CallKind.THREE: (3,), CallKind.FULL_HOUSE: (3, 2), CallKind.FOUR: (4,)}
+from usotsuki.bluff.state import requirements
+from usotsuki.cards import Card
 
 
 def _c(n: int, k: int) -> int:
@@ -57,22 +54,13 @@ def call_probability(call: Call, hand: Sequence[Card], unseen: int, ranks: int =
     pool = 4 * ranks - len(hand)
     if ranks != 13 and call not in calls_for(ranks):
         return 0.0  # B13: its cards are not in the deck
-    if call.kind is CallKind.STRAIGHT_FLUSH:
-        assert call.suit is not None
-        own = set(hand)
-        missing = sum(card(r, call.suit) not in own for r in straight_ranks(call.ranks[0]))
-        return _at_least(pool, unseen, ((missing, missing),)) if missing else 1.0
-    counts = [0] * 13
-    for c in hand:
-        counts[c >> 2] += 1
+    own = set(hand)
     groups = []
-    for rank, need in zip(call.ranks, _NEEDS[call.kind], strict=False):
-        still = need - counts[rank]
-        if still > 0:
-            groups.append((4 - counts[rank], still))
-    if not groups:
-        return 1.0
-    return _at_least(pool, unseen, tuple(groups))
+    for group, need in requirements(call):  # B8
+        have = sum(c in own for c in group)
+        if need > have:
+            groups.append((len(group) - have, need - have))
+    return _at_least(pool, unseen, tuple(groups)) if groups else 1.0
 
 
 def all_call_probabilities(hand: Sequence[Card], unseen: int, ranks: int = 13
@@ -86,15 +74,15 @@ def _call_tables() -> tuple[npt.NDArray[np.int64], ...]:
     per straight flush its five cards (rank * 4 + suit)."""
     r1, n1, r2, n2, sf = [], [], [], [], []
     for call in ALL_CALLS:
+        reqs = requirements(call)  # B8
         if call.kind is CallKind.STRAIGHT_FLUSH:
-            assert call.suit is not None
-            sf.append([r * 4 + call.suit for r in straight_ranks(call.ranks[0])])
+            sf.append([int(c) for c in reqs[0][0]])
             continue
-        need = _NEEDS[call.kind]
-        r1.append(call.ranks[0])
-        n1.append(need[0])
-        r2.append(call.ranks[1] if len(call.ranks) > 1 else 0)
-        n2.append(need[1] if len(need) > 1 else 0)
+        (first, need1), *second = reqs
+        r1.append(first[0].rank)
+        n1.append(need1)
+        r2.append(second[0][0][0].rank if second else 0)
+        n2.append(second[0][1] if second else 0)
     return tuple(np.array(a, dtype=np.int64) for a in (r1, n1, r2, n2, sf))
 
 

@@ -10,8 +10,9 @@ The rules stay in the cores; this module only routes to them.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, Self, TypeVar
 
 from usotsuki import bluff, liar
 from usotsuki.bluff.deal import deal_hands
@@ -19,11 +20,20 @@ from usotsuki.bluff.record import write_record as write_bluff_record
 from usotsuki.cards import format_cards, parse_cards
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Event
+from usotsuki.core.game import Standings
+
+V_co = TypeVar("V_co", covariant=True)
+A = TypeVar("A")
+L_co = TypeVar("L_co", covariant=True)
 
 
-class Session(Protocol):
-    game: str
+class Session(Protocol[V_co, A, L_co]):
+    """A game in progress with its record, over a view type, an action type and a
+    ``legal`` type: Bluff ``Session[BluffView, bluff.Action, Sequence[bluff.Action]]``,
+    the Liar Game ``Session[LiarView, liar.Action, LegalSummary | None]``."""
 
+    @property
+    def game(self) -> str: ...
     @property
     def players(self) -> int: ...
     @property
@@ -35,20 +45,23 @@ class Session(Protocol):
     def chance_due(self) -> bool:
         """A deal (a Bluff round, the next game of a Liar match) must come next."""
     @property
-    def over(self) -> bool: ...
-    def standings(self) -> tuple[tuple[int, ...], ...] | None: ...
+    def is_over(self) -> bool: ...
+    @property
+    def standings(self) -> Standings | None: ...
     def draw_chance(self, rng: random.Random) -> dict[str, Any]:
         """The JSON data of the next deal, drawn with ``rng``."""
-    def deal(self, chance: dict[str, Any]) -> tuple[Session, tuple[Event, ...]]: ...
-    def parse_action(self, text: str) -> Any: ...
-    def format_action(self, action: Any) -> str: ...
-    def apply(self, action: Any) -> tuple[Session, tuple[Event, ...]]: ...
-    def legal(self) -> Any:
+    def deal(self, chance: dict[str, Any]) -> tuple[Self, tuple[Event, ...]]: ...
+    def parse_action(self, text: str) -> A: ...
+    def format_action(self, action: A) -> str: ...
+    def apply(self, action: A) -> tuple[Self, tuple[Event, ...]]: ...
+    def apply_text(self, text: str) -> tuple[Self, tuple[Event, ...], str]:
+        """Parse ``text``, apply it, and give its canonical text (what a shell logs)."""
+    def legal(self) -> L_co:
         """Bluff: the legal actions. Liar Game: its ``LegalSummary`` (plays are too many
-        to list with O1)."""
-    def view(self, seat: int | None) -> Any: ...
+        to list with O1; see ``usotsuki.core.game``)."""
+    def view(self, seat: int | None) -> V_co: ...
     def record(self) -> dict[str, Any]: ...
-    def random_action(self, rng: random.Random) -> Any: ...
+    def random_action(self, rng: random.Random) -> A: ...
 
 
 def _hands_json(hands: Any) -> list[list[str]]:
@@ -79,11 +92,12 @@ class BluffSession:
         return self.state.needs_deal
 
     @property
-    def over(self) -> bool:
+    def is_over(self) -> bool:
         return self.state.is_over
 
-    def standings(self) -> tuple[tuple[int, ...], ...] | None:
-        return self.state.standings()
+    @property
+    def standings(self) -> Standings | None:
+        return self.state.standings
 
     def draw_chance(self, rng: random.Random) -> dict[str, Any]:
         return {"hands": _hands_json(deal_hands(self.state, rng))}
@@ -96,14 +110,19 @@ class BluffSession:
     def parse_action(self, text: str) -> bluff.Action:
         return bluff.parse_action(text)
 
-    def format_action(self, action: Any) -> str:
+    def format_action(self, action: bluff.Action) -> str:
         return bluff.format_action(action)
 
-    def apply(self, action: Any) -> tuple[BluffSession, tuple[Event, ...]]:
+    def apply(self, action: bluff.Action) -> tuple[BluffSession, tuple[Event, ...]]:
         step = bluff.apply(self.state, action)
         return replace(self, state=step.state), step.events
 
-    def legal(self) -> Any:
+    def apply_text(self, text: str) -> tuple[BluffSession, tuple[Event, ...], str]:
+        action = self.parse_action(text)
+        session, events = self.apply(action)
+        return session, events, self.format_action(action)
+
+    def legal(self) -> Sequence[bluff.Action]:
         return () if self.state.needs_deal else bluff.legal_actions(self.state)
 
     def view(self, seat: int | None) -> bluff.BluffView:
@@ -112,7 +131,7 @@ class BluffSession:
     def record(self) -> dict[str, Any]:
         return write_bluff_record(self.state, self.names)
 
-    def random_action(self, rng: random.Random) -> Any:
+    def random_action(self, rng: random.Random) -> bluff.Action:
         legal = self.legal()
         return legal[rng.randrange(len(legal))]
 
@@ -155,14 +174,15 @@ class LiarSession:
         state = self.state
         if self.match is None:
             return True
-        return state is not None and state.over and len(self.match.games) < self.games
+        return state is not None and state.is_over and len(self.match.games) < self.games
 
     @property
-    def over(self) -> bool:
-        return self.match is not None and self.match.state.over and not self.chance_due
+    def is_over(self) -> bool:
+        return self.match is not None and self.match.state.is_over and not self.chance_due
 
-    def standings(self) -> tuple[tuple[int, ...], ...] | None:
-        return self.match.state.standings if self.over and self.match is not None else None
+    @property
+    def standings(self) -> Standings | None:
+        return self.match.state.standings if self.is_over and self.match is not None else None
 
     def draw_chance(self, rng: random.Random) -> dict[str, Any]:
         hands, stock = liar.deal(self.rules, rng)
@@ -188,12 +208,17 @@ class LiarSession:
     def parse_action(self, text: str) -> liar.Action:
         return liar.parse_action(text)
 
-    def format_action(self, action: Any) -> str:
+    def format_action(self, action: liar.Action) -> str:
         return liar.format_action(action)
 
-    def apply(self, action: Any) -> tuple[LiarSession, tuple[Event, ...]]:
+    def apply(self, action: liar.Action) -> tuple[LiarSession, tuple[Event, ...]]:
         match, events = self._live().apply(action)
         return replace(self, match=match), tuple(events)
+
+    def apply_text(self, text: str) -> tuple[LiarSession, tuple[Event, ...], str]:
+        action = self.parse_action(text)
+        session, events = self.apply(action)
+        return session, events, self.format_action(action)
 
     def legal(self) -> liar.LegalSummary | None:
         state = self.state
@@ -201,10 +226,19 @@ class LiarSession:
 
     def view(self, seat: int | None) -> liar.LiarView:
         state = self._live().state
-        return liar.public_view(state) if seat is None else liar.view(state, seat)
+        return liar.view(state, seat)
 
     def record(self) -> dict[str, Any]:
         return liar.write_record(self._live())
 
-    def random_action(self, rng: random.Random) -> Any:
+    def random_action(self, rng: random.Random) -> liar.Action:
         return liar.random_action(self._live().state, rng)
+
+
+BluffSessionType = Session[bluff.BluffView, bluff.Action, Sequence[bluff.Action]]
+LiarSessionType = Session[liar.LiarView, liar.Action, liar.LegalSummary | None]
+
+
+def _conforms(b: BluffSession, lsession: LiarSession) -> tuple[BluffSessionType,
+                                                                  LiarSessionType]:
+    return b, lsession  # mypy checks that both sessions implement the protocol

@@ -16,7 +16,6 @@ from usotsuki.liar import (
     apply,
     new_game,
     parse_rules_text,
-    public_view,
     push,
     random_action,
     view,
@@ -27,7 +26,7 @@ from usotsuki.liar.state import L4_ORDER
 
 
 def places(state: LiarState) -> dict[str, int | str]:
-    return {str(c): place for c, place in public_view(state).known_places}
+    return {str(c): place for c, place in view(state, None).known_places}
 
 
 def test_l9_shown_cards_go_under_the_stock_and_stay_there_until_drawn() -> None:
@@ -36,9 +35,9 @@ def test_l9_shown_cards_go_under_the_stock_and_stay_there_until_drawn() -> None:
     state = run(state, "play 3S as 9", "play 4H as T", "doubt")  # 4H: a lie
     assert places(state) == {"4H": "stock"}  # under 46 cards; the drawer took 2C 2D
     assert state.hands[1][-2:] == cards("2C 2D")
-    assert public_view(state).to_json()["known_places"] == [{"card": "4H", "place": "stock"}]
+    assert view(state, None).to_json()["known_places"] == [{"card": "4H", "place": "stock"}]
     for seat in (0, 1):  # public: every seat gets the same
-        assert view(state, seat).known_places == public_view(state).known_places
+        assert view(state, seat).known_places == view(state, None).known_places
 
 
 def test_l9_drawer_who_takes_the_whole_block_certainly_holds_its_shown_cards() -> None:
@@ -52,7 +51,7 @@ def test_l9_drawer_who_takes_the_whole_block_certainly_holds_its_shown_cards() -
     state = run(state, "play 4S as 4")  # seat 0 (the doubter) leads
     state = run(state, "play 9D as 6")  # seat 1 plays its tracked card: no longer certain
     assert places(state) == {}
-    assert public_view(state).known_before_play == cards("9D")
+    assert view(state, None).known_before_play == cards("9D")
     state = run(state, "doubt")  # truthful? 9D as 6 is a lie; seat 1 draws all three
     assert places(state) == {"9D": 1}
 
@@ -65,7 +64,7 @@ def test_l9_doubted_player_keeps_the_tracked_cards_it_did_not_show() -> None:
     assert places(state) == {"9D": 1, "TD": 1}  # shown; 3S 4S were never face up
     state = run(state, "play 5S 6S as 6", "play 9D 3D as 7")  # 9D, TD: uncertain now
     assert places(state) == {}
-    assert public_view(state).known_before_play == cards("9D TD")
+    assert view(state, None).known_before_play == cards("9D TD")
     state = run(state, "doubt")  # 9D 3D shown, so TD never left seat 1's hand
     assert places(state) == {"3D": 1, "9D": 1, "TD": 1}
 
@@ -120,12 +119,12 @@ def test_l7_all_passed_flush_moves_tracked_blocks_up() -> None:
 
 def check_certain(state: LiarState) -> None:
     """Every tracked place is true in the full state."""
-    for card, place in public_view(state).known_places:
+    for card, place in view(state, None).known_places:
         if place == "stock":
             assert card in state.stock
         else:
             assert isinstance(place, int) and card in state.hands[place]
-    before = public_view(state).known_before_play
+    before = view(state, None).known_before_play
     if before:
         current = state.field[-1]
         assert set(before) <= set(state.hands[current.seat]) | set(current.cards)
@@ -191,10 +190,10 @@ def test_known_places_leak_nothing_hidden(seed: int, rules_text: str, players: i
     for action in actions:
         a = apply(a, action).state
         b = apply(b, relabel(action, sigma)).state
-        assert public_view(a).to_json() == public_view(b).to_json()
+        assert view(a, None).to_json() == view(b, None).to_json()
         for seat in range(players):
-            assert view(a, seat).known_places == public_view(a).known_places
-            assert view(b, seat).known_before_play == public_view(a).known_before_play
+            assert view(a, seat).known_places == view(a, None).known_places
+            assert view(b, seat).known_before_play == view(a, None).known_before_play
     # unless the random relabelling happens to be the identity (few free cards), it moved
     # some hidden card: in a hand, the stock, or the field (a game over leaves it, L11)
     moved = any(sigma[c] != c for c in free)

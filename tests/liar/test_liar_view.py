@@ -8,7 +8,7 @@ import pytest
 from liar_support import names, run, start
 
 from usotsuki.cards import DECK
-from usotsuki.liar import info_key, public_view, view
+from usotsuki.liar import info_key, view
 from usotsuki.liar.view import FieldView
 
 THREE = ("3S 5D 9C", "4H 6S TD", "7H 8C JS")
@@ -34,7 +34,7 @@ def test_view_never_shows_other_hands_or_the_stock() -> None:
     for seat in range(3):
         shown = card_names_in(view(state, seat).to_json())
         assert shown == {str(c) for c in state.hands[seat]}
-    assert card_names_in(public_view(state).to_json()) == set()
+    assert card_names_in(view(state, None).to_json()) == set()
 
 
 def test_view_shows_the_cards_a_doubt_turned_up_and_who_drew() -> None:
@@ -45,7 +45,7 @@ def test_view_shows_the_cards_a_doubt_turned_up_and_who_drew() -> None:
 
 
 def test_public_view_has_no_hand() -> None:
-    seen = public_view(start(*THREE))
+    seen = view(start(*THREE), None)
     assert seen.hand is None and seen.seat is None and seen.to_json()["hand"] is None
 
 

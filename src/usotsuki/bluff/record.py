@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,8 +51,14 @@ class BluffReplay:
         return self.fault is None
 
 
-def read_rules(record: dict[str, Any], players: int) -> BluffRules:
-    """The record's ``rules`` object as :class:`BluffRules` (Part 4, B2, B13)."""
+def read_rules(record: Mapping[str, Any]) -> BluffRules:
+    """``players`` and ``rules`` of a record as :class:`BluffRules` (Part 4, B2, B13).
+
+    :raises RecordError: with ``round`` and ``index`` None.
+    """
+    if "players" not in record:
+        raise RecordError('the record has no "players"')
+    players, _ = parse_players(record["players"])
     options = rules_object(record, OPTION_DEFAULTS)
     max_cards = check_int_option("max_cards", options.get("max_cards", 5), minimum=1)
     dealer = check_int_option("dealer", options.get("dealer", 0), 0, players - 1)
@@ -87,10 +93,8 @@ def replay(record: Any) -> BluffReplay:
     try:
         if not isinstance(record, dict):
             raise RecordError("a record is a JSON object")
-        if "players" not in record:
-            raise RecordError('the record has no "players"')
-        players, names = parse_players(record["players"])
-        rules = read_rules(record, players)
+        rules = read_rules(record)
+        _, names = parse_players(record["players"])
         rounds = entry_list(record, "rounds")
     except RecordError as exc:
         return BluffReplay(None, names, exc.fault)

@@ -8,7 +8,7 @@ trusted callers such as bots and benchmarks (python-chess's ``push`` beside ``pu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -286,26 +286,25 @@ def _challenge(state: BluffState, challenger: int) -> BluffState:
                       (*state.results, result))
 
 
-def rank_counts(hands: Hands) -> list[int]:
-    """How many cards of each rank index (0..12) the hands hold together."""
-    counts = [0] * 13
-    for hand in hands:
-        for c in hand:
-            counts[c >> 2] += 1
-    return counts
-
-
 def is_true(call: Call, hands: Hands) -> bool:
     """B8: the cards of all players contain the claimed cards (more cards do not matter,
     a stronger but different combination does not help)."""
-    kind = call.kind
-    if kind is CallKind.STRAIGHT_FLUSH:
-        assert call.suit is not None
-        cards = {c for hand in hands for c in hand}
-        return all(card(r, call.suit) in cards for r in straight_ranks(call.ranks[0]))
-    counts = rank_counts(hands)
-    need = _NEEDS[kind]
-    return all(counts[r] >= k for r, k in zip(call.ranks, need, strict=False))
+    held = {c for hand in hands for c in hand}
+    return all(sum(c in held for c in group) >= need for group, need in requirements(call))
+
+
+def requirements(call: Call) -> tuple[tuple[tuple[Card, ...], int], ...]:
+    """B8, the one statement of what makes a call true: groups of cards, each with how many
+    of them the players must hold together. ``k`` of the four cards of each named rank;
+    for a straight flush all five of its cards (B6)."""
+    return _REQUIREMENTS[canonical(call).index]
+
+
+def call_cards(call: Call, cards: Iterable[Card]) -> tuple[Card, ...]:
+    """B8: the cards among ``cards`` that bear on ``call`` (those of its groups), in the
+    order given: what a reveal highlights and what the odds count."""
+    named = _NAMED[canonical(call).index]
+    return tuple(c for c in cards if c in named)
 
 
 _NEEDS = {CallKind.CARD: (1,), CallKind.PAIR: (2,), CallKind.TWO_PAIR: (2, 2),
@@ -316,3 +315,15 @@ ACE = RANKS.index("A")
 def straight_ranks(top: int) -> tuple[int, ...]:
     """B6: the five ranks of a straight flush with this top; ``5 4 3 2 A`` for top 5."""
     return tuple(ACE if r < 0 else r for r in range(top, top - 5, -1))
+
+
+def _requirements(call: Call) -> tuple[tuple[tuple[Card, ...], int], ...]:
+    if call.kind is CallKind.STRAIGHT_FLUSH:
+        assert call.suit is not None
+        return ((tuple(card(r, call.suit) for r in straight_ranks(call.ranks[0])), 5),)
+    return tuple((tuple(card(r, suit) for suit in range(4)), need)
+                 for r, need in zip(call.ranks, _NEEDS[call.kind], strict=True))
+
+
+_REQUIREMENTS = tuple(_requirements(call) for call in ALL_CALLS)
+_NAMED = tuple(frozenset(c for group, _ in reqs for c in group) for reqs in _REQUIREMENTS)

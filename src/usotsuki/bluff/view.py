@@ -26,7 +26,7 @@ class BluffView:
     round: int
     dealer: int
     to_move: int | None
-    hand: tuple[Card, ...]
+    hand: tuple[Card, ...] | None  # None for a spectator
     hand_sizes: tuple[int, ...]
     losses: tuple[int, ...]
     eliminated: tuple[int, ...]
@@ -58,7 +58,8 @@ class BluffView:
             "max_cards": self.max_cards, "ranks": self.ranks, "phase": self.phase.value,
             "round": self.round,
             "dealer": self.dealer, "to_move": self.to_move,
-            "hand": [str(c) for c in self.hand], "hand_sizes": list(self.hand_sizes),
+            "hand": [str(c) for c in self.hand or ()],  # [] for a spectator (protocol)
+            "hand_sizes": list(self.hand_sizes),
             "losses": list(self.losses), "eliminated": list(self.eliminated),
             "calls": [{"seat": s, "call": str(c)} for s, c in self.calls],
             "history": [_result_json(r) for r in self.history],
@@ -82,9 +83,9 @@ def view(state: BluffState, seat: int | None) -> BluffView:
     """What ``seat`` may know; ``None`` gives the spectators' view (no hand at all)."""
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} at a table of {state.players}")
-    hand: tuple[Card, ...] = ()
-    if seat is not None and state.hands is not None:
-        hand = state.hands[seat]
+    hand: tuple[Card, ...] | None = None
+    if seat is not None:
+        hand = state.hands[seat] if state.hands is not None else ()
     return BluffView(
         seat=seat, players=state.players, max_cards=state.rules.max_cards,
         phase=state.phase, round=state.round, dealer=state.dealer, to_move=state.to_move,
@@ -92,11 +93,6 @@ def view(state: BluffState, seat: int | None) -> BluffView:
         hand_sizes=tuple(state.hand_size(s) for s in range(state.players)),
         losses=state.losses, eliminated=state.eliminated, calls=state.calls,
         history=state.results, standings=state.standings, ranks=state.rules.ranks)
-
-
-def public_view(state: BluffState) -> BluffView:
-    """The spectators' view."""
-    return view(state, None)
 
 
 def info_key(v: BluffView) -> str:

@@ -74,7 +74,7 @@ def sample(v: BluffView, rng: random.Random, model: BeliefModel) -> Particles:
     n = model.particles
     gen = np.random.default_rng(rng.getrandbits(64))
     mine = np.zeros(52, dtype=bool)
-    mine[list(v.hand)] = True
+    mine[list(v.hand or ())] = True
     in_deck = np.arange(52) >= 52 - v.deck_size  # B13: a short deck has the high ranks
     unseen = np.flatnonzero(~mine & in_deck)
     others = [s for s in range(v.players) if s != v.seat and v.hand_sizes[s]]

@@ -21,14 +21,15 @@ class CautiousBluffBot:
         self.doubt_below = doubt_below
 
     def act(self, view: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
-        unseen = view.cards_in_play - len(view.hand)
-        raises = [(call_probability(a, view.hand, unseen, view.ranks), a)
+        hand = view.hand or ()
+        unseen = view.cards_in_play - len(hand)
+        raises = [(call_probability(a, hand, unseen, view.ranks), a)
                   for a in legal[:120] if isinstance(a, Call)]
         challenge = next((a for a in legal if isinstance(a, Challenge)), None)
         best = max((p for p, _ in raises), default=0.0)
         if challenge is not None and view.current_call is not None:
             # A challenge wins when the call is false; a raise, roughly, when it is true.
-            p_current = call_probability(view.current_call, view.hand, unseen, view.ranks)
+            p_current = call_probability(view.current_call, hand, unseen, view.ranks)
             if p_current < self.doubt_below or 1.0 - p_current > best:
                 return challenge
         # The weakest few plausible raises, so the bot does not leap needlessly; when

@@ -33,7 +33,8 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
     odds = belief = None
     current = v.current_call
     if current is not None:
-        odds = call_probability(current, v.hand, v.cards_in_play - len(v.hand), v.ranks)
+        hand = v.hand or ()
+        odds = call_probability(current, hand, v.cards_in_play - len(hand), v.ranks)
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
     return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng))

@@ -117,7 +117,8 @@ class EasyBluffBot:
         calls = [a for a in legal if isinstance(a, Call)]
         current = v.current_call
         if current is not None:
-            p = call_probability(current, v.hand, v.cards_in_play - len(v.hand), v.ranks)
+            hand = v.hand or ()
+            p = call_probability(current, hand, v.cards_in_play - len(hand), v.ranks)
             if not calls or p == 0.0 or (p < 1.0 and rng.random() < self.whim):
                 return CHALLENGE
         return calls[rng.randrange(min(self.reach, len(calls)))]
@@ -132,7 +133,8 @@ class NormalBluffBot:
         self.rule = rule or Thresholds()
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
-        probs = deck_probs(call_probabilities(v.hand, v.cards_in_play - len(v.hand), v.ranks),
+        hand = v.hand or ()
+        probs = deck_probs(call_probabilities(hand, v.cards_in_play - len(hand), v.ranks),
                            v.ranks)
         current = v.current_call
         p_current = None if current is None else float(probs[current.index])

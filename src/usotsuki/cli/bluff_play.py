@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from usotsuki.bluff.actions import Action, Call, CallKind
+from usotsuki.bluff.actions import Action, Call
 from usotsuki.bluff.deal import deal_hands
 from usotsuki.bluff.notation import EXAMPLES, parse_action
 from usotsuki.bluff.record import write_record
@@ -24,14 +24,14 @@ from usotsuki.bluff.state import (
     BluffState,
     RoundResult,
     apply,
+    call_cards,
     legal_actions,
     new_game,
     start_round,
-    straight_ranks,
 )
 from usotsuki.bluff.view import BluffView, view
 from usotsuki.bots.base import Bot, make_bot
-from usotsuki.cards import RANKS, Card, card
+from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
 from usotsuki.cli.records import save_record
 from usotsuki.core.errors import UsotsukiError
@@ -129,7 +129,7 @@ class _Game:
         self.console.rule(f"Round {v.round + 1} (dealer: {self.names[v.dealer]})")
         self.console.print(f"Cards in play: {v.cards_in_play}  ({counts})")
         if v.hand:
-            self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]")
+            self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
         else:
             self.console.print("You are out; watching.")
 
@@ -143,7 +143,7 @@ class _Game:
             status = f"current call: [bold]{current}[/bold] by {self.names[v.calls[-1][0]]}"
             may = "challenge" if len(legal) == 1 else \
                 f"a call stronger than {current} (from {legal[0]}), or challenge"
-        self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]   {status}")
+        self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]   {status}")
         self.console.print(f"[dim]You may type {may}; 'help' for more.[/dim]")
         if self.hints:
             self.show_hint(v, legal)
@@ -174,7 +174,8 @@ class _Game:
         if v.current_call is None:
             self.console.print("No call yet.")
             return
-        p = call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand), v.ranks)
+        hand = v.hand or ()
+        p = call_probability(v.current_call, hand, v.cards_in_play - len(hand), v.ranks)
         self.console.print(f"{v.current_call} is true with probability {p:.2f} given your cards.")
 
     def show_hint(self, v: BluffView, legal: Sequence[Action]) -> None:
@@ -203,7 +204,7 @@ class _Game:
         c.print(f"{self.names[result.challenger]} "
                 f"[bold]{self.verb(result.challenger, 'challenge')}[/bold] "
                 f"{self.possessive(result.caller)} [bold]{result.call}[/bold]!")
-        shown = _named_cards(result.call)
+        shown = set(call_cards(result.call, [x for hand in result.hands for x in hand]))
         table = Table("seat", "hand", show_header=False)
         for s, hand in enumerate(result.hands):
             if hand:
@@ -227,11 +228,3 @@ class _Game:
 
 def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(map(str, cards)) or "-"
-
-
-def _named_cards(call: Call) -> set[Card]:
-    """The cards a call names, to highlight at the reveal (B8)."""
-    if call.kind is CallKind.STRAIGHT_FLUSH:
-        assert call.suit is not None
-        return {card(r, call.suit) for r in straight_ranks(call.ranks[0])}
-    return {card(r, s) for r in call.ranks for s in range(4)}

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from usotsuki.cards import DECK, Card
+from usotsuki.core.events import Event
 from usotsuki.liar.actions import Action
-from usotsuki.liar.events import Event
 from usotsuki.liar.rules import LiarRules
 from usotsuki.liar.state import Hand, LiarState, Seed, apply, dealt_events, new_game, next_game
 
@@ -38,13 +38,58 @@ def new_seed() -> int:
     return secrets.randbits(64)
 
 
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ActionLog:
+    """A persistent list of actions: appending is O(1) and shares every earlier entry
+    (a cons list), so a match of 40k actions costs 40k small objects, not 40k copies.
+    ``tuple(log)`` lists the actions oldest first."""
+
+    last: Action | None = None
+    before: ActionLog | None = None
+    size: int = 0
+
+    def append(self, action: Action) -> ActionLog:
+        return ActionLog(action, self, self.size + 1)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[Action]:
+        newest_first: list[Action] = []
+        node: ActionLog | None = self
+        while node is not None and node.size:
+            assert node.last is not None
+            newest_first.append(node.last)
+            node = node.before
+        return reversed(newest_first)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ActionLog):
+            return NotImplemented
+        return self is other or (self.size == other.size and tuple(self) == tuple(other))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"ActionLog({self.size} actions)"
+
+
+EMPTY_LOG = ActionLog()
+
+
 @dataclass(frozen=True, slots=True)
 class GameLog:
     """One game of a record: its chance data and its actions (Part 4 ``games[i]``)."""
 
     hands: tuple[Hand, ...]  # as dealt, before any O7 exchange
     stock: tuple[Card, ...]
-    actions: tuple[Action, ...] = ()
+    log: ActionLog = EMPTY_LOG
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The game's actions so far, oldest first (built on demand: O(actions))."""
+        return tuple(self.log)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +113,11 @@ class LiarMatch:
         return match, dealt_events(state)
 
     def apply(self, action: Action) -> tuple[LiarMatch, tuple[Event, ...]]:
-        """Apply a checked action (``IllegalAction`` if not legal) and log it."""
+        """Apply a checked action (``IllegalAction`` if not legal) and log it: O(1) in the
+        length of the log (the games before this one are shared, not copied)."""
         step = apply(self.state, action)
         last = self.games[-1]
-        log = GameLog(last.hands, last.stock, last.actions + (action,))
+        log = GameLog(last.hands, last.stock, last.log.append(action))
         return self._with(step.state, self.games[:-1] + (log,)), step.events
 
     def next_game(self, hands: Sequence[Iterable[Card]], stock: Iterable[Card]

@@ -23,8 +23,8 @@ from typing import Any
 
 from usotsuki.cards import Card, format_cards, parse_card
 from usotsuki.core.errors import IllegalAction, InvalidDeal, InvalidNotation, InvalidRules
+from usotsuki.core.game import GAMES
 from usotsuki.core.record import (
-    GAMES,
     Fault,
     RecordError,
     action_as_written,
@@ -46,7 +46,7 @@ from usotsuki.liar.rules import OPTION_DEFAULTS, LiarRules
 from usotsuki.liar.state import LiarState, Seed, apply, new_game, next_game
 
 __all__ = ["LiarReplay", "deal", "game_report", "new_seed", "replay", "replay_report",
-           "rules_from_record", "seed_from_record", "write_record"]
+           "read_rules", "read_seed", "write_record"]
 
 _INT_OPTIONS = ("hand_size",)
 
@@ -54,7 +54,7 @@ _INT_OPTIONS = ("hand_size",)
 # -- reading -----------------------------------------------------------------------------
 
 
-def rules_from_record(record: Mapping[str, Any]) -> LiarRules:
+def read_rules(record: Mapping[str, Any]) -> LiarRules:
     """``players`` and ``rules`` of a record (Part 4), checked in that order.
 
     :raises RecordError: with ``round`` and ``index`` None.
@@ -74,7 +74,7 @@ def rules_from_record(record: Mapping[str, Any]) -> LiarRules:
         raise RecordError(str(exc)) from None
 
 
-def seed_from_record(record: Mapping[str, Any]) -> Seed:
+def read_seed(record: Mapping[str, Any]) -> Seed:
     """Part 4 ``seed``: an integer or a string, 0 when absent; anything else is an error."""
     if "seed" not in record:
         return 0
@@ -130,8 +130,8 @@ def replay(record: Any, on_state: Callable[[LiarState], None] | None = None) -> 
         game = check_record_object(record)
         if game != "liar":
             raise RecordError(f'this is a "{game}" record, not a Liar Game record')
-        rules = rules_from_record(record)
-        seed = seed_from_record(record)
+        rules = read_rules(record)
+        seed = read_seed(record)
         entries = entry_list(record, "games")
         if not entries:
             raise RecordError("a Liar Game record needs at least one game")

@@ -33,7 +33,7 @@ class FieldView:
 
 @dataclass(frozen=True, slots=True)
 class LiarView:
-    seat: int | None  # None: a spectator (public_view)
+    seat: int | None  # None: a spectator
     rules: LiarRules
     game: int
     hand: tuple[Card, ...] | None  # own cards by rate (normal order), then suit
@@ -95,17 +95,14 @@ class LiarView:
         }
 
 
-def view(state: LiarState, seat: int) -> LiarView:
-    """What ``seat`` knows now."""
+def view(state: LiarState, seat: int | None) -> LiarView:
+    """What ``seat`` knows now; ``None`` gives the spectators' view (no hand at all)."""
+    if seat is None:
+        return _view(state, None, None)
     if not 0 <= seat < state.rules.players:
         raise ValueError(f"no seat {seat} among {state.rules.players} players")
     hand = tuple(sorted(state.hands[seat], key=lambda c: (CARD_RATE[c], c.suit)))
     return _view(state, seat, hand)
-
-
-def public_view(state: LiarState) -> LiarView:
-    """What a spectator knows now: no hand at all."""
-    return _view(state, None, None)
 
 
 def _view(state: LiarState, seat: int | None, hand: tuple[Card, ...] | None) -> LiarView:

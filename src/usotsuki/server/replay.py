@@ -12,14 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from usotsuki import bluff, liar
-from usotsuki.bluff.actions import CallKind
-from usotsuki.bluff.record import read_rules
 from usotsuki.bluff.record import replay_report as bluff_report
-from usotsuki.bluff.state import straight_ranks
-from usotsuki.cards import Card, card, parse_card
+from usotsuki.cards import parse_card
 from usotsuki.core.errors import MalformedRecord, UsotsukiError
 from usotsuki.core.record import parse_players
-from usotsuki.liar.record import rules_from_record, seed_from_record
 from usotsuki.session import BluffSession, LiarSession
 
 MAX_FRAMES = 20000  # a record longer than this is refused rather than served
@@ -35,14 +31,8 @@ def evidence(call_text: str, hands: Sequence[Sequence[str]]) -> list[str]:
     call = bluff.parse_action(call_text)
     if not isinstance(call, bluff.Call):
         raise UsotsukiError(f"{call_text!r} is not a call")
-    wanted: set[Card]
-    if call.kind is CallKind.STRAIGHT_FLUSH:
-        assert call.suit is not None
-        wanted = {card(r, call.suit) for r in straight_ranks(call.ranks[0])}
-    else:
-        wanted = {card(r, s) for r in call.ranks for s in range(4)}
-    found = [parse_card(c) for hand in hands for c in hand]
-    return [str(c) for c in found if c in wanted]
+    return [str(c) for c in bluff.call_cards(call, [parse_card(c) for hand in hands
+                                                    for c in hand])]
 
 
 def frames(record: Any) -> dict[str, Any]:
@@ -72,7 +62,7 @@ def frames(record: Any) -> dict[str, Any]:
 
 def _bluff_frames(record: dict[str, Any], players: int,
                   names: tuple[str, ...] | None) -> list[dict[str, Any]]:
-    session = BluffSession.create(read_rules(record, players), names)
+    session = BluffSession.create(bluff.read_rules(record), names)
     out: list[dict[str, Any]] = []
     for number, entry in enumerate(record["rounds"]):
         session, _ = session.deal({"hands": entry["hands"]})
@@ -87,7 +77,7 @@ def _bluff_frames(record: dict[str, Any], players: int,
 def _bluff_frame(session: BluffSession, number: int, actor: int | None,
                  action: str | None) -> dict[str, Any]:
     state = session.state
-    view = bluff.public_view(state).to_json()
+    view = bluff.view(state, None).to_json()
     frame: dict[str, Any] = {"kind": "deal" if action is None else "action", "round": number,
                              "actor": actor, "action": action, "view": view, "reveal": None}
     if state.hands is not None:
@@ -103,9 +93,9 @@ def _bluff_frame(session: BluffSession, number: int, actor: int | None,
 
 def _liar_frames(record: dict[str, Any], names: tuple[str, ...] | None
                  ) -> list[dict[str, Any]]:
-    rules = rules_from_record(record)
+    rules = liar.read_rules(record)
     games = record["games"]
-    session = LiarSession.create(rules, seed_from_record(record), len(games), names)
+    session = LiarSession.create(rules, liar.read_seed(record), len(games), names)
     out: list[dict[str, Any]] = []
     for number, entry in enumerate(games):
         session, events = session.deal({"hands": entry["hands"], "stock": entry["stock"]})
@@ -122,7 +112,7 @@ def _liar_frame(session: LiarSession, number: int, actor: int | None, action: st
     assert session.match is not None
     state = session.match.state
     return {"kind": "deal" if action is None else "action", "round": number, "actor": actor,
-            "action": action, "view": liar.public_view(state).to_json(),
+            "action": action, "view": liar.view(state, None).to_json(),
             "hands": [[str(c) for c in hand] for hand in state.hands],
             "field_cards": [[str(c) for c in play.cards] for play in state.field],
             "events": [e.to_json() for e in events if e.audience is None]}

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from usotsuki.bots import bot_names, make_bot
 from usotsuki.chance import live_rng
+from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import visible_to
 from usotsuki.liar import new_seed
 from usotsuki.server.games import AnySession, legal_json, new_session, view_json
@@ -238,9 +239,7 @@ class Table:
                 raise Refused("game_over", "the game is over")
             if slot.session.to_move != seat:
                 raise Refused("not_your_turn", f"it is not seat {seat}'s turn")
-            action = slot.session.parse_action(text)
-            session, events = slot.session.apply(action)
-            canonical = slot.session.format_action(action)
+            session, events, canonical = slot.session.apply_text(text)
             games[-1] = GameSlot(slot.number, session, slot.names)
             # A Liar Game play or give names cards: only the actor sees its text; the
             # others learn what they may from the core's events (Played, Gave ...).
@@ -385,7 +384,7 @@ class Table:
             fresh = self._commit("action", {"seat": seat, "action": text})
         except Refused:
             raise
-        except ValueError as exc:  # InvalidNotation, IllegalAction: said to the actor only
+        except UsotsukiError as exc:  # InvalidNotation, IllegalAction: said to the actor only
             raise Refused("illegal", str(exc)) from None
         fresh += self._deal_due()
         self._publish(fresh)
