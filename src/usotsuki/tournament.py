@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from usotsuki.bots.base import Bot, bot_names, make_bot
+from usotsuki.bots.base import AnyBot, bot_names, make_bot
 from usotsuki.core.errors import InvalidRules
 from usotsuki.session import BluffSession, LiarSession
 
@@ -121,7 +121,7 @@ def _derived(seed: int, g: int, what: str) -> random.Random:
 def play_game(spec: Spec, g: int) -> GameResult:
     """Play game ``g`` of the tournament to its end."""
     lineup = spec.lineup(g)
-    bots: list[Bot] = [make_bot(spec.game, name) for name in lineup]
+    bots: list[AnyBot] = [make_bot(spec.game, name) for name in lineup]
     bot_rngs = [_derived(spec.seed, g, f"bot{seat}") for seat in range(spec.players)]
     chance_rng = _derived(spec.seed, g, "deal")
     session: AnySession = new_session(spec, g)

@@ -4,21 +4,38 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from usotsuki import bluff, liar
+
+V_contra = TypeVar("V_contra", contravariant=True)
+L_contra = TypeVar("L_contra", contravariant=True)
+A_co = TypeVar("A_co", covariant=True)
 
 
-class Bot(Protocol):
-    """Anything that picks an action from a seat's view: bots, and people behind a UI."""
+class Bot(Protocol[V_contra, L_contra, A_co]):
+    """Anything that picks an action from a seat's view: bots, and people behind a UI.
+
+    Generic over the view, the ``legal`` type and the action, as ``GAME.view`` and
+    ``GAME.legal`` give them (:mod:`usotsuki.core.game`): see :data:`BluffBot` and
+    :data:`LiarBot`.
+    """
 
     name: str
 
-    def act(self, view: Any, legal: Any, rng: random.Random) -> Any:
+    def act(self, view: V_contra, legal: L_contra, rng: random.Random) -> A_co:
         """Choose a legal action (never anything else) from what ``view`` shows.
 
         ``legal`` is, for Bluff, the sequence of legal actions; for the Liar Game, whose
         multi-card plays are too many to list, its ``LegalSummary`` (counts and rates).
         """
         ...
+
+
+BluffBot = Bot[bluff.BluffView, Sequence[bluff.Action], bluff.Action]
+LiarBot = Bot[liar.LiarView, liar.LegalSummary, liar.Action]
+AnyBot = Bot[Any, Any, Any]
+"""A bot of either game, as the registry hands them out by name."""
 
 
 class RandomBot:
@@ -30,7 +47,7 @@ class RandomBot:
         return legal[rng.randrange(len(legal))]
 
 
-def _registry() -> dict[str, dict[str, Callable[[], Bot]]]:
+def _registry() -> dict[str, dict[str, Callable[[], AnyBot]]]:
     from usotsuki.bots.bluff_cautious import CautiousBluffBot
     from usotsuki.bots.bluff_levels import EasyBluffBot, HardBluffBot, NormalBluffBot
     from usotsuki.bots.bluff_search import ExpertBluffBot
@@ -49,7 +66,7 @@ def bot_names(game: str) -> list[str]:
     return list(_registry().get(game, {}))
 
 
-def make_bot(game: str, name: str) -> Bot:
+def make_bot(game: str, name: str) -> AnyBot:
     """A new bot of this name for this game.
 
     :raises ValueError: for an unknown name, listing the known ones.

@@ -30,7 +30,7 @@ from usotsuki.bluff.state import (
     start_round,
 )
 from usotsuki.bluff.view import BluffView, view
-from usotsuki.bots.base import Bot, make_bot
+from usotsuki.bots.base import BluffBot, make_bot
 from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
 from usotsuki.cli.records import save_record
@@ -63,7 +63,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
         if not 0 <= seat < players:
             raise ValueError(f"--seat must be from 0 to {players - 1}, not {seat}")
         kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["normal"]
-        seats: dict[int, Bot] = {}
+        seats: dict[int, BluffBot] = {}
         for i, s in enumerate(s for s in range(players) if s != seat):
             seats[s] = make_bot("bluff", kinds[i % len(kinds)])
     except (UsotsukiError, ValueError) as exc:

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from usotsuki import liar
-from usotsuki.bots.base import Bot, make_bot
+from usotsuki.bots.base import LiarBot, make_bot
 from usotsuki.chance import game_rng
 from usotsuki.cli import liar_render as render
 from usotsuki.cli.records import save_record
@@ -79,7 +79,7 @@ def make_rules(opts: LiarOptions) -> liar.LiarRules:
     return liar.parse_rules_text(opts.rules, opts.players, **flags)
 
 
-def make_bots(kinds_text: str, players: int, seat: int) -> dict[int, Bot]:
+def make_bots(kinds_text: str, players: int, seat: int) -> dict[int, LiarBot]:
     kinds = [k.strip() for k in kinds_text.split(",") if k.strip()] or ["sensible"]
     others = [s for s in range(players) if s != seat]
     return {s: make_bot("liar", kinds[i % len(kinds)]) for i, s in enumerate(others)}
