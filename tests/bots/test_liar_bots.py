@@ -123,11 +123,13 @@ def test_a_bot_sees_no_hidden_card() -> None:
     assert not leaked
     # Shuffle every card the seat cannot see (others' hands, the stock, the field's faces).
     hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h]
-    hidden += list(state.stock) + [c for p in state.field for c in p.cards]
+    # (the seat's own plays on the field it saw go down: they stay)
+    hidden += list(state.stock) + [c for p in state.field if p.seat != seat for c in p.cards]
     moved = iter(random.Random(9).sample(hidden, len(hidden)))
     hands2 = tuple(h if s == seat else tuple(next(moved) for _ in h)
                    for s, h in enumerate(state.hands))
-    field2 = tuple(p._replace(cards=tuple(next(moved) for _ in p.cards)) for p in state.field)
+    field2 = tuple(p if p.seat == seat else p._replace(cards=tuple(next(moved) for _ in p.cards))
+                   for p in state.field)
     other = replace(state, hands=hands2, stock=tuple(moved), field=field2)
     assert other.hands != state.hands
     assert view(other, seat) == view(state, seat)

@@ -90,12 +90,14 @@ def test_global_random_does_not_matter() -> None:
 def hidden_twin(state: LiarState, seat: int, rng: random.Random) -> LiarState:
     """The same state with every card ``seat`` cannot see dealt anew (same sizes)."""
     hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
-    hidden += list(state.stock) + [c for p in state.field for c in p.cards]
+    # (the seat's own plays on the field it saw go down: they stay)
+    hidden += list(state.stock) + [c for p in state.field if p.seat != seat for c in p.cards]
     rng.shuffle(hidden)
     it = iter(hidden)
     hands = tuple(hand if s == seat else tuple(next(it) for _ in hand)
                   for s, hand in enumerate(state.hands))
-    field = tuple(p._replace(cards=tuple(next(it) for _ in p.cards)) for p in state.field)
+    field = tuple(p if p.seat == seat else p._replace(cards=tuple(next(it) for _ in p.cards))
+                  for p in state.field)
     stock = tuple(it)
     return replace(state, hands=hands, field=field, stock=stock)
 

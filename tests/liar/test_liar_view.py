@@ -7,7 +7,7 @@ import json
 import pytest
 from liar_support import names, run, start
 
-from usotsuki.cards import DECK
+from usotsuki.cards import DECK, parse_cards
 from usotsuki.liar import info_key, view
 from usotsuki.liar.view import FieldView
 
@@ -24,7 +24,8 @@ def test_view_holds_own_hand_sorted_and_public_facts() -> None:
     seen = view(state, 0)
     assert names(seen.hand or ()) == ["3S", "5D"]
     assert seen.hand_sizes == (2, 2, 3) and seen.stock_size == 43
-    assert seen.field == (FieldView(0, 1, 0), FieldView(1, 1, 5))
+    # its own play with its cards (it saw them go down), the others' face down
+    assert seen.field == (FieldView(0, 1, 0, parse_cards(["9C"])), FieldView(1, 1, 5))
     assert seen.eight_cut and seen.order == "normal" and seen.to_move == 2
     assert seen.legal is not None and not seen.legal.play and seen.legal.pass_
 
@@ -33,7 +34,8 @@ def test_view_never_shows_other_hands_or_the_stock() -> None:
     state = run(start(*THREE), "play 9C as 3", "pass")
     for seat in range(3):
         shown = card_names_in(view(state, seat).to_json())
-        assert shown == {str(c) for c in state.hands[seat]}
+        own_plays = {str(c) for p in state.field if p.seat == seat for c in p.cards}
+        assert shown == {str(c) for c in state.hands[seat]} | own_plays
     assert card_names_in(view(state, None).to_json()) == set()
 
 

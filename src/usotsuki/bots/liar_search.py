@@ -50,25 +50,33 @@ def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> Li
     their certain places (``view.known_places``; the current player's ``known_before_play``
     in its hand or play), the rest dealt from the unseen cards; the current play truthful
     with probability ``p_truth``. Shown cards certainly in the stock go to its bottom (the
-    view does not say how deep their blocks lie)."""
+    view does not say how deep their blocks lie). The seat's own plays keep their cards and
+    the cards it knows the place of (``view.own_places``) stay there."""
     me = view.seat
     assert me is not None and view.hand is not None
     held: dict[int, list[Card]] = {}
     stocked: list[Card] = []
+    own_stocked: list[Card] = []
     for card, place in view.known_places:
         if isinstance(place, str):
             stocked.append(card)
         elif place != me:
             held.setdefault(place, []).append(card)
-    before = [c for c in view.known_before_play if c not in view.hand]
-    pool = deck_minus((*view.hand, *(c for c, _ in view.known_places), *before))
+    for card, place in view.own_places:
+        if isinstance(place, str):
+            own_stocked.append(card)
+        else:
+            held.setdefault(place, []).append(card)
+    own_played = [c for p in view.field if p.cards is not None for c in p.cards]
+    before = [c for c in view.known_before_play if c not in view.hand and c not in own_played]
+    pool = deck_minus((*view.hand, *(c for c, _ in view.known_places), *before,
+                       *(c for c, _ in view.own_places), *own_played))
     rng.shuffle(pool)
-    played: list[tuple[Card, ...]] = [()] * len(view.field)
+    played: list[tuple[Card, ...]] = [p.cards or () for p in view.field]
     if view.field:
         current = view.field[-1]
-        if current.seat == me:  # what it certainly held and holds no more, it played
-            played[-1] = tuple(before + pool[:current.count - len(before)])
-            pool = pool[current.count - len(before):]
+        if current.seat == me:  # its own play: the view holds its cards
+            pass
         elif before or p_truth is not None:
             cards, kept, pool = _current_play(current, before, pool,
                                               view.hand_sizes[current.seat], rng, p_truth)
@@ -88,16 +96,19 @@ def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> Li
             need = size - len(part)
             hands.append((*part, *pool[at:at + need]))
             at += need
-    stock = (*pool[at:], *stocked)
+    stock = (*pool[at:], *own_stocked, *stocked)
     field = tuple(FieldPlay(p.seat, cards, p.rate) for p, cards in zip(view.field, played,
                                                                        strict=True))
-    known_stock = (Block(0, len(stocked), tuple(stocked)),) if stocked else ()
+    under = len(stocked) + len(own_stocked)
+    known_stock = (Block(0, under, tuple(stocked), tuple((c, me) for c in own_stocked)),) \
+        if under else ()
     known_hands = tuple((c, place) for c, place in view.known_places
                         if not isinstance(place, str))
+    secret = tuple((c, place, me) for c, place in view.own_places if not isinstance(place, str))
     return LiarState(view.rules, tuple(hands), stock, field, view.to_move, view.revolution,
                      view.jack_back, view.bound, view.turns, view.owed, view.doubts, None,
                      None, view.classes, view.game, FlushRng.from_seed(rng.getrandbits(32)),
-                     known_stock, known_hands, view.known_before_play)
+                     known_stock, known_hands, view.known_before_play, secret)
 
 
 def _current_play(current: FieldView, before: list[Card], pool: list[Card], size: int,

@@ -63,7 +63,7 @@ from usotsuki.liar.events import (
 from usotsuki.liar.legal import check
 from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.rules import LiarRules
-from usotsuki.liar.tracking import Blocks, InHand, drawn, flushed, played
+from usotsuki.liar.tracking import Blocks, InHand, Secret, drawn, flushed, played, secret_played
 
 Hand = tuple[Card, ...]
 Standings = tuple[tuple[int, ...], ...]
@@ -125,6 +125,8 @@ class LiarState:
     known_stock: Blocks = ()  # stock blocks holding shown cards, untouched by draws
     known_hands: InHand = ()  # shown cards certainly in a seat's hand
     known_before: tuple[Card, ...] = ()  # those the current play's player held before it
+    # private tracking: cards a seat played face down or gave, and the hand holding them
+    secret: Secret = ()
 
     @property
     def is_over(self) -> bool:
@@ -218,6 +220,7 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
     classes = class_order(state.standings, state.winner, state.rules.players)
     held = list(hands_t)
     owed = []
+    secret: Secret = ()
     for higher, lower, count in exchange_pairs(classes):
         count = min(count, len(held[lower]), len(held[higher]))
         if count == 0:
@@ -227,11 +230,13 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
         held[lower] = tuple(c for c in held[lower] if c not in gift)
         held[higher] = held[higher] + gift
         events += [Gave(lower, higher, count, True), GaveCards(lower, higher, gift)]
+        secret += tuple((c, higher, lower) for c in gift)  # the giver knows where they went
         owed.append(Exchange(higher, lower, count))
     hands_now = tuple(held)
     to_move = owed[0].giver if owed else starter(hands_now)
     new = LiarState(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
-                    tuple(owed), (), None, None, classes, state.game + 1, state.rng)
+                    tuple(owed), (), None, None, classes, state.game + 1, state.rng,
+                    secret=secret)
     return Step(new, tuple(events))
 
 
@@ -355,6 +360,9 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     before: tuple[Card, ...] = ()
     if in_hand:  # its tracked cards may now be on the field
         in_hand, before = played(in_hand, seat)
+    secret = s.secret
+    if secret:
+        secret = secret_played(secret, seat)
     nxt = seat + 1
     if nxt == rules.players:
         nxt = 0
@@ -362,7 +370,7 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     new = LiarState(
         rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
         field + (FieldPlay(seat, cards, rate),), nxt, revolution, jack_back, bound, turns, (),
-        s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock, in_hand, before)
+        s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock, in_hand, before, secret)
     if not left and not rules.final_doubt:  # L10: out at once, the original's rule
         return _end(new, seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -375,12 +383,12 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
     seat = s.to_move
     assert seat is not None
     hands, stock, rng = s.hands, s.stock, s.rng
-    blocks, in_hand, before = s.known_stock, s.known_hands, s.known_before
+    blocks, in_hand, before, secret = s.known_stock, s.known_hands, s.known_before, s.secret
     if log is not None:
         log.append(Passed(seat))
     if stock:  # L6: the passer draws at once, before any flush the pass brings (L7)
         if blocks and blocks[0].hi == len(stock):  # the draw reaches a tracked block
-            blocks, in_hand = drawn(blocks, in_hand, seat, len(stock), 1)
+            blocks, in_hand, secret = drawn(blocks, in_hand, secret, seat, len(stock), 1)
         hands = hands[:seat] + (hands[seat] + stock[:1],) + hands[seat + 1:]
         if log is not None:
             log += (Drew(seat, 1), DrewCards(seat, stock[:1]))
@@ -392,12 +400,14 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
     if nxt == field[-1].seat:  # L7: back to the current play's player: flush, they lead
         under = len(stock)
         stock, rng = _flush(stock, field, rng, "all passed", s, log)
-        if blocks:  # nothing shown goes under, but the tracked blocks move up
-            blocks = flushed(blocks, len(stock) - under, ())
+        # nothing shown goes under; each player knows its own cards did
+        blocks = flushed(blocks, len(stock) - under, (),
+                         tuple((c, p.seat) for p in field for c in p.cards))
         field, jack_back, bound, before = (), False, False, ()
     turns = s.turns + 1
     new = LiarState(rules, hands, stock, field, nxt, s.revolution, jack_back, bound, turns, (),
-                    s.doubts, None, None, s.classes, s.game, rng, blocks, in_hand, before)
+                    s.doubts, None, None, s.classes, s.game, rng, blocks, in_hand, before,
+                    secret)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
         return _end(new, None, log)
     return new
@@ -427,13 +437,15 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     in_hand = s.known_hands
     if s.known_before:
         in_hand += tuple((c, current.seat) for c in s.known_before if c not in current.cards)
-    blocks = flushed(s.known_stock, count, current.cards)
+    blocks = flushed(s.known_stock, count, current.cards,
+                     tuple((c, p.seat) for p in field[:-1] for c in p.cards))
+    secret = s.secret
     if blocks[0].hi > len(stock) - count:  # the draw reaches a tracked block
-        blocks, in_hand = drawn(blocks, in_hand, drawer, len(stock), count)
+        blocks, in_hand, secret = drawn(blocks, in_hand, secret, drawer, len(stock), count)
     turns = s.turns + 1
     new = LiarState(rules, hands, stock[count:], (), leader, s.revolution, False, False,
                     turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng,
-                    blocks, in_hand, ())
+                    blocks, in_hand, (), secret)
     if truthful and not s.hands[current.seat]:  # L10: the player who went out wins
         return _end(new, current.seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -459,7 +471,10 @@ def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> Lia
         log += (Gave(giver, receiver, len(cards), False), GaveCards(giver, receiver, cards))
     # O7: after the last give, L4 finds the first player on the exchanged hands
     to_move = owed[0].giver if owed else starter(hands)
-    return replace(s, hands=tuple(hands), owed=owed, to_move=to_move)
+    # the giver knows where its cards went (a card given back is no longer where it was)
+    secret = tuple(e for e in s.secret if e[0] not in cards)
+    secret += tuple((c, receiver, giver) for c in cards)
+    return replace(s, hands=tuple(hands), owed=owed, to_move=to_move, secret=secret)
 
 
 def _flush(stock: tuple[Card, ...], field: tuple[FieldPlay, ...], rng: FlushRng,

@@ -1,11 +1,15 @@
 """What one seat may know of a Liar Game (STYLE: OpenSpiel observer, lila ``Pov``).
 
-A view holds the seat's own hand and everything public: hand sizes, the stock's size,
-the field face down (who played how many cards as which rate), the cards doubts turned
-face up and where such cards certainly are now (:mod:`usotsuki.liar.tracking`), the
-order in force, binding and 8-cut, classes and owed gives, whose turn and what they may
-do. Never another seat's cards, the stock's order, the seed or the
-generator's state. It is an observation of the present, not the seat's whole history.
+A view is the seat's information state: everything it knows and nothing else. Its own
+hand and everything public: hand sizes, the stock's size, the field face down (who played
+how many cards as which rate), the cards doubts turned face up and where such cards
+certainly are now (:mod:`usotsuki.liar.tracking`), the order in force, binding and 8-cut,
+classes and owed gives, whose turn and what they may do. And what only this seat saw: the
+cards of its own plays on the field, and where the cards it played face down (or gave in
+an O7 exchange) certainly are now (``own_places``: under the stock, or drawn whole into a
+seat's hand). Never another seat's cards, the stock's order, the seed or the generator's
+state. Two histories the seat cannot tell apart give equal views, so :func:`info_key` is
+an information state (OpenSpiel ``information_state_string``).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from usotsuki.liar.actions import CARD_RATE, EIGHT, RATE_NAMES
 from usotsuki.liar.legal import LegalSummary, legal_summary
 from usotsuki.liar.rules import LiarRules
 from usotsuki.liar.state import DoubtResult, Exchange, LiarState
-from usotsuki.liar.tracking import places
+from usotsuki.liar.tracking import own_places, places
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,7 @@ class FieldView:
     seat: int
     count: int
     rate: int
+    cards: tuple[Card, ...] | None = None  # the viewing seat's own play: its cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +50,8 @@ class LiarView:
     known_places: tuple[tuple[Card, int | str], ...]
     # shown cards the current play's player certainly held just before that play
     known_before_play: tuple[Card, ...]
+    # private: cards this seat played face down or gave, and their certain place now
+    own_places: tuple[tuple[Card, int | str], ...]
     reversed: bool
     revolution: bool
     jack_back: bool
@@ -71,7 +78,8 @@ class LiarView:
             "hand": None if self.hand is None else [str(c) for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "stock_size": self.stock_size,
-            "field": [{"seat": p.seat, "count": p.count, "rate": RATE_NAMES[p.rate]}
+            "field": [{"seat": p.seat, "count": p.count, "rate": RATE_NAMES[p.rate],
+                       "cards": None if p.cards is None else [str(c) for c in p.cards]}
                       for p in self.field],
             "doubts": [{"doubter": d.doubter, "doubted": d.doubted, "rate": RATE_NAMES[d.rate],
                         "cards": [str(c) for c in d.cards], "truthful": d.truthful,
@@ -79,6 +87,7 @@ class LiarView:
             "known_places": [{"card": str(c), "place": place}
                              for c, place in self.known_places],
             "known_before_play": [str(c) for c in self.known_before_play],
+            "own_places": [{"card": str(c), "place": place} for c, place in self.own_places],
             "order": self.order,
             "revolution": self.revolution,
             "jack_back": self.jack_back,
@@ -114,10 +123,12 @@ def _view(state: LiarState, seat: int | None, hand: tuple[Card, ...] | None) -> 
         hand=hand,
         hand_sizes=tuple(len(h) for h in state.hands),
         stock_size=len(state.stock),
-        field=tuple(FieldView(p.seat, len(p.cards), p.rate) for p in state.field),
+        field=tuple(FieldView(p.seat, len(p.cards), p.rate, p.cards if p.seat == seat else None)
+                    for p in state.field),
         doubts=state.doubts,
         known_places=places(state.known_stock, state.known_hands),
         known_before_play=tuple(sorted(state.known_before)),
+        own_places=() if seat is None else own_places(state.known_stock, state.secret, seat),
         reversed=state.reversed,
         revolution=state.revolution,
         jack_back=state.jack_back,
