@@ -201,33 +201,35 @@ def legal_actions(state: BluffState) -> Sequence[Action]:
 def check_action(state: BluffState, action: Action) -> None:
     """Raise :class:`IllegalAction` saying why, unless ``action`` is legal now."""
     if state.to_move is None:
-        raise IllegalAction("the game is over (B12)")
+        raise IllegalAction("the game is over (B12)", "B12", action)
     if state.hands is None:
-        raise IllegalAction(f"round {state.round + 1} has not been dealt yet")
+        raise IllegalAction(f"round {state.round + 1} has not been dealt yet", "B3", action)
     if isinstance(action, Challenge):
         if state.last_index < 0:
-            raise IllegalAction("there is no call to challenge: the first caller must call (B5)")
+            raise IllegalAction("there is no call to challenge: the first caller must call (B5)",
+                                "B5", action)
         return
     if not isinstance(action, Call):
-        raise IllegalAction(f"{action!r} is not a Bluff action")
+        raise IllegalAction(f"{action!r} is not a Bluff action", None, action)
     try:
         call = canonical(action)
     except KeyError:  # a Call built by hand that is none of the 326 (B6)
         raise IllegalAction(
             f"no such call: kind {action.kind!r}, ranks {action.ranks!r}, suit {action.suit!r} "
-            "(B6; two-pair and full-house ranks go in canonical order)") from None
+            "(B6; two-pair and full-house ranks go in canonical order)", "B6", action) from None
     deck = state.deck_calls
     if call not in deck:  # B13: refused like any unknown call
         raise IllegalAction(
             f"{call} is not a call of this game: the deck holds only the ranks "
-            f"{RANKS[state.rules.lowest_rank]} to A (ranks {deck.ranks}, B13)")
+            f"{RANKS[state.rules.lowest_rank]} to A (ranks {deck.ranks}, B13)", "B13", action)
     if state.last_index >= 0 and call.strength <= ALL_CALLS[state.last_index].strength:
         current = ALL_CALLS[state.last_index]
         if deck.first_stronger[state.last_index] == len(deck.calls):
             raise IllegalAction(f"no call is stronger than {current}: challenge it "
-                                f"({'B10' if deck.ranks == 13 else 'B10, B13'})")
+                                f"({'B10' if deck.ranks == 13 else 'B10, B13'})", "B10", action)
         relation = "as strong as" if call.strength == current.strength else "weaker than"
-        raise IllegalAction(f"{call} is {relation} {current}; call something stronger (B5, B7)")
+        raise IllegalAction(f"{call} is {relation} {current}; call something stronger (B5, B7)",
+                            "B5", action)
 
 
 def apply(state: BluffState, action: Action) -> Step[BluffState]:
