@@ -427,7 +427,7 @@ def test_b13_property_random_play_stays_in_the_deck_and_conserves_cards(
         assert all(str(call) in exists for _, call in result.calls)
         assert result.call_true == is_true(result.call, result.hands)
     assert part5(replay_report(write_record(state)))["standings"] == [
-        list(p) for p in state.standings() or ()]
+        list(p) for p in state.standings or ()]
 
 
 # --- Odds over the short deck, against brute-force enumeration -----------------------------

@@ -78,6 +78,9 @@ class Plays(NamedTuple):
     rates: tuple[int, ...]  # the rates allowed, normal order
 
 
+_plays = tuple.__new__  # builds Plays without NamedTuple's keyword handling (hot path)
+
+
 def plays(s: LiarState) -> Plays:
     """The play rules in force for the player to move (not during O7 gives)."""
     seat = s.to_move
@@ -85,7 +88,8 @@ def plays(s: LiarState) -> Plays:
     hand = s.hands[seat]
     field = s.field
     if not field:  # leading: any rate (L6); O1 any count up to the whole hand
-        return Plays(None, tuple(range(1, len(hand) + 1)) if s.rules.multi else (1,), RATES)
+        return _plays(Plays, (None, tuple(range(1, len(hand) + 1)) if s.rules.multi else (1,),
+                              RATES))
     current = field[-1]
     if not s.hands[current.seat]:
         return Plays(Illegal("L10", f"seat {current.seat} played out their hand: seat {seat} "
@@ -98,8 +102,8 @@ def plays(s: LiarState) -> Plays:
     reversed_order = s.revolution != s.jack_back
     if s.bound:  # O6: exactly the next rate, if there is one
         nxt = NEXT[reversed_order][current.rate]
-        return Plays(None, counts, (nxt,) if nxt is not None else ())
-    return Plays(None, counts, HIGHER[reversed_order][current.rate])  # L6: higher only
+        return _plays(Plays, (None, counts, (nxt,) if nxt is not None else ()))
+    return _plays(Plays, (None, counts, HIGHER[reversed_order][current.rate]))  # L6: higher
 
 
 def playable(s: LiarState) -> tuple[tuple[int, ...], tuple[int, ...]]:

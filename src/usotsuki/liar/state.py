@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
@@ -165,11 +165,6 @@ def _draft_class() -> Any:
 _Draft = _draft_class()
 
 
-def _state(*values: Any) -> LiarState:
-    """``LiarState(*values)``, fast (see :func:`_draft_class`); for the hot transitions."""
-    draft = _Draft(*values)
-    draft.__class__ = LiarState
-    return cast(LiarState, draft)
 
 
 # -- starting games ----------------------------------------------------------------------
@@ -391,10 +386,11 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     if nxt == rules.players:
         nxt = 0
     turns = s.turns + 1
-    new = _state(
+    new: LiarState = _Draft(
         rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
         field + (FieldPlay(seat, cards, rate),), nxt, revolution, jack_back, bound, turns, (),
         s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock, in_hand, before, secret)
+    new.__class__ = LiarState  # a frozen LiarState from here on (_draft_class)
     if not left and not rules.final_doubt:  # L10: out at once, the original's rule
         return _end(new, seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -429,9 +425,10 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
                          tuple((c, p.seat) for p in field for c in p.cards))
         field, jack_back, bound, before = (), False, False, ()
     turns = s.turns + 1
-    new = _state(rules, hands, stock, field, nxt, s.revolution, jack_back, bound, turns, (),
-                    s.doubts, None, None, s.classes, s.game, rng, blocks, in_hand, before,
-                    secret)
+    new: LiarState = _Draft(rules, hands, stock, field, nxt, s.revolution, jack_back, bound,
+                            turns, (), s.doubts, None, None, s.classes, s.game, rng, blocks,
+                            in_hand, before, secret)
+    new.__class__ = LiarState  # a frozen LiarState from here on (_draft_class)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
         return _end(new, None, log)
     return new
@@ -467,9 +464,10 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     if blocks[0].hi > len(stock) - count:  # the draw reaches a tracked block
         blocks, in_hand, secret = drawn(blocks, in_hand, secret, drawer, len(stock), count)
     turns = s.turns + 1
-    new = _state(rules, hands, stock[count:], (), leader, s.revolution, False, False,
+    new: LiarState = _Draft(rules, hands, stock[count:], (), leader, s.revolution, False, False,
                     turns, (), s.doubts + (result,), None, None, s.classes, s.game, rng,
                     blocks, in_hand, (), secret)
+    new.__class__ = LiarState  # a frozen LiarState from here on (_draft_class)
     if truthful and not s.hands[current.seat]:  # L10: the player who went out wins
         return _end(new, current.seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
