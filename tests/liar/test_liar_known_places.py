@@ -180,7 +180,10 @@ def test_known_places_leak_nothing_hidden(seed: int, rules_text: str, players: i
         action = random_action(state, rng)
         actions.append(action)
         state = push(state, action)
-    fixed = {c for d in state.doubts for c in d.cards} | set(L4_ORDER[:8])
+    # L4: the cards up to the starter's card stay put, so both games have the same starter
+    held = {c for hand in hands for c in hand}
+    decides = next(i for i, c in enumerate(L4_ORDER) if c in held) + 1
+    fixed = {c for d in state.doubts for c in d.cards} | set(L4_ORDER[:max(decides, 8)])
     free = [c for c in DECK if c not in fixed]
     sigma = dict(zip(free, rng.sample(free, len(free)), strict=True))
     sigma.update({c: c for c in fixed})
