@@ -2,7 +2,7 @@
 
 Starts ``usotsuki serve`` on a free loopback port with a temporary SQLite file (bots
 wait 0 s), opens ``--tables`` tables of ``--players`` people at once, and has every
-seat play its own game over its own WebSocket (choices from ``usotsuki.server.drive``).
+seat play its own game over its own WebSocket (choices from ``tests/server/drive.py``).
 Measures tables played to the end, actions per second, and the latency from sending an
 action to receiving its ``ack`` (p50, p99). Simulated people pause ``--think`` seconds
 on average (0.5x to 1.5x) before each action, as people do; ``--think 0`` saturates the
@@ -30,6 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# The scripted player lives with the tests (it is a test client, not part of the package).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+
 TARGET = {"tables": 200, "players": 4, "p99_ms": 100.0}
 
 
@@ -53,9 +56,8 @@ class Totals:
 
 async def _seat(url: str, table_id: str, token: str, totals: Totals, deadline: float,
                 started: asyncio.Event, think: float) -> None:
+    from drive import choose
     from websockets.asyncio.client import connect
-
-    from usotsuki.server.drive import choose
 
     async with connect(f"{url}/ws/tables/{table_id}?token={token}", max_size=2**22,
                        open_timeout=60, compression=None) as ws:

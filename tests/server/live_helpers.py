@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from drive import choose
 from websockets.sync.client import ClientConnection, connect
-
-from usotsuki.server.drive import choose
 
 
 def free_port() -> int:

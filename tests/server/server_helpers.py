@@ -6,9 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from drive import choose
 from fastapi.testclient import TestClient
-
-from usotsuki.server.drive import choose
 
 
 def create(c: TestClient, game: str, bots: list[str | None], rules: dict[str, Any] | None = None,

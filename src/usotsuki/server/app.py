@@ -14,10 +14,11 @@ from fastapi.staticfiles import StaticFiles
 
 from usotsuki import __version__
 from usotsuki.server import ws
+from usotsuki.server.config import Clock, RealClock, Refused, Settings
+from usotsuki.server.lobby import Lobby
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
 from usotsuki.server.store import Store
-from usotsuki.server.tables import Clock, Lobby, RealClock, Refused, Settings
 
 STATIC = Path(__file__).parent / "static"
 
@@ -31,18 +32,22 @@ def default_db() -> Path:
 def create_app(store: Store | None = None, clock: Clock | None = None,
                bot_delay: float = 0.8, turn_seconds: float | None = None,
                deal_seed: int | None = None,
-               rate_limit: tuple[float, float] = (20.0, 40.0)) -> FastAPI:
+               rate_limit: tuple[float, float] = (20.0, 40.0),
+               settings: Settings | None = None) -> FastAPI:
     """The app. ``store`` defaults to an in-memory SQLite database; ``bot_delay`` is the
     bots' humanlike pause (0 in tests); ``turn_seconds`` lets a bot play for a person
     who has not acted in time; ``deal_seed`` makes deals predictable (tests only);
-    ``rate_limit`` is (messages per second, burst) per WebSocket."""
+    ``rate_limit`` is (messages per second, burst) per WebSocket; ``settings``, when
+    given, replaces the first three (bot pool, quotas, expiry: see ``Settings``)."""
     the_store = store if store is not None else Store(":memory:")
-    settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds, deal_seed=deal_seed)
+    if settings is None:
+        settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds,
+                            deal_seed=deal_seed)
     lobby = Lobby(the_store, settings, clock or RealClock())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        lobby.load()  # replays every table's log; unfinished games carry on
+        await lobby.start()  # loads no table: each is loaded (and carries on) on first use
         yield
         lobby.stop()
 

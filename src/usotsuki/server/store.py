@@ -5,17 +5,25 @@ Entries are ``start`` (a game begins: names, and for the Liar Game its secret se
 ``chance`` (a deal's JSON data) and ``action`` (a seat's action in Part 3 notation).
 Each append is committed before the server tells anyone about it.
 
+The database calls block, so the server runs them off its event loop through
+:meth:`Store.call`: one writer thread for SQLite (one writer at a time is all it allows),
+a few for PostgreSQL. A table awaits its append before publishing, under its own lock,
+so "committed before published" holds and other tables carry on meanwhile.
+
 SQLite (default; WAL, one file) and PostgreSQL run through the same code. The schema is
 versioned in ``schema_version`` and migrated on open (``MIGRATIONS``, in order).
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -29,8 +37,12 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
+    or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
@@ -48,6 +60,8 @@ tables = Table(
     Column("game", String(16), nullable=False),
     Column("config", Text, nullable=False),  # JSON: rules, players, games, seats' bots
     Column("created", Float, nullable=False),
+    Column("creator", String(64)),  # v2: the client address that created it (quotas)
+    Column("active", Float),  # v2: time of its last command (expiry)
 )
 
 seats = Table(
@@ -73,7 +87,17 @@ def _v1(conn: Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
-MIGRATIONS: Sequence[Callable[[Connection], None]] = (_v1,)
+def _v2(conn: Connection) -> None:
+    """Who created each table and when it was last used (quotas, expiry)."""
+    have = {c["name"] for c in inspect(conn).get_columns("tables")}
+    for name, kind in (("creator", "VARCHAR(64)"), ("active", "FLOAT")):
+        if name not in have:  # a database made by v1's code lacks them; a new one has them
+            conn.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {kind}"))
+    conn.execute(update(tables).where(tables.c.active.is_(None))
+                 .values(active=tables.c.created))
+
+
+MIGRATIONS: Sequence[Callable[[Connection], None]] = (_v1, _v2)
 """Schema migrations, oldest first; version n is ``MIGRATIONS[n - 1]``. Append only."""
 
 
@@ -85,6 +109,8 @@ class TableRow:
     host_hash: str
     game: str
     config: dict[str, Any]
+    creator: str | None = None
+    active: float = 0.0  # time of the last command
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +143,17 @@ def normalise_url(url: str) -> str:
     return f"sqlite:///{url}"
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
 class Store:
-    """Tables, seats and logs in one database. Every method commits before returning."""
+    """Tables, seats and logs in one database. Every method commits before returning;
+    the server calls them through :meth:`call`, off its event loop."""
 
     def __init__(self, url: str = ":memory:") -> None:
         self.url = normalise_url(url)
+        self._executor: ThreadPoolExecutor | None = None
         self.engine: Engine
         if self.url == "sqlite://":
             self.engine = create_engine(self.url, poolclass=StaticPool,
@@ -147,17 +179,33 @@ class Store:
                 conn.execute(update(schema_version).values(version=number))
         return len(MIGRATIONS)
 
+    async def call(self, method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run a blocking store method in the store's threads and await its result."""
+        if self._executor is None:
+            # SQLite allows one writer at a time: one thread, no lock contention.
+            workers = 1 if self.url.startswith("sqlite") else 4
+            self._executor = ThreadPoolExecutor(workers, thread_name_prefix="usotsuki-store")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor,
+                                          functools.partial(method, *args, **kwargs))
+
     def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
         self.engine.dispose()
 
     # tables and seats
 
     def create_table(self, public_id: str, invite: str, host_hash: str, game: str,
-                     config: dict[str, Any], bots: Sequence[str | None]) -> int:
+                     config: dict[str, Any], bots: Sequence[str | None],
+                     creator: str | None = None, now: float | None = None) -> int:
+        now = time.time() if now is None else now
         with self.engine.begin() as conn:
             pk = conn.execute(insert(tables).values(
                 public_id=public_id, invite=invite, host_hash=host_hash, game=game,
-                config=_dumps(config), created=time.time())).inserted_primary_key
+                config=_dumps(config), created=now, creator=creator,
+                active=now)).inserted_primary_key
             assert pk is not None
             table_pk = int(pk[0])
             conn.execute(insert(seats), [
@@ -165,11 +213,35 @@ class Store:
                 for i, b in enumerate(bots)])
         return table_pk
 
-    def load_tables(self) -> list[TableRow]:
+    def load_tables(self, active_since: float | None = None) -> list[TableRow]:
+        """Every table, or those used at or after ``active_since``."""
+        query = select(tables).order_by(tables.c.pk)
+        if active_since is not None:
+            query = query.where(tables.c.active >= active_since)
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables).order_by(tables.c.pk)).all()
-        return [TableRow(r.pk, r.public_id, r.invite, r.host_hash, r.game, json.loads(r.config))
-                for r in rows]
+            rows = conn.execute(query).all()
+        return [_table_row(r) for r in rows]
+
+    def find_table(self, public_id: str | None = None, invite: str | None = None
+                   ) -> TableRow | None:
+        """The table with this public id or invite code, if any."""
+        query = select(tables).where(or_(tables.c.public_id == public_id,
+                                         tables.c.invite == invite))
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else _table_row(row)
+
+    def count_tables(self, creator: str, active_since: float) -> int:
+        """Tables this address created that were used at or after ``active_since``."""
+        with self.engine.connect() as conn:
+            count = conn.execute(select(func.count()).select_from(tables).where(
+                tables.c.creator == creator, tables.c.active >= active_since)).scalar()
+        return int(count or 0)
+
+    def touch(self, table_pk: int, now: float) -> None:
+        """Mark the table used now (joins and leaves; appends do it themselves)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.pk == table_pk).values(active=now))
 
     def load_seats(self, table_pk: int) -> list[SeatRow]:
         with self.engine.connect() as conn:
@@ -185,17 +257,26 @@ class Store:
 
     # the log
 
-    def append(self, table_pk: int, seq: int, kind: str, data: dict[str, Any]) -> None:
-        """Append entry ``seq`` (the primary key refuses a second writer of the same seq)."""
+    def append(self, table_pk: int, seq: int, kind: str, data: dict[str, Any],
+               now: float | None = None) -> None:
+        """Append entry ``seq`` (the primary key refuses a second writer of the same seq)
+        and mark the table used, in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(insert(log).values(table_pk=table_pk, seq=seq, kind=kind,
                                             data=_dumps(data)))
+            conn.execute(update(tables).where(tables.c.pk == table_pk).values(
+                active=time.time() if now is None else now))
 
     def load_log(self, table_pk: int) -> list[LogEntry]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(log).where(log.c.table_pk == table_pk)
                                 .order_by(log.c.seq)).all()
         return [LogEntry(r.seq, r.kind, json.loads(r.data)) for r in rows]
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(r.pk, r.public_id, r.invite, r.host_hash, r.game, json.loads(r.config),
+                    r.creator, r.active if r.active is not None else r.created)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

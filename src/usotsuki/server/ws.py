@@ -70,7 +70,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
                        since: int = -1) -> None:
     lobby: Lobby = websocket.app.state.lobby
     await websocket.accept()
-    table = lobby.by_id.get(table_id)
+    table = await lobby.find(table_id)
     if table is None:
         await websocket.send_json(_error("not_found", f"no table {table_id!r}"))
         await websocket.close(code=4404)
@@ -168,13 +168,12 @@ async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
         client.send(_error("bad_action", "action must be a string in RULES.md Part 3 "
                            "notation", ref))
         return
-    async with table.lock:
-        try:
-            fresh = table.act(client.seat, action)
-        except Refused as exc:
-            # Only the actor hears why: the message can name the actor's own cards.
-            client.send(_error(exc.code, exc.message, ref))
-            return
+    try:
+        fresh = await table.act(client.seat, action)  # serialised by the table's lock
+    except Refused as exc:
+        # Only the actor hears why: the message can name the actor's own cards.
+        client.send(_error(exc.code, exc.message, ref))
+        return
     # fresh[0] is the action event; the ack follows the events it caused in this queue.
     client.send({"type": "ack", "id": ref, "action": fresh[0].action,
                  "n": fresh[-1].n})

@@ -50,29 +50,29 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
                           f"(known: {', '.join(known)})")
     config = {"players": players, "rules": body.rules, "games": body.games}
     lobby = _lobby(request)
-    table, host_token = lobby.create(body.game, config, bots)
+    address = request.client.host if request.client is not None else None
+    table, host_token = await lobby.create(body.game, config, bots, address)
     return schemas.CreatedTable(table_id=table.public_id, invite=table.row.invite,
                                 host_token=host_token, table=_info(table))
 
 
 @router.get("/tables/{table_id}", response_model=schemas.TableInfo)
-def get_table(table_id: str, request: Request) -> schemas.TableInfo:
+async def get_table(table_id: str, request: Request) -> schemas.TableInfo:
     """The table's public facts (anyone with its id may spectate)."""
-    return _info(_lobby(request).get(table_id))
+    return _info(await _lobby(request).get(table_id))
 
 
 @router.get("/invites/{invite}", response_model=schemas.TableInfo)
-def get_invite(invite: str, request: Request) -> schemas.TableInfo:
+async def get_invite(invite: str, request: Request) -> schemas.TableInfo:
     """The table an invite code leads to."""
-    return _info(_lobby(request).invited(invite))
+    return _info(await _lobby(request).invited(invite))
 
 
 @router.post("/invites/{invite}/join", response_model=schemas.Joined)
 async def join(invite: str, body: schemas.JoinRequest, request: Request) -> schemas.Joined:
     """Sit down at a free seat with a name; the answer's token is the seat's secret."""
-    table = _lobby(request).invited(invite)
-    async with table.lock:
-        seat, token = table.join(body.name, body.seat)
+    table = await _lobby(request).invited(invite)
+    seat, token = await table.join(body.name, body.seat)
     return schemas.Joined(table_id=table.public_id, seat=seat, token=token)
 
 
@@ -86,39 +86,38 @@ def _seated(table: Table, token: str, host_allowed: bool) -> int | None:
 @router.post("/tables/{table_id}/start", response_model=schemas.Started)
 async def start(table_id: str, body: schemas.TokenRequest, request: Request) -> schemas.Started:
     """Deal the first game once every seat is taken (host or a seated player)."""
-    table = _lobby(request).get(table_id)
-    async with table.lock:
-        _seated(table, body.token, host_allowed=True)
-        return schemas.Started(game_number=table.start(rematch=False))
+    lobby = _lobby(request)
+    table = await lobby.get(table_id)
+    _seated(table, body.token, host_allowed=True)
+    return schemas.Started(game_number=await lobby.start_game(table, rematch=False))
 
 
 @router.post("/tables/{table_id}/rematch", response_model=schemas.Started)
 async def rematch(table_id: str, body: schemas.TokenRequest,
                   request: Request) -> schemas.Started:
     """Play again with the same seats and rules once the last game has ended."""
-    table = _lobby(request).get(table_id)
-    async with table.lock:
-        _seated(table, body.token, host_allowed=True)
-        return schemas.Started(game_number=table.start(rematch=True))
+    lobby = _lobby(request)
+    table = await lobby.get(table_id)
+    _seated(table, body.token, host_allowed=True)
+    return schemas.Started(game_number=await lobby.start_game(table, rematch=True))
 
 
 @router.post("/tables/{table_id}/leave", status_code=204)
 async def leave(table_id: str, body: schemas.TokenRequest, request: Request) -> None:
     """Give up the seat: freed before the first game, played by a bot after it."""
-    table = _lobby(request).get(table_id)
-    async with table.lock:
-        seat = _seated(table, body.token, host_allowed=False)
-        assert seat is not None
-        table.leave(seat)
+    table = await _lobby(request).get(table_id)
+    seat = _seated(table, body.token, host_allowed=False)  # seats' tokens only change
+    assert seat is not None  # before the first game (join) and by leaving: see leave()
+    await table.leave(seat)
 
 
 @router.get("/tables/{table_id}/games", response_model=list[schemas.GameInfo])
-def games(table_id: str, request: Request) -> list[dict[str, Any]]:
+async def games(table_id: str, request: Request) -> list[dict[str, Any]]:
     """The games played or being played at the table."""
-    return _lobby(request).get(table_id).games_list()
+    return (await _lobby(request).get(table_id)).games_list()
 
 
 @router.get("/tables/{table_id}/games/{number}/record")
-def record(table_id: str, number: int, request: Request) -> dict[str, Any]:
+async def record(table_id: str, number: int, request: Request) -> dict[str, Any]:
     """The game's record (RULES.md Part 4), once the game has ended."""
-    return _lobby(request).get(table_id).record(number)
+    return (await _lobby(request).get(table_id)).record(number)

@@ -19,10 +19,10 @@ MAX_RECORD_HANDS = 8
 
 
 @router.get("/tables/{table_id}/games/{number}/replay")
-def table_replay(table_id: str, number: int, request: Request) -> dict[str, Any]:
+async def table_replay(table_id: str, number: int, request: Request) -> dict[str, Any]:
     """A finished game of this table as frames with every card face up."""
     lobby: Lobby = request.app.state.lobby
-    record = lobby.get(table_id).record(number)  # refuses a game still being played
+    record = (await lobby.get(table_id)).record(number)  # refuses a game being played
     return _frames(record)
 
 

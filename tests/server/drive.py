@@ -1,5 +1,5 @@
-"""A scripted client: picks an action text from a ``state`` message, as a person would
-type it. Used by tests and the load benchmark to play whole games over the protocol.
+"""A scripted client (tests and the load benchmarks): picks an action text from a ``state``
+message, as a person would type it, to play whole games over the protocol.
 
 It only reads what the server sent this seat (its view and legal actions), so it cannot
 cheat, and given the same generator it picks the same action.

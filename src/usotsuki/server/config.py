@@ -1,0 +1,62 @@
+"""The server's settings, its clock, and the refusal every command may answer."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class Refused(Exception):
+    """A command that cannot be done: a clear message, and nothing changed."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class Clock(Protocol):
+    """Time for timers, quotas and expiry; tests inject one they move by hand."""
+
+    def sleep(self, seconds: float) -> Awaitable[None]: ...
+    def time(self) -> float:
+        """Seconds since the epoch (kept in the store: it must survive a restart)."""
+        ...
+
+
+class RealClock:
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        return asyncio.sleep(seconds)
+
+    def time(self) -> float:
+        return time.time()
+
+
+DEFAULT_LIAR_TURN_LIMIT = 1000
+"""L11 turn limit of a live Liar Game whose host set none: no game can be made endless."""
+
+
+@dataclass
+class Settings:
+    bot_delay: float = 0.8
+    turn_seconds: float | None = None
+    deal_seed: int | None = None  # tests and demos only: predictable deals
+    # bots (issue 9): a bounded pool of worker processes, a deadline per decision
+    bot_workers: int = 1
+    bot_deadline: float = 5.0
+    bot_nice: int = 10  # bots yield the CPU to the event loop's process
+    # quotas (issue 10)
+    tables_per_minute: int = 10  # tables one client address may create per minute
+    open_tables: int = 20  # tables of one address that have not expired
+    bot_tables: int = 4  # bot-only games being played at once, over all addresses
+    idle_seconds: float = 24 * 3600.0  # a table without any command this long expires
+    sweep_seconds: float = 60.0  # how often expired tables are unloaded
+    liar_turn_limit: int = DEFAULT_LIAR_TURN_LIMIT
+    max_turn_limit: int = 10_000  # the largest turn_limit a host may ask for
+    max_entries: int = 50_000  # log entries (deals and actions) of one table, all games
+    spectator_batch: float = 1.0  # seconds between spectator-count announcements
+    events_in_memory: int = 2000  # the event stream's uncompressed tail

@@ -1,0 +1,223 @@
+"""The lobby: every table by public id and invite code, loaded on first use, unloaded
+when it expires; quotas on creating tables and on bot-only games (issue 10).
+
+Nothing is replayed at start-up: the server listens at once, and a table's log is read
+and folded (in a thread) the first time someone asks for the table. A table without
+any command for ``idle_seconds`` expires: it is unloaded, its sockets are told so, and
+it is never loaded again (its rows stay in the store, with its records).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import secrets
+from collections import deque
+from typing import Any
+
+from usotsuki.server.auth import new_token, token_hash
+from usotsuki.server.bot_runner import BotRunner
+from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.store import Store, TableRow
+from usotsuki.server.table import Table
+
+log = logging.getLogger("usotsuki.server")
+
+WINDOW = 60.0  # seconds of the per-address creation quota
+
+
+class Lobby:
+    def __init__(self, store: Store, settings: Settings, clock: Clock,
+                 runner: BotRunner | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.runner = runner if runner is not None else BotRunner(
+            clock, settings.bot_workers, settings.bot_deadline, settings.bot_nice)
+        self.by_id: dict[str, Table] = {}
+        self.by_invite: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Task[Table]] = {}
+        self._created: dict[str, deque[float]] = {}  # address -> times of its creations
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # start and stop
+
+    async def start(self) -> None:
+        """Start the expiry sweep. No table is loaded: each is, on first use."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await self.clock.sleep(self.settings.sweep_seconds)
+            self.sweep()
+
+    def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for table in self.by_id.values():
+            table.stop()
+        self.runner.close()
+
+    # finding tables
+
+    def _expired(self, active: float) -> bool:
+        return self.clock.time() - active > self.settings.idle_seconds
+
+    def _expired_refusal(self) -> Refused:
+        hours = self.settings.idle_seconds / 3600
+        return Refused("expired", f"this table expired after {hours:g} hours without play",
+                       410)
+
+    async def find(self, table_id: str) -> Table | None:
+        """The table with this public id, loaded if need be; None if unknown or expired."""
+        with contextlib.suppress(Refused):
+            return await self.get(table_id)
+        return None
+
+    async def get(self, table_id: str) -> Table:
+        table = self.by_id.get(table_id)
+        if table is not None:
+            return table
+        row = await self.store.call(self.store.find_table, public_id=table_id)
+        if row is None:
+            raise Refused("not_found", f"no table {table_id!r}", 404)
+        return await self._load(row)
+
+    async def invited(self, invite: str) -> Table:
+        table = self.by_invite.get(invite)
+        if table is not None:
+            return table
+        row = await self.store.call(self.store.find_table, invite=invite)
+        if row is None:
+            raise Refused("not_found", "no table has this invite code", 404)
+        return await self._load(row)
+
+    async def _load(self, row: TableRow) -> Table:
+        if self._expired(row.active):
+            raise self._expired_refusal()
+        table = self.by_id.get(row.public_id)
+        if table is not None:
+            return table
+        task = self._loading.get(row.public_id)
+        if task is None:  # one load per table, however many ask at once
+            task = asyncio.ensure_future(self._build(row))
+            self._loading[row.public_id] = task
+            task.add_done_callback(lambda _: self._loading.pop(row.public_id, None))
+        return await asyncio.shield(task)
+
+    async def _build(self, row: TableRow) -> Table:
+        seats = await self.store.call(self.store.load_seats, row.pk)
+        entries = await self.store.call(self.store.load_log, row.pk)
+        table = Table(row, seats, self.store, self.settings, self.clock, self.runner)
+        # Folding a long log is CPU work: in a thread, the loop keeps its turns.
+        await asyncio.to_thread(table.replay, entries)
+        self._add(table)
+        await table.resume()  # unfinished games carry on: deals due, bots woken
+        return table
+
+    def _add(self, table: Table) -> None:
+        self.by_id[table.public_id] = table
+        self.by_invite[table.row.invite] = table
+
+    # creating tables, with quotas
+
+    def _reserve(self, address: str) -> float:
+        """Count a creation against the address's per-minute quota, or refuse it."""
+        now = self.clock.time()
+        window = self._created.setdefault(address, deque())
+        while window and window[0] <= now - WINDOW:
+            window.popleft()
+        if len(window) >= self.settings.tables_per_minute:
+            wait = math.ceil(window[0] + WINDOW - now)
+            raise Refused("too_many_tables", f"at most {self.settings.tables_per_minute} "
+                          f"new tables a minute from one address: try again in {wait} s", 429)
+        window.append(now)
+        return now
+
+    def bot_games(self) -> int:
+        """Bot-only games being played now."""
+        return sum(1 for t in self.by_id.values() if t.bots_only and t.playing)
+
+    def _check_bot_games(self, table: Table | None = None) -> None:
+        if table is not None and not table.bots_only:
+            return
+        if self.bot_games() >= self.settings.bot_tables:
+            raise Refused("too_many_bot_games", f"{self.settings.bot_tables} games of bots "
+                          "only are being played already: try again when one has ended",
+                          429)
+
+    def _rules(self, game: str, rules: dict[str, Any]) -> dict[str, Any]:
+        if game != "liar":
+            return rules
+        limit = rules.get("turn_limit")
+        if limit is None:  # L11: a live Liar Game always ends
+            return {**rules, "turn_limit": self.settings.liar_turn_limit}
+        if isinstance(limit, int) and limit > self.settings.max_turn_limit:
+            raise Refused("bad_rules", f"turn_limit is at most {self.settings.max_turn_limit} "
+                          "on this server (L11)")
+        return rules
+
+    async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
+                     address: str | None = None) -> tuple[Table, str]:
+        """A new table; ``address`` (the client's) is held to the creation quotas."""
+        config = {**config, "rules": self._rules(game, config["rules"])}
+        if all(b is not None for b in bots):
+            self._check_bot_games()
+        now = self._reserve(address) if address is not None else self.clock.time()
+        try:
+            if address is not None:
+                open_tables = await self.store.call(
+                    self.store.count_tables, address, now - self.settings.idle_seconds)
+                if open_tables >= self.settings.open_tables:
+                    raise Refused("too_many_open_tables", f"one address may have "
+                                  f"{self.settings.open_tables} tables open at once; they "
+                                  "close after "
+                                  f"{self.settings.idle_seconds / 3600:g} hours without play",
+                                  429)
+            host_token = new_token()
+            public_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
+            pk = await self.store.call(self.store.create_table, public_id, invite,
+                                       token_hash(host_token), game, config, bots, address,
+                                       now)
+        except BaseException:
+            if address is not None:  # refused or failed: not a creation
+                with contextlib.suppress(ValueError):
+                    self._created[address].remove(now)
+            raise
+        row = TableRow(pk, public_id, invite, token_hash(host_token), game, config, address,
+                       now)
+        seats = await self.store.call(self.store.load_seats, pk)
+        table = Table(row, seats, self.store, self.settings, self.clock, self.runner)
+        self._add(table)
+        return table, host_token
+
+    async def start_game(self, table: Table, rematch: bool) -> int:
+        """Start a game at ``table``, within the quota of bot-only games."""
+        return await table.start(rematch, check=self._check_bot_games)
+
+    # expiry
+
+    def sweep(self) -> list[str]:
+        """Unload every table idle for longer than ``idle_seconds``; their ids."""
+        gone = []
+        for table in list(self.by_id.values()):
+            if self._expired(table.active) and not table.lock.locked():
+                self._unload(table)
+                gone.append(table.public_id)
+        cutoff = self.clock.time() - WINDOW
+        for address, window in list(self._created.items()):
+            if not window or window[-1] <= cutoff:
+                del self._created[address]
+        return gone
+
+    def _unload(self, table: Table) -> None:
+        log.info("table %s expired", table.public_id)
+        table.stop()
+        for client in list(table.clients):
+            client.send({"type": "error", "code": "expired",
+                         "message": self._expired_refusal().message})
+            client.close()
+        self.by_id.pop(table.public_id, None)
+        self.by_invite.pop(table.row.invite, None)

@@ -1,0 +1,488 @@
+"""A Table per game table: it serialises every command (STYLE: lila Round, cosmicpython).
+
+Each command runs under the table's lock: parse the text, run the core's ``apply``,
+append the entry to the store off the event loop and await it (committed), and only
+then update the cached state and publish each subscriber the events it may see
+(``visible_to``), numbered. The cache is rebuilt from the log when the table is first
+used, so a killed server carries on where its log stops.
+
+Commands run in a task of their own, shielded from the caller: a client that goes away
+while its action is being written cannot leave the cache behind the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from usotsuki.bots import bot_names
+from usotsuki.chance import live_rng
+from usotsuki.core.errors import UsotsukiError
+from usotsuki.core.events import visible_to
+from usotsuki.liar import new_seed
+from usotsuki.server.auth import new_token, same_token, token_hash
+from usotsuki.server.bot_runner import BotFault, BotRunner
+from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.games import AnySession, legal_json, new_session, view_json
+from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
+from usotsuki.server.wire import Client, EventStream, Numbered, encode
+
+log = logging.getLogger("usotsuki.server")
+
+STAND_INS = ("normal", "sensible", "cautious", "random")
+"""Preferred bots to play for a person whose turn timed out or who left mid-game."""
+
+FALLBACK = "random"
+"""Plays a bot's turn when the bot fails (it raised, or missed its deadline): said
+publicly in a ``stand_in`` event, never silently."""
+
+T = TypeVar("T")
+
+
+def stand_in(game: str) -> str:
+    names = bot_names(game)
+    return next((n for n in STAND_INS if n in names), names[0])
+
+
+@dataclass
+class GameSlot:
+    """One game (or Liar match) played at the table."""
+
+    number: int
+    session: AnySession
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _ServerEvent:
+    """An event of the server's own (a game started, an action was made): public."""
+
+    payload: dict[str, Any]
+    audience: frozenset[int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.payload
+
+
+class Table:
+    def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, settings: Settings,
+                 clock: Clock, runner: BotRunner | None = None) -> None:
+        self.row = row
+        self.seats = seats
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.runner = runner
+        self.games: list[GameSlot] = []
+        self.events = EventStream(keep=settings.events_in_memory)
+        self.seq = 0  # entries in the log
+        self.active = row.active  # clock time of the last command
+        self.clients: set[Client] = set()
+        self.lock = asyncio.Lock()
+        self._pending: asyncio.Task[None] | None = None
+        self._announced: dict[str, Any] | None = None  # the last "table" message's facts
+        self._batch: asyncio.Task[None] | None = None  # the spectators' next announcement
+
+    # facts
+
+    @property
+    def public_id(self) -> str:
+        return self.row.public_id
+
+    @property
+    def game(self) -> str:
+        return self.row.game
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.row.config
+
+    @property
+    def current(self) -> GameSlot | None:
+        return self.games[-1] if self.games else None
+
+    @property
+    def playing(self) -> bool:
+        slot = self.current
+        return slot is not None and not slot.session.is_over
+
+    @property
+    def status(self) -> str:
+        return "playing" if self.playing else "finished" if self.games else "waiting"
+
+    @property
+    def bots_only(self) -> bool:
+        return all(s.bot is not None for s in self.seats)
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        for s in self.seats:
+            if same_token(s.token_hash, token):
+                return s.seat
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        return same_token(self.row.host_hash, token)
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts of the table: no token, no hidden card, no seed."""
+        slot = self.current
+        connected = {c.seat for c in self.clients if c.seat is not None}
+        return {
+            "table_id": self.public_id, "game": self.game,
+            "players": self.config["players"], "rules": self.config["rules"],
+            "games_per_match": self.config["games"],
+            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot,
+                       "taken": s.bot is not None or s.token_hash is not None,
+                       "connected": s.seat in connected} for s in self.seats],
+            "status": self.status,
+            "game_number": None if slot is None else slot.number,
+            "games": len(self.games),
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+        }
+
+    def games_list(self) -> list[dict[str, Any]]:
+        return [{"number": g.number, "finished": g.session.is_over, "names": list(g.names),
+                 "standings": None if g.session.standings is None
+                 else [list(p) for p in g.session.standings or ()]}
+                for g in self.games]
+
+    def record(self, number: int) -> dict[str, Any]:
+        if not 0 <= number < len(self.games):
+            raise Refused("not_found", f"no game {number} at this table", 404)
+        session = self.games[number].session
+        if not session.is_over:
+            # Part 4 records hold every hand and the Liar seed: only once the game ended.
+            raise Refused("not_finished", "the record is available once the game has ended",
+                          409)
+        return session.record()
+
+    # the log fold: one function for live commands and for replay after a restart
+
+    def _fold(self, kind: str, data: dict[str, Any]) -> tuple[list[GameSlot], list[Any]]:
+        """The games after one log entry, and its events (core events and the server's
+        own, as objects with ``audience`` and ``to_json``). Raises ``ValueError``
+        (``IllegalAction``, ``InvalidNotation``, ...) and changes nothing."""
+        games = list(self.games)
+        if kind == "start":
+            names = tuple(data["names"])
+            session = new_session(self.game, self.config["players"], self.config["rules"],
+                                  self.config["games"], data.get("seed", 0), names)
+            games.append(GameSlot(len(games), session, names))
+            return games, [_ServerEvent({"type": "game_started", "game": len(games) - 1,
+                                         "names": list(names)})]
+        slot = games[-1]
+        if kind == "chance":
+            session, events = slot.session.deal(data)
+            games[-1] = GameSlot(slot.number, session, slot.names)
+            return games, list(events)
+        if kind == "action":
+            seat, text = data["seat"], data["action"]
+            if slot.session.is_over:
+                raise Refused("game_over", "the game is over")
+            if slot.session.to_move != seat:
+                raise Refused("not_your_turn", f"it is not seat {seat}'s turn")
+            session, events, canonical = slot.session.apply_text(text)
+            games[-1] = GameSlot(slot.number, session, slot.names)
+            # A Liar Game play or give names cards: only the actor sees its text; the
+            # others learn what they may from the core's events (Played, Gave ...).
+            audience = None if self.game == "bluff" else frozenset((seat,))
+            notice = []
+            if "stand_in" in data:  # a bot failed: say who played its turn, and why
+                notice = [_ServerEvent({"type": "stand_in", "seat": seat, **data["stand_in"]})]
+            return games, [*notice, _ServerEvent({"type": "action", "seat": seat,
+                                                  "action": canonical}, audience), *events]
+        raise ValueError(f"unknown log entry kind {kind!r}")
+
+    def _absorb(self, games: list[GameSlot], events: Iterable[Any]) -> list[Numbered]:
+        self.games = games
+        self.seq += 1
+        fresh = []
+        for e in events:
+            # Kept as text only: thousands of small dicts per table would slow every
+            # garbage collection pass of a busy server.
+            n, payload = len(self.events), e.to_json()
+            numbered = Numbered(n, e.audience,
+                                encode({"type": "event", "n": n, "event": payload}),
+                                payload["action"] if payload["type"] == "action" else None)
+            self.events.append(numbered)
+            fresh.append(numbered)
+        return fresh
+
+    def replay(self, entries: Iterable[LogEntry]) -> None:
+        """Rebuild the cache from the log (the truth)."""
+        for entry in entries:
+            games, events = self._fold(entry.kind, entry.data)
+            self._absorb(games, events)
+
+    async def _commit(self, kind: str, data: dict[str, Any]) -> list[Numbered]:
+        if self.seq >= self.settings.max_entries:
+            raise Refused("table_cap", f"this table has reached its cap of "
+                          f"{self.settings.max_entries} logged actions and deals", 409)
+        games, events = self._fold(kind, data)
+        now = self.clock.time()
+        # Durable first: the entry is committed before anyone hears of it. The write runs
+        # in the store's thread; the lock is held meanwhile, other tables carry on.
+        await self.store.call(self.store.append, self.row.pk, self.seq, kind, data, now)
+        self.active = now
+        return self._absorb(games, events)
+
+    def _seed(self, purpose: str) -> int | str:
+        if self.settings.deal_seed is None:
+            return secrets.randbits(64)
+        return f"{self.settings.deal_seed}:{self.row.pk}:{purpose}:{self.seq}"
+
+    def _rng(self, purpose: str) -> random.Random:
+        if self.settings.deal_seed is None:
+            return live_rng()
+        return random.Random(self._seed(purpose))
+
+    async def _deal_due(self) -> list[Numbered]:
+        """Deal every round or game that is due (chance data logged like an action)."""
+        fresh: list[Numbered] = []
+        while (slot := self.current) is not None and slot.session.chance_due:
+            chance = slot.session.draw_chance(self._rng("deal"))
+            fresh += await self._commit("chance", chance)
+        return fresh
+
+    # publishing
+
+    def _publish(self, fresh: list[Numbered]) -> None:
+        for client in list(self.clients):
+            for e in fresh:
+                if visible_to(e, client.seat):
+                    client.send_text(e.wire)
+            client.send(self.state_message(client.seat))
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        slot = self.current
+        view = None if slot is None else view_json(slot.session, seat)
+        to_move = None if slot is None else slot.session.to_move
+        legal = None
+        if slot is not None and seat is not None and to_move == seat:
+            legal = legal_json(slot.session)
+        return {"type": "state", "n": len(self.events) - 1,
+                "game": None if slot is None else slot.number,
+                "status": self.status, "to_move": to_move,
+                "view": view, "legal": legal}
+
+    def events_since(self, seat: int | None, since: int) -> list[str]:
+        """The encoded event messages after number ``since`` that ``seat`` may see."""
+        return self.events.since(seat, since)
+
+    def announce_table(self, skip: Client | None = None) -> None:
+        """Tell every client the table's facts, if a seat's changed. Spectators coming
+        and going change only their count: that is sent at most once per
+        ``spectator_batch`` seconds, to everyone at once (not once per socket)."""
+        facts = self.summary()
+        spectators = facts.pop("spectators")
+        if facts == self._announced:
+            if self._batch is None:
+                self._batch = asyncio.get_running_loop().create_task(self._spectators_later())
+            return
+        self._announced = facts
+        self._send_all(encode({"type": "table", "table": {**facts, "spectators": spectators}}),
+                       skip)
+
+    async def _spectators_later(self) -> None:
+        await self.clock.sleep(self.settings.spectator_batch)
+        self._batch = None
+        self._send_all(encode({"type": "table", "table": self.summary()}))
+
+    def _send_all(self, text: str, skip: Client | None = None) -> None:
+        for client in list(self.clients):
+            if client is not skip:
+                client.send_text(text)
+
+    # commands: each takes the lock itself, in a task the caller cannot cancel
+
+    async def _serialised(self, command: Callable[[], Awaitable[T]]) -> T:
+        async def locked() -> T:
+            async with self.lock:
+                return await command()
+
+        return await asyncio.shield(asyncio.ensure_future(locked()))
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        return await self._serialised(lambda: self._join(name, seat))
+
+    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
+        if self.games:
+            raise Refused("started", "the game has started: seats are taken", 409)
+        free = [s for s in self.seats if s.bot is None and s.token_hash is None]
+        if seat is not None:
+            free = [s for s in free if s.seat == seat]
+            if not free:
+                raise Refused("seat_taken", f"seat {seat} is not free", 409)
+        if not free:
+            raise Refused("table_full", "no free seat at this table", 409)
+        token = new_token()
+        row = SeatRow(free[0].seat, name, token_hash(token), None)
+        await self._set_seat(row)
+        self.announce_table()
+        return row.seat, token
+
+    async def _set_seat(self, row: SeatRow) -> None:
+        now = self.clock.time()
+        await self.store.call(self.store.set_seat, self.row.pk, row)
+        await self.store.call(self.store.touch, self.row.pk, now)
+        self.seats[row.seat] = row
+        self.active = now
+
+    async def leave(self, seat: int) -> None:
+        """Before the first game the seat is freed; later a bot plays it from now on."""
+        await self._serialised(lambda: self._leave(seat))
+
+    async def _leave(self, seat: int) -> None:
+        old = self.seats[seat]
+        if old.token_hash is None:  # two leaves at once: the first one won
+            raise Refused("forbidden", "this token holds no seat at this table", 403)
+        if self.games:
+            row = SeatRow(seat, old.name, None, stand_in(self.game))
+        else:
+            row = SeatRow(seat, None, None, None)
+        await self._set_seat(row)
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send({"type": "error", "code": "left", "message": "you left the table"})
+                client.close()
+        self.announce_table()
+        self.schedule()
+
+    async def start(self, rematch: bool, check: Callable[[Table], None] | None = None) -> int:
+        """Start the first game or a rematch; ``check`` (a quota) runs under the lock."""
+        return await self._serialised(lambda: self._start(rematch, check))
+
+    async def _start(self, rematch: bool, check: Callable[[Table], None] | None) -> int:
+        if self.playing:
+            raise Refused("playing", "a game is being played at this table", 409)
+        if rematch and not self.games:
+            raise Refused("not_started", "no game has been played yet: start it", 409)
+        if not rematch and self.games:
+            raise Refused("started", "the table has played already: ask for a rematch", 409)
+        empty = [s.seat for s in self.seats if s.bot is None and s.token_hash is None]
+        if empty:
+            raise Refused("seats_empty", f"seats {empty} are still empty", 409)
+        if check is not None:
+            check(self)
+        names = tuple(s.name or f"{s.bot} bot" for s in self.seats)
+        data: dict[str, Any] = {"names": list(names)}
+        if self.game == "liar":  # kept in the log, never sent: it foresees the stock
+            data["seed"] = (new_seed() if self.settings.deal_seed is None
+                            else self._rng("seed").getrandbits(64))
+        fresh = await self._commit("start", data)
+        fresh += await self._deal_due()
+        self._publish(fresh)
+        self.schedule()
+        return len(self.games) - 1
+
+    async def act(self, seat: int, text: str) -> list[Numbered]:
+        """A person's action: checked by the core, committed, then published."""
+        return await self._serialised(lambda: self._act(seat, text))
+
+    async def _act(self, seat: int, text: str,
+                   notice: dict[str, Any] | None = None) -> list[Numbered]:
+        if not self.playing:
+            raise Refused("no_game", "no game is being played at this table", 409)
+        if not isinstance(text, str) or not text.strip():
+            raise Refused("bad_action", "the action must be a non-empty string")
+        data: dict[str, Any] = {"seat": seat, "action": text}
+        if notice is not None:
+            data["stand_in"] = notice
+        try:
+            fresh = await self._commit("action", data)
+        except Refused:
+            raise
+        except UsotsukiError as exc:  # InvalidNotation, IllegalAction: said to the actor only
+            raise Refused("illegal", str(exc)) from None
+        fresh += await self._deal_due()
+        self._publish(fresh)
+        self.schedule()
+        return fresh
+
+    # bots and turn timers
+
+    async def resume(self) -> None:
+        """After loading: deal what is due and wake the bots."""
+        async def due() -> None:
+            fresh = await self._deal_due() if self.games else []
+            if fresh:
+                self._publish(fresh)
+            self.schedule()
+
+        await self._serialised(due)
+
+    def schedule(self) -> None:
+        """Start the timer of the seat to move: a bot's delay, or a person's turn limit."""
+        if self._pending is not None and self._pending is not asyncio.current_task():
+            self._pending.cancel()
+        self._pending = None
+        slot = self.current
+        if slot is None or slot.session.is_over or slot.session.to_move is None:
+            return
+        if self.seq >= self.settings.max_entries:
+            return  # the cap refuses every further action: nobody is woken
+        seat = slot.session.to_move
+        bot = self.seats[seat].bot
+        if bot is not None:
+            delay, name = self.settings.bot_delay, bot
+        elif self.settings.turn_seconds is not None:
+            delay, name = self.settings.turn_seconds, stand_in(self.game)
+        else:
+            return
+        self._pending = asyncio.get_running_loop().create_task(
+            self._bot_turn(self.seq, seat, name, delay))
+
+    async def _bot_turn(self, seq: int, seat: int, name: str, delay: float) -> None:
+        if delay > 0:
+            await self.clock.sleep(delay)
+        slot = self.current
+        if slot is None or self.seq != seq:
+            return
+        session = slot.session
+        notice = None
+        try:  # the decision is made in a worker process, the loop carries on meanwhile
+            if self.runner is None:
+                raise BotFault("this server runs no bots")
+            text = await self.runner.decide(self.game, name, session.view(seat),
+                                            session.legal(), self._seed(f"bot{seat}"))
+        except BotFault as fault:
+            text, notice = self._fall_back(session, seat, name, fault.reason, fault.detail)
+        async with self.lock:
+            if self.seq != seq:  # somebody acted meanwhile
+                return
+            try:
+                await self._act(seat, text, notice)
+            except Refused as exc:
+                if exc.code != "illegal":
+                    log.warning("table %s: seat %d's bot could not act: %s", self.public_id,
+                                seat, exc.message)
+                    return
+                # The bot chose an illegal action: its bug, told publicly; a stand-in
+                # plays this turn through the same checked path, once.
+                text, notice = self._fall_back(session, seat, name, "chose an illegal action",
+                                               f"{text!r}: {exc.message}")
+                try:
+                    await self._act(seat, text, notice)
+                except Refused as again:  # cannot happen: a legal action of this state
+                    log.error("table %s: the stand-in failed too: %s", self.public_id,
+                              again.message)
+
+    def _fall_back(self, session: AnySession, seat: int, name: str, reason: str,
+                   detail: str) -> tuple[str, dict[str, Any]]:
+        # The log line may name the bot's cards; the public notice never does.
+        log.warning("table %s: the %s bot at seat %d %s (%s); %s plays this turn",
+                    self.public_id, name, seat, reason, detail, FALLBACK)
+        action = session.random_action(self._rng(f"fallback{seat}"))
+        return session.format_action(action), {"bot": name, "by": FALLBACK, "reason": reason}
+
+    def stop(self) -> None:
+        for task in (self._pending, self._batch):
+            if task is not None:
+                task.cancel()
