@@ -134,11 +134,26 @@ def serve(
         help="A bot plays for a person who has not acted within this many seconds.")] = None,
     deal_seed: Annotated[int | None, typer.Option(
         hidden=True, help="Predictable deals, for tests only: never for real play.")] = None,
+    bot_workers: Annotated[int, typer.Option(
+        help="Processes in which bots think (their share of the CPU).")] = 1,
+    bot_deadline: Annotated[float, typer.Option(
+        help="Seconds a bot may think; past it a random stand-in plays, said publicly.")]
+    = 5.0,
+    tables_per_minute: Annotated[int, typer.Option(
+        help="Tables one client address may create per minute.")] = 10,
+    open_tables: Annotated[int, typer.Option(
+        help="Tables of one client address that have not expired.")] = 20,
+    bot_games: Annotated[int, typer.Option(
+        help="Games of bots only played at once (all addresses).")] = 4,
+    idle_hours: Annotated[float, typer.Option(
+        help="A table without any command for this long expires.")] = 24.0,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
-    from usotsuki.server.serve import run_server
+    from usotsuki.server.serve import Limits, run_server
 
-    raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed))
+    limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
+                    idle_hours)
+    raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits))
 
 
 @app.command()
