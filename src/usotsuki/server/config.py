@@ -59,4 +59,4 @@ class Settings:
     max_turn_limit: int = 10_000  # the largest turn_limit a host may ask for
     max_entries: int = 50_000  # log entries (deals and actions) of one table, all games
     spectator_batch: float = 1.0  # seconds between spectator-count announcements
-    events_in_memory: int = 2000  # the event stream's uncompressed tail
+    events_in_memory: int = 2000  # the event stream's uncompressed tail (up to 1.5x)

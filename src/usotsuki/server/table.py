@@ -79,7 +79,7 @@ class Table:
         self.clock = clock
         self.runner = runner
         self.games: list[GameSlot] = []
-        self.events = EventStream(keep=settings.events_in_memory)
+        self.events = EventStream(settings.events_in_memory, max(1, settings.events_in_memory // 2))
         self.seq = 0  # entries in the log
         self.active = row.active  # clock time of the last command
         self.clients: set[Client] = set()
