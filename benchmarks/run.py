@@ -32,6 +32,7 @@ import liar_bench  # noqa: E402
 import liar_levels_bench  # noqa: E402
 import load_server  # noqa: E402
 import openspiel_bench  # noqa: E402
+import server_expert  # noqa: E402
 from cases import Case  # noqa: E402
 from harness import Figure, PlayResult, Settings, measure_listings, measure_play  # noqa: E402
 
@@ -123,6 +124,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     liar_levels_bench.add_options(parser)
     bluff_levels_bench.add_options(parser)
     load_server.add_options(parser)
+    server_expert.add_options(parser)
     args = parser.parse_args(argv)
     if args.quick:
         args.seconds, args.warmup, args.listing_seconds = 0.2, 0.05, 0.05
@@ -233,13 +235,16 @@ def main(argv: list[str] | None = None) -> int:
     if not only or any(p.startswith("bluff-bots") for p in only):
         bluff_bots = bluff_levels_bench.run(args, settings.seed)
     server_load: dict[str, Any] = {"skipped": "--only"}
-    if not only or any(p.startswith("server") for p in only):
+    if not only or any(p == "server" or p.startswith("server/load") for p in only):
         server_load = load_server.run_group(args)
+    server_beside_expert: dict[str, Any] = {"skipped": "--only"}
+    if not only or any(p == "server" or p.startswith("server/expert") for p in only):
+        server_beside_expert = server_expert.run_group(args)
     report = {**env, "settings": vars(settings) | {"pinned": pinned is not None},
               "total_seconds": round(time.perf_counter() - began, 1),
               "results": results, "targets": targets, "skipped": skipped,
               "liar_bots": liar_bots, "bluff_bots": bluff_bots,
-              "server_load": server_load}
+              "server_load": server_load, "server_beside_expert": server_beside_expert}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     shown = args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out

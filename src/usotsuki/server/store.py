@@ -95,6 +95,8 @@ def _v2(conn: Connection) -> None:
             conn.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {kind}"))
     conn.execute(update(tables).where(tables.c.active.is_(None))
                  .values(active=tables.c.created))
+    conn.execute(text("CREATE INDEX IF NOT EXISTS ix_tables_creator "
+                      "ON tables (creator, active)"))
 
 
 MIGRATIONS: Sequence[Callable[[Connection], None]] = (_v1, _v2)
