@@ -107,7 +107,8 @@ async def _drive(url: str, tables: int, players: int, seconds: float, think: flo
 
 
 def run_once(tables: int, players: int, seconds: float, think: float, experts: int,
-             expert_game: str, server_src: Path | None = None) -> dict[str, Any]:
+             expert_game: str, server_src: Path | None = None,
+             server_args: tuple[str, ...] = ()) -> dict[str, Any]:
     all_cpus = list(range(os.cpu_count() or 1))
     server_cpus, client_cpus = {all_cpus[0]}, set(all_cpus[1:]) or {all_cpus[0]}
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
@@ -116,7 +117,7 @@ def run_once(tables: int, players: int, seconds: float, think: float, experts: i
     if server_src is not None:
         env["PYTHONPATH"] = str(server_src)
     else:  # this checkout's quotas would refuse a benchmark's hundred tables a minute
-        extra = ["--tables-per-minute", "100000", "--open-tables", "100000"]
+        extra = ["--tables-per-minute", "100000", "--open-tables", "100000", *server_args]
     with tempfile.TemporaryDirectory(prefix="usotsuki-expert-") as tmp:
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
@@ -158,15 +159,18 @@ def run_once(tables: int, players: int, seconds: float, think: float, experts: i
 
 
 def run(tables: int = 100, players: int = 4, seconds: float = 40.0, think: float = 1.0,
-        experts: int = 4, expert_game: str = "liar",
-        server_src: Path | None = None) -> dict[str, Any]:
-    without = run_once(tables, players, seconds, think, 0, expert_game, server_src)
-    beside = run_once(tables, players, seconds, think, experts, expert_game, server_src)
+        experts: int = 4, expert_game: str = "liar", server_src: Path | None = None,
+        server_args: tuple[str, ...] = ()) -> dict[str, Any]:
+    without = run_once(tables, players, seconds, think, 0, expert_game, server_src,
+                       server_args)
+    beside = run_once(tables, players, seconds, think, experts, expert_game, server_src,
+                      server_args)
     growth = (None if without["p99_ms"] is None or beside["p99_ms"] is None
               else round(beside["p99_ms"] - without["p99_ms"], 2))
     return {"tables": tables, "players": players, "seconds": seconds, "think_s": think,
             "expert_game": expert_game, "experts": experts,
             "server_src": None if server_src is None else str(server_src),
+            "server_args": list(server_args),
             "without_expert": without, "with_expert": beside, "p99_growth_ms": growth}
 
 
@@ -176,7 +180,8 @@ def report(result: dict[str, Any]) -> None:
           f"{result['players']} people, think {result['think_s']} s, "
           f"{result['seconds']} s measured; {result['experts']} {result['expert_game']} "
           f"experts playing non-stop"
-          f"{'' if result['server_src'] is None else ', server from ' + result['server_src']}):")
+          f"{'' if result['server_src'] is None else ', server from ' + result['server_src']}"
+          f"{' '.join(['', *result['server_args']])}):")
     for label, r in (("without", w), ("with", e)):
         print(f"  {label:7} the expert: {r['actions']} actions, p50 {r['p50_ms']} ms, "
               f"p99 {r['p99_ms']} ms, max {r['max_ms']} ms, errors {r['errors']}")
@@ -216,10 +221,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=("bluff", "liar"), default="liar",
                         help="the expert table's game")
     parser.add_argument("--server-src", type=Path, default=None)
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="an extra option for `usotsuki serve` (repeat it)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     result = run(args.tables, args.players, args.seconds, args.think, args.experts, args.game,
-                 args.server_src)
+                 args.server_src, tuple(args.server_arg))
     report(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

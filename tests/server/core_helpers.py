@@ -106,7 +106,7 @@ def misbehaving_bots(game: str, name: str) -> Bot:
 def new_lobby(store: Store, clock: ManualClock, **settings: Any) -> Lobby:
     the_settings = Settings(**{"bot_delay": 0.0, **settings})
     runner = BotRunner(clock, the_settings.bot_workers, the_settings.bot_deadline,
-                       nice=0, factory=misbehaving_bots)
+                       nice=0, factory=misbehaving_bots, idle=False)
     return Lobby(store, the_settings, clock, runner)
 
 

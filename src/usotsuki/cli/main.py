@@ -147,12 +147,16 @@ def serve(
         help="Games of bots only played at once (all addresses).")] = 4,
     idle_hours: Annotated[float, typer.Option(
         help="A table without any command for this long expires.")] = 24.0,
+    bot_idle_cpu: Annotated[bool, typer.Option(
+        help="Bots get only CPU time nobody else wants (Linux SCHED_IDLE); "
+             "--no-bot-idle-cpu: nice 10.")]
+    = True,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
     from usotsuki.server.serve import Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
-                    idle_hours)
+                    idle_hours, bot_idle_cpu)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits))
 
 

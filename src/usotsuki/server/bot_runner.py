@@ -2,7 +2,8 @@
 
 The expert searches for up to a second; under the GIL a thread would still stall every
 table, so bots think in ``workers`` processes (pebble's pool: a task past its deadline is
-cancelled and its worker replaced), reniced so the server's own process keeps the CPU.
+cancelled and its worker replaced), reniced so the server's own process keeps the CPU
+(or, with ``idle``, in Linux's SCHED_IDLE class: only the CPU time nobody else wants).
 The pool bounds the bots' share of the machine however many bot tables play. A worker
 builds each bot once (``factory(game, name)``) and keeps it: bots hold only their
 settings, so one instance serves every seat. A decision comes back as action text,
@@ -31,9 +32,14 @@ _factory: BotFactory = make_bot
 _bots: dict[tuple[str, str], Bot] = {}
 
 
-def _start_worker(factory: BotFactory, nice: int) -> None:
+def _start_worker(factory: BotFactory, nice: int, idle: bool) -> None:
     global _factory
     _factory = factory
+    if idle and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        # Linux: the CPU's leftovers only; any server wake-up preempts the bot at once.
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
@@ -64,11 +70,12 @@ class BotRunner:
     seconds of the ``clock`` (queueing included), else it is cancelled."""
 
     def __init__(self, clock: Clock, workers: int = 1, deadline: float = 5.0,
-                 nice: int = 10, factory: BotFactory = make_bot) -> None:
+                 nice: int = 10, factory: BotFactory = make_bot, idle: bool = True) -> None:
         if workers < 1 or deadline <= 0:
             raise ValueError("a bot pool needs at least one worker and a positive deadline")
         self.clock = clock
         self.workers, self.deadline, self.nice, self.factory = workers, deadline, nice, factory
+        self.idle = idle
         self._pool: ProcessPool | None = None
 
     def _ready_pool(self) -> ProcessPool:
@@ -76,7 +83,7 @@ class BotRunner:
         # "spawn": the server has threads (the store's writer), which fork would copy.
         if self._pool is None:
             self._pool = ProcessPool(self.workers, initializer=_start_worker,
-                                     initargs=(self.factory, self.nice),
+                                     initargs=(self.factory, self.nice, self.idle),
                                      context=multiprocessing.get_context("spawn"))
         return self._pool
 

@@ -35,7 +35,8 @@ class Lobby:
         self.settings = settings
         self.clock = clock
         self.runner = runner if runner is not None else BotRunner(
-            clock, settings.bot_workers, settings.bot_deadline, settings.bot_nice)
+            clock, settings.bot_workers, settings.bot_deadline, settings.bot_nice,
+            idle=settings.bot_idle)
         self.by_id: dict[str, Table] = {}
         self.by_invite: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Task[Table]] = {}

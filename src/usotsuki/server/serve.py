@@ -19,6 +19,7 @@ class Limits:
     open_tables: int = 20
     bot_games: int = 4
     idle_hours: float = 24.0
+    bot_idle_cpu: bool = True
 
     def problem(self) -> str | None:
         if self.bot_workers < 1 or self.bot_deadline <= 0:
@@ -66,7 +67,8 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         bot_workers=limits.bot_workers, bot_deadline=limits.bot_deadline,
                         tables_per_minute=limits.tables_per_minute,
                         open_tables=limits.open_tables, bot_tables=limits.bot_games,
-                        idle_seconds=limits.idle_hours * 3600)
+                        idle_seconds=limits.idle_hours * 3600,
+                        bot_idle=limits.bot_idle_cpu)
     app = create_app(store=store, settings=settings)
     where = db if "://" not in db else db.split("@")[-1]
     print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where})",
