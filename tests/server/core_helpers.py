@@ -93,10 +93,19 @@ class IllegalBot:
         return parse_action("challenge") if not view.calls else legal[0]
 
 
+class PolicyBot:
+    name = "policy"
+
+    def act(self, view: Any, legal: Any, rng: random.Random) -> Any:
+        import os
+        raise RuntimeError(f"scheduling policy {os.sched_getscheduler(0)}, "
+                           f"nice {os.nice(0)}")
+
+
 def misbehaving_bots(game: str, name: str) -> Bot:
-    """Bot names of the registry, and "slow", "faulty", "illegal"."""
+    """Bot names of the registry, and "slow", "faulty", "illegal", "policy"."""
     bots: dict[str, type[Any]] = {"slow": SlowBot, "faulty": FaultyBot,
-                                  "illegal": IllegalBot}
+                                  "illegal": IllegalBot, "policy": PolicyBot}
     if name in bots:
         bot: Bot = bots[name]()
         return bot

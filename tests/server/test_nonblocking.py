@@ -27,6 +27,7 @@ from core_helpers import (
 from pg_helpers import new_database, throwaway_postgres
 
 from usotsuki.replay import replay_record
+from usotsuki.server.bot_runner import BotFault, BotRunner
 
 _names = count()
 
@@ -208,3 +209,26 @@ def test_the_stand_in_notice_survives_a_restart(tmp_path: Path) -> None:
     table_id, events = asyncio.run(first())
     assert any('"stand_in"' in e for e in events)
     assert asyncio.run(second(table_id)) == events
+
+
+@pytest.mark.parametrize("idle,expected", [(True, "scheduling policy 5, nice 0"),
+                                           (False, "scheduling policy 0, nice 10")])
+def test_bot_workers_yield_the_cpu_to_the_server(idle: bool, expected: str) -> None:
+    """SCHED_IDLE (5) by default: the bots get only CPU time the server does not want."""
+    from core_helpers import misbehaving_bots
+
+    from usotsuki.bluff import BluffRules
+    from usotsuki.session import BluffSession
+
+    async def main() -> str:
+        runner = BotRunner(ManualClock(), factory=misbehaving_bots, idle=idle, nice=10)
+        session = BluffSession.create(BluffRules(players=2))
+        try:
+            await runner.decide("bluff", "policy", None, session.legal(), 1)
+        except BotFault as fault:
+            return fault.detail
+        finally:
+            runner.close()
+        raise AssertionError("the bot answered")
+
+    assert asyncio.run(main()) == f"RuntimeError: {expected}"
