@@ -176,7 +176,9 @@ def run(tables: int = 200, players: int = 4, game: str = "bluff",
 
         server = subprocess.Popen(
             [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port),
-             "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0"],
+             "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0",
+             # one address opens every table here: lift the per-address quotas
+             "--tables-per-minute", "100000", "--open-tables", "100000"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pin_server)
         try:
             _wait_ready(url, server)
