@@ -54,6 +54,11 @@ def decide(game: str, name: str, view: Any, legal: Any, seed: int | str) -> str:
     return bluff.format_action(action) if game == "bluff" else liar.format_action(action)
 
 
+def _warm() -> None:
+    import usotsuki.bots.bluff_search
+    import usotsuki.bots.liar_search  # noqa: F401
+
+
 class BotFault(Exception):
     """A bot gave no usable answer: it raised, its worker died, or it missed the deadline.
     ``reason`` says which in public words (the table's notice: no card, no message of the
@@ -86,6 +91,13 @@ class BotRunner:
                                      initargs=(self.factory, self.nice, self.idle),
                                      context=multiprocessing.get_context("spawn"))
         return self._pool
+
+    def warm(self) -> None:
+        """Start the workers now (their imports take a second or two of CPU), not on
+        the first bot's turn; a worker imports the bots on this first task."""
+        pool = self._ready_pool()
+        for _ in range(self.workers):
+            pool.schedule(_warm)
 
     async def decide(self, game: str, name: str, view: Any, legal: Any,
                      seed: int | str) -> str:

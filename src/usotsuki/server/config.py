@@ -49,6 +49,7 @@ class Settings:
     bot_workers: int = 1
     bot_deadline: float = 5.0
     bot_nice: int = 10  # bots yield the CPU to the event loop's process
+    bot_warm: bool = False  # start the bot workers with the server (serve does)
     bot_idle: bool = True  # Linux: bots get only CPU time nobody else wants (SCHED_IDLE)
     # quotas (issue 10)
     tables_per_minute: int = 10  # tables one client address may create per minute

@@ -42,12 +42,15 @@ class Lobby:
         self._loading: dict[str, asyncio.Task[Table]] = {}
         self._created: dict[str, deque[float]] = {}  # address -> times of its creations
         self._sweeper: asyncio.Task[None] | None = None
+        self._bot_starts = 0  # bot-only games being started (their commit is awaited)
 
     # start and stop
 
     async def start(self) -> None:
         """Start the expiry sweep. No table is loaded: each is, on first use."""
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        if self.settings.bot_warm:
+            self.runner.warm()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -138,12 +141,11 @@ class Lobby:
         return now
 
     def bot_games(self) -> int:
-        """Bot-only games being played now."""
-        return sum(1 for t in self.by_id.values() if t.bots_only and t.playing)
+        """Bot-only games being played or started now."""
+        playing = sum(1 for t in self.by_id.values() if t.bots_only and t.playing)
+        return playing + self._bot_starts
 
-    def _check_bot_games(self, table: Table | None = None) -> None:
-        if table is not None and not table.bots_only:
-            return
+    def _check_bot_games(self) -> None:
         if self.bot_games() >= self.settings.bot_tables:
             raise Refused("too_many_bot_games", f"{self.settings.bot_tables} games of bots "
                           "only are being played already: try again when one has ended",
@@ -196,7 +198,21 @@ class Lobby:
 
     async def start_game(self, table: Table, rematch: bool) -> int:
         """Start a game at ``table``, within the quota of bot-only games."""
-        return await table.start(rematch, check=self._check_bot_games)
+        if not table.bots_only:
+            return await table.start(rematch)
+        reserved = False
+
+        def check(_: Table) -> None:  # under the table's lock, once the start is valid
+            nonlocal reserved
+            self._check_bot_games()
+            self._bot_starts += 1
+            reserved = True
+
+        try:
+            return await table.start(rematch, check)
+        finally:
+            if reserved:
+                self._bot_starts -= 1
 
     # expiry
 

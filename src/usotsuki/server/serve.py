@@ -68,7 +68,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         tables_per_minute=limits.tables_per_minute,
                         open_tables=limits.open_tables, bot_tables=limits.bot_games,
                         idle_seconds=limits.idle_hours * 3600,
-                        bot_idle=limits.bot_idle_cpu)
+                        bot_idle=limits.bot_idle_cpu, bot_warm=True)
     app = create_app(store=store, settings=settings)
     where = db if "://" not in db else db.split("@")[-1]
     print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where})",

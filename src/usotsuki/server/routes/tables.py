@@ -106,9 +106,9 @@ async def rematch(table_id: str, body: schemas.TokenRequest,
 async def leave(table_id: str, body: schemas.TokenRequest, request: Request) -> None:
     """Give up the seat: freed before the first game, played by a bot after it."""
     table = await _lobby(request).get(table_id)
-    seat = _seated(table, body.token, host_allowed=False)  # seats' tokens only change
-    assert seat is not None  # before the first game (join) and by leaving: see leave()
-    await table.leave(seat)
+    seat = _seated(table, body.token, host_allowed=False)
+    assert seat is not None
+    await table.leave(seat)  # checks again, under the table's lock, that the seat is held
 
 
 @router.get("/tables/{table_id}/games", response_model=list[schemas.GameInfo])
