@@ -23,13 +23,14 @@ from typing import Any
 from pebble import ProcessExpired, ProcessPool
 
 from usotsuki import bluff, liar
-from usotsuki.bots import Bot, make_bot
+from usotsuki.bots import make_bot
+from usotsuki.bots.base import AnyBot
 from usotsuki.server.config import Clock
 
-BotFactory = Callable[[str, str], Bot]
+BotFactory = Callable[[str, str], AnyBot]
 
 _factory: BotFactory = make_bot
-_bots: dict[tuple[str, str], Bot] = {}
+_bots: dict[tuple[str, str], AnyBot] = {}
 
 
 def _start_worker(factory: BotFactory, nice: int, idle: bool) -> None:

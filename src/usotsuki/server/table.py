@@ -31,6 +31,7 @@ from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.games import AnySession, legal_json, new_session, view_json
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
+from usotsuki.session import BluffSession
 
 log = logging.getLogger("usotsuki.server")
 
@@ -479,8 +480,12 @@ class Table:
         # The log line may name the bot's cards; the public notice never does.
         log.warning("table %s: the %s bot at seat %d %s (%s); %s plays this turn",
                     self.public_id, name, seat, reason, detail, FALLBACK)
-        action = session.random_action(self._rng(f"fallback{seat}"))
-        return session.format_action(action), {"bot": name, "by": FALLBACK, "reason": reason}
+        rng = self._rng(f"fallback{seat}")
+        if isinstance(session, BluffSession):  # each branch typed by its own game
+            text = session.format_action(session.random_action(rng))
+        else:
+            text = session.format_action(session.random_action(rng))
+        return text, {"bot": name, "by": FALLBACK, "reason": reason}
 
     def stop(self) -> None:
         for task in (self._pending, self._batch):
