@@ -41,6 +41,15 @@ def replay(path: Path, *options: str) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
+def replay_streams(path: Path, *options: str) -> tuple[int, str, str]:
+    """The exit status, standard output and standard error, kept apart."""
+    result = RUNNER.invoke(app, ["replay", str(path), *options])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"crashed: {result.exception!r}")
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
 def replay_json(path: Path) -> tuple[int, dict[str, Any]]:
     code, out = replay(path, "--json")
     lines = out.splitlines()
@@ -108,16 +117,16 @@ def test_replay_json_malformed_input_exits_1_without_a_traceback(tmp_path: Path,
 @pytest.mark.parametrize("name", list(MALFORMED))
 def test_replay_account_malformed_input_exits_1_without_a_traceback(tmp_path: Path,
                                                                     name: str) -> None:
-    code, out = replay(write(tmp_path, MALFORMED[name]))
-    assert code == 1 and "error" in out
+    code, out, err = replay_streams(write(tmp_path, MALFORMED[name]))
+    assert code == 1 and "error" in err and "error" not in out  # errors go to stderr
 
 
 def test_replay_json_missing_file_is_a_fault_with_game_null(tmp_path: Path) -> None:
     code, report = replay_json(tmp_path / "missing.json")
     assert code == 1 and report["game"] is None
     assert report["error"]["round"] is None and report["error"]["index"] is None
-    code, out = replay(tmp_path / "missing.json")
-    assert code == 1 and "error" in out
+    code, _, err = replay_streams(tmp_path / "missing.json")
+    assert code == 1 and "error" in err
 
 
 def test_replay_json_a_directory_is_a_fault(tmp_path: Path) -> None:
@@ -133,8 +142,8 @@ def test_replay_json_prints_utf8_text(tmp_path: Path) -> None:
 
 def test_replay_account_prints_record_text_literally(tmp_path: Path) -> None:
     path = write(tmp_path, bluff([{"hands": H3, "actions": ["[/x] [bold]"]}]))
-    code, out = replay(path)
-    assert code == 1 and "[/x] [bold]" in out
+    code, _, err = replay_streams(path)
+    assert code == 1 and "[/x] [bold]" in err
 
 
 # --- The readable account ----------------------------------------------------------------
@@ -158,9 +167,9 @@ def test_replay_account_of_an_unfinished_game_names_who_moves(tmp_path: Path) ->
 
 def test_replay_account_reports_the_error_and_where(tmp_path: Path) -> None:
     path = write(tmp_path, bluff([{"hands": H3, "actions": ["pair 7", "pair 7"]}]))
-    code, out = replay(path)
-    assert code == 1
-    assert "error" in out and "round 0" in out and "index 1" in out and "pair 7" in out
+    code, _, err = replay_streams(path)
+    assert code == 1  # located as play counts: round 1, the second action
+    assert "error" in err and "round 1" in err and "action 2" in err and "pair 7" in err
 
 
 # --- --help and --version ----------------------------------------------------------------

@@ -161,8 +161,8 @@ class BluffScreen:
                 f"true when the cards of all hands together hold it (B8). The loser takes "
                 f"one more card next round and is out on losing with {v.max_cards} (B2-B3).")
 
-    def error_text(self, exc: UsotsukiError, session: Session) -> str:
-        text = f"[red]{escape(str(exc))}[/red]  (type 'help' for examples)"
+    def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
+        text = f"[red]{escape(str(exc))}[/red]{did_you_mean}  (type 'help' for examples)"
         if len(session.legal()) == 1:
             text += "\nNothing is stronger: you must [bold]challenge[/bold]."
         return text

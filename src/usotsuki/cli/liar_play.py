@@ -163,8 +163,8 @@ class LiarScreen:
         assert isinstance(session, LiarSession)
         return render.rules_text(session.rules, self.games)
 
-    def error_text(self, exc: UsotsukiError, session: Session) -> str:
-        return (f"[red]{render.name_seats(str(exc), self.names)}[/red]  "
+    def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
+        return (f"[red]{render.name_seats(str(exc), self.names)}[/red]{did_you_mean}  "
                 f"[dim](you may {self.may(session)}; 'help' for examples)[/dim]")
 
     def suggest(self, session: Session) -> Any:

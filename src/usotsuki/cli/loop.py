@@ -70,8 +70,9 @@ class Screen(Protocol):
     def rules_text(self, session: Session) -> str: ...
     def show_step(self, before: Session, after: Session, seat: int, action: Any,
                   events: Sequence[Event]) -> None: ...
-    def error_text(self, exc: UsotsukiError, session: Session) -> str:
-        """Markup for a refused action, with what is legal."""
+    def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
+        """Markup for a refused action, then ``did_you_mean`` (may be ""), then what is
+        legal."""
     def suggest(self, session: Session) -> Any:
         """The adviser's action for the person, the same every time for one view."""
     def hint_lines(self, session: Session, suggestion: Any) -> list[str]: ...
@@ -99,7 +100,7 @@ def did_you_mean(text: str, words: Sequence[str]) -> str:
     if not first or first in words:
         return ""
     close = difflib.get_close_matches(first, words, n=1, cutoff=0.7)
-    return f" Did you mean [bold]{escape(close[0])}[/bold]?" if close else ""
+    return f" Did you mean '[bold]{escape(close[0])}[/bold]'?" if close else ""
 
 
 @dataclass
@@ -168,8 +169,8 @@ class Player:
                     action = session.parse_action(text)
                     return (action, *session.apply(action))
                 except UsotsukiError as exc:
-                    self.console.print(screen.error_text(exc, session) +
-                                       did_you_mean(text, self.words()))
+                    self.console.print(screen.error_text(exc, session,
+                                                         did_you_mean(text, self.words())))
 
     def print_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
