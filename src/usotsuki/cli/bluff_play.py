@@ -58,7 +58,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
         for i, s in enumerate(s for s in range(players) if s != seat):
             seats[s] = make_bot("bluff", kinds[i % len(kinds)])
     except (UsotsukiError, ValueError) as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]")
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)  # paths stay whole
         return BAD_OPTIONS
     names = tuple("You" if s == seat else f"{seats[s].name} {s}" for s in range(players))
     rng = game_rng(seed)

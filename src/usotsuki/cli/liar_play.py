@@ -96,7 +96,7 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
         flush_seed = deal_rng.getrandbits(64) if opts.seed is not None else liar.new_seed()
         session = LiarSession.create(rules, flush_seed, opts.games, names)
     except (UsotsukiError, ValueError) as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]")
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)  # paths stay whole
         return BAD_OPTIONS
     bot_rng = random.Random(deal_rng.getrandbits(64))
     screen = LiarScreen(console, names, opts.seat, opts.games)
