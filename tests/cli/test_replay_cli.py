@@ -7,6 +7,7 @@ illegal; malformed input is reported, never a traceback, in both output modes.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -195,3 +196,74 @@ def test_version_prints_the_package_version() -> None:
 def test_replay_without_a_file_is_a_usage_error() -> None:
     result = RUNNER.invoke(app, ["replay"])
     assert result.exit_code == 2
+
+
+# --- The account speaks as play does (issue 10 item 8) -----------------------------------
+
+
+def named(record: dict[str, Any], *names: str) -> dict[str, Any]:
+    return {**record, "players": list(names)}
+
+
+def test_replay_account_counts_from_1_and_uses_the_records_names(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["card A", "challenge"]},
+                       {"hands": [["5S"], ["6S", "7S"], ["8S"]], "actions": ["card 2"]}]),
+                "Ann", "Bob", "Cy")
+    code, out, err = replay_streams(write(tmp_path, rec))
+    assert code == 0 and err == ""
+    row = next(ln for ln in out.splitlines() if "card A" in ln)
+    assert re.match(r"│ 1 +│ Ann: 2S +│ card A │ Bob +│ Cy +│ false +│ Bob", row), row
+    assert "seat" not in out
+    assert "Unfinished: Ann to move; legal: challenge, or one of 325 stronger calls from " \
+           "card 3." in out
+
+
+def test_replay_account_of_a_liar_game_counts_games_from_1(tmp_path: Path) -> None:
+    path = Path(__file__).resolve().parent.parent / "conformance" / \
+        "liar_l9_lie_draws_whole_field.json"
+    record = json.loads(path.read_text())
+    players = record["players"] if isinstance(record["players"], int) else len(record["players"])
+    names = [f"P{s}" for s in range(players)]
+    code, out, _ = replay_streams(write(tmp_path, {**record, "players": names}))
+    assert code == 0 and "Game 1:" in out and "Game 0" not in out
+    assert re.search(r"^  P\d doubted P\d: (truthful|a lie); P\d drew \d+$", out, re.M)
+    assert "{" not in out  # legal in words, never a Python dict
+    assert re.search(r"legal: (play \d|pass|doubt|accept|give)", out) or "Finished" in out
+
+
+def test_replay_account_says_liar_legal_in_words(tmp_path: Path) -> None:
+    from usotsuki.cli.account import legal_text
+
+    assert legal_text("liar", {"pass": True, "doubt": True, "accept": False, "give": False,
+                               "play": {"counts": [1, 2, 3], "rates": [7]}}) == \
+        "play 1 to 3 cards as 7, pass, doubt"
+    assert legal_text("liar", {"pass": False, "doubt": False, "accept": False, "give": False,
+                               "play": {"counts": [1], "rates": list(range(13))}}) == \
+        "play 1 card as any rate"
+    assert legal_text("bluff", ["challenge"]) == "only challenge"
+
+
+def test_replay_account_says_the_location_once(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["card A", "challenge"]},
+                       {"hands": [["2S", "5D"], ["3S"], ["XX"]], "actions": []}]),
+                "Ann", "Bob", "Cy")
+    code, out, err = replay_streams(write(tmp_path, rec))
+    assert code == 1
+    assert err.startswith("error at round 2: Cy: 'XX' is not a card"), err
+    assert "round 2: round" not in err and "round 1:" not in err
+    assert "legal" not in out and "326" not in out  # nothing legal after a bad deal
+    assert "Unfinished" not in out
+
+
+def test_replay_account_at_an_illegal_action_says_what_was_legal(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["card A", "card 2"]}]), "Ann", "Bob", "Cy")
+    code, out, err = replay_streams(write(tmp_path, rec))
+    assert code == 1
+    assert 'error at round 1, action 2 ("card 2"): card 2 is weaker than card A' in err
+    assert "Legal there for Cy: challenge, or one of 313 stronger calls from pair 2." in out
+
+
+def test_replay_json_is_untouched_by_the_account(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["pair 7", "pair 7"]}]), "Ann", "Bob", "Cy")
+    code, report = replay_json(write(tmp_path, rec))
+    assert code == 1 and report["error"]["round"] == 0 and report["error"]["index"] == 1

@@ -150,7 +150,7 @@ def _bluff_rounds(console: Console, rounds: list[dict[str, Any]], seats: Seats) 
 
 def _liar_games(console: Console, games: list[dict[str, Any]], seats: Seats) -> None:
     for i, g in enumerate(games, 1):
-        sizes = ", ".join(f"{seats[s]} {n}" for s, n in enumerate(g["hand_sizes"]))
+        sizes = ", ".join(f"{n} ({seats[s]})" for s, n in enumerate(g["hand_sizes"]))
         console.print(f"[bold]Game {i}[/bold]: cards in hand: {sizes}; stock "
                       f"{g['stock_size']}, field {g['field_size']}, order {g['order']}")
         for d in g["doubts"]:
