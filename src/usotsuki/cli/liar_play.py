@@ -17,6 +17,8 @@ from typing import Any, cast
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
+from rich.text import Text
 
 from usotsuki import liar
 from usotsuki.bots.base import Bot, make_bot
@@ -126,7 +128,12 @@ class LiarScreen:
 
     def print_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
-            self.console.print(line)
+            indent = len(line) - len(line.lstrip(" "))
+            if indent:  # a wrapped line keeps its indent at 80 columns
+                self.console.print(Padding(Text.from_markup(line[indent:]), (0, 0, 0, indent),
+                                           expand=False))
+            else:
+                self.console.print(line)
 
     def show_events(self, events: Sequence[Event]) -> None:
         mine = [e for e in events_for(events, self.seat) if isinstance(e, LiarEvent)]
