@@ -160,6 +160,20 @@ def test_a_tied_match_is_called_a_tie() -> None:
     assert match_winner_line([None], names) == "No game of the match had a winner."
 
 
+def test_the_match_over_screen_says_tie() -> None:
+    from usotsuki.cli.liar_play import LiarScreen
+
+    screen = io.StringIO()
+    console = Console(file=screen, width=120, color_system=None)
+    shown = LiarScreen(console, ["You", "sensible 1", "sensible 2"], 0, games=2)
+    shown.results = [(((0,), (1,), (2,)), 0), (((1,), (0,), (2,)), 1)]
+    shown.show_end(None)  # type: ignore[arg-type]  # the match's results are kept
+    out = screen.getvalue()
+    assert "Game 1: You." in out and "Game 2: sensible 1." in out
+    assert "Most games won: a tie between You and sensible 1 (1 game each)" in out
+    assert "Most games won: You" not in out
+
+
 # -- item 8: names, not seat numbers ------------------------------------------------------
 
 def liar_error(hands: tuple[str, ...], actions: list[str], bad: str, seat: int,
