@@ -23,7 +23,7 @@ from usotsuki.bluff.state import RoundResult, straight_ranks
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.base import Bot, make_bot
 from usotsuki.bots.bluff_hints import ADVISER, BluffHint, bluff_hint
-from usotsuki.cards import Card, card
+from usotsuki.cards import RANKS, Card, card
 from usotsuki.chance import game_rng
 from usotsuki.cli.loop import BAD_OPTIONS, Player, check_common, fit, play
 from usotsuki.core.errors import UsotsukiError
@@ -46,12 +46,12 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
               max_cards: int = 5, dealer: int = 0, bots: str = "normal", delay: float = 0.0,
               hints: bool = False, console: Console | None = None,
               ask: Callable[[str], str] | None = None,
-              sleep: Callable[[float], None] = time.sleep) -> int:
+              sleep: Callable[[float], None] = time.sleep, ranks: int = 13) -> int:
     """Play one game; return the exit status (see :mod:`usotsuki.cli.loop`)."""
     console = console or Console(highlight=False)
     ask = ask or console.input
     try:
-        rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer)
+        rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer, ranks=ranks)
         check_common(players=players, seat=seat, delay=delay, save=save)
         kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["normal"]
         seats: dict[int, Bot] = {}
@@ -97,8 +97,10 @@ class BluffScreen:
 
     def intro(self, session: Session) -> str:
         v = self.view(session)
-        return (f"[bold]Bluff[/bold]: {v.players} players, {v.max_cards} cards eliminate. "
-                f"You are seat {self.seat}. Type [bold]help[/bold] at your turn.")
+        deck = "" if v.ranks == 13 else \
+            f" Short deck: {RANKS[13 - v.ranks]} to A, {4 * v.ranks} cards (B13)."
+        return (f"[bold]Bluff[/bold]: {v.players} players, {v.max_cards} cards eliminate."
+                f"{deck} You are seat {self.seat}. Type [bold]help[/bold] at your turn.")
 
     def help_rows(self) -> Sequence[tuple[str, str]]:
         return HELP_ROWS
@@ -159,7 +161,9 @@ class BluffScreen:
         return (f"Bluff, {v.players} players: each call must be stronger than the last "
                 f"(B5-B7) or be challenged; a challenge reveals every hand and the call is "
                 f"true when the cards of all hands together hold it (B8). The loser takes "
-                f"one more card next round and is out on losing with {v.max_cards} (B2-B3).")
+                f"one more card next round and is out on losing with {v.max_cards} (B2-B3)."
+                + ("" if v.ranks == 13 else f" Short deck: {RANKS[13 - v.ranks]} to A, "
+                   f"{4 * v.ranks} cards; only calls it can hold (B13)."))
 
     def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
         text = f"[red]{escape(str(exc))}[/red]{did_you_mean}  (type 'help' for examples)"
@@ -195,7 +199,8 @@ class BluffScreen:
         if v.current_call is None:
             self.console.print("No call yet.")
         else:
-            p = call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand))
+            p = call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand),
+                                 v.ranks)
             self.console.print(f"{v.current_call} is true with probability {p:.2f} given "
                                "your cards.")
         return True
