@@ -10,7 +10,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -19,17 +19,17 @@ from rich.table import Table
 from usotsuki.bluff.actions import Call, CallKind
 from usotsuki.bluff.notation import EXAMPLES
 from usotsuki.bluff.rules import BluffRules
-from usotsuki.bluff.state import RoundResult, straight_ranks
+from usotsuki.bluff.state import RoundResult, call_cards
 from usotsuki.bluff.view import BluffView
-from usotsuki.bots.base import Bot, make_bot
+from usotsuki.bots.base import BluffBot, make_bot
 from usotsuki.bots.bluff_hints import ADVISER, BluffHint, bluff_hint
-from usotsuki.cards import RANKS, Card, card
+from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
-from usotsuki.cli.loop import BAD_OPTIONS, Player, check_common, fit, play
+from usotsuki.cli.loop import BAD_OPTIONS, Player, Session, check_common, fit, play
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event
 from usotsuki.odds import call_probability
-from usotsuki.session import BluffSession, Session
+from usotsuki.session import BluffSession
 
 HELP_ROWS = (
     ("a call", "stronger than the current one; types, weakest first: "
@@ -54,7 +54,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
         rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer, ranks=ranks)
         check_common(players=players, seat=seat, delay=delay, save=save)
         kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["normal"]
-        seats: dict[int, Bot] = {}
+        seats: dict[int, BluffBot] = {}
         for i, s in enumerate(s for s in range(players) if s != seat):
             seats[s] = make_bot("bluff", kinds[i % len(kinds)])
     except (UsotsukiError, ValueError) as exc:
@@ -66,7 +66,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
     screen = BluffScreen(console, names, seat)
     player = Player(screen, seat, console, ask, save=save, hints=hints)
     session = BluffSession.create(rules, names)
-    return play(cast(Session, session), player, seats, deal_rng=rng, bot_rng=bot_rng,
+    return play(session, player, seats, deal_rng=rng, bot_rng=bot_rng,
                 delay=delay, sleep=sleep)
 
 
@@ -110,7 +110,7 @@ class BluffScreen:
         self.console.rule(f"Round {v.round + 1} (dealer: {self.name(v.dealer)})")
         self.show_counts(v)
         if v.hand:
-            self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]")
+            self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
         else:
             self.console.print("You are out; watching.")
 
@@ -136,7 +136,7 @@ class BluffScreen:
 
     def show_turn(self, session: Session) -> None:
         v = self.view(session)
-        self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]")
+        self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
         self.console.print(self.status(v))
         self.console.print(f"[dim]You may type {self.may(session)}; 'help' for more.[/dim]")
 
@@ -154,7 +154,7 @@ class BluffScreen:
                             sep=", "):
                 self.console.print(line)
         self.console.print(self.status(v))
-        self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]")
+        self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
 
     def rules_text(self, session: Session) -> str:
         v = self.view(session)
@@ -199,8 +199,8 @@ class BluffScreen:
         if v.current_call is None:
             self.console.print("No call yet.")
         else:
-            p = call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand),
-                                 v.ranks)
+            hand = v.hand or ()
+            p = call_probability(v.current_call, hand, v.cards_in_play - len(hand), v.ranks)
             self.console.print(f"{v.current_call} is true with probability {p:.2f} given "
                                "your cards.")
         return True
@@ -219,7 +219,7 @@ class BluffScreen:
         c.print(f"{self.name(result.challenger)} "
                 f"[bold]{self.verb(result.challenger, 'challenge')}[/bold] "
                 f"{self.possessive(result.caller)} [bold]{result.call}[/bold]!")
-        shown = _named_cards(result.call)
+        shown = set(call_cards(result.call, [x for hand in result.hands for x in hand]))
         table = Table("seat", "hand", show_header=False)
         for s, hand in enumerate(result.hands):
             if hand:
@@ -239,7 +239,7 @@ class BluffScreen:
                 f"{self.verb(result.loser, 'lose')} the round{out}.")
 
     def show_end(self, session: Session) -> None:
-        standings = session.standings() or ()
+        standings = session.standings or ()
         self.console.rule("Game over")
         for place, seats in enumerate(standings, 1):
             self.console.print(f"{place}. {', '.join(self.name(s) for s in seats)}")
@@ -247,11 +247,3 @@ class BluffScreen:
 
 def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(map(str, cards)) or "-"
-
-
-def _named_cards(call: Call) -> set[Card]:
-    """The cards a call names, to highlight at the reveal (B8)."""
-    if call.kind is CallKind.STRAIGHT_FLUSH:
-        assert call.suit is not None
-        return {card(r, call.suit) for r in straight_ranks(call.ranks[0])}
-    return {card(r, s) for r in call.ranks for s in range(4)}

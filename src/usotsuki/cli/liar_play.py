@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,14 +21,14 @@ from rich.padding import Padding
 from rich.text import Text
 
 from usotsuki import liar
-from usotsuki.bots.base import Bot, make_bot
+from usotsuki.bots.base import LiarBot, make_bot
 from usotsuki.chance import game_rng
 from usotsuki.cli import liar_render as render
-from usotsuki.cli.loop import BAD_OPTIONS, Player, check_common, play
+from usotsuki.cli.loop import BAD_OPTIONS, Player, Session, check_common, play
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event, events_for
 from usotsuki.liar.events import Event as LiarEvent
-from usotsuki.session import LiarSession, Session
+from usotsuki.session import LiarSession
 
 HELP_ROWS = (
     ("[bold]play 4H 4D as 7[/bold]", "put these cards face down declaring one rate; they "
@@ -74,7 +74,7 @@ def make_rules(opts: LiarOptions) -> liar.LiarRules:
     return liar.parse_rules_text(opts.rules, opts.players, **flags)
 
 
-def make_bots(kinds_text: str, players: int, seat: int) -> dict[int, Bot]:
+def make_bots(kinds_text: str, players: int, seat: int) -> dict[int, LiarBot]:
     kinds = [k.strip() for k in kinds_text.split(",") if k.strip()] or ["sensible"]
     others = [s for s in range(players) if s != seat]
     return {s: make_bot("liar", kinds[i % len(kinds)]) for i, s in enumerate(others)}
@@ -103,7 +103,7 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
     bot_rng = random.Random(deal_rng.getrandbits(64))
     screen = LiarScreen(console, names, opts.seat, opts.games)
     player = Player(screen, opts.seat, console, ask, save=opts.save, hints=opts.hints)
-    return play(cast(Session, session), player, dict(bots), deal_rng=deal_rng, bot_rng=bot_rng,
+    return play(session, player, dict(bots), deal_rng=deal_rng, bot_rng=bot_rng,
                 delay=opts.delay, sleep=sleep)
 
 
@@ -191,7 +191,7 @@ class LiarScreen:
                   events: Sequence[Event]) -> None:
         self.show_events(events)
         assert isinstance(after, LiarSession)
-        if after.state is not None and after.state.over:
+        if after.state is not None and after.state.is_over:
             self.show_game_end(after)
 
     def show_game_end(self, session: LiarSession) -> None:

@@ -31,13 +31,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from usotsuki.bots.base import Bot
+from usotsuki.bots.base import AnyBot
 from usotsuki.cli.records import check_writable, save_record
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event
-from usotsuki.session import Session
+from usotsuki.session import Session as TypedSession
 
 DONE, BAD_OPTIONS, LEFT = 0, 1, 130
+Session = TypedSession[Any, Any, Any]  # the loop serves either game
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("hint", "what the {adviser} bot would do in your place (it sees only your view)"),
@@ -197,7 +198,7 @@ class Saver:
                                f"{escape(exc.strerror or str(exc))}[/red]")
 
 
-def play(session: Session, player: Player, bots: dict[int, Bot], *,
+def play(session: Session, player: Player, bots: dict[int, AnyBot], *,
          deal_rng: random.Random, bot_rng: random.Random, delay: float = 0.0,
          sleep: Callable[[float], None] = time.sleep) -> int:
     """Play ``session`` to its end with ``player`` at their seat and ``bots`` at the
@@ -206,7 +207,7 @@ def play(session: Session, player: Player, bots: dict[int, Bot], *,
     saved = Saver(player.save, console)
     console.print(screen.intro(session))
     try:
-        while not session.over:
+        while not session.is_over:
             if session.chance_due:
                 session, events = session.deal(session.draw_chance(deal_rng))
                 saved(session)
