@@ -182,11 +182,15 @@ def serve(
         help="A bot plays for a person who has not acted within this many seconds.")] = None,
     deal_seed: Annotated[int | None, typer.Option(
         hidden=True, help="Predictable deals, for tests only: never for real play.")] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        help="A Host name (or *.domain) the server answers and whose pages may open "
+             "WebSockets, besides --host and localhost; repeat for more.")] = None,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
     from usotsuki.server.serve import run_server
 
-    raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed))
+    raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed,
+                                allowed_host or ()))
 
 
 @app.command(cls=Command)

@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from usotsuki import __version__
 from usotsuki.server import ws
+from usotsuki.server.guard import BodyLimit, ConnectionCap, OriginCheck, SecurityHeaders
+from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
 from usotsuki.server.store import Store
 from usotsuki.server.tables import Clock, Lobby, RealClock, Refused, Settings
 
 STATIC = Path(__file__).parent / "static"
+MAX_BODY = 1024 * 1024  # bytes of a request body (the largest are posted records)
+WS_PER_ADDRESS = 32  # WebSockets open at once from one client address
 
 
 def default_db() -> Path:
@@ -31,20 +37,33 @@ def default_db() -> Path:
 def create_app(store: Store | None = None, clock: Clock | None = None,
                bot_delay: float = 0.8, turn_seconds: float | None = None,
                deal_seed: int | None = None,
-               rate_limit: tuple[float, float] = (20.0, 40.0)) -> FastAPI:
+               rate_limit: tuple[float, float] = (20.0, 40.0),
+               sync_limit: tuple[float, float] = (500.0, 5000.0),
+               monotonic: Callable[[], float] = time.monotonic,
+               allowed_hosts: Sequence[str] | None = None,
+               max_body: int = MAX_BODY, ws_per_address: int = WS_PER_ADDRESS,
+               replay_limits: ReplayLimits | None = None) -> FastAPI:
     """The app. ``store`` defaults to an in-memory SQLite database; ``bot_delay`` is the
     bots' humanlike pause (0 in tests); ``turn_seconds`` lets a bot play for a person
     who has not acted in time; ``deal_seed`` makes deals predictable (tests only);
-    ``rate_limit`` is (messages per second, burst) per WebSocket."""
+    ``rate_limit`` is (messages per second, burst) per WebSocket, ``sync_limit`` (events
+    resent per second, burst) for ``sync``, both timed by ``monotonic``.
+    ``allowed_hosts``: the Host names served and WebSocket origins accepted (None: any,
+    for in-process use; ``usotsuki serve`` always gives them); ``max_body`` bounds a
+    request body; ``ws_per_address`` the WebSockets open at once from one address;
+    ``replay_limits`` the replay workers (see ``replay_service``)."""
     the_store = store if store is not None else Store(":memory:")
     settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds, deal_seed=deal_seed)
     lobby = Lobby(the_store, settings, clock or RealClock())
+
+    replays = ReplayService(replay_limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lobby.load()  # replays every table's log; unfinished games carry on
         yield
         lobby.stop()
+        replays.close()
 
     app = FastAPI(title="usotsuki game server", version=__version__, lifespan=lifespan,
                   description="Bluff and the Liar Game online. HTTP for tables, a "
@@ -52,6 +71,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.state.lobby = lobby
     app.state.store = the_store
     app.state.rate_limit = rate_limit
+    app.state.sync_limit = sync_limit
+    app.state.monotonic = monotonic
+    app.state.replays = replays
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
@@ -63,6 +85,21 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         parts = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
         return JSONResponse({"error": "bad_request", "message": "; ".join(parts)},
                             status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_problem(_request: Request, exc: HTTPException) -> JSONResponse:
+        # FastAPI's own refusals (a body that is not JSON ...) in the Problem shape.
+        code = "bad_json" if exc.status_code == 400 else "http_error"
+        return JSONResponse({"error": code, "message": str(exc.detail)},
+                            status_code=exc.status_code, headers=exc.headers)
+
+    # Outermost last: every answer gets the security headers, hosts are checked first.
+    app.add_middleware(BodyLimit, max_body=max_body)
+    app.add_middleware(ConnectionCap, cap=ws_per_address)
+    if allowed_hosts is not None:
+        app.add_middleware(OriginCheck, hosts=allowed_hosts)
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    app.add_middleware(SecurityHeaders, static=STATIC)
 
     app.include_router(tables_router)
     app.include_router(ui_router)
