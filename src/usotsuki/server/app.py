@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from usotsuki import __version__
@@ -86,12 +88,13 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         return JSONResponse({"error": "bad_request", "message": "; ".join(parts)},
                             status_code=422)
 
-    @app.exception_handler(HTTPException)
-    async def http_problem(_request: Request, exc: HTTPException) -> JSONResponse:
-        # FastAPI's own refusals (a body that is not JSON ...) in the Problem shape.
-        code = "bad_json" if exc.status_code == 400 else "http_error"
-        return JSONResponse({"error": code, "message": str(exc.detail)},
-                            status_code=exc.status_code, headers=exc.headers)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_problem(request: Request, exc: StarletteHTTPException) -> Response:
+        # FastAPI's refusal of a body it cannot parse (too deep ...) in the Problem shape.
+        if exc.status_code == 400:
+            return JSONResponse({"error": "bad_json", "message": str(exc.detail)},
+                                status_code=400, headers=exc.headers)
+        return await http_exception_handler(request, exc)
 
     # Outermost last: every answer gets the security headers, hosts are checked first.
     app.add_middleware(BodyLimit, max_body=max_body)

@@ -48,10 +48,6 @@ async def _refuse(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class _TooLarge(Exception):
-    pass
-
-
 class BodyLimit:
     def __init__(self, app: ASGIApp, max_body: int) -> None:
         self.app = app
@@ -67,28 +63,30 @@ class BodyLimit:
             await _refuse(send, 413, "too_large", message)
             return
         seen = 0
-        started = False
+        started = refused = False
 
         async def limited_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, refused
             received = await receive()
-            if received["type"] == "http.request":
+            if received["type"] == "http.request" and not refused:
                 seen += len(received.get("body", b""))
                 if seen > self.max_body:
-                    raise _TooLarge
+                    # Answer now, and tell the app the client left: it stops reading
+                    # and whatever it answers is dropped.
+                    refused = True
+                    if not started:
+                        await _refuse(send, 413, "too_large", message)
+                    return {"type": "http.disconnect"}
             return received
 
         async def watched_send(sent: Message) -> None:
             nonlocal started
+            if refused:
+                return
             started = started or sent["type"] == "http.response.start"
             await send(sent)
 
-        try:
-            await self.app(scope, limited_receive, watched_send)
-        except _TooLarge:
-            if started:
-                raise
-            await _refuse(send, 413, "too_large", message)
+        await self.app(scope, limited_receive, watched_send)
 
 
 def _inline_script_hashes(static: Path) -> list[str]:

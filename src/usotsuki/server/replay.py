@@ -27,7 +27,7 @@ MAX_RECORD_BYTES = 256 * 1024  # a record's JSON text; checked before it is pars
 # Deals and actions in a record, counted before anything is replayed. Every Bluff game
 # fits (at most 52 rounds of 327 steps: about 1.5 s); a Liar Game step costs more, and
 # its games can be made long (L11 turn_limit), so it is held to what answers in time.
-MAX_STEPS = {"bluff": 20000, "liar": 5000}
+MAX_STEPS = {"bluff": 20000, "liar": 4000}
 MAX_DEPTH = 8  # a record nests 4 levels deep (record, rounds, round, hands)
 
 # Lists that only grow during a round or game: frames carry them as changes (see frames).
