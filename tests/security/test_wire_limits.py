@@ -43,7 +43,7 @@ def next_reply(ws: Any) -> dict[str, Any]:
 
 def test_sync_is_limited_by_the_events_it_resends() -> None:
     """Five sockets syncing in a loop made 70,000 frames/s: each sync now spends one
-    token per event resent (500/s, bursts of 5000 by default), read from the clock."""
+    token per event resent (200/s, bursts of 1000 by default), read from the clock."""
     clock = FakeClock()
     with TestClient(create_app(bot_delay=0, monotonic=clock, sync_limit=(100.0, 200.0))) as c:
         table_id = finished_bot_table(c)
