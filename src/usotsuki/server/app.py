@@ -44,7 +44,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                monotonic: Callable[[], float] = time.monotonic,
                allowed_hosts: Sequence[str] | None = None,
                max_body: int = MAX_BODY, ws_per_address: int = WS_PER_ADDRESS,
-               replay_limits: ReplayLimits | None = None) -> FastAPI:
+               replay_limits: ReplayLimits | None = None,
+               script_sources: Sequence[str] = ()) -> FastAPI:
     """The app. ``store`` defaults to an in-memory SQLite database; ``bot_delay`` is the
     bots' humanlike pause (0 in tests); ``turn_seconds`` lets a bot play for a person
     who has not acted in time; ``deal_seed`` makes deals predictable (tests only);
@@ -53,7 +54,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     ``allowed_hosts``: the Host names served and WebSocket origins accepted (None: any,
     for in-process use; ``usotsuki serve`` always gives them); ``max_body`` bounds a
     request body; ``ws_per_address`` the WebSockets open at once from one address;
-    ``replay_limits`` the replay workers (see ``replay_service``)."""
+    ``replay_limits`` the replay workers (see ``replay_service``); ``script_sources``
+    widen the pages' Content Security Policy (the browser tests' harness evaluates
+    strings: ``'unsafe-eval'``; never in production)."""
     the_store = store if store is not None else Store(":memory:")
     settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds, deal_seed=deal_seed)
     lobby = Lobby(the_store, settings, clock or RealClock())
@@ -102,7 +105,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     if allowed_hosts is not None:
         app.add_middleware(OriginCheck, hosts=allowed_hosts)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
-    app.add_middleware(SecurityHeaders, static=STATIC)
+    app.add_middleware(SecurityHeaders, static=STATIC, script_sources=script_sources)
 
     app.include_router(tables_router)
     app.include_router(ui_router)

@@ -100,8 +100,8 @@ def _inline_script_hashes(static: Path) -> list[str]:
     return found
 
 
-def page_policy(static: Path) -> str:
-    scripts = " ".join(["'self'", *_inline_script_hashes(static)])
+def page_policy(static: Path, script_sources: Sequence[str] = ()) -> str:
+    scripts = " ".join(["'self'", *_inline_script_hashes(static), *script_sources])
     return ("default-src 'self'; script-src " + scripts + "; style-src 'self'; "
             "img-src 'self' data:; connect-src 'self'; object-src 'none'; "
             "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -117,12 +117,13 @@ DOCS_PATHS = ("/docs", "/redoc")
 
 
 class SecurityHeaders:
-    def __init__(self, app: ASGIApp, static: Path) -> None:
+    def __init__(self, app: ASGIApp, static: Path, script_sources: Sequence[str] = ()) -> None:
         self.app = app
         common = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                   (b"referrer-policy", b"no-referrer"),
                   (b"cross-origin-opener-policy", b"same-origin")]
-        self.page = [*common, (b"content-security-policy", page_policy(static).encode())]
+        self.page = [*common, (b"content-security-policy",
+                                     page_policy(static, script_sources).encode())]
         self.docs = [*common, (b"content-security-policy", DOCS_POLICY.encode())]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
