@@ -24,7 +24,7 @@ def long_bluff_record(players: int = 8, max_cards: int = 5, seed: int = 1,
     session = BluffSession.create(bluff.BluffRules(players=players, max_cards=max_cards),
                                   tuple(f"p{s}" for s in range(players)))
     dealt = 0
-    while not session.over:
+    while not session.is_over:
         if session.chance_due:
             if rounds is not None and dealt == rounds:
                 break
@@ -42,7 +42,7 @@ def long_liar_record(turn_limit: int = 2000, seed: int = 1) -> dict[str, Any]:
     rng = random.Random(seed)
     rules = liar.LiarRules(players=2, turn_limit=turn_limit)
     session = LiarSession.create(rules, seed, 1, ("p0", "p1"))
-    while not session.over:
+    while not session.is_over:
         if session.chance_due:
             session, _ = session.deal(session.draw_chance(rng))
             continue
