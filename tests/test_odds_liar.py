@@ -21,6 +21,8 @@ from usotsuki.odds_liar import (
     able_before_play,
     able_probability,
     all_truth_probabilities,
+    hands_with,
+    hypergeometric_at_least,
     play_truth_probability,
     truth_probability,
     unseen_counts,
@@ -256,9 +258,7 @@ def test_odds_and_beliefs_are_probabilities_in_any_game(seed: int, rules_text: s
 
 
 def test_belief_hand_counts_with_known_cards_match_enumeration() -> None:
-    """liar_belief.hands_with with cards certainly held: enumerate small pools."""
-    from usotsuki.bots.liar_belief import hands_with
-
+    """hands_with (the beliefs' counting) with cards certainly held: enumerate small pools."""
     unseen = [2, 3, 1] + [0] * 10  # a pool of 6 cards over rates 0, 1, 2
     pool = [0, 0, 1, 1, 1, 2]
     known = [1, 0, 1] + [0] * 10  # one card of rate 0 and one of rate 2 certainly held
@@ -269,3 +269,26 @@ def test_belief_hand_counts_with_known_cards_match_enumeration() -> None:
                 full = [0, 2, *drawn]
                 hits += all(lo <= full.count(r) <= hi for r, (lo, hi) in bounds.items())
             assert hands_with(unseen, hand, bounds, known) == hits
+
+
+@given(st.data())
+def test_hypergeometric_at_least_matches_enumeration(data: st.DataObject) -> None:
+    population = data.draw(st.integers(0, 10))
+    successes = data.draw(st.integers(0, min(4, population)))
+    draws = data.draw(st.integers(0, population + 2))  # beyond the population: take it all
+    need = data.draw(st.integers(-1, 5))
+    pool = [1] * successes + [0] * (population - successes)
+    hands = list(combinations(pool, min(draws, population)))
+    expect = sum(sum(h) >= need for h in hands) / len(hands)
+    assert hypergeometric_at_least(need, population, successes, draws) == pytest.approx(expect)
+    if need > 0 and draws <= population:  # the beliefs' counting agrees on one rate
+        unseen = [successes, population - successes] + [0] * 11
+        ways = hands_with(unseen, draws, {0: (need, 4)})
+        assert ways / comb(population, draws) == pytest.approx(expect)
+
+
+def test_hypergeometric_at_least_refuses_impossible_draws() -> None:
+    with pytest.raises(ValueError):
+        hypergeometric_at_least(1, 3, 4, 2)
+    with pytest.raises(ValueError):
+        hypergeometric_at_least(1, 5, 2, -1)
