@@ -158,7 +158,8 @@ def brute_view_truth(v: LiarView) -> float:
     current = v.field[-1]
     assert v.hand is not None
     known = list(v.known_before_play)
-    placed = set(v.hand) | {c for c, _ in v.known_places} | set(known)
+    own = {c for p in v.field if p.cards is not None for c in p.cards}  # its own plays
+    placed = set(v.hand) | {c for c, _ in (*v.known_places, *v.own_places)} | set(known) | own
     pool = [c for c in DECK if c not in placed]
     size = v.hand_sizes[current.seat] + current.count
     hits = total = 0
@@ -209,11 +210,13 @@ def test_l9_a_card_certainly_held_before_the_play_may_be_the_one_played() -> Non
     assert [str(c) for c in v.known_before_play] == ["9D"]
     exact = truth_probability(v)
     assert exact == pytest.approx(brute_view_truth(v))
-    blind = replace(v, known_before_play=())
-    assert exact is not None and exact > (truth_probability(blind) or 1)  # 0.0727 > 2/28
+    # blind to 9D and to its own 4S, seat 0 would place neither
+    blind = replace(v, known_before_play=(), field=tuple(replace(p, cards=None) for p in v.field))
+    assert exact is not None and exact > (truth_probability(blind) or 1)  # 2/27 > 2/28
     assert able_before_play(v) == 1.0  # it certainly held a 9
-    # the pre-play hand: 9D and 26 of the 27 cards seat 0 cannot place (one 9: 9C)
-    pool, size = 27, 26
+    # the pre-play hand: 9D and the 26 cards seat 0 cannot place (one 9: 9C); seat 0
+    # places its own 4S on the field
+    pool, size = 26, 26
     expect = sum(comb(1, x) * comb(pool - 1, size - x) * (1 + x) for x in range(2))
     assert exact == pytest.approx(expect / (comb(pool, size) * (size + 1)))
 

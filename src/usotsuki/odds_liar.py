@@ -34,8 +34,10 @@ made the play truthfully) with their own policy; ``hard``'s beliefs count hands 
   :func:`hypergeometric_at_least` (a hand from the pool holds enough of a rate),
   :func:`hands_with` (hands within bounds on several rates), :func:`choose`.
 
-Not modelled (the view does not carry them): the seat's own face-down plays on the field,
-and which shown cards the seat itself drew from a shuffled block.
+The seat's own knowledge counts as well: the cards of its own plays on the field (the
+view's ``field[i].cards``) are there, and the cards it played or gave whose place is
+certain (``view.own_places``) are placed like shown cards. Not modelled: which shown
+cards the seat itself drew from a shuffled block.
 """
 
 from __future__ import annotations
@@ -72,9 +74,12 @@ def knowledge(view: LiarView, seat: int | None, before_play: bool = False,
               elsewhere: bool = True) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per rate: the cards ``view``'s seat cannot place, and the cards certainly in
     ``seat``'s hand (just before the current play when ``before_play``; that seat must then
-    be the current play's player). ``elsewhere=False`` ignores ``known_places``."""
-    places = view.known_places if elsewhere else ()
+    be the current play's player). ``elsewhere=False`` ignores the cards certainly
+    elsewhere: ``known_places``, ``own_places`` and the seat's own plays on the field."""
+    places = (*view.known_places, *view.own_places) if elsewhere else ()
     placed = set(view.hand or ()) | {c for c, _ in places}
+    if elsewhere:  # the seat's own plays on the field: it saw their cards
+        placed.update(c for p in view.field if p.cards is not None for c in p.cards)
     known = [c for c, place in places if place == seat]
     if before_play:
         placed.update(view.known_before_play)

@@ -54,7 +54,8 @@ def brute(v: LiarView) -> tuple[float, float]:
     current = v.field[-1]
     assert v.hand is not None
     known = list(v.known_before_play)
-    placed = set(v.hand) | {c for c, _ in v.known_places} | set(known)
+    own = {c for p in v.field if p.cards is not None for c in p.cards}  # its own plays
+    placed = set(v.hand) | {c for c, _ in (*v.known_places, *v.own_places)} | set(known) | own
     pool = [c for c in DECK if c not in placed]
     size = v.hand_sizes[current.seat] + current.count
     truthful = plays = able = hands = 0
