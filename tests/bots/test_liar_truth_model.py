@@ -18,7 +18,6 @@ from usotsuki.liar import LiarRules, LiarState, legal_summary, new_game, parse_a
 from usotsuki.liar.actions import CARD_RATE
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import able_before_play, truth_probability
-from usotsuki.session import LiarSession
 
 DEAL_ALL = ("3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 2H",
             "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2D 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2C")
@@ -82,9 +81,7 @@ def test_odds_hints_and_bots_give_the_models_number(name: str) -> None:
     assert truth_probability(v) == pytest.approx(truthful, abs=1e-12)
     assert able_before_play(v) == pytest.approx(able, abs=1e-12)
     # the hint shows the model's number
-    legal = legal_summary(state)
-    assert legal is not None
-    lines = hint_lines(v, legal, LiarSession.create(state.rules, 7), Names(["a", "b", "c"], seat))
+    lines = hint_lines(v, "pass", Names(["a", "b", "c"], seat))
     assert f"with probability {truthful:.2f} given your cards" in lines[0]
     # normal and sensible read the same model (with their own policy on top)
     assert normal_estimate(v) == pytest.approx(NORMAL_HONESTY * able, abs=1e-12)
