@@ -21,6 +21,8 @@ from usotsuki.odds_liar import (
     able_before_play,
     able_probability,
     all_truth_probabilities,
+    hands_with,
+    hypergeometric_at_least,
     play_truth_probability,
     truth_probability,
     unseen_counts,
@@ -156,7 +158,8 @@ def brute_view_truth(v: LiarView) -> float:
     current = v.field[-1]
     assert v.hand is not None
     known = list(v.known_before_play)
-    placed = set(v.hand) | {c for c, _ in v.known_places} | set(known)
+    own = {c for p in v.field if p.cards is not None for c in p.cards}  # its own plays
+    placed = set(v.hand) | {c for c, _ in (*v.known_places, *v.own_places)} | set(known) | own
     pool = [c for c in DECK if c not in placed]
     size = v.hand_sizes[current.seat] + current.count
     hits = total = 0
@@ -207,11 +210,13 @@ def test_l9_a_card_certainly_held_before_the_play_may_be_the_one_played() -> Non
     assert [str(c) for c in v.known_before_play] == ["9D"]
     exact = truth_probability(v)
     assert exact == pytest.approx(brute_view_truth(v))
-    blind = replace(v, known_before_play=())
-    assert exact is not None and exact > (truth_probability(blind) or 1)  # 0.0727 > 2/28
+    # blind to 9D and to its own 4S, seat 0 would place neither
+    blind = replace(v, known_before_play=(), field=tuple(replace(p, cards=None) for p in v.field))
+    assert exact is not None and exact > (truth_probability(blind) or 1)  # 2/27 > 2/28
     assert able_before_play(v) == 1.0  # it certainly held a 9
-    # the pre-play hand: 9D and 26 of the 27 cards seat 0 cannot place (one 9: 9C)
-    pool, size = 27, 26
+    # the pre-play hand: 9D and the 26 cards seat 0 cannot place (one 9: 9C); seat 0
+    # places its own 4S on the field
+    pool, size = 26, 26
     expect = sum(comb(1, x) * comb(pool - 1, size - x) * (1 + x) for x in range(2))
     assert exact == pytest.approx(expect / (comb(pool, size) * (size + 1)))
 
@@ -256,9 +261,7 @@ def test_odds_and_beliefs_are_probabilities_in_any_game(seed: int, rules_text: s
 
 
 def test_belief_hand_counts_with_known_cards_match_enumeration() -> None:
-    """liar_belief.hands_with with cards certainly held: enumerate small pools."""
-    from usotsuki.bots.liar_belief import hands_with
-
+    """hands_with (the beliefs' counting) with cards certainly held: enumerate small pools."""
     unseen = [2, 3, 1] + [0] * 10  # a pool of 6 cards over rates 0, 1, 2
     pool = [0, 0, 1, 1, 1, 2]
     known = [1, 0, 1] + [0] * 10  # one card of rate 0 and one of rate 2 certainly held
@@ -269,3 +272,26 @@ def test_belief_hand_counts_with_known_cards_match_enumeration() -> None:
                 full = [0, 2, *drawn]
                 hits += all(lo <= full.count(r) <= hi for r, (lo, hi) in bounds.items())
             assert hands_with(unseen, hand, bounds, known) == hits
+
+
+@given(st.data())
+def test_hypergeometric_at_least_matches_enumeration(data: st.DataObject) -> None:
+    population = data.draw(st.integers(0, 10))
+    successes = data.draw(st.integers(0, min(4, population)))
+    draws = data.draw(st.integers(0, population + 2))  # beyond the population: take it all
+    need = data.draw(st.integers(-1, 5))
+    pool = [1] * successes + [0] * (population - successes)
+    hands = list(combinations(pool, min(draws, population)))
+    expect = sum(sum(h) >= need for h in hands) / len(hands)
+    assert hypergeometric_at_least(need, population, successes, draws) == pytest.approx(expect)
+    if need > 0 and draws <= population:  # the beliefs' counting agrees on one rate
+        unseen = [successes, population - successes] + [0] * 11
+        ways = hands_with(unseen, draws, {0: (need, 4)})
+        assert ways / comb(population, draws) == pytest.approx(expect)
+
+
+def test_hypergeometric_at_least_refuses_impossible_draws() -> None:
+    with pytest.raises(ValueError):
+        hypergeometric_at_least(1, 3, 4, 2)
+    with pytest.raises(ValueError):
+        hypergeometric_at_least(1, 5, 2, -1)

@@ -4,6 +4,7 @@ intervals, ratings, reproducibility across processes, output files, refusals."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,54 @@ def test_a_bot_that_breaks_the_rules_is_named(monkeypatch: pytest.MonkeyPatch) -
     spec = Spec("bluff", 3, ("cautious", "normal", "normal"), 1, seed=1)
     with pytest.raises(tournament.BotFault, match="bot 'cautious' at seat 0 played"):
         play_game(spec, 0)
+
+
+# -- the terminal's findings (issue 10 items 6 and 9) -------------------------------------
+
+def tournament(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["tournament", "--game", "bluff", "--players", "3", "--bots",
+                                 "easy,easy,easy", "--games", "3", "--jobs", "1", *args],
+                           env={"COLUMNS": "200"})
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(("option", "where", "message"), [
+    ("--json", "missing/t.json", "--json: there is no folder"),
+    ("--json", ".", "is a folder"),
+    ("--plot", "missing/t.png", "--plot: there is no folder"),
+    ("--plot", ".", "is a folder"),
+    ("--plot", "t.docx", "--plot: matplotlib cannot write .docx files"),
+])
+def test_output_paths_are_checked_before_any_game(tmp_path: Path, option: str, where: str,
+                                                  message: str) -> None:
+    code, out = tournament(option, str(tmp_path / where))
+    assert code == 1 and message in out
+    assert "bluff games" not in out and "win share" not in out  # no game was played
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # and nothing left behind
+
+
+def test_an_output_that_fails_after_the_games_is_said_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import usotsuki.cli.tournament as cli
+
+    def full(path: Path, text: str) -> None:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(cli, "write_text_atomic", full)
+    code, out = tournament("--json", str(tmp_path / "t.json"))
+    assert code == 1 and "could not write" in out and "No space left on device" in out
+    assert "win share" in out  # the results were still shown
+
+
+def test_an_unknown_bot_is_named_with_the_known_ones() -> None:
+    result = runner.invoke(app, ["tournament", "--bots", "foo", "--games", "2"])
+    assert result.exit_code == 1
+    assert "unknown bluff bot 'foo' (known: " in result.output
+    for name in ("easy", "normal", "hard", "expert"):
+        assert name in result.output
+    assert "named for" not in result.output
+
+
+def test_the_progress_bar_shows_an_eta() -> None:
+    code, out = tournament()
+    assert code == 0 and re.search(r"3/3 \d+:\d\d:\d\d ETA \d+:\d\d:\d\d", out), out

@@ -20,8 +20,24 @@ subset of the whole hand. Every other card, a shown card in no certain place inc
 is in the unseen pool: each unseen place is equally likely to hold it. So hand sizes and
 the stock's size matter only through the player's hand size and its known cards.
 
-Not modelled (the view does not carry them): the seat's own face-down plays on the field,
-and which shown cards the seat itself drew from a shuffled block.
+**One model, shared.** This module is the project's only model of "is this play
+truthful": the hints (``play liar --hints``) show :func:`truth_probability`; the
+``normal`` and ``sensible`` bots weigh :func:`able_before_play` (could the player have
+made the play truthfully) with their own policy; ``hard``'s beliefs count hands with
+:func:`hands_with` over :func:`knowledge`; the ``expert``'s playouts use
+:func:`hypergeometric_at_least` on their determinized hands. The API:
+
+- from a view: :func:`truth_probability`, :func:`able_before_play`,
+  :func:`able_probability`, :func:`all_truth_probabilities`, and :func:`knowledge` (what
+  the seat can place, and what a seat certainly holds);
+- counting: :func:`play_truth_probability` (a play from a partly known hand),
+  :func:`hypergeometric_at_least` (a hand from the pool holds enough of a rate),
+  :func:`hands_with` (hands within bounds on several rates), :func:`choose`.
+
+The seat's own knowledge counts as well: the cards of its own plays on the field (the
+view's ``field[i].cards``) are there, and the cards it played or gave whose place is
+certain (``view.own_places``) are placed like shown cards. Not modelled: which shown
+cards the seat itself drew from a shuffled block.
 """
 
 from __future__ import annotations
@@ -35,7 +51,8 @@ from usotsuki.liar.actions import CARD_RATE, RATE_COUNT
 from usotsuki.liar.view import LiarView
 
 
-def _c(n: int, k: int) -> int:
+def choose(n: int, k: int) -> int:
+    """C(n, k), and 0 for an impossible k (no cards, no ways)."""
     return comb(n, k) if 0 <= k <= n else 0
 
 
@@ -57,9 +74,12 @@ def knowledge(view: LiarView, seat: int | None, before_play: bool = False,
               elsewhere: bool = True) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per rate: the cards ``view``'s seat cannot place, and the cards certainly in
     ``seat``'s hand (just before the current play when ``before_play``; that seat must then
-    be the current play's player). ``elsewhere=False`` ignores ``known_places``."""
-    places = view.known_places if elsewhere else ()
+    be the current play's player). ``elsewhere=False`` ignores the cards certainly
+    elsewhere: ``known_places``, ``own_places`` and the seat's own plays on the field."""
+    places = (*view.known_places, *view.own_places) if elsewhere else ()
     placed = set(view.hand or ()) | {c for c, _ in places}
+    if elsewhere:  # the seat's own plays on the field: it saw their cards
+        placed.update(c for p in view.field if p.cards is not None for c in p.cards)
     known = [c for c, place in places if place == seat]
     if before_play:
         placed.update(view.known_before_play)
@@ -82,12 +102,12 @@ def play_truth_probability(count: int, rate_unseen: int, unseen: int, hand: int,
         raise ValueError(f"no such play: {count} cards from a hand of {hand} "
                          f"({known} known, {unseen} unseen)")
     drawn = hand - known
-    total = _c(unseen, drawn)
+    total = choose(unseen, drawn)
     ways = 0
     for x in range(max(0, count - known_of_rate), min(rate_unseen, drawn) + 1):
-        ways += (_c(rate_unseen, x) * _c(unseen - rate_unseen, drawn - x)
-                 * _c(known_of_rate + x, count))
-    return ways / (total * _c(hand, count))
+        ways += (choose(rate_unseen, x) * choose(unseen - rate_unseen, drawn - x)
+                 * choose(known_of_rate + x, count))
+    return ways / (total * choose(hand, count))
 
 
 def truth_probability(view: LiarView) -> float | None:
@@ -120,17 +140,53 @@ def able_probability(count: int, rate: int, view: LiarView, seat: int,
     current play when ``before_play``) holds ``count`` cards of ``rate``: whether it
     *could* make that play truthfully."""
     unseen, known = knowledge(view, seat, before_play)
-    pool = sum(unseen)
     hand = view.hand_sizes[seat] + (view.field[-1].count if before_play else 0)
-    drawn = min(hand - sum(known), pool)  # the hand's cards in no certain place
-    need = count - known[rate]
+    # the hand's cards in no certain place are a uniform sample of the unseen pool
+    return hypergeometric_at_least(count - known[rate], sum(unseen), unseen[rate],
+                                   hand - sum(known))
+
+
+@lru_cache(maxsize=65536)
+def hypergeometric_at_least(need: int, population: int, successes: int, draws: int
+                            ) -> float:
+    """P(X >= ``need``) for X the cards of a kind among ``draws`` cards taken uniformly
+    from ``population`` cards, ``successes`` of them of that kind (the chance a hand
+    drawn from the unseen pool holds ``need`` cards of a rate). Draws beyond the
+    population take all of it."""
+    if min(population, successes, draws) < 0 or successes > population:
+        raise ValueError(f"no such draw: {draws} of {population} cards, "
+                         f"{successes} of the kind")
     if need <= 0:
         return 1.0
-    if need > drawn:
-        return 0.0
-    k = unseen[rate]
-    return sum(_c(k, x) * _c(pool - k, drawn - x)
-               for x in range(need, min(k, drawn) + 1)) / _c(pool, drawn)
+    draws = min(draws, population)
+    ways = sum(choose(successes, x) * choose(population - successes, draws - x)
+               for x in range(need, min(successes, draws) + 1))
+    return ways / choose(population, draws)
+
+
+def hands_with(unseen: Sequence[int], hand: int, bounds: dict[int, tuple[int, int]],
+               known: Sequence[int] | None = None) -> int:
+    """How many ``hand``-card subsets of the unseen pool (``unseen`` cards per rate),
+    joined to the cards certainly held (``known``, per rate), hold for each rate in
+    ``bounds`` between ``lo`` and ``hi`` cards of it (other rates free): the counting
+    behind beliefs that read several rates at once (:mod:`usotsuki.bots.liar_belief`).
+    Divided by ``C(sum(unseen), hand)`` it is a probability under this module's prior."""
+    pool = sum(unseen)
+    poly = [1]  # poly[t]: ways to take t cards from the bounded rates so far
+    bounded = 0
+    for rate, (lo, hi) in bounds.items():
+        if known is not None:
+            lo, hi = lo - known[rate], hi - known[rate]
+        k = unseen[rate]
+        bounded += k
+        nxt = [0] * (len(poly) + k)
+        for t, ways in enumerate(poly):
+            if ways:
+                for x in range(max(lo, 0), min(hi, k) + 1):
+                    nxt[t + x] += ways * choose(k, x)
+        poly = nxt
+    rest = pool - bounded
+    return sum(ways * choose(rest, hand - t) for t, ways in enumerate(poly) if ways)
 
 
 def all_truth_probabilities(view: LiarView, count: int, seat: int) -> list[float]:

@@ -72,13 +72,13 @@ def check_spec(spec: Spec) -> None:
     """
     if spec.game not in ("bluff", "liar"):
         raise ValueError(f"unknown game {spec.game!r} (known: bluff, liar)")
+    known = bot_names(spec.game)
+    for name in spec.bots:  # a misspelt name first: it explains a wrong count too
+        if name not in known:
+            raise ValueError(f"unknown {spec.game} bot {name!r} (known: {', '.join(known)})")
     if len(spec.bots) != spec.players:
         raise ValueError(f"{len(spec.bots)} bot(s) named for {spec.players} players: name one "
                          "per seat (a name may repeat)")
-    known = bot_names(spec.game)
-    for name in spec.bots:
-        if name not in known:
-            raise ValueError(f"unknown {spec.game} bot {name!r} (known: {', '.join(known)})")
     if spec.games < 1:
         raise ValueError(f"--games must be at least 1, not {spec.games}")
     new_session(spec, 0)  # bad rules fail here, with the core's message

@@ -13,10 +13,10 @@ import pytest
 from usotsuki import liar
 from usotsuki.bots import bot_names, make_bot
 from usotsuki.bots.base import Bot
-from usotsuki.bots.liar_sensible import SensibleLiarBot, claim_probability
+from usotsuki.bots.liar_sensible import SensibleLiarBot
 from usotsuki.cards import DECK, Card, parse_card
 from usotsuki.liar import DOUBT, LiarRules, LiarState, Play, new_game, view
-from usotsuki.liar.state import DoubtResult
+from usotsuki.odds_liar import able_before_play
 from usotsuki.session import LiarSession
 
 
@@ -141,18 +141,21 @@ def test_a_bot_sees_no_hidden_card() -> None:
 def test_sensible_doubts_a_claim_its_hand_makes_impossible() -> None:
     # Seat 1 holds three 9s: a play of two 9s cannot be truthful.
     state = run(start("3S 5D 7C 8D", "9H 9D 9C 4H", multi=True), "play 7C 8D as 9")
-    assert claim_probability(view(state, 1)) == 0.0
+    assert able_before_play(view(state, 1)) == 0.0
+    assert SensibleLiarBot().truth_estimate(view(state, 1)) == 0.0
     assert decide(SensibleLiarBot(), state) == DOUBT
 
 
 def test_sensible_counts_cards_that_doubts_turned_up() -> None:
-    state = run(start("3S 5D 7C", "9H 9D 4H"), "play 7C as 9")
+    # 9C, shown in a doubt, lies under the stock (L8); seat 1 holds the other three 9s
+    state = run(start("3S 5D 6H", "9H 9D 9S", "9C 6D 7D"),
+                "play 3S as 8", "pass", "play 9C as T", "doubt", "play 5D as 9")
     seen = view(state, 1)
-    assert claim_probability(seen) > 0  # with two 9s unseen it could be true
-    revealed = DoubtResult(2, 0, 6, cards("9S 9C"), True, 2, 3)  # the other two 9s, face up
-    seen = dataclasses.replace(seen, doubts=(revealed,))
-    assert claim_probability(seen) == 0.0
-    assert SensibleLiarBot().act(seen, seen.legal, random.Random(0)) == DOUBT  # type: ignore[arg-type]
+    assert [(str(c), place) for c, place in seen.known_places] == [("9C", "stock")]
+    assert SensibleLiarBot().truth_estimate(seen) == 0.0
+    assert decide(SensibleLiarBot(), state) == DOUBT
+    blind = dataclasses.replace(seen, known_places=())
+    assert SensibleLiarBot().truth_estimate(blind) > 0  # not knowing, 9C could be in it
 
 
 def test_sensible_plays_real_cards_lowest_allowed_rate_first() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from usotsuki.bots import bot_names, make_bot
 from usotsuki.bots.base import Bot
-from usotsuki.bots.liar_belief import hands_with, honesty, truth_belief
+from usotsuki.bots.liar_belief import honesty, truth_belief
 from usotsuki.bots.liar_search import determinize
 from usotsuki.cards import DECK
 from usotsuki.liar import (
@@ -30,7 +30,7 @@ from usotsuki.liar import (
 )
 from usotsuki.liar.match import deal
 from usotsuki.liar.state import DoubtResult
-from usotsuki.odds_liar import truth_probability
+from usotsuki.odds_liar import hands_with, truth_probability
 
 LEVELS = ("easy", "normal", "hard", "expert")
 FAST = {"expert": {"iterations": 24, "horizon": 10}}

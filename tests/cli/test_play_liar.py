@@ -170,7 +170,8 @@ def test_end_of_input_leaves_cleanly_and_the_record_replays(tmp_path: Path) -> N
     save = tmp_path / "partial.json"
     code, out = play(["--players", "4", "--seed", "3", "--save", str(save), "--rules", "all"],
                      ["auto", "auto"])
-    assert code == 130 and "Left the game" in out and "Traceback" not in out
+    # end of input is the ordinary end of a scripted session: 0, not Ctrl-C's 130
+    assert code == 0 and "Left the game (end of input)" in out and "Traceback" not in out
     result = runner.invoke(app, ["replay", str(save), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
@@ -200,7 +201,8 @@ def test_same_seed_same_game(tmp_path: Path) -> None:
     answers = ["doubt", "auto", "pass", "auto"] * 300
     out_a = play(["--seed", "42", "--rules", "multi,jack_back", "--save", str(a)], answers)
     out_b = play(["--seed", "42", "--rules", "multi,jack_back", "--save", str(b)], answers)
-    assert out_a == out_b and out_a[0] == 0
+    assert out_a[1].replace(str(a), "FILE") == out_b[1].replace(str(b), "FILE")
+    assert out_a[0] == out_b[0] == 0
     assert a.read_text() == b.read_text()
     d = tmp_path / "d.json"  # asking for hints changes nothing
     hinted = [x for answer in answers for x in ("hint", answer)]
@@ -235,7 +237,7 @@ def test_a_save_that_fails_is_reported_and_the_game_goes_on(tmp_path: Path) -> N
     save = tmp_path / "game.json"
     save.with_name("game.json.tmp").mkdir()  # the atomic write's temporary name is taken
     code, out = play(["--players", "3", "--seed", "2", "--save", str(save)], ["auto"] * 3)
-    assert code == 130 and "could not save" in out and "Traceback" not in out
+    assert code == 0 and "could not save" in out and "Traceback" not in out
     assert out.count("You may ") == 4  # the game went on: three moves, then end of input
 
 

@@ -7,6 +7,7 @@ illegal; malformed input is reported, never a traceback, in both output modes.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,15 @@ def replay(path: Path, *options: str) -> tuple[int, str]:
         f"crashed: {result.exception!r}")
     assert "Traceback" not in result.stdout
     return result.exit_code, result.stdout
+
+
+def replay_streams(path: Path, *options: str) -> tuple[int, str, str]:
+    """The exit status, standard output and standard error, kept apart."""
+    result = RUNNER.invoke(app, ["replay", str(path), *options])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"crashed: {result.exception!r}")
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
 
 
 def replay_json(path: Path) -> tuple[int, dict[str, Any]]:
@@ -108,16 +118,16 @@ def test_replay_json_malformed_input_exits_1_without_a_traceback(tmp_path: Path,
 @pytest.mark.parametrize("name", list(MALFORMED))
 def test_replay_account_malformed_input_exits_1_without_a_traceback(tmp_path: Path,
                                                                     name: str) -> None:
-    code, out = replay(write(tmp_path, MALFORMED[name]))
-    assert code == 1 and "error" in out
+    code, out, err = replay_streams(write(tmp_path, MALFORMED[name]))
+    assert code == 1 and "error" in err and "error" not in out  # errors go to stderr
 
 
 def test_replay_json_missing_file_is_a_fault_with_game_null(tmp_path: Path) -> None:
     code, report = replay_json(tmp_path / "missing.json")
     assert code == 1 and report["game"] is None
     assert report["error"]["round"] is None and report["error"]["index"] is None
-    code, out = replay(tmp_path / "missing.json")
-    assert code == 1 and "error" in out
+    code, _, err = replay_streams(tmp_path / "missing.json")
+    assert code == 1 and "error" in err
 
 
 def test_replay_json_a_directory_is_a_fault(tmp_path: Path) -> None:
@@ -133,8 +143,8 @@ def test_replay_json_prints_utf8_text(tmp_path: Path) -> None:
 
 def test_replay_account_prints_record_text_literally(tmp_path: Path) -> None:
     path = write(tmp_path, bluff([{"hands": H3, "actions": ["[/x] [bold]"]}]))
-    code, out = replay(path)
-    assert code == 1 and "[/x] [bold]" in out
+    code, _, err = replay_streams(path)
+    assert code == 1 and "[/x] [bold]" in err
 
 
 # --- The readable account ----------------------------------------------------------------
@@ -158,9 +168,9 @@ def test_replay_account_of_an_unfinished_game_names_who_moves(tmp_path: Path) ->
 
 def test_replay_account_reports_the_error_and_where(tmp_path: Path) -> None:
     path = write(tmp_path, bluff([{"hands": H3, "actions": ["pair 7", "pair 7"]}]))
-    code, out = replay(path)
-    assert code == 1
-    assert "error" in out and "round 0" in out and "index 1" in out and "pair 7" in out
+    code, _, err = replay_streams(path)
+    assert code == 1  # located as play counts: round 1, the second action
+    assert "error" in err and "round 1" in err and "action 2" in err and "pair 7" in err
 
 
 # --- --help and --version ----------------------------------------------------------------
@@ -186,3 +196,74 @@ def test_version_prints_the_package_version() -> None:
 def test_replay_without_a_file_is_a_usage_error() -> None:
     result = RUNNER.invoke(app, ["replay"])
     assert result.exit_code == 2
+
+
+# --- The account speaks as play does (issue 10 item 8) -----------------------------------
+
+
+def named(record: dict[str, Any], *names: str) -> dict[str, Any]:
+    return {**record, "players": list(names)}
+
+
+def test_replay_account_counts_from_1_and_uses_the_records_names(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["card A", "challenge"]},
+                       {"hands": [["5S"], ["6S", "7S"], ["8S"]], "actions": ["card 2"]}]),
+                "Ann", "Bob", "Cy")
+    code, out, err = replay_streams(write(tmp_path, rec))
+    assert code == 0 and err == ""
+    row = next(ln for ln in out.splitlines() if "card A" in ln)
+    assert re.match(r"│ 1 +│ Ann: 2S +│ card A │ Bob +│ Cy +│ false +│ Bob", row), row
+    assert "seat" not in out
+    assert "Unfinished: Ann to move; legal: challenge, or one of 325 stronger calls from " \
+           "card 3." in out
+
+
+def test_replay_account_of_a_liar_game_counts_games_from_1(tmp_path: Path) -> None:
+    path = Path(__file__).resolve().parent.parent / "conformance" / \
+        "liar_l9_lie_draws_whole_field.json"
+    record = json.loads(path.read_text())
+    players = record["players"] if isinstance(record["players"], int) else len(record["players"])
+    names = [f"P{s}" for s in range(players)]
+    code, out, _ = replay_streams(write(tmp_path, {**record, "players": names}))
+    assert code == 0 and "Game 1:" in out and "Game 0" not in out
+    assert re.search(r"^  P\d doubted P\d: (truthful|a lie); P\d drew \d+$", out, re.M)
+    assert "{" not in out  # legal in words, never a Python dict
+    assert re.search(r"legal: (play \d|pass|doubt|accept|give)", out) or "Finished" in out
+
+
+def test_replay_account_says_liar_legal_in_words(tmp_path: Path) -> None:
+    from usotsuki.cli.account import legal_text
+
+    assert legal_text("liar", {"pass": True, "doubt": True, "accept": False, "give": False,
+                               "play": {"counts": [1, 2, 3], "rates": [7]}}) == \
+        "play 1 to 3 cards as 7, pass, doubt"
+    assert legal_text("liar", {"pass": False, "doubt": False, "accept": False, "give": False,
+                               "play": {"counts": [1], "rates": list(range(13))}}) == \
+        "play 1 card as any rate"
+    assert legal_text("bluff", ["challenge"]) == "only challenge"
+
+
+def test_replay_account_says_the_location_once(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["card A", "challenge"]},
+                       {"hands": [["2S", "5D"], ["3S"], ["XX"]], "actions": []}]),
+                "Ann", "Bob", "Cy")
+    code, out, err = replay_streams(write(tmp_path, rec))
+    assert code == 1
+    assert err.startswith("error at round 2: Cy: 'XX' is not a card"), err
+    assert "round 2: round" not in err and "round 1:" not in err
+    assert "legal" not in out and "326" not in out  # nothing legal after a bad deal
+    assert "Unfinished" not in out
+
+
+def test_replay_account_at_an_illegal_action_says_what_was_legal(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["card A", "card 2"]}]), "Ann", "Bob", "Cy")
+    code, out, err = replay_streams(write(tmp_path, rec))
+    assert code == 1
+    assert 'error at round 1, action 2 ("card 2"): card 2 is weaker than card A' in err
+    assert "Legal there for Cy: challenge, or one of 313 stronger calls from pair 2." in out
+
+
+def test_replay_json_is_untouched_by_the_account(tmp_path: Path) -> None:
+    rec = named(bluff([{"hands": H3, "actions": ["pair 7", "pair 7"]}]), "Ann", "Bob", "Cy")
+    code, report = replay_json(write(tmp_path, rec))
+    assert code == 1 and report["error"]["round"] == 0 and report["error"]["index"] == 1

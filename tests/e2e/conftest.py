@@ -41,6 +41,7 @@ playwright_api = _import_or_skip("playwright.sync_api")
 uvicorn = _import_or_skip("uvicorn")
 
 from usotsuki.server.app import create_app  # noqa: E402
+from usotsuki.server.guard import allowed_hosts  # noqa: E402
 
 CHROMIUM = os.environ.get("USOTSUKI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -72,7 +73,11 @@ def _free_port() -> int:
 class LiveServer:
     def __init__(self, deal_seed: int = 7) -> None:
         self.port = _free_port()
-        self.app = create_app(bot_delay=0, deal_seed=deal_seed)
+        # The pages run under the server's Content Security Policy and host checks;
+        # Playwright's wait_for_function evaluates strings, hence 'unsafe-eval' here.
+        self.app = create_app(bot_delay=0, deal_seed=deal_seed,
+                              allowed_hosts=allowed_hosts("127.0.0.1"),
+                              script_sources=("'unsafe-eval'",))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws="websockets-sansio" if _has_sansio() else "auto")
         self.server = uvicorn.Server(config)
@@ -147,6 +152,9 @@ def new_page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        # The console shows what the Content Security Policy blocked.
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
+                and "Content Security Policy" in msg.text else None)
         return page
 
     errors: list[str] = []

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
 from usotsuki import bluff, liar
@@ -47,7 +49,10 @@ class RandomBot:
         return legal[rng.randrange(len(legal))]
 
 
-def _registry() -> dict[str, dict[str, Callable[[], AnyBot]]]:
+@cache
+def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
+    """Every bot by game and name, built once on first use (the imports are deferred: the
+    bots import the game modules, which may import this one)."""
     from usotsuki.bots.bluff_cautious import CautiousBluffBot
     from usotsuki.bots.bluff_levels import EasyBluffBot, HardBluffBot, NormalBluffBot
     from usotsuki.bots.bluff_search import ExpertBluffBot
@@ -55,10 +60,13 @@ def _registry() -> dict[str, dict[str, Callable[[], AnyBot]]]:
     from usotsuki.bots.liar_random import RandomLiarBot
     from usotsuki.bots.liar_sensible import SensibleLiarBot
 
-    return {"bluff": {"random": RandomBot, "cautious": CautiousBluffBot, "easy": EasyBluffBot,
-                      "normal": NormalBluffBot, "hard": HardBluffBot,
-                      "expert": ExpertBluffBot},
-            "liar": {"random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS}}
+    bluff_bots: dict[str, Callable[[], AnyBot]] = {
+        "random": RandomBot, "cautious": CautiousBluffBot, "easy": EasyBluffBot,
+        "normal": NormalBluffBot, "hard": HardBluffBot, "expert": ExpertBluffBot}
+    liar_bots: dict[str, Callable[[], AnyBot]] = {
+        "random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS}
+    return MappingProxyType({"bluff": MappingProxyType(bluff_bots),
+                             "liar": MappingProxyType(liar_bots)})
 
 
 def bot_names(game: str) -> list[str]:

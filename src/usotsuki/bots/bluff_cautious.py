@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from usotsuki.bluff.actions import Action, Call, Challenge
 from usotsuki.bluff.view import BluffView
-from usotsuki.odds import call_probability
+from usotsuki.odds import call_probabilities, call_probability
 
 
 class CautiousBluffBot:
@@ -23,8 +23,8 @@ class CautiousBluffBot:
     def act(self, view: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         hand = view.hand or ()
         unseen = view.cards_in_play - len(hand)
-        raises = [(call_probability(a, hand, unseen, view.ranks), a)
-                  for a in legal[:120] if isinstance(a, Call)]
+        odds = call_probabilities(hand, unseen, view.ranks)  # every call at once (B8)
+        raises = [(float(odds[a.index]), a) for a in legal if isinstance(a, Call)]
         challenge = next((a for a in legal if isinstance(a, Challenge)), None)
         best = max((p for p, _ in raises), default=0.0)
         if challenge is not None and view.current_call is not None:

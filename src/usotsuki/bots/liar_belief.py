@@ -26,19 +26,12 @@ counting hands (a multivariate hypergeometric convolution over the rates), no sa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from math import comb
-
 from usotsuki.liar.actions import EIGHT, HIGHER, JACK, NEXT, RATES
 from usotsuki.liar.view import LiarView
-from usotsuki.odds_liar import knowledge
+from usotsuki.odds_liar import choose, hands_with, knowledge
 
 HONESTY_PRIOR = (3.0, 1.0)  # Beta(truthful, lies): most plays are truthful when they can be
 LIE_DECAY = 0.55  # a liar's weight for each next-higher legal rate
-
-
-def _c(n: int, k: int) -> int:
-    return comb(n, k) if 0 <= k <= n else 0
 
 
 def honesty(view: LiarView, seat: int) -> float:
@@ -51,29 +44,6 @@ def honesty(view: LiarView, seat: int) -> float:
             else:
                 lies += 1
     return truthful / (truthful + lies)
-
-
-def hands_with(unseen: Sequence[int], hand: int, bounds: dict[int, tuple[int, int]],
-               known: Sequence[int] | None = None) -> int:
-    """How many ``hand``-card subsets of the unseen pool, joined to the cards certainly
-    held (``known``, per rate), hold for each rate in ``bounds`` between ``lo`` and ``hi``
-    cards of it (other rates free)."""
-    pool = sum(unseen)
-    poly = [1]  # poly[t]: ways to take t cards from the bounded rates so far
-    bounded = 0
-    for rate, (lo, hi) in bounds.items():
-        if known is not None:
-            lo, hi = lo - known[rate], hi - known[rate]
-        k = unseen[rate]
-        bounded += k
-        nxt = [0] * (len(poly) + k)
-        for t, ways in enumerate(poly):
-            if ways:
-                for x in range(max(lo, 0), min(hi, k) + 1):
-                    nxt[t + x] += ways * _c(k, x)
-        poly = nxt
-    rest = pool - bounded
-    return sum(ways * _c(rest, hand - t) for t, ways in enumerate(poly) if ways)
 
 
 def legal_before(view: LiarView) -> tuple[tuple[int, ...], bool]:
@@ -119,7 +89,7 @@ def truth_belief(view: LiarView) -> float | None:
     legal, leading = legal_before(view)
     if r not in legal:  # the model's reading of the order was off: fall back to the odds
         legal = (*legal, r)
-    total = _c(pool, hand)
+    total = choose(pool, hand)
     weights = [LIE_DECAY ** i for i in range(len(legal))]
     lie_weight = weights[legal.index(r)] / sum(weights)
     if leading:

@@ -17,12 +17,12 @@ randomness from the ``rng`` it is given, so a game replays exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from usotsuki.cards import Card
-from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Action, Give, Play
+from usotsuki.bots.liar_common import give_cards, lie_play, owed_size, truthful_plays
+from usotsuki.liar.actions import DOUBT, PASS, Action, Play
 from usotsuki.liar.legal import LegalSummary
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import able_before_play
@@ -31,59 +31,6 @@ if TYPE_CHECKING:
     from usotsuki.bots.liar_search import SearchLiarBot
 
 Estimator = Callable[[LiarView], float | None]
-
-
-def owed_size(view: LiarView) -> int:
-    """How many cards this seat must give back now (O7)."""
-    return next(e.size for e in view.owed if e.giver == view.seat)
-
-
-def order_key(reversed_order: bool) -> Callable[[int], int]:
-    """A sort key putting rates lowest first in the order in force (L2)."""
-    return (lambda r: -r) if reversed_order else (lambda r: r)
-
-
-def give_cards(hand: Sequence[Card], count: int) -> Give:
-    """O7: give back the lowest-rated cards (normal order), keeping the strong ones."""
-    return Give(tuple(sorted(hand, key=lambda c: (CARD_RATE[c], c))[:count]))
-
-
-def by_rate(hand: Sequence[Card]) -> dict[int, list[Card]]:
-    groups: dict[int, list[Card]] = {}
-    for c in hand:
-        groups.setdefault(CARD_RATE[c], []).append(c)
-    return groups
-
-
-def truthful_plays(view: LiarView, legal: LegalSummary) -> list[Play]:
-    """Every truthful play of the legal kind, one per (count, rate), lowest rate first in
-    the order in force. Leading with O1, a rate's cards are played all together."""
-    hand = view.hand or ()
-    groups = by_rate(hand)
-    plays = []
-    leading = not view.field
-    for rate in sorted(legal.rates, key=order_key(view.reversed)):
-        cards = groups.get(rate, [])
-        if leading:
-            count = max((n for n in legal.counts if n <= len(cards)), default=0)
-        else:
-            count = legal.counts[0] if legal.counts and legal.counts[0] <= len(cards) else 0
-        if count:
-            plays.append(Play(tuple(cards[:count]), rate))
-    return plays
-
-
-def lie_play(view: LiarView, legal: LegalSummary) -> Play | None:
-    """A lie at the lowest legal rate in force, with the cards least worth keeping: the
-    lowest in the order in force (they can beat the least), never of the declared rate."""
-    hand = view.hand or ()
-    key = order_key(view.reversed)
-    rate = min(legal.rates, key=key)
-    count = legal.counts[0]
-    spare = sorted((c for c in hand if CARD_RATE[c] != rate), key=lambda c: key(CARD_RATE[c]))
-    if len(spare) < count:
-        return None
-    return Play(tuple(spare[:count]), rate)
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from usotsuki.bots.liar_common import owed_size
 from usotsuki.liar.actions import ACCEPT, DOUBT, PASS, Action, Give, Play
 from usotsuki.liar.legal import LegalSummary
 from usotsuki.liar.view import LiarView
@@ -30,7 +31,3 @@ class RandomLiarBot:
         count = legal.counts[rng.randrange(len(legal.counts))]
         return Play(tuple(rng.sample(hand, count)), legal.rates[rng.randrange(len(legal.rates))])
 
-
-def owed_size(view: LiarView) -> int:
-    """How many cards this seat must give back now (O7)."""
-    return next(e.size for e in view.owed if e.giver == view.seat)

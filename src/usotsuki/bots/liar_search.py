@@ -21,18 +21,10 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from functools import lru_cache
-from math import comb
 
 from usotsuki.bots.liar_belief import truth_belief
-from usotsuki.bots.liar_levels import (
-    LevelBot,
-    give_cards,
-    lie_play,
-    order_key,
-    owed_size,
-    truthful_plays,
-)
+from usotsuki.bots.liar_common import give_cards, lie_play, order_key, owed_size, truthful_plays
+from usotsuki.bots.liar_levels import NORMAL_HONESTY, LevelBot
 from usotsuki.cards import Card
 from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Action, Play
 from usotsuki.liar.legal import LegalSummary, playable
@@ -40,7 +32,7 @@ from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.state import FieldPlay, LiarState, push
 from usotsuki.liar.tracking import Block
 from usotsuki.liar.view import FieldView, LiarView
-from usotsuki.odds_liar import deck_minus
+from usotsuki.odds_liar import deck_minus, hypergeometric_at_least
 
 SHARPNESS = 0.6  # how fast the win chance falls with each extra card in hand
 
@@ -135,16 +127,6 @@ def _current_play(current: FieldView, before: list[Card], pool: list[Card], size
     return tuple(cards), [c for c in hand if c not in cards], pool[fill:]
 
 
-@lru_cache(maxsize=16384)
-def _able(count: int, of_rate: int, unseen: int, hand: int) -> float:
-    """P(a uniform ``hand``-card sample of ``unseen`` cards holds ``count`` of the
-    ``of_rate`` cards of a rate)."""
-    hand = min(hand, unseen)
-    ways = sum(comb(of_rate, x) * comb(unseen - of_rate, hand - x)
-               for x in range(count, min(of_rate, hand) + 1))
-    return ways / comb(unseen, hand)
-
-
 def rollout_action(s: LiarState, rng: random.Random) -> Action:
     """The default policy inside simulations: a fast ``normal``-like player that acts on
     its own (determinized) hand only."""
@@ -175,7 +157,10 @@ def rollout_action(s: LiarState, rng: random.Random) -> Action:
         n = sum(len(p.cards) for p in field)
         own = sum(1 for c in hand if CARD_RATE[c] == current.rate)
         size = len(current.cards)
-        p = 0.8 * _able(size, 4 - own, 52 - len(hand), len(s.hands[current.seat]) + size)
+        # normal's estimate (its honesty times the chance the player held the cards), on this
+        # determinized seat's own hand only: the odds model's primitive, for speed
+        p = NORMAL_HONESTY * hypergeometric_at_least(size, 52 - len(hand), 4 - own,
+                                                     len(s.hands[current.seat]) + size)
         doubt = p * (n + 0.7) - (1 - p) * (n * 0.5 + 0.7)
         best: tuple[float, Action] = (1.0 if s.stock else 0.0, PASS)
         if doubt < best[0]:
@@ -210,13 +195,9 @@ def candidates(view: LiarView, legal: LegalSummary, hard_choice: Action) -> list
         lie = lie_play(view, legal)
         if lie is not None:
             out.append(lie)
-            top = max(legal.rates, key=order_key(view.reversed))
-            hand = view.hand or ()
-            key = order_key(view.reversed)
-            spare = sorted((c for c in hand if CARD_RATE[c] != top),
-                           key=lambda c: key(CARD_RATE[c]))
-            if len(spare) >= len(lie.cards):
-                out.append(Play(tuple(spare[:len(lie.cards)]), top))
+            top = lie_play(view, legal, max(legal.rates, key=order_key(view.reversed)))
+            if top is not None:
+                out.append(top)
     if legal.pass_:
         out.append(PASS)
     if legal.doubt:

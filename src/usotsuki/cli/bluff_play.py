@@ -1,8 +1,7 @@
-"""Bluff in the terminal: one person against bots (a shell over the rules core).
+"""Bluff in the terminal: one person against bots.
 
-The shell deals, asks bots and the person for actions, and shows each seat's view; the
-core decides every rule. The record is saved after each action when ``--save`` is given,
-so an interrupted game loses nothing.
+The rendering of Bluff for :mod:`usotsuki.cli.loop`, the play loop both games share: it
+reads only the person's view and the rounds' public results; the core decides every rule.
 """
 
 from __future__ import annotations
@@ -11,219 +10,239 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from usotsuki.bluff.actions import Action, Call
-from usotsuki.bluff.deal import deal_hands
-from usotsuki.bluff.notation import EXAMPLES, parse_action
-from usotsuki.bluff.record import write_record
+from usotsuki.bluff.actions import Call, CallKind
+from usotsuki.bluff.notation import EXAMPLES
 from usotsuki.bluff.rules import BluffRules
-from usotsuki.bluff.state import (
-    BluffState,
-    RoundResult,
-    apply,
-    call_cards,
-    legal_actions,
-    new_game,
-    start_round,
-)
-from usotsuki.bluff.view import BluffView, view
+from usotsuki.bluff.state import RoundResult, call_cards
+from usotsuki.bluff.view import BluffView
 from usotsuki.bots.base import BluffBot, make_bot
+from usotsuki.bots.bluff_hints import ADVISER, BluffHint, bluff_hint
 from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
-from usotsuki.cli.records import save_record
+from usotsuki.cli.loop import BAD_OPTIONS, Player, Session, check_common, fit, play
 from usotsuki.core.errors import UsotsukiError
+from usotsuki.core.events import Event
 from usotsuki.odds import call_probability
+from usotsuki.session import BluffSession
 
-HELP = f"""[bold]Your turn.[/bold] Type a call stronger than the current one, or challenge it.
-  calls, weakest type first: {', '.join(EXAMPLES[:-1])}
-  ranks 2-9 T J Q K A (10 works too); suits S H D C or ♠ ♥ ♦ ♣; case does not matter
-  [bold]challenge[/bold]   reveal all hands: a false call loses for its caller, a true one for you
-  [bold]odds[/bold]        how likely the current call is, given your cards
-  [bold]hint[/bold]        the odds, also reading the others' calls, and the expert bot's advice
-  [bold]help[/bold]        this text
-  [bold]quit[/bold]        leave (the record so far is saved with --save)"""
-
-
-class Quit(Exception):
-    """The person asked to leave."""
+HELP_ROWS = (
+    ("a call", "stronger than the current one; types, weakest first: "
+     f"{', '.join(EXAMPLES[:-1])}"),
+    ("", "ranks 2-9 T J Q K A (10 works too); suits S H D C or ♠ ♥ ♦ ♣"),
+    ("[bold]challenge[/bold]", "reveal all hands: a false call loses for its caller, a true "
+     "one for you (B8-B9)"),
+    ("[bold]odds[/bold]", "how likely the current call is, given your cards"),
+)
+WORDS: Sequence[str] = ("challenge", "odds", *(kind.word for kind in CallKind))
 
 
 def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
               max_cards: int = 5, dealer: int = 0, bots: str = "normal", delay: float = 0.0,
               hints: bool = False, console: Console | None = None,
-              ask: Callable[[str], str] | None = None, ranks: int = 13) -> int:
-    """Play one game; return the exit status (0 done, 1 bad options, 130 interrupted)."""
+              ask: Callable[[str], str] | None = None,
+              sleep: Callable[[float], None] = time.sleep, ranks: int = 13) -> int:
+    """Play one game; return the exit status (see :mod:`usotsuki.cli.loop`)."""
     console = console or Console(highlight=False)
     ask = ask or console.input
     try:
         rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer, ranks=ranks)
-        if not 0 <= seat < players:
-            raise ValueError(f"--seat must be from 0 to {players - 1}, not {seat}")
+        check_common(players=players, seat=seat, delay=delay, save=save)
         kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["normal"]
         seats: dict[int, BluffBot] = {}
         for i, s in enumerate(s for s in range(players) if s != seat):
             seats[s] = make_bot("bluff", kinds[i % len(kinds)])
     except (UsotsukiError, ValueError) as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 1
-    names = [("You" if s == seat else f"{seats[s].name} {s}") for s in range(players)]
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)  # paths stay whole
+        return BAD_OPTIONS
+    names = tuple("You" if s == seat else f"{seats[s].name} {s}" for s in range(players))
     rng = game_rng(seed)
     bot_rng = random.Random(rng.getrandbits(64))
-    game = _Game(console, names, seat, save)
-    game.hints = hints
-    state = new_game(rules)
-    deck = "" if ranks == 13 else \
-        f" Short deck: {RANKS[13 - ranks]} to A, {4 * ranks} cards (B13)."
-    console.print(f"[bold]Bluff[/bold]: {players} players, {max_cards} cards eliminate.{deck} "
-                  f"You are seat {seat}. Type [bold]help[/bold] at your turn.")
-    try:
-        while not state.is_over:
-            if state.needs_deal:
-                state = start_round(state, deal_hands(state, rng)).state
-                game.show_round(state)
-                continue
-            mover = state.to_move
-            assert mover is not None
-            if mover == seat:
-                action = game.ask_action(state, ask)
-            else:
-                action = seats[mover].act(view(state, mover), legal_actions(state), bot_rng)
-                if delay:
-                    time.sleep(delay)
-            state = apply(state, action).state
-            game.saved(state)
-            game.show_action(state, mover, action)
-    except (KeyboardInterrupt, EOFError, Quit):
-        game.saved(state)
-        console.print("\n[yellow]Left the game.[/yellow]" +
-                      (f" The record so far is in {save}." if save else ""))
-        return 130
-    game.show_standings(state)
-    return 0
+    screen = BluffScreen(console, names, seat)
+    player = Player(screen, seat, console, ask, save=save, hints=hints)
+    session = BluffSession.create(rules, names)
+    return play(session, player, seats, deal_rng=rng, bot_rng=bot_rng,
+                delay=delay, sleep=sleep)
 
 
-class _Game:
-    """Rendering and input for one seat; it reads only that seat's view."""
+class BluffScreen:
+    """Bluff for one seat: it reads only that seat's view and the rounds' results."""
 
-    def __init__(self, console: Console, names: list[str], seat: int, save: Path | None):
-        self.console, self.names, self.seat, self.save = console, names, seat, save
-        self.hints = False  # --hints: odds and the expert bot's advice at each turn
+    adviser = ADVISER
+    words = WORDS
+
+    def __init__(self, console: Console, names: Sequence[str], seat: int) -> None:
+        self.console, self.names, self.seat = console, list(names), seat
+        self._hint: tuple[Session, BluffHint] | None = None
 
     def verb(self, seat: int, verb: str) -> str:
         """``verb`` agreeing with the seat's name ("You call", "cautious 2 calls")."""
         return verb if seat == self.seat else verb + "s"
 
     def possessive(self, seat: int) -> str:
-        return "your" if seat == self.seat else f"{self.names[seat]}'s"
+        return "your" if seat == self.seat else f"{escape(self.names[seat])}'s"
 
-    def saved(self, state: BluffState) -> None:
-        if self.save is not None:
-            save_record(self.save, write_record(state, self.names))
+    def name(self, seat: int) -> str:
+        return escape(self.names[seat])
 
-    def show_round(self, state: BluffState) -> None:
-        v = view(state, self.seat)
-        counts = "  ".join(f"{self.names[s]}: {n}" for s, n in enumerate(v.hand_sizes) if n)
-        self.console.rule(f"Round {v.round + 1} (dealer: {self.names[v.dealer]})")
-        self.console.print(f"Cards in play: {v.cards_in_play}  ({counts})")
+    def view(self, session: Session) -> BluffView:
+        v = session.view(self.seat)
+        assert isinstance(v, BluffView)
+        return v
+
+    def intro(self, session: Session) -> str:
+        v = self.view(session)
+        deck = "" if v.ranks == 13 else \
+            f" Short deck: {RANKS[13 - v.ranks]} to A, {4 * v.ranks} cards (B13)."
+        return (f"[bold]Bluff[/bold]: {v.players} players, {v.max_cards} cards eliminate."
+                f"{deck} You are seat {self.seat}. Type [bold]help[/bold] at your turn.")
+
+    def help_rows(self) -> Sequence[tuple[str, str]]:
+        return HELP_ROWS
+
+    def show_deal(self, session: Session, events: Sequence[Event]) -> None:
+        v = self.view(session)
+        self.console.rule(f"Round {v.round + 1} (dealer: {self.name(v.dealer)})")
+        self.show_counts(v)
         if v.hand:
             self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
         else:
             self.console.print("You are out; watching.")
 
-    def ask_action(self, state: BluffState, ask: Callable[[str], str]) -> Action:
-        v = view(state, self.seat)
-        legal = legal_actions(state)
+    def show_counts(self, v: BluffView) -> None:
+        counts = [f"{self.name(s)}: {n}" for s, n in enumerate(v.hand_sizes) if n]
+        for line in fit([f"Cards in play: {v.cards_in_play}", *counts], self.console.width):
+            self.console.print(line)
+
+    def status(self, v: BluffView) -> str:
         current = v.current_call
         if current is None:
-            status, may = "you call first", "any call, e.g. 'card 7' or 'pair J'"
-        else:
-            status = f"current call: [bold]{current}[/bold] by {self.names[v.calls[-1][0]]}"
-            may = "challenge" if len(legal) == 1 else \
-                f"a call stronger than {current} (from {legal[0]}), or challenge"
-        self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]   {status}")
-        self.console.print(f"[dim]You may type {may}; 'help' for more.[/dim]")
-        if self.hints:
-            self.show_hint(v, legal)
-        while True:
-            text = ask("your action> ").strip()
-            word = text.lower()
-            if word in ("help", "?"):
-                self.console.print(HELP)
-            elif word in ("quit", "exit"):
-                raise Quit
-            elif word == "odds":
-                self.show_odds(v)
-            elif word == "hint":
-                self.show_hint(v, legal)
-            elif not text:
-                continue
-            else:
-                try:
-                    action = parse_action(text)
-                    apply(state, action)  # the rules say whether it is legal
-                    return action
-                except UsotsukiError as exc:
-                    self.console.print(f"[red]{exc}[/red]  (type 'help' for examples)")
-                    if len(legal) == 1:
-                        self.console.print("Nothing is stronger: you must [bold]challenge[/bold].")
+            return "no call yet this round: you call first"
+        return f"current call: [bold]{current}[/bold] by {self.name(v.calls[-1][0])}"
 
-    def show_odds(self, v: BluffView) -> None:
+    def may(self, session: Session) -> str:
+        v, legal = self.view(session), session.legal()
+        current = v.current_call
+        if current is None:
+            return "any call, e.g. 'card 7' or 'pair J'"
+        if len(legal) == 1:
+            return "challenge"
+        return f"a call stronger than {current} (from {legal[0]}), or challenge"
+
+    def show_turn(self, session: Session) -> None:
+        v = self.view(session)
+        self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
+        self.console.print(self.status(v))
+        self.console.print(f"[dim]You may type {self.may(session)}; 'help' for more.[/dim]")
+
+    def show_table(self, session: Session) -> None:
+        v = self.view(session)
+        self.console.print(f"Round {v.round + 1}, dealer {self.name(v.dealer)}; "
+                           f"{v.max_cards} cards eliminate (B2).")
+        self.show_counts(v)
+        out = [self.name(s) for s in v.eliminated]
+        if out:
+            self.console.print(f"Out of the game: {', '.join(out)}")
+        if v.calls:
+            calls = [f"{self.name(s)}: {c}" for s, c in v.calls]
+            for line in fit([f"Calls this round: {calls[0]}", *calls[1:]], self.console.width,
+                            sep=", "):
+                self.console.print(line)
+        self.console.print(self.status(v))
+        self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
+
+    def rules_text(self, session: Session) -> str:
+        v = self.view(session)
+        return (f"Bluff, {v.players} players: each call must be stronger than the last "
+                f"(B5-B7) or be challenged; a challenge reveals every hand and the call is "
+                f"true when the cards of all hands together hold it (B8). The loser takes "
+                f"one more card next round and is out on losing with {v.max_cards} (B2-B3)."
+                + ("" if v.ranks == 13 else f" Short deck: {RANKS[13 - v.ranks]} to A, "
+                   f"{4 * v.ranks} cards; only calls it can hold (B13)."))
+
+    def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
+        text = f"[red]{escape(str(exc))}[/red]{did_you_mean}  (type 'help' for examples)"
+        if len(session.legal()) == 1:
+            text += "\nNothing is stronger: you must [bold]challenge[/bold]."
+        return text
+
+    def hint(self, session: Session) -> BluffHint:
+        if self._hint is None or self._hint[0] is not session:
+            self._hint = (session, bluff_hint(self.view(session), session.legal()))
+        return self._hint[1]
+
+    def suggest(self, session: Session) -> Any:
+        return self.hint(session).suggestion
+
+    def hint_lines(self, session: Session, suggestion: Any) -> list[str]:
+        """The current call's odds from your cards, the belief that also reads the
+        others' calls, and the adviser's suggestion: the move ``auto`` makes."""
+        hint, current = self.hint(session), self.view(session).current_call
+        lines = []
+        if current is not None and hint.odds is not None and hint.belief is not None:
+            lines.append(f"[cyan]hint:[/cyan] {current} is true with probability "
+                         f"{hint.odds:.2f} given your cards; {hint.belief:.2f} also reading "
+                         "the others' calls")
+        lines.append(f"[cyan]hint:[/cyan] the {ADVISER} bot suggests "
+                     f"[bold]{session.format_action(suggestion)}[/bold]")
+        return lines
+
+    def command(self, word: str, session: Session) -> bool:
+        if word != "odds":
+            return False
+        v = self.view(session)
         if v.current_call is None:
             self.console.print("No call yet.")
-            return
-        hand = v.hand or ()
-        p = call_probability(v.current_call, hand, v.cards_in_play - len(hand), v.ranks)
-        self.console.print(f"{v.current_call} is true with probability {p:.2f} given your cards.")
+        else:
+            hand = v.hand or ()
+            p = call_probability(v.current_call, hand, v.cards_in_play - len(hand), v.ranks)
+            self.console.print(f"{v.current_call} is true with probability {p:.2f} given "
+                               "your cards.")
+        return True
 
-    def show_hint(self, v: BluffView, legal: Sequence[Action]) -> None:
-        """The current call's odds from your cards, the belief that also reads the others'
-        calls, and the expert bot's suggestion (issue 4)."""
-        from usotsuki.bots.bluff_hints import ADVISER, bluff_hint
-
-        hint = bluff_hint(v, legal)
-        current = v.current_call
-        if current is not None and hint.odds is not None and hint.belief is not None:
-            self.console.print(
-                f"[cyan]hint:[/cyan] {current} is true with probability {hint.odds:.2f} "
-                f"given your cards; {hint.belief:.2f} also reading the others' calls")
-        self.console.print(f"[cyan]hint:[/cyan] the {ADVISER} bot suggests "
-                           f"[bold]{hint.suggestion}[/bold]")
-
-    def show_action(self, state: BluffState, seat: int, action: Action) -> None:
+    def show_step(self, before: Session, after: Session, seat: int, action: Any,
+                  events: Sequence[Event]) -> None:
         if isinstance(action, Call):
-            verb = self.verb(seat, "call")
-            self.console.print(f"{self.names[seat]} {verb} [bold]{action}[/bold]")
+            self.console.print(f"{self.name(seat)} {self.verb(seat, 'call')} "
+                               f"[bold]{action}[/bold]")
             return
-        self.show_challenge(state.results[-1])
+        assert isinstance(after, BluffSession)
+        self.show_challenge(after.state.results[-1])
 
     def show_challenge(self, result: RoundResult) -> None:
         c = self.console
-        c.print(f"{self.names[result.challenger]} "
+        c.print(f"{self.name(result.challenger)} "
                 f"[bold]{self.verb(result.challenger, 'challenge')}[/bold] "
                 f"{self.possessive(result.caller)} [bold]{result.call}[/bold]!")
         shown = set(call_cards(result.call, [x for hand in result.hands for x in hand]))
         table = Table("seat", "hand", show_header=False)
         for s, hand in enumerate(result.hands):
             if hand:
-                text = " ".join(f"[reverse]{x}[/reverse]" if x in shown else str(x) for x in hand)
-                table.add_row(self.names[s], text)
+                # B8's evidence: marked with "*" as well as highlighted, so that it stays
+                # visible without colour or styles (NO_COLOR, a pipe, a screen reader)
+                text = " ".join(f"[reverse]{x}*[/reverse]" if x in shown else str(x)
+                                for x in hand)
+                table.add_row(self.name(s), text)
         c.print(table)
+        c.print(f"[dim](* the cards {result.call} names, B8)[/dim]")
         verdict = "[bold green]TRUE[/bold green]" if result.call_true else \
             "[bold red]FALSE[/bold red]"
         be, take = ("are", "take") if result.loser == self.seat else ("is", "takes")
         out = f" and {be} [bold]out of the game[/bold]" if result.eliminated else \
             f" and {take} a card"
-        c.print(f"The call is {verdict}: {self.names[result.loser]} "
+        c.print(f"The call is {verdict}: {self.name(result.loser)} "
                 f"{self.verb(result.loser, 'lose')} the round{out}.")
 
-    def show_standings(self, state: BluffState) -> None:
-        standings = state.standings or ()
+    def show_end(self, session: Session) -> None:
+        standings = session.standings or ()
         self.console.rule("Game over")
         for place, seats in enumerate(standings, 1):
-            self.console.print(f"{place}. {', '.join(self.names[s] for s in seats)}")
+            self.console.print(f"{place}. {', '.join(self.name(s) for s in seats)}")
 
 
 def _cards(cards: tuple[Card, ...]) -> str:

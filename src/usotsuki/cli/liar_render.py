@@ -7,11 +7,13 @@ nothing (the shell does). Output is Rich markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.markup import escape
 
 from usotsuki.cards import Card
+from usotsuki.cli.loop import fit
 from usotsuki.liar import events as ev
 from usotsuki.liar.actions import CARD_RATE, NEXT, RATE_NAMES
 from usotsuki.liar.legal import LegalSummary
@@ -109,21 +111,23 @@ def in_force_lines(view: LiarView) -> list[str]:
     return lines
 
 
-def table_lines(view: LiarView, names: Names) -> list[str]:
-    """Hand sizes, classes, stock, whose turn, the field face down, what is in force."""
+def table_lines(view: LiarView, names: Names, width: int = 80) -> list[str]:
+    """Hand sizes, classes, stock, whose turn, the field face down, what is in force;
+    long lines break between seats and plays, never inside one, to fit ``width``."""
     classes = {s: i for i, s in enumerate(view.classes)}
     seats = []
     for s, n in enumerate(view.hand_sizes):
         turn = "▶ " if s == view.to_move else ""
         cls = f" [{ORDINALS[classes[s]]}]" if s in classes else ""
         seats.append(f"{turn}{names[s]}{escape(cls)}: {plural(n, 'card')}")
-    lines = ["   ".join(seats) + f"   stock: {plural(view.stock_size, 'card')}",
+    lines = [*fit([*seats, f"stock: {plural(view.stock_size, 'card')}"], width),
              order_text(view)]
     if view.field:
-        plays = " · ".join(f"{names[p.seat]}: {plural(p.count, 'card')} as {rate(p.rate)}"
-                           for p in view.field)
+        plays = [f"{names[p.seat]}: {plural(p.count, 'card')} as {rate(p.rate)}"
+                 for p in view.field]
         total = sum(p.count for p in view.field)
-        lines.append(f"field ({plural(total, 'card')} face down): {plays}")
+        lines += fit([f"field ({plural(total, 'card')} face down): {plays[0]}", *plays[1:]],
+                     width, sep=" · ")
         current = view.field[-1]
         lines.append(f"current play: [bold]{plural(current.count, 'card')} as "
                      f"{rate(current.rate)}[/bold] by {names[current.seat]}")
@@ -215,11 +219,43 @@ def _event_line(e: ev.Event, names: Names,
 
 
 def _doubt_line(e: ev.Doubted, names: Names) -> str:
-    shown = " ".join(f"[green]{c}[/green]" if CARD_RATE[c] == e.rate else f"[red]{c}[/red]"
-                     for c in e.cards)
+    # The cards not of the declared rate are the lie's evidence (L9): marked with a "*"
+    # as well as coloured, so that they stay visible without colour (NO_COLOR, a pipe).
+    shown = " ".join(f"[green]{c}[/green]" if CARD_RATE[c] == e.rate else
+                     f"[bold red]{c}*[/bold red]" for c in e.cards)
     verdict = "[bold green]TRUTHFUL[/bold green]" if e.truthful else "[bold red]A LIE[/bold red]"
+    legend = "" if e.truthful else f" (* not a {rate(e.rate)})"
     return (f"{names.verb(e.doubter, 'doubt')} {names.possessive(e.doubted)} "
-            f"{plural(len(e.cards), 'card')} as {rate(e.rate)}: face up {shown}: {verdict}")
+            f"{plural(len(e.cards), 'card')} as {rate(e.rate)}: face up {shown}: "
+            f"{verdict}{legend}")
+
+
+_SEAT = re.compile(r"\bseat (\d+)('s)?( gives\b)?")
+
+
+def name_seats(message: str, names: Names) -> str:
+    """A core message with names for seat numbers, for the people reading it:
+    "4H is not in seat 0's hand" becomes "4H is not in your hand", "seat 0 gives exactly
+    1 card(s) to seat 2 (O7)" becomes "You give exactly 1 card(s) to random 2 (O7)".
+    The result is markup (the rest of the message is escaped)."""
+    out, last = [], 0
+    for m in _SEAT.finditer(message):
+        seat = int(m.group(1))
+        out.append(escape(message[last:m.start()]))
+        last = m.end()
+        if not 0 <= seat < len(names.names):
+            out.append(escape(m.group(0)))
+        elif m.group(2):
+            mine = names.possessive(seat)
+            out.append(mine[:1].upper() + mine[1:] if m.start() == 0 else mine)
+        elif m.group(3):
+            out.append(names.verb(seat, "give"))
+        elif seat == names.seat and m.start() > 0 and message[m.start() - 2:m.start()] != ": ":
+            out.append("you")
+        else:
+            out.append(names[seat])
+    out.append(escape(message[last:]))
+    return "".join(out)
 
 
 def standings_lines(standings: Sequence[Sequence[int]], hand_sizes: Sequence[int],

@@ -4,20 +4,68 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from usotsuki import __version__
 
+
+def _tidy(param: Any) -> None:
+    """Help text as people read it: a flag takes no value, so no ``<bool>`` after it; an
+    argument is named in capitals (``FILE``), not ``{file}``."""
+    if isinstance(param, TyperOption) and param.is_flag:
+        param.metavar = ""  # Typer shows a set metavar in place of the type
+    elif isinstance(param, TyperArgument) and param.metavar is None and param.name:
+        param.metavar = param.name.upper()
+
+
+def _usage(pieces: list[str]) -> list[str]:
+    return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+
+class Command(TyperCommand):
+    """Typer's command with :func:`_tidy` help (``--help`` is made lazily, so there too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            _tidy(param)
+
+    def get_help_option(self, ctx: Any) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        _tidy(option)
+        return option
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return _usage(super().collect_usage_pieces(ctx))
+
+
+class Group(TyperGroup):
+    """Typer's group with :func:`_tidy` help."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            _tidy(param)
+
+    def get_help_option(self, ctx: Any) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        _tidy(option)
+        return option
+
+
 app = typer.Typer(
+    cls=Group,
     name="usotsuki",
     help="嘘つき usotsuki: Bluff and the Liar Game. Play (terminal or browser), replay, pit bots.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-play_app = typer.Typer(help="Play a game in the terminal against bots.", no_args_is_help=True)
+play_app = typer.Typer(cls=Group, help="Play a game in the terminal against bots.",
+                       no_args_is_help=True)
 app.add_typer(play_app, name="play")
 
 
@@ -35,7 +83,7 @@ def main(
     """嘘つき usotsuki: Bluff and the Liar Game."""
 
 
-@app.command()
+@app.command(cls=Command)
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (RULES.md Part 4).",
                                          show_default=False)],
@@ -55,7 +103,7 @@ def replay(
     raise typer.Exit(0 if report["ok"] else 1)
 
 
-@play_app.command("bluff")
+@play_app.command("bluff", cls=Command)
 def play_bluff(
     players: Annotated[int, typer.Option(help="Players at the table, you included (2-8).")] = 5,
     seat: Annotated[int, typer.Option(help="Your seat (0 is the first).")] = 0,
@@ -82,7 +130,7 @@ def play_bluff(
                                hints=hints, ranks=ranks))
 
 
-@play_app.command("liar")
+@play_app.command("liar", cls=Command)
 def play_liar(
     players: Annotated[int, typer.Option(help="Players at the table, you included (2-8).")] = 4,
     rules: Annotated[str, typer.Option(
@@ -122,7 +170,7 @@ def play_liar(
         turn_limit=turn_limit, bots=bots, delay=delay, hints=hints)))
 
 
-@app.command()
+@app.command(cls=Command)
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -151,16 +199,20 @@ def serve(
         help="Bots get only CPU time nobody else wants (Linux SCHED_IDLE); "
              "--no-bot-idle-cpu: nice 10.")]
     = True,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        help="A Host name (or *.domain) the server answers and whose pages may open "
+             "WebSockets, besides --host and localhost; repeat for more.")] = None,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
     from usotsuki.server.serve import Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
                     idle_hours, bot_idle_cpu)
-    raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits))
+    raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,
+                                allowed_host or ()))
 
 
-@app.command()
+@app.command(cls=Command)
 def tournament(
     game: Annotated[str, typer.Option(help="bluff or liar.")] = "bluff",
     players: Annotated[int, typer.Option(help="Seats at each table.")] = 4,

@@ -13,9 +13,18 @@ from pathlib import Path
 
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
+from usotsuki.cli.records import PathError, check_writable, write_text_atomic
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.tournament import BotFault, Spec, check_spec, plot, run, summarize
 
@@ -31,13 +40,19 @@ def run_tournament(*, game: str, players: int, bots: str, games: int, seed: int,
         if jobs is not None and jobs < 1:
             raise ValueError(f"--jobs must be at least 1, not {jobs}")
         check_spec(spec)
+        # the files are checked before minutes of games, not after them
+        if json_path is not None:
+            check_writable(json_path, "--json")
+        if plot_path is not None:
+            check_plot_path(plot_path)
     except (UsotsukiError, ValueError) as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"[red]{escape(str(exc))}[/red]")
         return 1
     workers = jobs if jobs is not None else max(1, os.cpu_count() or 1)
     try:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                      MofNCompleteColumn(), TimeElapsedColumn(), console=console) as progress:
+                      MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                      TimeRemainingColumn(), console=console) as progress:
             task = progress.add_task(f"{game} games", total=games)
             results = run(spec, jobs=workers, progress=lambda n: progress.advance(task, n))
     except BotFault as exc:
@@ -48,13 +63,41 @@ def run_tournament(*, game: str, players: int, bots: str, games: int, seed: int,
         return 130
     summary = summarize(spec, results)
     print_table(console, summary)
+    status = 0
     if json_path is not None:
-        json_path.write_text(json.dumps(summary, indent=2) + "\n")
-        console.print(f"wrote {json_path}")
+        try:
+            write_text_atomic(json_path, json.dumps(summary, indent=2) + "\n")
+            console.print(f"wrote {escape(str(json_path))}")
+        except OSError as exc:  # checked before, but the disk may have filled since
+            console.print(f"[red]could not write {escape(str(json_path))}: "
+                          f"{escape(exc.strerror or str(exc))}[/red]")
+            status = 1
     if plot_path is not None:
-        plot(summary, plot_path)
-        console.print(f"wrote {plot_path}")
-    return 0
+        try:
+            plot(summary, plot_path)
+            console.print(f"wrote {escape(str(plot_path))}")
+        except OSError as exc:
+            console.print(f"[red]could not write {escape(str(plot_path))}: "
+                          f"{escape(exc.strerror or str(exc))}[/red]")
+            status = 1
+    return status
+
+
+def check_plot_path(path: Path) -> None:
+    """``--plot``: a writable file of an image format matplotlib writes (PNG without a
+    suffix).
+
+    :raises PathError: naming what is wrong.
+    """
+    check_writable(path, "--plot")
+    suffix = path.suffix.lower().lstrip(".")
+    if suffix:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        formats = FigureCanvasBase.get_supported_filetypes()
+        if suffix not in formats:
+            raise PathError(f"--plot: matplotlib cannot write .{suffix} files (it writes "
+                            f"{', '.join('.' + f for f in sorted(formats))})")
 
 
 def print_table(console: Console, summary: dict[str, object]) -> None:

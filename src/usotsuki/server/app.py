@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from usotsuki import __version__
 from usotsuki.server import ws
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
+from usotsuki.server.guard import BodyLimit, ConnectionCap, OriginCheck, SecurityHeaders
 from usotsuki.server.lobby import Lobby
+from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
 from usotsuki.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
+MAX_BODY = 1024 * 1024  # bytes of a request body (the largest are posted records)
+WS_PER_ADDRESS = 32  # WebSockets open at once from one client address
 
 
 def default_db() -> Path:
@@ -33,23 +41,39 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                bot_delay: float = 0.8, turn_seconds: float | None = None,
                deal_seed: int | None = None,
                rate_limit: tuple[float, float] = (20.0, 40.0),
+               sync_limit: tuple[float, float] = (200.0, 1000.0),
+               monotonic: Callable[[], float] = time.monotonic,
+               allowed_hosts: Sequence[str] | None = None,
+               max_body: int = MAX_BODY, ws_per_address: int = WS_PER_ADDRESS,
+               replay_limits: ReplayLimits | None = None,
+               script_sources: Sequence[str] = (),
                settings: Settings | None = None) -> FastAPI:
     """The app. ``store`` defaults to an in-memory SQLite database; ``bot_delay`` is the
     bots' humanlike pause (0 in tests); ``turn_seconds`` lets a bot play for a person
     who has not acted in time; ``deal_seed`` makes deals predictable (tests only);
-    ``rate_limit`` is (messages per second, burst) per WebSocket; ``settings``, when
-    given, replaces the first three (bot pool, quotas, expiry: see ``Settings``)."""
+    ``settings``, when given, replaces those three (bot pool, quotas, expiry: see
+    ``Settings``); ``rate_limit`` is (messages per second, burst) per WebSocket,
+    ``sync_limit`` (events resent per second, burst) for ``sync``, both timed by
+    ``monotonic``. ``allowed_hosts``: the Host names served and WebSocket origins
+    accepted (None: any, for in-process use; ``usotsuki serve`` always gives them);
+    ``max_body`` bounds a request body; ``ws_per_address`` the WebSockets open at once
+    from one address; ``replay_limits`` the replay workers (see ``replay_service``);
+    ``script_sources`` widen the pages' Content Security Policy (the browser tests'
+    harness evaluates strings: ``'unsafe-eval'``; never in production)."""
     the_store = store if store is not None else Store(":memory:")
     if settings is None:
         settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds,
                             deal_seed=deal_seed)
     lobby = Lobby(the_store, settings, clock or RealClock())
 
+    replays = ReplayService(replay_limits)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await lobby.start()  # loads no table: each is loaded (and carries on) on first use
         yield
         lobby.stop()
+        replays.close()
 
     app = FastAPI(title="usotsuki game server", version=__version__, lifespan=lifespan,
                   description="Bluff and the Liar Game online. HTTP for tables, a "
@@ -57,6 +81,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.state.lobby = lobby
     app.state.store = the_store
     app.state.rate_limit = rate_limit
+    app.state.sync_limit = sync_limit
+    app.state.monotonic = monotonic
+    app.state.replays = replays
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
@@ -68,6 +95,22 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         parts = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
         return JSONResponse({"error": "bad_request", "message": "; ".join(parts)},
                             status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_problem(request: Request, exc: StarletteHTTPException) -> Response:
+        # FastAPI's refusal of a body it cannot parse (too deep ...) in the Problem shape.
+        if exc.status_code == 400:
+            return JSONResponse({"error": "bad_json", "message": str(exc.detail)},
+                                status_code=400, headers=exc.headers)
+        return await http_exception_handler(request, exc)
+
+    # Outermost last: every answer gets the security headers, hosts are checked first.
+    app.add_middleware(BodyLimit, max_body=max_body)
+    app.add_middleware(ConnectionCap, cap=ws_per_address)
+    if allowed_hosts is not None:
+        app.add_middleware(OriginCheck, hosts=allowed_hosts)
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    app.add_middleware(SecurityHeaders, static=STATIC, script_sources=script_sources)
 
     app.include_router(tables_router)
     app.include_router(ui_router)

@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 NAME_MAX = 32
 TOKEN_MAX = 128
+
+# Format characters that belong in a name: the joiners of emoji and of some scripts.
+JOINERS = {"\u200c", "\u200d"}
+VISIBLE = ("L", "N", "P", "S")  # letters, numbers, punctuation, symbols
+
+
+def normalise_name(value: str) -> str:
+    """A player's name as shown to everyone: NFC, blanks squeezed; refused (ValueError)
+    when it holds a control, format (bidi overrides, zero-width ...), surrogate or
+    private-use character, or nothing visible."""
+    value = " ".join(unicodedata.normalize("NFC", value).split())
+    for char in value:
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co") and char not in JOINERS:
+            raise PydanticCustomError(
+                "bad_name", "the name may not hold control or format characters "
+                "(here U+{code}, {char_name})",
+                {"code": f"{ord(char):04X}",
+                 "char_name": unicodedata.name(char, "unnamed").lower()})
+    if not any(unicodedata.category(c).startswith(VISIBLE) for c in value):
+        raise PydanticCustomError("bad_name", "the name must not be blank")
+    return value
 
 
 class Body(BaseModel):
@@ -62,11 +85,8 @@ class JoinRequest(Body):
 
     @field_validator("name")
     @classmethod
-    def _strip(cls, value: str) -> str:
-        value = " ".join(value.split())
-        if not value:
-            raise ValueError("the name must not be blank")
-        return value
+    def _normalise(cls, value: str) -> str:
+        return normalise_name(value)
 
 
 class Joined(BaseModel):

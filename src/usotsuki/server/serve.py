@@ -1,12 +1,98 @@
-"""``usotsuki serve``: run the game server under uvicorn."""
+"""``usotsuki serve``: run the game server under uvicorn, with connection limits."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from usotsuki.core.errors import InvalidRules
+
+HEADER_SECONDS = 10.0  # a request's headers must arrive within this (slowloris)
+KEEP_ALIVE_SECONDS = 5  # an idle HTTP connection between requests is closed after this
+TCP_PER_ADDRESS = 64  # HTTP connections open at once from one address (before upgrades)
+MAX_HEADER_BYTES = 16 * 1024
+WS_PING_SECONDS = 20.0  # a WebSocket whose peer does not answer a ping within this closes
+MAX_CONNECTIONS = 2000  # connections and tasks at once; more are answered 503
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request's headers (uvicorn has
+    none: a client sending a header a minute holds its connection forever) and a cap on
+    the connections open at once from one address. A connection upgraded to a WebSocket
+    leaves the count (the app caps WebSockets per address) and the deadline."""
+
+    header_seconds = HEADER_SECONDS
+    per_address = TCP_PER_ADDRESS
+    open_from: Counter[str] = Counter()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._address = self.client[0] if self.client else "?"
+        self._counted = False
+        self._header_timer: asyncio.TimerHandle | None = None
+        if self.open_from[self._address] >= self.per_address:
+            transport.close()
+            return
+        self.open_from[self._address] += 1
+        self._counted = True
+        self._await_headers()
+
+    def _release(self) -> None:
+        if self._counted:
+            self._counted = False
+            self.open_from[self._address] -= 1
+            if not self.open_from[self._address]:
+                del self.open_from[self._address]
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._release()
+        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        self._release()
+        super().handle_websocket_upgrade(event)
+
+    def _waiting_for_headers(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _await_headers(self) -> None:
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_seconds, self._too_slow)
+
+    def _too_slow(self) -> None:
+        self._header_timer = None
+        if self._waiting_for_headers() and not self.transport.is_closing():
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        before = self.cycle
+        super().data_received(data)
+        if self.cycle is not before and not self._waiting_for_headers():
+            if self._header_timer is not None:  # a request's headers are complete
+                self._header_timer.cancel()
+                self._header_timer = None
+        elif self._waiting_for_headers() and self._counted:
+            self._await_headers()  # bytes of the next request: its headers are due
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """The uvicorn settings that bound slow and idle clients."""
+    return {"http": GuardedH11Protocol, "timeout_keep_alive": KEEP_ALIVE_SECONDS,
+            "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+            "limit_concurrency": MAX_CONNECTIONS, "ws_max_size": 65536,
+            "ws_ping_interval": WS_PING_SECONDS, "ws_ping_timeout": WS_PING_SECONDS,
+            # Frames are small JSON: compressing each costs more CPU than it saves.
+            "ws_per_message_deflate": False}
 
 
 @dataclass(frozen=True)
@@ -33,12 +119,14 @@ class Limits:
 
 def run_server(host: str, port: int, db: str | None, bot_delay: float,
                turn_seconds: float | None, deal_seed: int | None = None,
-               limits: Limits | None = None) -> int:
+               limits: Limits | None = None,
+               allowed_host: Sequence[str] = ()) -> int:
     """Serve until interrupted; returns the exit code (2 for a bad option)."""
     import uvicorn
 
     from usotsuki.server.app import create_app, default_db
     from usotsuki.server.config import Settings
+    from usotsuki.server.guard import allowed_hosts
     from usotsuki.server.store import Store
 
     if bot_delay < 0 or (turn_seconds is not None and turn_seconds <= 0):
@@ -69,11 +157,10 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         open_tables=limits.open_tables, bot_tables=limits.bot_games,
                         idle_seconds=limits.idle_hours * 3600,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
-    app = create_app(store=store, settings=settings)
+    hosts = allowed_hosts(host, allowed_host)
+    app = create_app(store=store, settings=settings, allowed_hosts=hosts)
     where = db if "://" not in db else db.split("@")[-1]
-    print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where})",
-          flush=True)
-    # Frames are small JSON: compressing each costs more CPU than it saves on a LAN.
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False)
+    print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where}; "
+          f"hosts: {', '.join(hosts)})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options())
     return 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,12 +26,17 @@ router = APIRouter()
 
 MAX_MESSAGE_CHARS = 4096
 MAX_ID_CHARS = 64
+MAX_DEPTH = 8  # messages nest 2 levels; deeper text is refused before it is parsed
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class RateLimit:
-    """A token bucket: ``burst`` messages at once, ``per_second`` refilled. ``clock`` gives
-    seconds (monotonic); tests pass a fake one instead of sleeping."""
+    """A token bucket: ``burst`` tokens at once, ``per_second`` refilled. ``clock`` gives
+    seconds (monotonic); tests pass a fake one instead of sleeping. A command costs what
+    it makes the server do; one costing more than the burst is allowed when the bucket
+    is full and leaves it in debt."""
 
     per_second: float = 20.0
     burst: float = 40.0
@@ -39,14 +46,44 @@ class RateLimit:
         self.tokens = self.burst
         self.last = self.clock()
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1.0) -> bool:
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
         self.last = now
-        if self.tokens < 1:
+        if self.tokens < min(cost, self.burst):
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True
+
+    def wait(self, cost: float) -> float:
+        """Seconds until a command of this cost would be allowed."""
+        return max(0.0, min(cost, self.burst) - self.tokens) / self.per_second
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def wire_text(message: str) -> str:
+    """``message`` (JSON text) made encodable: a lone surrogate, which UTF-8 cannot
+    carry, becomes its ``\\u`` escape (it can only stand inside a JSON string)."""
+    if _SURROGATE.search(message) is None:
+        return message
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", message)
+
+
+def json_depth(text: str) -> int:
+    """How deeply ``text`` nests arrays and objects, counted without parsing it."""
+    # Strings first (they may hold brackets), then the running count of brackets.
+    bare = _STRING.sub("", text)
+    deepest = level = 0
+    for char in _BRACKETS.findall(bare):
+        level += 1 if char in "[{" else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -57,12 +94,22 @@ def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
 
 
 async def _sender(websocket: WebSocket, client: Client) -> None:
-    while True:
-        message = await client.queue.get()
-        if message is None:
-            await websocket.close(code=1008 if client.dropped else 1000)
-            return
-        await websocket.send_text(message)
+    """Send the client's queue; on any failure say why in the log and close the socket,
+    so the receiver loop ends too (it stops once this task is done)."""
+    try:
+        while True:
+            message = await client.queue.get()
+            if message is None:
+                await websocket.close(code=1008 if client.dropped else 1000)
+                return
+            await websocket.send_text(wire_text(message))
+    except (WebSocketDisconnect, OSError, RuntimeError):
+        return  # the client went away (or the socket is closed): nothing to send to
+    except Exception:
+        log.exception("sender of a WebSocket failed; closing it")
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011)
+        raise
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -87,9 +134,12 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         client.send({"type": "welcome", "seat": seat, "table": table.summary()})
         _catch_up(table, client, since)
     sender = asyncio.create_task(_sender(websocket, client))
-    limit = RateLimit(*websocket.app.state.rate_limit)
+    now = websocket.app.state.monotonic
+    (rate, burst), (resent, resent_burst) = (websocket.app.state.rate_limit,
+                                             websocket.app.state.sync_limit)
+    limits = Limits(RateLimit(rate, burst, now), RateLimit(resent, resent_burst, now))
     try:
-        await _receive(websocket, table, client, limit, sender)
+        await _receive(websocket, table, client, limits, sender)
     finally:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -105,7 +155,15 @@ def _catch_up(table: Table, client: Client, since: int) -> None:
     client.send(table.state_message(client.seat))
 
 
-async def _receive(websocket: WebSocket, table: Table, client: Client, limit: RateLimit,
+@dataclass
+class Limits:
+    """Per socket: messages, and events resent by ``sync`` (its cost)."""
+
+    messages: RateLimit
+    resent: RateLimit
+
+
+async def _receive(websocket: WebSocket, table: Table, client: Client, limits: Limits,
                    sender: asyncio.Task[None]) -> None:
     while not sender.done():
         try:
@@ -118,7 +176,7 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limit: Ra
         if text is None:
             client.send(_error("bad_message", "send JSON text frames, not binary"))
             continue
-        if not limit.allow():
+        if not limits.messages.allow():
             client.send(_error("rate_limited", "too many messages: slow down; "
                                "this one was ignored"))
             continue
@@ -126,14 +184,20 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limit: Ra
             client.send(_error("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} "
                                "characters; this one was ignored"))
             continue
-        await _handle(table, client, text)
+        await _handle(table, client, text, limits)
 
 
-async def _handle(table: Table, client: Client, text: str) -> None:
+async def _handle(table: Table, client: Client, text: str, limits: Limits) -> None:
+    if json_depth(text) > MAX_DEPTH:
+        client.send(_error("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels"))
+        return
     try:
         message = json.loads(text)
     except json.JSONDecodeError as exc:
         client.send(_error("bad_json", f"not JSON: {exc.msg} at character {exc.pos}"))
+        return
+    except RecursionError:  # cannot happen after the depth check; never drop the socket
+        client.send(_error("bad_json", "JSON nested too deeply"))
         return
     if not isinstance(message, dict):
         client.send(_error("bad_message", "a message is a JSON object with a \"type\""))
@@ -152,7 +216,16 @@ async def _handle(table: Table, client: Client, text: str) -> None:
             client.send(_error("bad_message", "since must be an integer", ref))
             return
         async with table.lock:
-            _catch_up(table, client, since)
+            events = table.events_since(client.seat, max(since, -1))
+            # Rate-limited by its cost: the events it resends, not the message.
+            if not limits.resent.allow(len(events)):
+                wait = limits.resent.wait(len(events))
+                client.send(_error("rate_limited", f"sync would resend {len(events)} events: "
+                                   f"too many at once; try again in {wait:.1f} s", ref))
+                return
+            for event in events:
+                client.send_text(event)
+            client.send(table.state_message(client.seat))
     elif kind == "act":
         await _act(table, client, message.get("action"), ref)
     else:

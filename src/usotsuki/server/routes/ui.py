@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse, Response
 
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.server import schemas
-from usotsuki.server.replay import NotReplayable, evidence, frames
-from usotsuki.server.tables import Lobby, Refused
+from usotsuki.server.config import Refused
+from usotsuki.server.lobby import Lobby
+from usotsuki.server.replay import MAX_RECORD_BYTES, evidence
+from usotsuki.server.replay_service import ReplayService
 
 router = APIRouter(prefix="/api", responses={
     400: {"model": schemas.Problem}, 404: {"model": schemas.Problem},
@@ -18,26 +22,60 @@ router = APIRouter(prefix="/api", responses={
 MAX_RECORD_HANDS = 8
 
 
-@router.get("/tables/{table_id}/games/{number}/replay")
-async def table_replay(table_id: str, number: int, request: Request) -> dict[str, Any]:
+REPLAY_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The replay: `{game, players, names, rules, frames}` "
+          "(PROTOCOL.md, Replay frames)."},
+    413: {"model": schemas.Problem, "description": "`too_large` (over the size or step "
+          "limit, refused before any work) or `too_costly` (stopped at its deadline or "
+          "memory bound)."},
+    503: {"model": schemas.Problem, "description": "`busy`: too many replays at once."}}
+
+
+@router.get("/tables/{table_id}/games/{number}/replay", responses=REPLAY_ANSWER)
+async def table_replay(table_id: str, number: int, request: Request) -> Response:
     """A finished game of this table as frames with every card face up."""
     lobby: Lobby = request.app.state.lobby
-    record = (await lobby.get(table_id)).record(number)  # refuses a game being played
-    return _frames(record)
+    table = await lobby.get(table_id)
+    record = table.record(number)  # refuses a game still being played
+    service: ReplayService = request.app.state.replays
+    # A finished game never changes: its frames are cached by table and number.
+    return _answer(await service.answer(("table", table.public_id, number),
+                                        lambda: json.dumps(record).encode()))
 
 
-@router.post("/replay")
-def record_replay(record: Annotated[Any, Body(description="A finished Part 4 record.")]
-                  ) -> dict[str, Any]:
+@router.post("/replay", responses=REPLAY_ANSWER, openapi_extra={"requestBody": {
+    "required": True, "description": "A finished Part 4 record (at most "
+    f"{MAX_RECORD_BYTES} bytes).", "content": {"application/json": {"schema": {}}}}})
+async def record_replay(request: Request) -> Response:
     """Any finished record (e.g. a downloaded one) as frames with every card face up."""
-    return _frames(record)
+    raw = await _read_limited(request, MAX_RECORD_BYTES)
+    service: ReplayService = request.app.state.replays
+    return _answer(await service.answer(service.key_of(raw), lambda: raw))
 
 
-def _frames(record: Any) -> dict[str, Any]:
-    try:
-        return frames(record)
-    except NotReplayable as exc:
-        raise Refused("bad_record", str(exc)) from None
+async def _read_limited(request: Request, limit: int) -> bytes:
+    """The body, refused with 413 as soon as it is longer than ``limit``: the record is
+    parsed in the replay worker, never here."""
+    size = request.headers.get("content-length", "")
+    if size.isdigit() and int(size) > limit:
+        raise Refused("too_large", f"the record has {size} bytes; at most {limit} are "
+                      "replayed", 413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refused("too_large", f"the record has more than {limit} bytes; at most "
+                          f"{limit} are replayed", 413)
+    return bytes(body)
+
+
+def _answer(answer: tuple[int, str, bytes]) -> Response:
+    status, code, body = answer
+    if status == 200:
+        return Response(body, media_type="application/json")
+    headers = {"Retry-After": "2"} if status == 503 else None
+    return JSONResponse({"error": code, "message": body.decode()}, status_code=status,
+                        headers=headers)
 
 
 @router.post("/bluff/evidence", response_model=list[str])

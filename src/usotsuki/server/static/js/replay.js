@@ -11,7 +11,31 @@ let index = 0;
 
 function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
 
+// A frame's view leaves out the lists that grow through a round or game (Bluff calls
+// and history, Liar Game doubts); its "grow" gives each as {keep, add}: the previous
+// frame's first `keep` items, then `add`. Rebuilt here once, the frames sharing arrays.
+function expand(frames) {
+  const lists = {};
+  for (const frame of frames) {
+    frame.grown = {};
+    for (const [key, { keep, add }] of Object.entries(frame.grow || {})) {
+      let list = lists[key] || [];
+      if (keep < list.length) list = list.slice(0, keep);
+      list.push(...add);
+      lists[key] = list;
+      frame.grown[key] = [list, list.length];
+    }
+  }
+}
+
+function viewOf(frame) {
+  const view = { ...frame.view };
+  for (const [key, [list, length]] of Object.entries(frame.grown)) view[key] = list.slice(0, length);
+  return view;
+}
+
 function show(replay) {
+  expand(replay.frames);
   data = replay;
   index = 0;
   $("viewer").hidden = false;
@@ -41,7 +65,7 @@ function render() {
   $("step-label").textContent = label(frame);
   $("first").disabled = $("back").disabled = index === 0;
   $("last").disabled = $("forward").disabled = index === data.frames.length - 1;
-  const view = frame.view;
+  const view = viewOf(frame);
   if (data.game === "bluff") renderBluff(frame, view);
   else renderLiar(frame, view);
 }

@@ -1,0 +1,468 @@
+"""Abuse benchmark: what one anonymous client can do to the game server (issue 10).
+
+Starts ``usotsuki serve`` on a free loopback port (a temporary SQLite file, bots wait
+0 s, its address space bounded by ``--memory-gb`` so a bad run cannot take the machine)
+and keeps one table of two people busy with a ping every 50 ms over a real WebSocket,
+measuring the round trip (p50/p99) while each attack runs:
+
+1. replay flood: ``--clients`` loops posting long finished Bluff records to
+   ``/api/replay``, each a little different (no cache helps); answers, their time and
+   the server's memory (its processes' summed RSS, highest seen). ``--max-record``
+   adds the longest legal Bluff record (8 players, 235 KB): without the limits it never
+   answers, so it is opt-in for the old code.
+2. with ``--bots``, last: bot-only expert tables created as fast as answered (a server
+   with quotas refuses some: the answers are counted).
+4. a 50 MB request body: status, time, memory.
+5. slowloris connections still open after ``--slow-seconds``; 100 WebSockets from one
+   address; ``"["*2000`` and a lone surrogate id (does the socket survive?); ``sync``
+   floods from 5 sockets (frames/s received, server CPU); a name of zero-width spaces;
+   the security headers; a foreign Host and a foreign WebSocket Origin.
+
+    python benchmarks/abuse.py [--seconds 5] [--clients 2] [--max-record] [--bots]
+                               [--json PATH]
+
+Run it before and after a change with the same options; it stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "security"))
+
+from long_records import long_bluff_record  # noqa: E402
+
+GiB = 1024**3
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _tree(pid: int) -> list[int]:
+    """The server's process and its descendants (replay workers)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+    return found
+
+
+def _rss_mb(pid: int) -> float:
+    total = 0
+    for p in _tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{p}/status") as f:
+            total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return total / 1024
+
+
+def _cpu_seconds(pid: int) -> float:
+    total = 0.0
+    for p in _tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{p}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))] * 1000, 1)
+
+
+class Probe:
+    """Pings on one seat's socket of a quiet table; round trips by phase."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.rtts: list[float] = []
+        self.sent: dict[int, float] = {}
+        self.lost = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        n = 0
+        reader = asyncio.create_task(self._read())
+        try:
+            while not stop.is_set():
+                n += 1
+                self.sent[n] = time.perf_counter()
+                await self.ws.send(json.dumps({"type": "ping", "id": n}))
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 0.05)
+            await asyncio.sleep(0.5)
+        finally:
+            reader.cancel()
+            self.lost = len(self.sent)
+
+    async def _read(self) -> None:
+        async for raw in self.ws:
+            msg = json.loads(raw)
+            if msg.get("type") == "pong" and msg.get("id") in self.sent:
+                self.rtts.append(time.perf_counter() - self.sent.pop(msg["id"]))
+
+
+async def _phase(name: str, probe_ws: Any, pid: int, attack: Any, seconds: float
+                 ) -> dict[str, Any]:
+    probe = Probe(probe_ws)
+    stop = asyncio.Event()
+    peak = _rss_mb(pid)
+    rss0, cpu0, t0 = peak, _cpu_seconds(pid), time.perf_counter()
+
+    async def sample() -> None:
+        nonlocal peak
+        while not stop.is_set():
+            peak = max(peak, _rss_mb(pid))
+            await asyncio.sleep(0.1)
+
+    sampler = asyncio.create_task(sample())
+    pinger = asyncio.create_task(probe.run(stop))
+    result: dict[str, Any] = {}
+    try:
+        result = await attack(seconds) or {}
+    except Exception as exc:  # an attack that breaks the client is a finding too
+        result = {"failed": f"{type(exc).__name__}: {exc}"[:200]}
+    finally:
+        stop.set()
+        await pinger
+        await sampler
+    elapsed = time.perf_counter() - t0
+    out = {"phase": name, "ping_ms": {"n": len(probe.rtts), "p50": _pct(probe.rtts, 0.5),
+                                      "p99": _pct(probe.rtts, 0.99),
+                                      "max": _pct(probe.rtts, 1.0),
+                                      "unanswered": probe.lost},
+           "rss_mb": {"before": round(rss0), "peak": round(peak)},
+           "server_cpu_pct": round(100 * (_cpu_seconds(pid) - cpu0) / elapsed), **result}
+    print(json.dumps(out), flush=True)
+    return out
+
+
+async def _replay_flood(url: str, record: dict[str, Any], clients: int, seconds: float
+                        ) -> dict[str, Any]:
+    import httpx
+
+    codes: dict[str, int] = {}
+    times: list[float] = []
+    counter = 0
+    deadline = time.monotonic() + seconds
+
+    async def loop(client: httpx.AsyncClient) -> None:
+        nonlocal counter
+        while time.monotonic() < deadline:
+            counter += 1
+            body = dict(record, players=[f"p{s}-{counter}" for s in range(
+                len(record["players"]) if isinstance(record["players"], list)
+                else record["players"])])
+            t = time.perf_counter()
+            try:
+                r = await client.post(f"{url}/api/replay", json=body, timeout=30)
+                key = str(r.status_code) + ("" if r.status_code == 200
+                                            else f" {r.json().get('error')}")
+            except httpx.HTTPError as exc:
+                key = type(exc).__name__
+            times.append(time.perf_counter() - t)
+            codes[key] = codes.get(key, 0) + 1
+
+    async with httpx.AsyncClient() as client:
+        await asyncio.gather(*(loop(client) for _ in range(clients)))
+    size = len(json.dumps(record))
+    return {"record_bytes": size, "answers": codes,
+            "replay_s": {"median": round(statistics.median(times), 2) if times else None,
+                         "max": round(max(times), 2) if times else None}}
+
+
+async def _bot_tables(url: str, seconds: float) -> dict[str, Any]:
+    import httpx
+
+    codes: dict[int, int] = {}
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient() as client:
+        while time.monotonic() < deadline:
+            r = await client.post(f"{url}/api/tables", json={
+                "game": "bluff", "seats": [{"bot": "expert"}] * 4}, timeout=30)
+            codes[r.status_code] = codes.get(r.status_code, 0) + 1
+            if r.status_code == 201:
+                t = r.json()
+                await client.post(f"{url}/api/tables/{t['table_id']}/start",
+                                  json={"token": t["host_token"]}, timeout=30)
+            if sum(codes.values()) >= 40:
+                await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    return {"create_answers": codes}
+
+
+async def _big_body(url: str, seconds: float) -> dict[str, Any]:
+    import httpx
+
+    body = b'{"game": "bluff", "seats": [' + b'{"bot": null},' * (50 * 1024 * 1024 // 14) \
+        + b'{"bot": null}]}'
+    t = time.perf_counter()
+    try:
+        async with httpx.AsyncClient() as client:
+            r = await client.post(f"{url}/api/tables", content=body, timeout=120,
+                                  headers={"content-type": "application/json"})
+        status: Any = r.status_code
+    except httpx.HTTPError as exc:
+        status = type(exc).__name__
+    return {"body_mb": round(len(body) / 2**20), "status": status,
+            "answer_s": round(time.perf_counter() - t, 2)}
+
+
+async def _slowloris(port: int, seconds: float, count: int = 50) -> dict[str, Any]:
+    conns = []
+    for _ in range(count):
+        with contextlib.suppress(OSError):
+            conns.append(await asyncio.open_connection("127.0.0.1", port))
+    for _, writer in conns:
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for _, writer in conns:
+            with contextlib.suppress(OSError):
+                writer.write(b"X-a: b\r\n")  # one header line at a time, never the end
+        await asyncio.sleep(1)
+    alive = 0
+    for reader, writer in conns:
+        with contextlib.suppress(OSError, asyncio.TimeoutError):
+            writer.write(b"X-b: c\r\n")
+            await writer.drain()
+            data = await asyncio.wait_for(reader.read(1), 0.2)
+            if data == b"" or reader.at_eof():
+                continue
+        if not reader.at_eof() and not writer.is_closing():
+            alive += 1
+        writer.close()
+    return {"slow_connections": len(conns), "still_open_after_s": seconds, "still_open": alive}
+
+
+async def _sockets(url: str, table_id: str, seconds: float) -> dict[str, Any]:
+    from websockets.asyncio.client import connect
+
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}"
+    out: dict[str, Any] = {}
+
+    async def survives(text: str) -> str:
+        try:
+            async with connect(ws_url, max_size=2**24) as ws:
+                await ws.send(text)
+                await ws.send(json.dumps({"type": "ping", "id": "after"}))
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    if msg.get("type") == "error":
+                        out.setdefault("errors", []).append(msg["code"])
+                    if msg.get("type") == "pong":
+                        return "survives"
+        except Exception as exc:
+            return f"dropped ({type(exc).__name__})"
+
+    out["deep_json"] = await survives("[" * 2000 + "]" * 2000)
+    out["lone_surrogate_id"] = await survives('{"type": "ping", "id": "\\ud800"}')
+    opened = []
+    try:
+        for _ in range(100):
+            try:
+                opened.append(await connect(ws_url, max_size=2**24).__aenter__())
+            except Exception:
+                break
+        out["websockets_from_one_address"] = len(opened)
+    finally:
+        for ws in opened:
+            with contextlib.suppress(Exception):
+                await ws.close()
+    return out
+
+
+async def _sync_flood(url: str, table_id: str, seconds: float, sockets: int = 5
+                      ) -> dict[str, Any]:
+    from websockets.asyncio.client import connect
+
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}"
+    frames = 0
+    deadline = time.monotonic() + seconds
+
+    dropped = 0
+
+    async def one() -> None:
+        nonlocal frames, dropped
+        try:
+            async with connect(ws_url, max_size=2**24) as ws:
+                async def read() -> None:
+                    nonlocal frames
+                    async for _ in ws:
+                        frames += 1
+                reader = asyncio.create_task(read())
+                while time.monotonic() < deadline and not reader.done():
+                    await ws.send('{"type": "sync", "since": -1}')
+                    await asyncio.sleep(0.05)  # the message rate limit's pace (20/s)
+                reader.cancel()
+        except Exception:  # closed by the server (a queue too far behind)
+            dropped += 1
+
+    await asyncio.gather(*(one() for _ in range(sockets)))
+    return {"sync_sockets": sockets, "frames_per_s": round(frames / seconds),
+            "sockets_dropped": dropped}
+
+
+async def _checks(url: str, invite: str) -> dict[str, Any]:
+    import httpx
+    from websockets.asyncio.client import connect
+
+    out: dict[str, Any] = {}
+    async with httpx.AsyncClient() as client:
+        r = await client.post(f"{url}/api/invites/{invite}/join",
+                              json={"name": "\u200b\u200b"})
+        out["zero_width_name"] = r.status_code
+        r = await client.get(f"{url}/")
+        out["headers"] = {h: r.headers.get(h) is not None for h in (
+            "x-content-type-options", "content-security-policy", "x-frame-options",
+            "referrer-policy")}
+        r = await client.get(f"{url}/api/bots/bluff", headers={"host": "evil.example"})
+        out["foreign_host"] = r.status_code
+    try:
+        async with connect(url.replace("http", "ws") + "/ws/tables/x",
+                           origin="http://evil.example") as ws:  # type: ignore[arg-type]
+            await ws.recv()
+            out["foreign_origin_ws"] = "accepted"
+    except Exception as exc:
+        out["foreign_origin_ws"] = f"refused ({type(exc).__name__})"
+    return out
+
+
+async def _drive(url: str, port: int, pid: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+    import httpx
+    from websockets.asyncio.client import connect
+
+    async with httpx.AsyncClient() as client:
+        t = (await client.post(f"{url}/api/tables", json={
+            "game": "bluff", "seats": [{"bot": None}, {"bot": None}]})).json()
+        tokens = [(await client.post(f"{url}/api/invites/{t['invite']}/join",
+                                     json={"name": f"p{i}"})).json()["token"]
+                  for i in range(2)]
+        await client.post(f"{url}/api/tables/{t['table_id']}/start", json={"token": tokens[0]})
+        # A finished bot table with a long history, for the sync flood.
+        b = (await client.post(f"{url}/api/tables", json={
+            "game": "bluff", "seats": [{"bot": "random"}] * 8})).json()
+        await client.post(f"{url}/api/tables/{b['table_id']}/start",
+                          json={"token": b["host_token"]})
+        for _ in range(600):
+            if (await client.get(f"{url}/api/tables/{b['table_id']}")).json()["status"] \
+                    == "finished":
+                break
+            await asyncio.sleep(0.05)
+        w = (await client.post(f"{url}/api/tables", json={
+            "game": "bluff", "seats": [{"bot": None}, {"bot": None}]})).json()
+    flood = long_bluff_record(players=2, max_cards=4)  # 20 KB, 1,192 steps
+    s = args.seconds
+    results = []
+    async with connect(url.replace("http", "ws") + f"/ws/tables/{t['table_id']}?token={tokens[0]}",
+                       max_size=2**24) as probe:
+        for _ in range(3):  # welcome, events, state
+            await probe.recv()
+        results.append(await _phase("idle", probe, pid, lambda sec: asyncio.sleep(sec), s))
+        results.append(await _phase("1 replay flood", probe, pid, lambda sec: _replay_flood(
+            url, flood, args.clients, sec), s))
+        if args.max_record:
+            big = long_bluff_record(players=8, max_cards=6)
+            results.append(await _phase("1 replay flood, longest Bluff record", probe, pid,
+                                        lambda sec: _replay_flood(url, big, args.clients, sec),
+                                        s))
+        results.append(await _phase("4 50 MB body", probe, pid, lambda sec: _big_body(url, sec),
+                                    s))
+        results.append(await _phase("5 slowloris", probe, pid,
+                                    lambda sec: _slowloris(port, args.slow_seconds),
+                                    args.slow_seconds))
+        results.append(await _phase("5 sockets", probe, pid,
+                                    lambda sec: _sockets(url, b["table_id"], sec), s))
+        results.append(await _phase("5 sync flood", probe, pid,
+                                    lambda sec: _sync_flood(url, b["table_id"], sec), s))
+        results.append(await _phase("5 checks", probe, pid, lambda sec: _checks(url, w["invite"]),
+                                    s))
+        if args.bots:  # last: on a server without quotas the bots play on after it
+            results.append(await _phase("2 bot-only tables", probe, pid,
+                                        lambda sec: _bot_tables(url, sec), s))
+    return results
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    with tempfile.TemporaryDirectory(prefix="usotsuki-abuse-") as tmp:
+        port = _free_port()
+        url = f"http://127.0.0.1:{port}"
+        memory = int(args.memory_gb * GiB)
+
+        def bound() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+        server = subprocess.Popen(
+            [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port),
+             "--db", str(Path(tmp) / "abuse.sqlite3"), "--bot-delay", "0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=bound,
+            env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+        try:
+            _wait_ready(url, server)
+            return asyncio.run(_drive(url, port, server.pid, args))
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def _wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("the server exited at start")
+        try:
+            if httpx.get(f"{url}/api/bots/bluff", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise RuntimeError("the server did not start in 30 s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of each attack")
+    parser.add_argument("--slow-seconds", type=float, default=12.0,
+                        help="how long slowloris connections trickle headers")
+    parser.add_argument("--clients", type=int, default=2, help="replay flood loops")
+    parser.add_argument("--max-record", action="store_true",
+                        help="also flood with the longest legal Bluff record")
+    parser.add_argument("--bots", action="store_true",
+                        help="also create bot-only tables (finding 2; last, as they play on)")
+    parser.add_argument("--memory-gb", type=float, default=4.0,
+                        help="the server's address-space bound")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    args = parser.parse_args(argv)
+    results = run(args)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
