@@ -380,7 +380,11 @@ def test_property_one_corrupted_element_is_located_and_never_raises(
     out = replay_record(rec)
     check_report(out)
     if not out["ok"]:
-        assert out["error"]["round"] is not None and out["error"]["round"] <= r
+        assert out["error"]["round"] is not None
+        if out["error"]["round"] > r:
+            # The junk was itself a legal call ("PAIR 3"): the round went another way,
+            # so a later round's hands no longer fit (B3). Only an action can do that.
+            assert field == "actions" and isinstance(junk, str)
         if out["error"]["round"] == r and field == "hands":
             assert out["error"]["index"] is None
     if field == "actions" and not out["ok"] and out["error"]["index"] == i \

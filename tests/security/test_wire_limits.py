@@ -154,3 +154,24 @@ def test_allowed_hosts_default_to_the_served_address() -> None:
     assert allowed_hosts("0.0.0.0") == ["*"]
     assert allowed_hosts("0.0.0.0", ["games.example"]) == [
         "0.0.0.0", "localhost", "127.0.0.1", "[::1]", "games.example"]
+
+
+def test_a_spectator_is_sent_no_hand_in_either_game() -> None:
+    """Issue 10: a Bluff spectator got ``"hand": []``; PROTOCOL.md says a spectator has
+    no hand at all (``null``), as the Liar Game always sent."""
+    with TestClient(create_app(bot_delay=0)) as c:
+        for game, bots in (("bluff", ["random", "random"]),
+                           ("liar", ["random", "random", "random"])):
+            made = c.post("/api/tables", json={"game": game,
+                                               "seats": [{"bot": b} for b in bots]})
+            assert made.status_code == 201, made.text
+            table = made.json()
+            started = c.post(f"/api/tables/{table['table_id']}/start",
+                             json={"token": table["host_token"]})
+            assert started.status_code == 200, started.text
+            with c.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+                message = ws.receive_json()
+                while message["type"] != "state" or message["view"] is None:
+                    message = ws.receive_json()
+                assert message["view"]["seat"] is None
+                assert message["view"]["hand"] is None, game

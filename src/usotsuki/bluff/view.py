@@ -58,7 +58,8 @@ class BluffView:
             "max_cards": self.max_cards, "ranks": self.ranks, "phase": self.phase.value,
             "round": self.round,
             "dealer": self.dealer, "to_move": self.to_move,
-            "hand": [str(c) for c in self.hand or ()],  # [] for a spectator (protocol)
+            # a spectator has no hand at all (PROTOCOL.md), as in the Liar Game
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "losses": list(self.losses), "eliminated": list(self.eliminated),
             "calls": [{"seat": s, "call": str(c)} for s, c in self.calls],

@@ -330,6 +330,7 @@ function describe(e) {
     case "called": return t("ev.called", { name: nm(e.seat), call: callText(e.call) });
     case "challenged": return `${t("ev.challenged", { name: nm(e.challenger) })} ${t(e.call_true ? "bluff.revealTrue" : "bluff.revealFalse", { call: callText(e.call) })} ${t("bluff.loses", { name: nm(e.loser) })}${e.eliminated ? ` ${t("bluff.out", { name: nm(e.loser) })}` : ""}`;
     case "game_over": return t("ev.game_over");
+    case "stand_in": return t("ev.stand_in", { name: nm(e.seat), bot: e.bot, reason: e.reason });
     case "played": return t("ev.played", { name: nm(e.seat), n: e.count, rate: rateOf(e.rate) });
     case "passed": return t("ev.passed", { name: nm(e.seat) });
     case "drew": return t("ev.drew", { name: nm(e.seat), n: e.count });

@@ -167,6 +167,7 @@ export default {
   "ev.doubted": "{name} doubts {other}: {verdict}.",
   "ev.truthful": "true",
   "ev.lie": "lie",
+  "ev.stand_in": "{name}'s bot ({bot}) {reason}: a random legal move is played for it this turn.",
   "ev.accepted": "{name} accepts.",
   "ev.flushed": "The field is flushed ({n} cards).",
   "ev.order_changed": "Order now {order} ({cause}).",

@@ -167,6 +167,7 @@ export default {
   "ev.doubted": "{name} が {other} をダウト：{verdict}。",
   "ev.truthful": "本当",
   "ev.lie": "嘘",
+  "ev.stand_in": "{name} のボット（{bot}）が手を返せなかったため、この手番はランダムな合法手が代わりに指されました。",
   "ev.accepted": "{name} が承認。",
   "ev.flushed": "場が流れました（{n}枚）。",
   "ev.order_changed": "順が{order}に（{cause}）。",
