@@ -14,7 +14,7 @@ from usotsuki.bluff.actions import (
     Challenge,
     calls_for,
 )
-from usotsuki.bluff.game import GAME, BluffGame
+from usotsuki.bluff.game import GAME
 from usotsuki.bluff.notation import format_action, parse_action
 from usotsuki.bluff.record import BluffReplay, read_rules, replay, replay_report, write_record
 from usotsuki.bluff.rules import BluffRules
@@ -35,7 +35,7 @@ from usotsuki.bluff.state import (
 from usotsuki.bluff.view import BluffView, info_key, view
 
 __all__ = [
-    "ALL_CALLS", "CHALLENGE", "GAME", "Action", "BluffGame", "BluffReplay", "BluffRules",
+    "ALL_CALLS", "CHALLENGE", "GAME", "Action", "BluffReplay", "BluffRules",
     "BluffState", "BluffView", "Call", "CallKind", "CallSet", "Challenge", "Phase",
     "RoundResult", "apply", "call_cards", "calls_for", "deal_unchecked", "format_action",
     "info_key", "is_true", "legal_actions", "new_game", "parse_action", "push", "read_rules",

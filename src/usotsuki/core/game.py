@@ -25,7 +25,9 @@ arguments differ by game; :mod:`usotsuki.session` puts one interface over them.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from usotsuki.core.events import Step
 
@@ -53,28 +55,21 @@ class GameState(Protocol):
 S = TypeVar("S", bound=GameState)
 A = TypeVar("A")
 V = TypeVar("V")
-L_co = TypeVar("L_co", covariant=True)
+L = TypeVar("L")
 
 
-class Game(Protocol[S, A, V, L_co]):
-    """The functions over one game's states (see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class Game(Generic[S, A, V, L]):
+    """The functions over one game's states (see the module docstring): each core builds
+    its ``GAME`` from its own functions, so nothing is wrapped twice."""
 
     name: str
-
-    def apply(self, state: S, action: A) -> Step[S]: ...
-
-    def push(self, state: S, action: A) -> S: ...
-
-    def legal(self, state: S) -> L_co: ...
-
-    def illegal_reason(self, state: S, action: A) -> str | None: ...
-
-    def view(self, state: S, seat: int | None) -> V: ...
-
-    def info_key(self, view: V) -> str: ...
-
-    def parse_action(self, text: str) -> A: ...
-
-    def format_action(self, action: A) -> str: ...
-
-    def replay_report(self, record: Any) -> dict[str, Any]: ...
+    apply: Callable[[S, A], Step[S]]
+    push: Callable[[S, A], S]
+    legal: Callable[[S], L]
+    illegal_reason: Callable[[S, A], str | None]
+    view: Callable[[S, int | None], V]
+    info_key: Callable[[V], str]
+    parse_action: Callable[[str], A]
+    format_action: Callable[[A], str]
+    replay_report: Callable[[Any], dict[str, Any]]

@@ -22,7 +22,7 @@ from usotsuki.liar.actions import (
     rate_of,
 )
 from usotsuki.liar.events import Event
-from usotsuki.liar.game import GAME, LiarGame
+from usotsuki.liar.game import GAME
 from usotsuki.liar.legal import (
     Illegal,
     LegalSummary,
@@ -60,7 +60,7 @@ from usotsuki.liar.view import LiarView, info_key, view
 __all__ = [
     "ACCEPT", "DOUBT", "GAME", "PASS", "RATE_NAMES", "Accept", "Action", "Doubt",
     "DoubtResult", "Event", "Exchange", "FieldPlay", "GameLog", "Give", "Illegal",
-    "LegalSummary", "LiarGame", "LiarMatch", "LiarReplay", "LiarRules", "LiarState",
+    "LegalSummary", "LiarMatch", "LiarReplay", "LiarRules", "LiarState",
     "LiarView", "Pass", "Play", "Plays", "apply", "check", "deal", "format_action",
     "illegal_reason", "info_key", "is_legal", "iter_legal_actions", "legal_summary",
     "new_game", "new_seed", "next_game", "parse_action", "parse_rate", "parse_rules_text",
