@@ -32,11 +32,8 @@ import contextlib
 import json
 import os
 import resource
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -46,14 +43,10 @@ sys.path.insert(0, str(ROOT / "tests" / "security"))
 
 from long_records import long_bluff_record  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from live_server import live_server  # noqa: E402
+
 GiB = 1024**3
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _tree(pid: int) -> list[int]:
@@ -405,43 +398,14 @@ async def _drive(url: str, port: int, pid: int, args: argparse.Namespace) -> lis
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
-    with tempfile.TemporaryDirectory(prefix="usotsuki-abuse-") as tmp:
-        port = _free_port()
-        url = f"http://127.0.0.1:{port}"
-        memory = int(args.memory_gb * GiB)
+    memory = int(args.memory_gb * GiB)
 
-        def bound() -> None:
-            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    def bound() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
-        server = subprocess.Popen(
-            [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port),
-             "--db", str(Path(tmp) / "abuse.sqlite3"), "--bot-delay", "0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=bound,
-            env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
-        try:
-            _wait_ready(url, server)
-            return asyncio.run(_drive(url, port, server.pid, args))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-
-
-def _wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
-    import httpx
-
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError("the server exited at start")
-        try:
-            if httpx.get(f"{url}/api/bots/bluff", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    raise RuntimeError("the server did not start in 30 s")
+    with live_server("abuse", preexec_fn=bound, quiet=True,
+                     env={**os.environ, "OPENBLAS_NUM_THREADS": "1"}) as (url, server):
+        return asyncio.run(_drive(url, int(url.rsplit(":", 1)[1]), server.pid, args))
 
 
 def main(argv: list[str] | None = None) -> int:

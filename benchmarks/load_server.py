@@ -21,10 +21,7 @@ import asyncio
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,15 +29,11 @@ from typing import Any
 
 # The scripted player lives with the tests (it is a test client, not part of the package).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from live_server import live_server  # noqa: E402
 
 TARGET = {"tables": 200, "players": 4, "p99_ms": 100.0}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -166,36 +159,22 @@ def run(tables: int = 200, players: int = 4, game: str = "bluff",
     all_cpus = list(range(os.cpu_count() or 1))
     server_cpus = {all_cpus[0]}
     client_cpus = set(all_cpus[1:]) or server_cpus
-    with tempfile.TemporaryDirectory(prefix="usotsuki-load-") as tmp:
-        port = _free_port()
-        url = f"http://127.0.0.1:{port}"
+    def pin_server() -> None:
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, server_cpus)
 
-        def pin_server() -> None:
-            if hasattr(os, "sched_setaffinity"):
-                os.sched_setaffinity(0, server_cpus)
-
-        server = subprocess.Popen(
-            [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port),
-             "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0",
-             # one address opens every table here: lift the per-address quotas
-             "--tables-per-minute", "100000", "--open-tables", "100000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pin_server)
-        try:
-            _wait_ready(url, server)
+    # one address opens every table here: lift the per-address quotas
+    lifted = ["--tables-per-minute", "100000", "--open-tables", "100000",
+              "--sockets-per-address", "100000"]
+    try:
+        with live_server("load", lifted, preexec_fn=pin_server) as (url, _server):
             if hasattr(os, "sched_setaffinity"):
                 os.sched_setaffinity(0, client_cpus)
             totals, elapsed, lost = asyncio.run(
                 _drive(url, tables, players, game, rules or {}, seconds, think))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-            if server.stderr is not None:
-                server.stderr.close()
-            if cpus and hasattr(os, "sched_setaffinity"):
-                os.sched_setaffinity(0, set(cpus))
+    finally:
+        if cpus and hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, set(cpus))
     actions = len(totals.latencies)
     p50, p99 = _percentile(totals.latencies, 0.50), _percentile(totals.latencies, 0.99)
     result = {
@@ -225,21 +204,6 @@ def run(tables: int = 200, players: int = 4, game: str = "bluff",
                             and p99 * 1000 < TARGET["p99_ms"] and not totals.errors
                             and not lost)
     return result
-
-
-def _wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
-    import httpx
-
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError("the server exited at start")
-        try:
-            if httpx.get(f"{url}/api/bots/bluff", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    raise RuntimeError("the server did not start in 30 s")
 
 
 def report(result: dict[str, Any]) -> None:

@@ -21,9 +21,7 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from load_server import Totals, _free_port, _percentile, _seat, _wait_ready  # noqa: E402
+from live_server import live_server  # noqa: E402
+from load_server import Totals, _percentile, _seat  # noqa: E402
 
 WARMUP = 8.0  # seconds of each run not measured: connections, first deals, imports
 
@@ -117,36 +116,21 @@ def run_once(tables: int, players: int, seconds: float, think: float, experts: i
     if server_src is not None:
         env["PYTHONPATH"] = str(server_src)
     else:  # this checkout's quotas would refuse a benchmark's hundred tables a minute
-        extra = ["--tables-per-minute", "100000", "--open-tables", "100000", *server_args]
-    with tempfile.TemporaryDirectory(prefix="usotsuki-expert-") as tmp:
-        port = _free_port()
-        url = f"http://127.0.0.1:{port}"
+        extra = ["--tables-per-minute", "100000", "--open-tables", "100000",
+              "--sockets-per-address", "100000", *server_args]
+    def pin_server() -> None:  # the server and its bot workers share one core
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, server_cpus)
 
-        def pin_server() -> None:  # the server and its bot workers share one core
-            if hasattr(os, "sched_setaffinity"):
-                os.sched_setaffinity(0, server_cpus)
-
-        server = subprocess.Popen(
-            [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port),
-             "--db", str(Path(tmp) / "bench.sqlite3"), "--bot-delay", "0", *extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pin_server,
-            env=env)
-        try:
-            _wait_ready(url, server)
+    try:
+        with live_server("expert", extra, preexec_fn=pin_server, env=env) as (url, _server):
             if hasattr(os, "sched_setaffinity"):
                 os.sched_setaffinity(0, client_cpus)
             totals, counts = asyncio.run(_drive(url, tables, players, seconds, think,
                                                 experts, expert_game))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-            if server.stderr is not None:
-                server.stderr.close()
-            if cpus and hasattr(os, "sched_setaffinity"):
-                os.sched_setaffinity(0, set(cpus))
+    finally:
+        if cpus and hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, set(cpus))
     measured = [lat for lat, at in zip(totals.latencies, totals.sent_at, strict=True)
                 if at - totals.began >= WARMUP]
     p50, p99 = _percentile(measured, 0.50), _percentile(measured, 0.99)

@@ -199,6 +199,8 @@ def serve(
         help="Bots get only CPU time nobody else wants (Linux SCHED_IDLE); "
              "--no-bot-idle-cpu: nice 10.")]
     = True,
+    sockets_per_address: Annotated[int, typer.Option(
+        help="WebSockets open at once from one client address.")] = 32,
     allowed_host: Annotated[list[str] | None, typer.Option(
         help="A Host name (or *.domain) the server answers and whose pages may open "
              "WebSockets, besides --host and localhost; repeat for more.")] = None,
@@ -207,7 +209,7 @@ def serve(
     from usotsuki.server.serve import Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
-                    idle_hours, bot_idle_cpu)
+                    idle_hours, bot_idle_cpu, sockets_per_address)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,
                                 allowed_host or ()))
 

@@ -106,6 +106,7 @@ class Limits:
     bot_games: int = 4
     idle_hours: float = 24.0
     bot_idle_cpu: bool = True
+    sockets_per_address: int = 32  # WebSockets open at once from one client address
 
     def problem(self) -> str | None:
         if self.bot_workers < 1 or self.bot_deadline <= 0:
@@ -114,6 +115,8 @@ class Limits:
             return "--tables-per-minute, --open-tables and --bot-games must be >= 0"
         if self.idle_hours <= 0:
             return "--idle-hours must be > 0"
+        if self.sockets_per_address < 1:
+            return "--sockets-per-address must be >= 1"
         return None
 
 
@@ -158,7 +161,10 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         idle_seconds=limits.idle_hours * 3600,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
     hosts = allowed_hosts(host, allowed_host)
-    app = create_app(store=store, settings=settings, allowed_hosts=hosts)
+    app = create_app(store=store, settings=settings, allowed_hosts=hosts,
+                     ws_per_address=limits.sockets_per_address)
+    # HTTP connections (before any upgrade) may be twice the WebSockets: pages, API calls
+    GuardedH11Protocol.per_address = max(TCP_PER_ADDRESS, 2 * limits.sockets_per_address)
     where = db if "://" not in db else db.split("@")[-1]
     print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where}; "
           f"hosts: {', '.join(hosts)})", flush=True)
