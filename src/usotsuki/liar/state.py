@@ -25,7 +25,7 @@ Readings of RULES.md chosen here (where its text leaves room):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import MISSING, dataclass, fields, replace
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, NamedTuple
 
 from usotsuki.cards import DECK, Card
@@ -254,8 +254,8 @@ def new_game(rules: LiarRules, hands: Sequence[Iterable[Card]], stock: Iterable[
     :raises InvalidDeal: for a deal that L3 or Part 4 does not allow, or a bad seed.
     """
     hands_t, stock_t = check_deal(rules, hands, stock)
-    return LiarState(rules, hands_t, stock_t, (), starter(hands_t), False, False, False, 0,
-                     (), (), None, None, (), 0, seed_rng(seed))
+    return _state(rules, hands_t, stock_t, (), starter(hands_t), False, False, False, 0, (), (),
+                  None, None, (), 0, seed_rng(seed), (), (), (), ())
 
 
 def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
@@ -292,9 +292,9 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
         owed.append(Exchange(higher, lower, count))
     hands_now = tuple(held)
     to_move = owed[0].giver if owed else starter(hands_now)
-    new = LiarState(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
-                    tuple(owed), (), None, None, classes, state.game + 1, state.rng,
-                    secret=secret)
+    new = _state(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
+                 tuple(owed), (), None, None, classes, state.game + 1, state.rng, (), (), (),
+                 secret)
     return Step(new, tuple(events))
 
 
@@ -520,7 +520,10 @@ def _accept(s: LiarState, log: list[Event] | None) -> LiarState:
     if log is not None:
         log.append(Accepted(s.to_move))
     # L10: the play stands and its player, out of cards, wins
-    return _end(replace(s, turns=s.turns + 1), s.field[-1].seat, log)
+    return _end(_state(s.rules, s.hands, s.stock, s.field, s.to_move, s.revolution, s.jack_back,
+                       s.bound, s.turns + 1, s.owed, s.doubts, s.standings, s.winner,
+                       s.classes, s.game, s.rng, s.known_stock, s.known_hands, s.known_before,
+                       s.secret), s.field[-1].seat, log)
 
 
 def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> LiarState:
@@ -536,7 +539,9 @@ def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> Lia
     # the giver knows where its cards went (a card given back is no longer where it was)
     secret = tuple(e for e in s.secret if e[0] not in cards)
     secret += tuple((c, receiver, giver) for c in cards)
-    return replace(s, hands=tuple(hands), owed=owed, to_move=to_move, secret=secret)
+    return _state(s.rules, tuple(hands), s.stock, s.field, to_move, s.revolution, s.jack_back,
+                  s.bound, s.turns, owed, s.doubts, s.standings, s.winner, s.classes, s.game,
+                  s.rng, s.known_stock, s.known_hands, s.known_before, secret)
 
 
 def _flush(stock: tuple[Card, ...], field: tuple[FieldPlay, ...], rng: FlushRng,
