@@ -9,8 +9,9 @@ trusted callers such as bots and benchmarks (python-chess's ``push`` beside ``pu
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
+from typing import Any
 
 from usotsuki.bluff.actions import (
     ALL_CALLS,
@@ -112,6 +113,43 @@ class BluffState:
         return ((winner,), *((seat,) for seat in reversed(self.eliminated)))
 
 
+def _draft_class() -> Any:
+    """A plain slots class with BluffState's fields in the same order, so the same layout."""
+    names = {"__annotations__": {f.name: f.type for f in fields(BluffState)}}
+    draft: Any = dataclass(slots=True)(type("_BluffStateDraft", (), names))
+    assert draft.__slots__ == BluffState.__slots__
+    return draft
+
+
+_Draft = _draft_class()
+_new_object = object.__new__
+
+
+def _state(rules: BluffRules, losses: tuple[int, ...], active: tuple[bool, ...],
+           eliminated: tuple[int, ...], dealer: int, to_move: int | None, hands: Hands | None,
+           calls: tuple[tuple[int, Call], ...], last_index: int,
+           results: tuple[RoundResult, ...]) -> BluffState:
+    """``BluffState(...)`` for the hot transitions: the frozen dataclass ``__init__`` sets
+    each field through ``object.__setattr__``; plain stores into a bare instance of a
+    same-layout slots class that then becomes a BluffState (``__class__`` may change
+    between classes of the same slot layout) are faster, as in ``liar.state._state``.
+    The result is an ordinary frozen BluffState."""
+    new = _new_object(_Draft)
+    new.rules = rules
+    new.losses = losses
+    new.active = active
+    new.eliminated = eliminated
+    new.dealer = dealer
+    new.to_move = to_move
+    new.hands = hands
+    new.calls = calls
+    new.last_index = last_index
+    new.results = results
+    new.__class__ = BluffState
+    state: BluffState = new
+    return state
+
+
 def new_game(rules: BluffRules) -> BluffState:
     """A game waiting for round 1's deal; the first caller sits left of the dealer (B4)."""
     n = rules.players
@@ -172,8 +210,8 @@ def start_round(state: BluffState, hands: Sequence[Sequence[Card]]) -> Step[Bluf
 
 
 def _with_hands(state: BluffState, hands: Hands) -> BluffState:
-    return BluffState(state.rules, state.losses, state.active, state.eliminated, state.dealer,
-                      state.to_move, hands, (), -1, state.results)
+    return _state(state.rules, state.losses, state.active, state.eliminated, state.dealer,
+                  state.to_move, hands, (), -1, state.results)
 
 
 def deal_unchecked(state: BluffState, hands: Hands) -> BluffState:
@@ -259,9 +297,9 @@ def push(state: BluffState, action: Action) -> BluffState:
     seat = state.to_move
     assert seat is not None and state.hands is not None
     if isinstance(action, Call):
-        return BluffState(state.rules, state.losses, state.active, state.eliminated,
-                          state.dealer, next_active(state.active, seat), state.hands,
-                          (*state.calls, (seat, action)), action.index, state.results)
+        return _state(state.rules, state.losses, state.active, state.eliminated, state.dealer,
+                      next_active(state.active, seat), state.hands,
+                      (*state.calls, (seat, action)), action.index, state.results)
     return _challenge(state, seat)
 
 
@@ -284,8 +322,8 @@ def _challenge(state: BluffState, challenger: int) -> BluffState:
     # B12: the game ends when one player remains; B4: else the loser deals and the next
     # player still in the game clockwise from the loser's seat calls first.
     to_move = None if active.count(True) == 1 else next_active(active, loser)
-    return BluffState(state.rules, losses, active, out, loser, to_move, None, (), -1,
-                      (*state.results, result))
+    return _state(state.rules, losses, active, out, loser, to_move, None, (), -1,
+                  (*state.results, result))
 
 
 def is_true(call: Call, hands: Hands) -> bool:

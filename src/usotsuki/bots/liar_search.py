@@ -30,7 +30,7 @@ from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Action, Play
 from usotsuki.liar.legal import LegalSummary, playable
 from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.state import FieldPlay, LiarState, push
-from usotsuki.liar.tracking import Block
+from usotsuki.liar.tracking import Block, OwnCards
 from usotsuki.liar.view import FieldView, LiarView
 from usotsuki.odds_liar import deck_minus, hypergeometric_at_least
 
@@ -92,7 +92,8 @@ def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> Li
     field = tuple(FieldPlay(p.seat, cards, p.rate) for p, cards in zip(view.field, played,
                                                                        strict=True))
     under = len(stocked) + len(own_stocked)
-    known_stock = (Block(0, under, tuple(stocked), tuple((c, me) for c in own_stocked)),) \
+    known_stock = (Block(0, under, tuple(stocked),
+                         (OwnCards(me, tuple(own_stocked)),) if own_stocked else ()),) \
         if under else ()
     known_hands = tuple((c, place) for c, place in view.known_places
                         if not isinstance(place, str))

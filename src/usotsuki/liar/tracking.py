@@ -21,9 +21,26 @@ everything, shifts them. Only blocks still holding known cards (shown or own) ar
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from usotsuki.cards import Card
+
+
+class Put(Protocol):
+    """Cards one seat put face down: a field play (``state.FieldPlay``) or :class:`OwnCards`."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+
+
+class OwnCards(NamedTuple):
+    """Cards ``seat`` put face down (a :class:`Put` that is not a field play)."""
+
+    seat: int
+    cards: tuple[Card, ...]
 
 
 class Block(NamedTuple):
@@ -33,7 +50,9 @@ class Block(NamedTuple):
     lo: int
     hi: int
     known: tuple[Card, ...]
-    own: tuple[tuple[Card, int], ...] = ()  # (card, seat that played it face down)
+    # the plays flushed face down, each seat knowing its own cards: the field's plays
+    # themselves, so a flush costs no per-card work (expanded only when a draw takes them)
+    own: tuple[Put, ...] = ()
 
 
 _block = tuple.__new__  # builds a Block without NamedTuple's keyword handling (hot path)
@@ -46,14 +65,15 @@ Secret = tuple[tuple[Card, int, int], ...]
 
 
 def flushed(blocks: Blocks, count: int, shown: tuple[Card, ...],
-            own: tuple[tuple[Card, int], ...]) -> Blocks:
+            own: tuple[Put, ...]) -> Blocks:
     """L8: ``count`` cards go under the stock, ``shown`` of them seen face up by all and
-    ``own`` (card, player) the others, each known to its player."""
+    those of the plays ``own`` the others, each known to its player."""
     new = (_block(Block, (0, count, shown, own)),) if shown or own else ()
     if not blocks:
         return new
-    return tuple(_block(Block, (b.lo + count, b.hi + count, b.known, b.own))
-                 for b in blocks) + new
+    # a list comprehension: tuple(generator) is slower on CPython 3.11 (hot path)
+    return (*[_block(Block, (b.lo + count, b.hi + count, b.known, b.own)) for b in blocks],
+            *new)
 
 
 def drawn(blocks: Blocks, in_hand: InHand, secret: Secret, seat: int, top: int,
@@ -64,21 +84,23 @@ def drawn(blocks: Blocks, in_hand: InHand, secret: Secret, seat: int, top: int,
         block, blocks = blocks[0], blocks[1:]
         if block.lo >= lowest:  # the whole block: every card of it is now this seat's
             in_hand += tuple((c, seat) for c in block.known)
-            secret += tuple((c, seat, owner) for c, owner in block.own if owner != seat)
+            if block.own:
+                secret += tuple((c, seat, p.seat) for p in block.own if p.seat != seat
+                                for c in p.cards)
         # else a shuffled part of it: its cards may be on either side (dropped)
     return blocks, in_hand, secret
 
 
 def secret_played(secret: Secret, seat: int) -> Secret:
     """``seat`` plays: the cards others knew it held may now be on the field."""
-    return tuple(e for e in secret if e[1] != seat)
+    return tuple([e for e in secret if e[1] != seat])
 
 
 def played(in_hand: InHand, seat: int) -> tuple[InHand, tuple[Card, ...]]:
     """``seat`` plays: its tracked cards may now be on the field. Returns the rest and the
     cards it certainly held just before the play."""
-    kept = tuple(p for p in in_hand if p[1] != seat)
-    return kept, tuple(c for c, s in in_hand if s == seat)
+    kept = tuple([p for p in in_hand if p[1] != seat])
+    return kept, tuple([c for c, s in in_hand if s == seat])
 
 
 def places(blocks: Blocks, in_hand: InHand) -> tuple[tuple[Card, int | str], ...]:
@@ -91,7 +113,7 @@ def places(blocks: Blocks, in_hand: InHand) -> tuple[tuple[Card, int | str], ...
 def own_places(blocks: Blocks, secret: Secret, seat: int) -> tuple[tuple[Card, int | str], ...]:
     """The cards ``seat`` put face down or gave away whose place it knows for certain
     (``"stock"`` or a seat), by card: private to ``seat``."""
-    found: list[tuple[Card, int | str]] = [(c, "stock") for b in blocks for c, owner in b.own
-                                           if owner == seat]
+    found: list[tuple[Card, int | str]] = [(c, "stock") for b in blocks for p in b.own
+                                           if p.seat == seat for c in p.cards]
     found += [(c, holder) for c, holder, knower in secret if knower == seat]
     return tuple(sorted(found, key=lambda p: p[0]))
