@@ -9,9 +9,8 @@ trusted callers such as bots and benchmarks (python-chess's ``push`` beside ``pu
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from usotsuki.bluff.actions import (
     ALL_CALLS,
@@ -29,6 +28,7 @@ from usotsuki.bluff.rules import BluffRules
 from usotsuki.cards import RANKS, Card, card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Event, Step
+from usotsuki.core.frozen import draft_class
 
 Hands = tuple[tuple[Card, ...], ...]
 
@@ -113,15 +113,7 @@ class BluffState:
         return ((winner,), *((seat,) for seat in reversed(self.eliminated)))
 
 
-def _draft_class() -> Any:
-    """A plain slots class with BluffState's fields in the same order, so the same layout."""
-    names = {"__annotations__": {f.name: f.type for f in fields(BluffState)}}
-    draft: Any = dataclass(slots=True)(type("_BluffStateDraft", (), names))
-    assert draft.__slots__ == BluffState.__slots__
-    return draft
-
-
-_Draft = _draft_class()
+_Draft = draft_class(BluffState)  # see usotsuki.core.frozen
 _new_object = object.__new__
 
 

@@ -25,8 +25,10 @@ def _usage(pieces: list[str]) -> list[str]:
     return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
 
 
-class Command(TyperCommand):
-    """Typer's command with :func:`_tidy` help (``--help`` is made lazily, so there too)."""
+class _Tidy:
+    """Help made with :func:`_tidy` (``--help`` itself is made lazily, so there too)."""
+
+    params: list[Any]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -34,26 +36,20 @@ class Command(TyperCommand):
             _tidy(param)
 
     def get_help_option(self, ctx: Any) -> TyperOption | None:
-        option = super().get_help_option(ctx)
+        option: TyperOption | None = super().get_help_option(ctx)  # type: ignore[misc]
         _tidy(option)
         return option
+
+
+class Command(_Tidy, TyperCommand):
+    """Typer's command with tidy help and usage."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         return _usage(super().collect_usage_pieces(ctx))
 
 
-class Group(TyperGroup):
-    """Typer's group with :func:`_tidy` help."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for param in self.params:
-            _tidy(param)
-
-    def get_help_option(self, ctx: Any) -> TyperOption | None:
-        option = super().get_help_option(ctx)
-        _tidy(option)
-        return option
+class Group(_Tidy, TyperGroup):
+    """Typer's group with tidy help."""
 
 
 app = typer.Typer(

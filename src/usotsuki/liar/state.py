@@ -25,12 +25,13 @@ Readings of RULES.md chosen here (where its text leaves room):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import MISSING, dataclass, fields
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Step
+from usotsuki.core.frozen import draft_class
 from usotsuki.liar.actions import (
     CARD_RATE,
     JACK,
@@ -148,16 +149,7 @@ class LiarState:
         return bool(self.field) and not self.hands[self.field[-1].seat] and not self.is_over
 
 
-def _draft_class() -> Any:
-    """A plain slots class with LiarState's fields in the same order, so the same layout."""
-    names: dict[str, Any] = {"__annotations__": {f.name: f.type for f in fields(LiarState)}}
-    names |= {f.name: f.default for f in fields(LiarState) if f.default is not MISSING}
-    draft: Any = dataclass(slots=True)(type("_LiarStateDraft", (), names))
-    assert draft.__slots__ == LiarState.__slots__
-    return draft
-
-
-_Draft = _draft_class()
+_Draft = draft_class(LiarState)  # see usotsuki.core.frozen
 _new_object = object.__new__
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 
