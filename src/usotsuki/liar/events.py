@@ -7,6 +7,7 @@ private fact comes with a public shadow: ``PlayedCards`` (the player) beside ``P
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ from usotsuki.liar.actions import RATE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(ABC):
     """Base of the Liar Game's events: public unless a subclass names its audience.
 
     ``to_json`` is written out per event (``type`` first, cards and rates in notation);
@@ -26,8 +27,9 @@ class Event:
     def audience(self) -> frozenset[int] | None:
         return None
 
+    @abstractmethod
     def to_json(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The event as JSON: ``type`` first, cards and rates in notation."""
 
 
 @dataclass(frozen=True, slots=True)
