@@ -237,5 +237,25 @@ def tournament(
                                     json_path=json_file))
 
 
+@app.command(cls=Command)
+def analyse(
+    file: Annotated[Path, typer.Argument(help="A game record (RULES.md Part 4), finished or "
+                                              "not.", show_default=False)],
+    json_file: Annotated[Path | None, typer.Option(
+        "--json", help="Write the whole analysis as JSON here (docs/analysis.md).")] = None,
+    plot: Annotated[Path | None, typer.Option(
+        help="Write a chart of each player's chance to win (PNG) here.")] = None,
+    depth: Annotated[int | None, typer.Option(
+        help="Playouts per candidate move (default: Bluff 120, Liar Game 32).")] = None,
+    seed: Annotated[str, typer.Option(help="Seed: the same record and seed give the same "
+                                           "analysis.")] = "0",
+) -> None:
+    """Review a game: every call, play and doubt judged by the expert's search."""
+    from usotsuki.cli.analyse import run_analyse
+
+    raise typer.Exit(run_analyse(file=file, json_path=json_file, plot_path=plot, depth=depth,
+                                 seed=seed))
+
+
 if __name__ == "__main__":
     app()

@@ -1,0 +1,148 @@
+"""Game review: every call, play and doubt of a record judged from the acting seat's view.
+
+Pure (no I/O, no clocks, no global randomness): a record in, a JSON-ready analysis out,
+the same for the same record, seed and depth (each decision draws from its own
+``random.Random`` seeded by the seed and the decision's place). The schema is described
+in ``docs/analysis.md``. For each decision:
+
+- the exact probability that the claim being judged is true, from the seat's view
+  (Bluff: the current call and the call made, :mod:`usotsuki.odds`; Liar Game: that the
+  last play is truthful, :func:`usotsuki.odds_liar.truth_probability`);
+- the value of each candidate move with an error bar, from the expert's search through
+  the seam of :mod:`usotsuki.analysis.search`; the best move, the value lost by the move
+  made and a mark (:mod:`usotsuki.analysis.common` justifies the thresholds);
+- luck: a challenge or doubt that went against its odds.
+
+Then per player: accuracy (mean value lost), bluff rate, challenge/doubt success, luck;
+and per replay frame each player's chance to win, for the chart.
+
+The work splits into :func:`plan` (a cheap replay that lists the decisions),
+:func:`judge_points` (any subset of them, e.g. in chunks across processes) and
+:func:`assemble`; :func:`analyse` runs the three.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from usotsuki.analysis import bluff_review, liar_review
+from usotsuki.analysis.bluff_review import NotAnalysable
+from usotsuki.analysis.common import MARKS, THRESHOLDS, UNITS, Tally, luck
+from usotsuki.analysis.search import Search
+
+SCHEMA = "usotsuki.analysis/1"
+DEFAULT_DEPTH = {"bluff": 120, "liar": 32}
+"""Playouts per candidate move at the default depth (``--depth``)."""
+
+Walk = bluff_review.Walk | liar_review.Walk
+Progress = Callable[[int, int], None]
+
+__all__ = ["DEFAULT_DEPTH", "MARKS", "SCHEMA", "NotAnalysable", "analyse", "assemble",
+           "judge_points", "plan"]
+
+
+def plan(record: Any) -> Walk:
+    """The record's decisions, replayed. :raises NotAnalysable: saying why not."""
+    game = record.get("game") if isinstance(record, dict) else None
+    if game == "bluff":
+        return bluff_review.walk(record)
+    if game == "liar":
+        return liar_review.walk(record)
+    raise NotAnalysable('a record is a JSON object whose "game" is "bluff" or "liar"')
+
+
+def _search(game: str, depth: int) -> Search[Any, Any]:
+    if game == "bluff":
+        return bluff_review.default_search(depth)
+    return liar_review.default_search(depth)
+
+
+def judge_points(walk: Walk, indices: Sequence[int], seed: int | str, depth: int,
+                 search: Search[Any, Any] | None = None,
+                 progress: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+    """The decisions ``walk.points[i]`` for ``i`` in ``indices``, judged."""
+    engine = search or _search(walk.game, depth)
+    out = []
+    for i in indices:
+        point = walk.points[i]
+        rng = random.Random(f"{seed}/{point.round}/{point.index}")
+        if walk.game == "bluff":
+            assert isinstance(point, bluff_review.Point)
+            out.append(bluff_review.judge(point, engine, rng))
+        else:
+            assert isinstance(point, liar_review.Point)
+            out.append(liar_review.judge(point, engine, rng))
+        if progress is not None:
+            progress()
+    return out
+
+
+def assemble(walk: Walk, decisions: list[dict[str, Any]], seed: int | str,
+             depth: int) -> dict[str, Any]:
+    """The whole analysis from every judged decision (in order)."""
+    tallies = [Tally(s, name) for s, name in enumerate(walk.names)]
+    last_call: dict[int, dict[str, Any]] = {}
+    for d in decisions:
+        t = tallies[d["seat"]]
+        if d["mark"] is not None:
+            t.judged += 1
+            t.lost += d["lost"]
+            t.marks[d["mark"]] += 1
+        if d["true"] is not None:
+            t.claims += 1
+            t.bluffs += not d["true"]
+            last_call[d["round"]] = d
+        if d["won"] is not None:
+            t.tests += 1
+            t.tests_won += d["won"]
+            if d["p_win"] is not None:
+                t.luck += d["won"] - d["p_win"]
+            t.lucky += d["luck"] == "lucky"
+            t.unlucky += d["luck"] == "unlucky"
+            call = last_call.get(d["round"])
+            if walk.game == "bluff" and call is not None and call["p_action"] is not None:
+                # B9: the caller wins the challenge when the call is true
+                caller = tallies[call["seat"]]
+                call["luck"] = luck(call["p_action"], not d["won"])
+                caller.luck += (not d["won"]) - call["p_action"]
+                caller.lucky += call["luck"] == "lucky"
+                caller.unlucky += call["luck"] == "unlucky"
+    win = (bluff_review.win_series(walk, decisions) if isinstance(walk, bluff_review.Walk)
+           else [list(w) for w in walk.win])
+    return {
+        "schema": SCHEMA, "game": walk.game, "players": walk.players,
+        "names": list(walk.names), "seed": seed, "depth": depth,
+        "finished": walk.finished, "frames": walk.frames,
+        "unit": UNITS[walk.game], "thresholds": dict(zip(MARKS[1:], THRESHOLDS[walk.game],
+                                                         strict=True)),
+        "summary": [t.to_json() for t in tallies],
+        "decisions": decisions,
+        "win": win,
+    }
+
+
+def analyse(record: Any, seed: int | str = 0, depth: int | None = None,
+            progress: Progress | None = None,
+            search: Search[Any, Any] | None = None) -> dict[str, Any]:
+    """The review of a record (module docstring). ``depth``: playouts per candidate
+    (default :data:`DEFAULT_DEPTH`); ``progress(done, total)`` is called after each
+    decision; ``search`` replaces the expert's (the seam).
+
+    :raises NotAnalysable: when the record does not replay."""
+    walk = plan(record)
+    depth = DEFAULT_DEPTH[walk.game] if depth is None else depth
+    if depth < 1:
+        raise NotAnalysable(f"the depth is a number of playouts, at least 1, not {depth}")
+    total = len(walk.points)
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    decisions = judge_points(walk, range(total), seed, depth, search, step)
+    return assemble(walk, decisions, seed, depth)

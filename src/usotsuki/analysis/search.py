@@ -1,0 +1,190 @@
+"""The seam between the review and the bots' search: values of candidate moves.
+
+A :class:`Search` takes one seat's view and the move that seat made, and returns the
+candidates worth comparing (the move made always among them) with an estimated value
+each and its error bar. The review knows nothing else about the search, so a stronger
+one (a new expert, a solver) plugs in by implementing :meth:`Search.evaluate`.
+
+The two implementations here are the ``expert`` bots' own searches, run with a fixed
+budget per candidate (``playouts``) instead of a shared one, so that every candidate's
+value has an error bar, and on common random numbers (each playout deals the same
+hidden cards for every candidate), so that two candidates compare more precisely than
+their separate bars say:
+
+- Bluff (:class:`ExpertBluffSearch`, :mod:`usotsuki.bots.bluff_search`): the expert's
+  belief particles and its candidate raises; a challenge loses when the current call is
+  true (B9), read off the weighted particles; each raise is played out to the end of the
+  round by the expert's rollout rule. Value: the probability of losing the round.
+- Liar Game (:class:`ExpertLiarSearch`, :mod:`usotsuki.bots.liar_search`): the expert's
+  determinizations, candidates and default policy, up to its horizon. Value: the seat's
+  expected finishing place (:func:`place`): its place in the standings when the playout
+  ends the game (L11), else its rank by hand size at the horizon.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+import numpy as np
+
+from usotsuki import bluff, liar
+from usotsuki.analysis.common import Z, Estimate, mean_estimate
+from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Call
+from usotsuki.bots.bluff_belief import sample
+from usotsuki.bots.bluff_levels import decide_array, deck_probs, first_legal_index
+from usotsuki.bots.bluff_search import ExpertBluffBot, _hands, _next
+from usotsuki.bots.liar_belief import truth_belief
+from usotsuki.bots.liar_search import SearchLiarBot, candidates, determinize, rollout_action
+from usotsuki.liar.actions import ACCEPT, Play
+from usotsuki.liar.state import push as liar_push
+from usotsuki.odds import call_probabilities
+
+V_contra = TypeVar("V_contra", contravariant=True)
+A = TypeVar("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation(Generic[A]):
+    """The candidates and their values (lower is better). ``losers``: Bluff only, the
+    chance that each seat loses the round after the move made (for the win chart)."""
+
+    options: tuple[tuple[A, Estimate], ...]
+    losers: tuple[float, ...] | None = None
+
+
+class Search(Protocol[V_contra, A]):
+    """Values of a seat's candidate moves, the move made among them (module docstring)."""
+
+    def evaluate(self, view: V_contra, taken: A, rng: random.Random) -> Evaluation[A]: ...
+
+
+class ExpertBluffSearch:
+    """The Bluff expert's search with ``playouts`` deals per candidate raise."""
+
+    def __init__(self, playouts: int = 120, bot: ExpertBluffBot | None = None) -> None:
+        self.playouts = playouts
+        self.bot = bot or ExpertBluffBot()
+
+    def evaluate(self, v: bluff.BluffView, taken: bluff.Action, rng: random.Random
+                 ) -> Evaluation[bluff.Action]:
+        assert v.seat is not None
+        particles = sample(v, rng, self.bot.model)
+        probs = deck_probs(particles.probabilities(), v.ranks)
+        raises = self.bot._raises(probs, first_legal_index(v))
+        if isinstance(taken, Call) and taken.index not in raises:
+            raises.append(taken.index)
+        options: list[tuple[bluff.Action, Estimate]] = []
+        loser_of: dict[bluff.Action, list[float]] = {}
+        current = v.current_call
+        if current is not None:
+            # B9: a challenge loses exactly when the call is true; the particles' weighted
+            # mean, its error from their effective number.
+            p = float(probs[current.index])
+            n = particles.effective_size
+            options.append((CHALLENGE, Estimate(p, Z * math.sqrt(max(p * (1 - p), 1 / n) / n))))
+            losers = [0.0] * v.players
+            losers[v.seat] += p
+            losers[v.calls[-1][0]] += 1 - p
+            loser_of[CHALLENGE] = losers
+        if raises:
+            gen = np.random.default_rng(rng.getrandbits(64))
+            truth = particles.truth()
+            picks = gen.choice(particles.weights.shape[0], size=self.playouts,
+                               p=particles.weights)
+            outcomes = [[0.0] * self.playouts for _ in raises]
+            counts = [[0] * v.players for _ in raises]
+            for d, k in enumerate(picks.tolist()):
+                hands = _hands(particles.owner[k], v.players)
+                for j, index in enumerate(raises):
+                    loser = self._loser(v, hands, truth[k], index)
+                    outcomes[j][d] = float(loser == v.seat)
+                    counts[j][loser] += 1
+            for j, index in enumerate(raises):
+                call = ALL_CALLS[index]
+                options.append((call, mean_estimate(outcomes[j], bounded=True)))
+                loser_of[call] = [c / self.playouts for c in counts[j]]
+        key = taken if not isinstance(taken, Call) else ALL_CALLS[taken.index]
+        return Evaluation(tuple(options), tuple(loser_of[key]))
+
+    def _loser(self, v: bluff.BluffView, hands: list[tuple[bluff.Card, ...]],
+               truth: np.ndarray, index: int) -> int:
+        """The expert's playout (``ExpertBluffBot._loses``) after this seat calls
+        ``ALL_CALLS[index]``, giving the round's loser rather than only whether it is
+        this seat: the win chart needs who."""
+        assert v.seat is not None
+        in_play = v.cards_in_play
+        caller, current = v.seat, index
+        seat = _next(v.hand_sizes, v.seat)
+        rule = self.bot.rollout
+        while True:
+            hand = hands[seat]
+            probs = deck_probs(call_probabilities(hand, in_play - len(hand), v.ranks), v.ranks)
+            choice = decide_array(probs, FIRST_STRONGER[current], float(probs[current]), rule)
+            if choice < 0:
+                return seat if truth[current] else caller  # B9
+            caller, current = seat, choice
+            seat = _next(v.hand_sizes, seat)
+
+
+def same_move(a: liar.Action, b: liar.Action) -> bool:
+    """Two Liar Game moves alike for the review: plays of the same cards (in any order)
+    at the same rate, or the same other action."""
+    if isinstance(a, Play) and isinstance(b, Play):
+        return a.rate == b.rate and sorted(a.cards) == sorted(b.cards)
+    return a == b
+
+
+class ExpertLiarSearch:
+    """The Liar expert's search with ``playouts`` determinizations per candidate."""
+
+    def __init__(self, playouts: int = 32, bot: SearchLiarBot | None = None) -> None:
+        self.playouts = playouts
+        self.bot = bot or SearchLiarBot()
+
+    def evaluate(self, v: liar.LiarView, taken: liar.Action, rng: random.Random
+                 ) -> Evaluation[liar.Action]:
+        me = v.seat
+        assert me is not None and v.legal is not None
+        moves: list[liar.Action] = []
+        if not v.legal.give:
+            hard = self.bot.fallback.act(v, v.legal, rng)
+            moves = candidates(v, v.legal, hard)
+            if v.legal.accept:
+                moves.append(ACCEPT)
+        for move in (*moves, taken):
+            if not any(same_move(move, m) for m in moves):
+                moves.append(move)
+        p_truth = truth_belief(v)
+        outcomes: list[list[float]] = [[] for _ in moves]
+        for _ in range(self.playouts):
+            seed = rng.getrandbits(64)
+            start = determinize(v, random.Random(seed), p_truth)
+            for j, move in enumerate(moves):
+                playout = random.Random(seed ^ 0x5EED)  # the same for every candidate
+                s = liar_push(start, move)
+                for _ in range(self.bot.horizon):
+                    if s.to_move is None:
+                        break
+                    s = liar_push(s, rollout_action(s, playout))
+                outcomes[j].append(place(s, me))
+        return Evaluation(tuple((m, mean_estimate(o)) for m, o in zip(moves, outcomes,
+                                                                        strict=True)))
+
+
+def place(s: liar.LiarState, me: int) -> float:
+    """``me``'s finishing place (1 is first): from the standings once the game is over
+    (L11; a shared place counts as its first position); else, at the search's horizon,
+    1 plus the seats holding fewer cards, plus half the seats holding as many."""
+    if s.standings is not None:
+        at = 1
+        for seats in s.standings:
+            if me in seats:
+                return float(at)
+            at += len(seats)
+    mine = len(s.hands[me])
+    fewer = sum(len(h) < mine for i, h in enumerate(s.hands) if i != me)
+    ties = sum(len(h) == mine for i, h in enumerate(s.hands) if i != me)
+    return 1.0 + fewer + 0.5 * ties

@@ -1,0 +1,169 @@
+"""``usotsuki analyse``: the game review of a record in the terminal.
+
+A shell over :mod:`usotsuki.analysis`: it reads the record, shows a Rich progress bar while
+each decision is judged, prints each player's summary and the marked moves, and writes
+the JSON (``docs/analysis.md``) and the win-chance chart when asked. Output paths are
+checked before the work starts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from usotsuki.analysis import NotAnalysable, analyse
+from usotsuki.cli.records import PathError, check_writable, write_text_atomic
+from usotsuki.cli.tournament import check_plot_path
+from usotsuki.core.record import RecordError, parse_record_bytes
+
+MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
+                depth: int | None, seed: str, console: Console | None = None) -> int:
+    """Review one record; return the exit status (0 done, 1 a bad file or option)."""
+    console = console or Console(highlight=False)
+    try:
+        if depth is not None and depth < 1:
+            raise ValueError(f"--depth is a number of playouts per move, at least 1, not {depth}")
+        if json_path is not None:
+            check_writable(json_path, "--json")
+        if plot_path is not None:
+            check_plot_path(plot_path)
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise ValueError(f"cannot read {file}: {exc.strerror or exc}") from None
+        record = parse_record_bytes(data)
+    except (PathError, RecordError, ValueError) as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        return 1
+    seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
+    try:
+        with Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, transient=True) as progress:
+            task = progress.add_task("decisions", total=None)
+
+            def advance(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            result = analyse(record, seed=seed_value, depth=depth, progress=advance)
+    except NotAnalysable as exc:
+        console.print(f"[red]{escape(str(file))}: not reviewable: {escape(str(exc))}[/red]")
+        return 1
+    except KeyboardInterrupt:
+        console.print("[yellow]Interrupted; no review.[/yellow]")
+        return 130
+    print_review(console, result)
+    status = 0
+    for path, write, what in ((json_path, _write_json, "JSON"), (plot_path, plot, "chart")):
+        if path is None:
+            continue
+        try:
+            write(result, path)
+            console.print(f"wrote the {what} to {escape(str(path))}")
+        except OSError as exc:
+            console.print(f"[red]could not write {escape(str(path))}: "
+                          f"{escape(exc.strerror or str(exc))}[/red]")
+            status = 1
+    return status
+
+
+def _write_json(result: dict[str, Any], path: Path) -> None:
+    write_text_atomic(path, json.dumps(result, ensure_ascii=False, indent=1) + "\n")
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.0%}"
+
+
+def _value(game: str, x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.0%}" if game == "bluff" else f"{x:.2f}"
+
+
+def print_review(console: Console, a: dict[str, Any]) -> None:
+    """The players' summaries, then every marked (or lucky/unlucky) move."""
+    game = a["game"]
+    names = a["names"]
+    state = "finished" if a["finished"] else "unfinished"
+    title = (f"{'Bluff' if game == 'bluff' else 'Liar Game'} review, {a['players']} players, "
+             f"{state}; depth {a['depth']}, seed {a['seed']}")
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    claims, tests = ("calls", "chall.") if game == "bluff" else ("plays", "doubts")
+    for column in ("player", "moves", "acc.", "?!", "?", "??", f"bluffs/{claims}",
+                   f"{tests} won", "luck"):
+        table.add_column(column, justify="left" if column == "player" else "right",
+                         no_wrap=True)
+    for s in a["summary"]:
+        m = s["marks"]
+        table.add_row(escape(s["name"]), str(s["judged"]), _value(game, s["accuracy"]),
+                      str(m["inaccuracy"]), str(m["mistake"]), str(m["blunder"]),
+                      f"{s['bluffs']}/{s['claims']} {_pct(s['bluff_rate'])}",
+                      f"{s['tests_won']}/{s['tests']} {_pct(s['test_success'])}",
+                      f"{s['luck']:+.2f}")
+    console.print(table)
+    console.print(f"acc.: mean value lost per judged move ({a['unit']}; lower is better); "
+                  "?! inaccuracy, ? mistake, ?? blunder; luck: challenges/doubts won minus "
+                  "their odds.")
+    marked = [d for d in a["decisions"] if d["mark"] in MARK_STYLE or d["luck"]]
+    if not marked:
+        return
+    moves = Table(title="Marked moves", box=box.SIMPLE_HEAD, pad_edge=False)
+    word = "r" if game == "bluff" else "g"
+    for column in ("step", word, "player", "move", "odds", "value", "best", "lost", "mark"):
+        moves.add_column(column, no_wrap=True, justify="right" if column in (
+            "step", word, "odds", "value", "lost") else "left")
+    for d in marked:
+        odds = d["p_action"] if d["p_action"] is not None else d["p_current"]
+        label = SYMBOL.get(d["mark"] or "", "")
+        if d["luck"]:
+            label = f"{label} {d['luck']}".strip()
+        style = MARK_STYLE.get(d["mark"] or "", "cyan")
+        value = "-" if d["value"] is None else \
+            f"{_value(game, d['value'])}±{_value(game, d['error'])}"
+        moves.add_row(str(d["frame"]), str(d["round"] + 1), escape(names[d["seat"]]),
+                      escape(d["action"]), _pct(odds), value, escape(d["best"] or "-"),
+                      _value(game, d["lost"]), f"[{style}]{label}[/{style}]")
+    console.print(moves)
+    console.print("odds: exact probability, from the player's view, that the call made (or "
+                  "the claim judged) is true; value ± its error bar (two standard errors).")
+
+
+def plot(a: dict[str, Any], path: Path) -> None:
+    """Each player's chance to win over the game's steps (matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    series = a["win"]
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    steps = range(len(series))
+    for seat, name in enumerate(a["names"]):
+        ax.plot(steps, [w[seat] for w in series], label=name, linewidth=1.4)
+    for d in a["decisions"]:
+        if d["mark"] in ("mistake", "blunder"):
+            ax.plot(d["frame"], series[d["frame"]][d["seat"]], "x" if d["mark"] == "blunder"
+                    else ".", color="black", markersize=6)
+    ax.set_xlabel("step (deal or action)")
+    ax.set_ylabel("chance to win")
+    ax.set_ylim(0, 1)
+    ax.set_xlim(0, max(1, len(series) - 1))
+    kind = ("lives left, round loser from the caller's search" if a["game"] == "bluff"
+            else "the expert's guess from hand sizes")
+    ax.set_title(f"{'Bluff' if a['game'] == 'bluff' else 'Liar Game'}: chance to win ({kind});"
+                 " x = blunder, . = mistake", fontsize=9)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
