@@ -12,8 +12,8 @@ import time
 from typing import Any
 
 from usotsuki.analysis import DEFAULT_DEPTH, analyse
-from usotsuki.bots import make_bot
 from usotsuki.bluff import BluffRules
+from usotsuki.bots import make_bot
 from usotsuki.liar import LiarRules
 from usotsuki.session import BluffSession, LiarSession
 

@@ -87,6 +87,7 @@ def walk(record: Any) -> Walk:
             points.append(Point(frame, number, index, seat, liar.view(state, seat), action,
                                 true, won))
             session, _ = session.apply(action)
+            assert session.match is not None
             win.append(_win(session.match.state))
         frame += 1
     return Walk("liar", players, names or tuple(f"#{s}" for s in range(players)),

@@ -31,13 +31,14 @@ from typing import Generic, Protocol, TypeVar
 import numpy as np
 
 from usotsuki import bluff, liar
-from usotsuki.analysis.common import Z, Estimate, mean_estimate
+from usotsuki.analysis.common import Estimate, Z, mean_estimate
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Call
 from usotsuki.bots.bluff_belief import sample
 from usotsuki.bots.bluff_levels import decide_array, deck_probs, first_legal_index
 from usotsuki.bots.bluff_search import ExpertBluffBot, _hands, _next
 from usotsuki.bots.liar_belief import truth_belief
 from usotsuki.bots.liar_search import SearchLiarBot, candidates, determinize, rollout_action
+from usotsuki.cards import Card
 from usotsuki.liar.actions import ACCEPT, Play
 from usotsuki.liar.state import push as liar_push
 from usotsuki.odds import call_probabilities
@@ -109,7 +110,7 @@ class ExpertBluffSearch:
         key = taken if not isinstance(taken, Call) else ALL_CALLS[taken.index]
         return Evaluation(tuple(options), tuple(loser_of[key]))
 
-    def _loser(self, v: bluff.BluffView, hands: list[tuple[bluff.Card, ...]],
+    def _loser(self, v: bluff.BluffView, hands: list[tuple[Card, ...]],
                truth: np.ndarray, index: int) -> int:
         """The expert's playout (``ExpertBluffBot._loses``) after this seat calls
         ``ALL_CALLS[index]``, giving the round's loser rather than only whether it is

@@ -22,6 +22,8 @@ from usotsuki.server.config import Clock, RealClock, Refused, Settings
 from usotsuki.server.guard import BodyLimit, ConnectionCap, OriginCheck, SecurityHeaders
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
+from usotsuki.server.review_service import ReviewLimits, ReviewService
+from usotsuki.server.routes.review import router as review_router
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
 from usotsuki.server.store import Store
@@ -47,7 +49,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                max_body: int = MAX_BODY, ws_per_address: int = WS_PER_ADDRESS,
                replay_limits: ReplayLimits | None = None,
                script_sources: Sequence[str] = (),
-               settings: Settings | None = None) -> FastAPI:
+               settings: Settings | None = None,
+               reviews: ReviewService | None = None) -> FastAPI:
     """The app. ``store`` defaults to an in-memory SQLite database; ``bot_delay`` is the
     bots' humanlike pause (0 in tests); ``turn_seconds`` lets a bot play for a person
     who has not acted in time; ``deal_seed`` makes deals predictable (tests only);
@@ -59,7 +62,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     ``max_body`` bounds a request body; ``ws_per_address`` the WebSockets open at once
     from one address; ``replay_limits`` the replay workers (see ``replay_service``);
     ``script_sources`` widen the pages' Content Security Policy (the browser tests'
-    harness evaluates strings: ``'unsafe-eval'``; never in production)."""
+    harness evaluates strings: ``'unsafe-eval'``; never in production); ``reviews`` the
+    game reviews' service (``review_service``; default limits when None)."""
     the_store = store if store is not None else Store(":memory:")
     if settings is None:
         settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds,
@@ -67,6 +71,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     lobby = Lobby(the_store, settings, clock or RealClock())
 
     replays = ReplayService(replay_limits)
+    the_reviews = reviews if reviews is not None else ReviewService(ReviewLimits())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -74,6 +79,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         yield
         lobby.stop()
         replays.close()
+        the_reviews.close()
 
     app = FastAPI(title="usotsuki game server", version=__version__, lifespan=lifespan,
                   description="Bluff and the Liar Game online. HTTP for tables, a "
@@ -84,6 +90,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.state.sync_limit = sync_limit
     app.state.monotonic = monotonic
     app.state.replays = replays
+    app.state.reviews = the_reviews
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
@@ -114,6 +121,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
 
     app.include_router(tables_router)
     app.include_router(ui_router)
+    app.include_router(review_router)
     app.include_router(ws.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
