@@ -71,13 +71,13 @@ def _free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, deal_seed: int = 7) -> None:
+    def __init__(self, deal_seed: int = 7, **app_options: Any) -> None:
         self.port = _free_port()
         # The pages run under the server's Content Security Policy and host checks;
         # Playwright's wait_for_function evaluates strings, hence 'unsafe-eval' here.
         self.app = create_app(bot_delay=0, deal_seed=deal_seed,
                               allowed_hosts=allowed_hosts("127.0.0.1"),
-                              script_sources=("'unsafe-eval'",))
+                              script_sources=("'unsafe-eval'",), **app_options)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws="websockets-sansio" if _has_sansio() else "auto")
         self.server = uvicorn.Server(config)

@@ -10,7 +10,12 @@ KEY = re.compile(r'^\s*"([\w.\- ]+)":', re.M)
 
 
 def keys(lang: str) -> set[str]:
-    return set(KEY.findall((STATIC / "js" / "messages" / f"{lang}.js").read_text("utf-8")))
+    """The catalogue's keys: ``{lang}.js`` and the feature files merged into it by
+    i18n.js (``review.{lang}.js``)."""
+    found: set[str] = set()
+    for path in (STATIC / "js" / "messages").glob(f"*{lang}.js"):
+        found |= set(KEY.findall(path.read_text("utf-8")))
+    return found
 
 
 def used() -> set[str]:

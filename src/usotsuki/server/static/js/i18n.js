@@ -1,8 +1,10 @@
 // Two message catalogues; the language comes from localStorage, else the browser.
 import en from "./messages/en.js";
 import ja from "./messages/ja.js";
+import reviewEn from "./messages/review.en.js";
+import reviewJa from "./messages/review.ja.js";
 
-const CATALOGUES = { en, ja };
+const CATALOGUES = { en: { ...en, ...reviewEn }, ja: { ...ja, ...reviewJa } };
 const KEY = "usotsuki.lang";
 const listeners = [];
 

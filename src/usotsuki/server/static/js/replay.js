@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { actionText, callText, cardEl, rankLabel } from "./cards.js";
 import { el, rerender } from "./dom.js";
 import { initPage, onLangChange, t } from "./i18n.js";
+import { attachReview, renderReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -34,12 +35,13 @@ function viewOf(frame) {
   return view;
 }
 
-function show(replay) {
+function show(replay, source, auto = false) {
   expand(replay.frames);
   data = replay;
   index = 0;
   $("viewer").hidden = false;
   $("jump").max = String(data.frames.length - 1);
+  attachReview({ data, go, source, auto });
   render();
 }
 
@@ -68,6 +70,7 @@ function render() {
   const view = viewOf(frame);
   if (data.game === "bluff") renderBluff(frame, view);
   else renderLiar(frame, view);
+  renderReview(index);
 }
 
 function handsBox(frame, highlight, extra) {
@@ -157,7 +160,8 @@ async function main() {
     if (!file) return;
     notice("");
     try {
-      show(await api("/api/replay", { method: "POST", body: JSON.parse(await file.text()) }));
+      const record = JSON.parse(await file.text());
+      show(await api("/api/replay", { method: "POST", body: record }), { record });
     } catch (err) { notice(err.message); }
   });
   const params = new URLSearchParams(location.search);
@@ -168,7 +172,8 @@ async function main() {
     back.href = `/table.html?t=${encodeURIComponent(table)}`;
     back.hidden = false;
     try {
-      show(await api(`/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay`));
+      show(await api(`/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay`),
+        { table, game }, params.get("review") === "1");
     } catch (err) { notice(err.message); }
   }
   document.body.dataset.ready = "1";

@@ -312,6 +312,7 @@ function renderResults(view) {
   }
   row.push(el("a", { class: "button secondary", id: "download", href: `${base}/record`, download: `usotsuki-${info.game}-${tableId}-${game}.json` }, t("end.download")));
   row.push(el("a", { class: "button secondary", id: "replay", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}` }, t("end.replay")));
+  row.push(el("a", { class: "button secondary", id: "review", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}&review=1` }, t("review.open")));
   parts.push(el("div", { class: "button-row" }, row));
   rerender($("results"), parts);
 }

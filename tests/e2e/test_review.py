@@ -1,0 +1,69 @@
+"""The game review after a game: the Review button, its progress, then the marks, the
+odds at each step, the win-chance chart and the players' cards, in both languages."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LiveServer
+from e2e_helpers import bluff_turn, create_table, play_out, shot, start
+
+from usotsuki.server.review_service import ReviewService
+
+SHOTS = Path("/work/wt/shots")  # the task's screenshots (besides screenshots/)
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture
+def review_server() -> Iterator[LiveServer]:
+    """A server whose reviews search less deeply (40 playouts a move): the page is what
+    this test checks, the analysis has its own tests."""
+    server = LiveServer(deal_seed=11, reviews=ReviewService(depth=40))
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_review_after_a_game_in_english_and_japanese(new_page: Any,
+                                                       review_server: LiveServer) -> None:
+    page = new_page()
+    create_table(page, "bluff", "Alice", ["bot:normal", "bot:easy"],
+                 {"max_cards": 2, "ranks": 6}, base=review_server.url)
+    start(page)
+    play_out(page, bluff_turn, challenge=0.5)
+    page.click("#review")  # the button of the game-over panel
+    page.wait_for_selector("#viewer:not([hidden])")
+    page.wait_for_selector("body[data-review=done]", timeout=30_000)
+    assert page.locator("#review-chart polyline").count() == 3  # one line per player
+    assert page.locator("#review-summary .review-card").count() == 3
+    assert "Accuracy" in page.inner_text("#review-summary")
+    page.click("#forward")  # the first call: its odds and the best move
+    step = page.inner_text("#review-step")
+    assert "best:" in step or "The only move" in step
+    page.keyboard.press("End")
+    assert "Challenge" in page.inner_text("#review-step")
+    shot(page, "09-review-en")
+    keep("09-review-en", "review-en")
+
+    url = page.url  # the same review in Japanese: cached, so at once
+    ja = new_page(locale="ja-JP")
+    ja.goto(url)
+    ja.wait_for_selector("body[data-review=done]", timeout=30_000)
+    assert "精度" in ja.inner_text("#review-summary")
+    assert ja.inner_text("#review-panel h2") == "解析"
+    ja.click("#forward")
+    assert "最善手" in ja.inner_text("#review-step") or "唯一" in ja.inner_text("#review-step")
+    shot(ja, "10-review-ja")
+    keep("10-review-ja", "review-ja")
+
+
+def keep(name: str, as_name: str) -> None:
+    """A copy of screenshots/NAME.png in the task's folder, when there is one."""
+    if SHOTS.parent.is_dir():
+        SHOTS.mkdir(exist_ok=True)
+        shutil.copyfile(HERE.parents[1] / "screenshots" / f"{name}.png",
+                        SHOTS / f"{as_name}.png")
