@@ -102,11 +102,12 @@ def assemble(walk: Walk, decisions: list[dict[str, Any]], seed: int | str,
             t.lucky += d["luck"] == "lucky"
             t.unlucky += d["luck"] == "unlucky"
             call = last_call.get(d["round"])
-            if walk.game == "bluff" and call is not None and call["p_action"] is not None:
+            odds = None if call is None else call["p_belief_action"]
+            if walk.game == "bluff" and call is not None and odds is not None:
                 # B9: the caller wins the challenge when the call is true
                 caller = tallies[call["seat"]]
-                call["luck"] = luck(call["p_action"], not d["won"])
-                caller.luck += (not d["won"]) - call["p_action"]
+                call["luck"] = luck(odds, not d["won"])
+                caller.luck += (not d["won"]) - odds
                 caller.lucky += call["luck"] == "lucky"
                 caller.unlucky += call["luck"] == "unlucky"
     win = (bluff_review.win_series(walk, decisions) if isinstance(walk, bluff_review.Walk)

@@ -106,19 +106,23 @@ def judge(point: Point, search: Search[bluff.BluffView, bluff.Action],
     action = point.action
     p_action = call_probability(action, hand, unseen, v.ranks) if isinstance(action, Call) \
         else None
+    evaluation = search.evaluate(v, action, rng)
+    # Luck is judged on the search's beliefs, which read the calls as evidence: the odds
+    # from one's own cards alone take every call for a random claim, and callers hold
+    # what they call, so a challenger would look unlucky nearly every time.
+    belief = evaluation.belief_current
     out: dict[str, Any] = {
         "frame": point.frame, "round": point.round, "index": point.index, "seat": point.seat,
         "action": bluff.format_action(action), "p_current": rounded(p_current),
-        "p_belief": None, "p_action": rounded(p_action), "true": point.true,
-        "won": point.won,
-        "options": [], "best": None, "value": None, "error": None, "lost": None,
-        "lost_error": None, "mark": None, "losers": None,
-        "p_win": None if point.won is None or p_current is None else rounded(1 - p_current),
+        "p_belief": rounded(belief), "p_action": rounded(p_action),
+        "p_belief_action": rounded(evaluation.belief_action), "true": point.true,
+        "won": point.won, "options": [], "best": None, "value": None, "error": None,
+        "lost": None, "lost_error": None, "mark": None, "losers": None,
+        "p_win": None if point.won is None or belief is None else rounded(1 - belief),
         "luck": None,
     }
-    if point.won is not None and p_current is not None:
-        out["luck"] = luck(1 - p_current, point.won)
-    evaluation = search.evaluate(v, action, rng)
+    if point.won is not None and belief is not None:
+        out["luck"] = luck(1 - belief, point.won)
     if len(evaluation.options) <= 1:  # forced (B10: only a challenge is left)
         out["losers"] = _rounded_list(evaluation.losers)
         return out

@@ -50,10 +50,14 @@ A = TypeVar("A")
 @dataclass(frozen=True, slots=True)
 class Evaluation(Generic[A]):
     """The candidates and their values (lower is better). ``losers``: Bluff only, the
-    chance that each seat loses the round after the move made (for the win chart)."""
+    chance that each seat loses the round after the move made (for the win chart);
+    ``belief_current``, ``belief_action``: Bluff only, the search's beliefs that the
+    current call and the call made are true (its particles read the calls as evidence)."""
 
     options: tuple[tuple[A, Estimate], ...]
     losers: tuple[float, ...] | None = None
+    belief_current: float | None = None
+    belief_action: float | None = None
 
 
 class Search(Protocol[V_contra, A]):
@@ -108,7 +112,9 @@ class ExpertBluffSearch:
                 options.append((call, mean_estimate(outcomes[j], bounded=True)))
                 loser_of[call] = [c / self.playouts for c in counts[j]]
         key = taken if not isinstance(taken, Call) else ALL_CALLS[taken.index]
-        return Evaluation(tuple(options), tuple(loser_of[key]))
+        return Evaluation(tuple(options), tuple(loser_of[key]),
+                          None if current is None else float(probs[current.index]),
+                          float(probs[taken.index]) if isinstance(taken, Call) else None)
 
     def _loser(self, v: bluff.BluffView, hands: list[tuple[Card, ...]],
                truth: np.ndarray, index: int) -> int:
