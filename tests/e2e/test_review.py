@@ -3,6 +3,7 @@ odds at each step, the win-chance chart and the players' cards, in both language
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,9 @@ from e2e_helpers import bluff_turn, create_table, play_out, shot, start
 
 from usotsuki.server.review_service import ReviewService
 
-SHOTS = Path("/work/wt/shots")  # the task's screenshots (besides screenshots/)
+# a second folder for the review's screenshots, when asked (besides screenshots/)
+SHOTS = Path(os.environ["USOTSUKI_REVIEW_SHOTS"]) if os.environ.get("USOTSUKI_REVIEW_SHOTS") \
+    else None
 HERE = Path(__file__).resolve().parent
 
 
@@ -62,8 +65,8 @@ def test_review_after_a_game_in_english_and_japanese(new_page: Any,
 
 
 def keep(name: str, as_name: str) -> None:
-    """A copy of screenshots/NAME.png in the task's folder, when there is one."""
-    if SHOTS.parent.is_dir():
-        SHOTS.mkdir(exist_ok=True)
+    """A copy of screenshots/NAME.png as AS_NAME.png in ``SHOTS``, when it is set."""
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(HERE.parents[1] / "screenshots" / f"{name}.png",
                         SHOTS / f"{as_name}.png")

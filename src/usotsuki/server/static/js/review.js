@@ -140,11 +140,12 @@ function card(s) {
       el("dt", {}, t("review.luck")), el("dd", {}, (s.luck >= 0 ? "+" : "") + s.luck.toFixed(2))));
 }
 
+// Every move, the marked ones badged (the replay's move list with the review's marks).
 function moveList() {
-  const items = analysis.decisions.filter((d) => (d.mark && d.mark !== "good") || d.luck);
+  const marked = analysis.decisions.filter((d) => (d.mark && d.mark !== "good") || d.luck).length;
   return el("div", { class: "review-moves" },
-    el("h3", {}, t("review.marked", { n: items.length })),
-    el("ol", { id: "review-moves" }, items.map((d) => el("li", { class: d.frame === index ? "current" : "" },
+    el("h3", {}, t("review.marked", { n: marked })),
+    el("ol", { id: "review-moves" }, analysis.decisions.map((d) => el("li", { class: `${d.frame === index ? "current" : ""}${d.mark && d.mark !== "good" ? ` marked-${d.mark}` : ""}` },
       el("button", { type: "button", class: "link-button", onclick: () => ctx.go(d.frame) },
         `${t("replay.step", { i: d.frame + 1, n: analysis.frames })} · ${analysis.names[d.seat]}: ${moveText(d.action)}`),
       " ", badge(d)))));

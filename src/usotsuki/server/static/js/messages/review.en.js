@@ -26,7 +26,7 @@ export default {
   "review.plays": "plays",
   "review.challenges": "challenges",
   "review.doubts": "doubts",
-  "review.marked": "Marked moves ({n})",
+  "review.marked": "Moves ({n} marked)",
   "review.chart.bluff": "Chance to win: lives left, this round's loser as the caller's search sees it",
   "review.chart.liar": "Chance to win: the expert's guess from the hand sizes",
   "review.unit.bluff": "Values: the chance to lose the round (lower is better).",

@@ -26,7 +26,7 @@ export default {
   "review.plays": "プレイ",
   "review.challenges": "チャレンジ",
   "review.doubts": "ダウト",
-  "review.marked": "評価の付いた手（{n}）",
+  "review.marked": "手の一覧（評価付き {n}）",
   "review.chart.bluff": "勝つ確率：残りライフと、コールした人の探索が見たこのラウンドの敗者",
   "review.chart.liar": "勝つ確率：手札の枚数からのエキスパートの見積もり",
   "review.unit.bluff": "値：ラウンドに負ける確率（低いほど良い）。",
