@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from e2e_helpers import bluff_turn, create_table, play_out, shot, start
+from e2e_helpers import shot
 
 from usotsuki.server.review_service import ReviewService
 
@@ -33,11 +33,18 @@ def review_server() -> Iterator[LiveServer]:
 
 def test_review_after_a_game_in_english_and_japanese(new_page: Any,
                                                        review_server: LiveServer) -> None:
+    """Three bots play a short Bluff game (B13's 24-card deck, out at the second loss);
+    a spectator's table page then offers the review, as a player's does."""
     page = new_page()
-    create_table(page, "bluff", "Alice", ["bot:normal", "bot:easy"],
-                 {"max_cards": 2, "ranks": 6}, base=review_server.url)
-    start(page)
-    play_out(page, bluff_turn, challenge=0.5)
+    api = page.request
+    created = api.post(f"{review_server.url}/api/tables", data={
+        "game": "bluff", "seats": [{"bot": "normal"}, {"bot": "easy"}, {"bot": "hard"}],
+        "rules": {"max_cards": 2, "ranks": 6}, "games": 1}).json()
+    table = created["table_id"]
+    assert api.post(f"{review_server.url}/api/tables/{table}/start",
+                    data={"token": created["host_token"]}).ok
+    page.goto(f"{review_server.url}/table.html?t={table}")
+    page.wait_for_selector("body[data-status=finished]", timeout=30_000)
     page.click("#review")  # the button of the game-over panel
     page.wait_for_selector("#viewer:not([hidden])")
     page.wait_for_selector("body[data-review=done]", timeout=30_000)
