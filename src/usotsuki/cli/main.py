@@ -200,14 +200,28 @@ def serve(
     allowed_host: Annotated[list[str] | None, typer.Option(
         help="A Host name (or *.domain) the server answers and whose pages may open "
              "WebSockets, besides --host and localhost; repeat for more.")] = None,
+    redis: Annotated[str | None, typer.Option(
+        help="redis:// URL: run as one worker of several sharing a PostgreSQL --db "
+             "(docs/deploy.md).")] = None,
+    worker_id: Annotated[str | None, typer.Option(
+        help="This worker's name in the cluster (default: host, pid and a random part).")]
+    = None,
+    lease_seconds: Annotated[float, typer.Option(
+        help="A dead worker's tables move to others after this many seconds.")] = 3.0,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="Comma-separated addresses of trusted proxies (nginx): the client address "
+             "is taken from their X-Forwarded-For; nobody else's is believed.")] = None,
+    log_format: Annotated[str, typer.Option(help="text, or json (one object a line).")]
+    = "text",
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
-    from usotsuki.server.serve import Limits, run_server
+    from usotsuki.server.serve import Deployment, Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
                     idle_hours, bot_idle_cpu, sockets_per_address)
+    deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,
-                                allowed_host or ()))
+                                allowed_host or (), deployment))
 
 
 @app.command(cls=Command)

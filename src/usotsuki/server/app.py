@@ -18,11 +18,14 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from usotsuki import __version__
 from usotsuki.server import ws
+from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
 from usotsuki.server.guard import BodyLimit, ConnectionCap, OriginCheck, SecurityHeaders
 from usotsuki.server.lobby import Lobby
+from usotsuki.server.metrics import Metrics, SocketGauge
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.review_service import ReviewLimits, ReviewService
+from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.review import router as review_router
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
@@ -50,7 +53,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                replay_limits: ReplayLimits | None = None,
                script_sources: Sequence[str] = (),
                settings: Settings | None = None,
-               reviews: ReviewService | None = None) -> FastAPI:
+               reviews: ReviewService | None = None,
+               cluster: ClusterConfig | None = None) -> FastAPI:
     """The app. ``store`` defaults to an in-memory SQLite database; ``bot_delay`` is the
     bots' humanlike pause (0 in tests); ``turn_seconds`` lets a bot play for a person
     who has not acted in time; ``deal_seed`` makes deals predictable (tests only);
@@ -63,12 +67,22 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     from one address; ``replay_limits`` the replay workers (see ``replay_service``);
     ``script_sources`` widen the pages' Content Security Policy (the browser tests'
     harness evaluates strings: ``'unsafe-eval'``; never in production); ``reviews`` the
-    game reviews' service (``review_service``; default limits when None)."""
+    game reviews' service (``review_service``; default limits when None);
+    ``cluster``: one worker of several sharing a PostgreSQL store and Redis (see
+    ``cluster``)."""
     the_store = store if store is not None else Store(":memory:")
     if settings is None:
         settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds,
                             deal_seed=deal_seed)
-    lobby = Lobby(the_store, settings, clock or RealClock())
+    metrics = Metrics()
+    the_store.observer = metrics.observe_commit
+    coordinator = None if cluster is None else Coordinator(cluster, the_store, metrics)
+    lobby: Lobby
+    if coordinator is None:
+        lobby = Lobby(the_store, settings, clock or RealClock())
+        metrics.count_tables("owner", lambda: len(lobby.by_id))
+    else:
+        lobby = coordinator.lobby_for(the_store, settings, clock or RealClock())
 
     replays = ReplayService(replay_limits)
     the_reviews = reviews if reviews is not None else ReviewService(ReviewLimits())
@@ -76,7 +90,11 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await lobby.start()  # loads no table: each is loaded (and carries on) on first use
+        if coordinator is not None:
+            await coordinator.start()
         yield
+        if coordinator is not None:
+            await coordinator.close()  # leases released: others take the tables at once
         lobby.stop()
         replays.close()
         the_reviews.close()
@@ -91,6 +109,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.state.monotonic = monotonic
     app.state.replays = replays
     app.state.reviews = the_reviews
+    app.state.metrics = metrics
+    app.state.cluster = coordinator
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
@@ -114,11 +134,13 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     # Outermost last: every answer gets the security headers, hosts are checked first.
     app.add_middleware(BodyLimit, max_body=max_body)
     app.add_middleware(ConnectionCap, cap=ws_per_address)
+    app.add_middleware(SocketGauge, metrics=metrics)
     if allowed_hosts is not None:
         app.add_middleware(OriginCheck, hosts=allowed_hosts)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     app.add_middleware(SecurityHeaders, static=STATIC, script_sources=script_sources)
 
+    app.include_router(ops_router)
     app.include_router(tables_router)
     app.include_router(ui_router)
     app.include_router(review_router)

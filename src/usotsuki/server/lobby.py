@@ -20,7 +20,7 @@ from typing import Any
 from usotsuki.server.auth import new_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
-from usotsuki.server.store import Store, TableRow
+from usotsuki.server.store import SeatRow, Store, TableRow
 from usotsuki.server.table import Table
 
 log = logging.getLogger("usotsuki.server")
@@ -114,12 +114,16 @@ class Lobby:
     async def _build(self, row: TableRow) -> Table:
         seats = await self.store.call(self.store.load_seats, row.pk)
         entries = await self.store.call(self.store.load_log, row.pk)
-        table = Table(row, seats, self.store, self.settings, self.clock, self.runner)
+        table = self._new_table(row, seats)
         # Folding a long log is CPU work: in a thread, the loop keeps its turns.
         await asyncio.to_thread(table.replay, entries)
         self._add(table)
         await table.resume()  # unfinished games carry on: deals due, bots woken
         return table
+
+    def _new_table(self, row: TableRow, seats: list[SeatRow]) -> Table:
+        """A table object (the cluster's lobby makes ones that know their owner)."""
+        return Table(row, seats, self.store, self.settings, self.clock, self.runner)
 
     def _add(self, table: Table) -> None:
         self.by_id[table.public_id] = table
@@ -192,7 +196,7 @@ class Lobby:
         row = TableRow(pk, public_id, invite, token_hash(host_token), game, config, address,
                        now)
         seats = await self.store.call(self.store.load_seats, pk)
-        table = Table(row, seats, self.store, self.settings, self.clock, self.runner)
+        table = self._new_table(row, seats)
         self._add(table)
         return table, host_token
 

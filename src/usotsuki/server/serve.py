@@ -31,12 +31,18 @@ class GuardedH11Protocol(H11Protocol):
     header_seconds = HEADER_SECONDS
     per_address = TCP_PER_ADDRESS
     open_from: Counter[str] = Counter()
+    # Trusted proxies (--forwarded-allow-ips): every client arrives through them, so
+    # they are not capped here; the app's limits see the real address they forward.
+    proxies: frozenset[str] = frozenset()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._address = self.client[0] if self.client else "?"
         self._counted = False
         self._header_timer: asyncio.TimerHandle | None = None
+        if self._address in self.proxies:
+            self._await_headers()
+            return
         if self.open_from[self._address] >= self.per_address:
             transport.close()
             return
@@ -120,25 +126,56 @@ class Limits:
         return None
 
 
+@dataclass(frozen=True)
+class Deployment:
+    """How the worker fits in a deployment (``usotsuki serve --help``; docs/deploy.md)."""
+
+    redis: str | None = None  # with it: one worker of several (PostgreSQL needed)
+    worker_id: str | None = None  # unique per process by default
+    lease_seconds: float = 3.0
+    forwarded_allow_ips: str | None = None  # proxies whose X-Forwarded-For is believed
+    log_format: str = "text"  # or "json": one JSON object per line
+
+    def problem(self, db: str | None) -> str | None:
+        if self.redis is not None and not (db or "").startswith(("postgresql://",
+                                                                   "postgres://")):
+            return "--redis needs a shared database: --db postgresql://..."
+        if self.redis is not None and not self.redis.startswith(("redis://", "rediss://",
+                                                                 "unix://")):
+            return "--redis must be a redis:// URL"
+        if not 0.5 <= self.lease_seconds <= 60:
+            return "--lease-seconds must be between 0.5 and 60"
+        if self.log_format not in ("text", "json"):
+            return "--log-format must be text or json"
+        return None
+
+
 def run_server(host: str, port: int, db: str | None, bot_delay: float,
                turn_seconds: float | None, deal_seed: int | None = None,
                limits: Limits | None = None,
-               allowed_host: Sequence[str] = ()) -> int:
+               allowed_host: Sequence[str] = (),
+               deployment: Deployment | None = None) -> int:
     """Serve until interrupted; returns the exit code (2 for a bad option)."""
     import uvicorn
 
     from usotsuki.server.app import create_app, default_db
+    from usotsuki.server.cluster import ClusterConfig, worker_id
     from usotsuki.server.config import Settings
     from usotsuki.server.guard import allowed_hosts
+    from usotsuki.server.logs import configure
     from usotsuki.server.store import Store
 
     if bot_delay < 0 or (turn_seconds is not None and turn_seconds <= 0):
         print("error: --bot-delay must be >= 0 and --turn-seconds > 0", file=sys.stderr)
         return 2
     limits = limits or Limits()
-    if (problem := limits.problem()) is not None:
+    deployment = deployment or Deployment()
+    if (problem := limits.problem() or deployment.problem(db)) is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    worker = deployment.worker_id or worker_id()
+    if deployment.log_format == "json":
+        configure(json_lines=True, worker=worker)
     if db is None:
         path = default_db()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,12 +198,29 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         idle_seconds=limits.idle_hours * 3600,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
     hosts = allowed_hosts(host, allowed_host)
-    app = create_app(store=store, settings=settings, allowed_hosts=hosts,
-                     ws_per_address=limits.sockets_per_address)
+    cluster = None if deployment.redis is None else ClusterConfig(
+        deployment.redis, worker, deployment.lease_seconds)
+    try:
+        app = create_app(store=store, settings=settings, allowed_hosts=hosts,
+                         ws_per_address=limits.sockets_per_address, cluster=cluster)
+    except Exception as exc:  # the leases' table cannot be made: say so, no traceback
+        print(f"error: cannot join the cluster: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     # HTTP connections (before any upgrade) may be twice the WebSockets: pages, API calls
     GuardedH11Protocol.per_address = max(TCP_PER_ADDRESS, 2 * limits.sockets_per_address)
+    proxies = deployment.forwarded_allow_ips
+    GuardedH11Protocol.proxies = frozenset(
+        p.strip() for p in (proxies or "").split(",") if p.strip() and p.strip() != "*")
     where = db if "://" not in db else db.split("@")[-1]
+    mode = "" if cluster is None else f"; worker {worker} of a cluster"
     print(f"usotsuki server on http://{host}:{port}/ (API docs at /docs; data: {where}; "
-          f"hosts: {', '.join(hosts)})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options())
+          f"hosts: {', '.join(hosts)}{mode})", flush=True)
+    # Client addresses come from X-Forwarded-For only when sent by a configured proxy.
+    proxy_options: dict[str, Any] = {"proxy_headers": proxies is not None}
+    if proxies is not None:
+        proxy_options["forwarded_allow_ips"] = proxies
+    if deployment.log_format == "json":
+        proxy_options["log_config"] = None  # keep the JSON handler configured above
+    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(),
+                **proxy_options)
     return 0

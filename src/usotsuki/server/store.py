@@ -156,6 +156,8 @@ class Store:
     def __init__(self, url: str = ":memory:") -> None:
         self.url = normalise_url(url)
         self._executor: ThreadPoolExecutor | None = None
+        # Told each committed log entry's kind and how long its commit took (metrics).
+        self.observer: Callable[[str, float], None] | None = None
         self.engine: Engine
         if self.url == "sqlite://":
             self.engine = create_engine(self.url, poolclass=StaticPool,
@@ -171,6 +173,8 @@ class Store:
     def migrate(self) -> int:
         """Bring the schema to the latest version; return that version."""
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":  # workers starting at once: one at a time
+                conn.execute(text("SELECT pg_advisory_xact_lock(16016)"))
             schema_version.create(conn, checkfirst=True)
             current = conn.execute(select(schema_version.c.version)).scalar()
             if current is None:
@@ -263,11 +267,14 @@ class Store:
                now: float | None = None) -> None:
         """Append entry ``seq`` (the primary key refuses a second writer of the same seq)
         and mark the table used, in one transaction."""
+        started = time.perf_counter()
         with self.engine.begin() as conn:
             conn.execute(insert(log).values(table_pk=table_pk, seq=seq, kind=kind,
                                             data=_dumps(data)))
             conn.execute(update(tables).where(tables.c.pk == table_pk).values(
                 active=time.time() if now is None else now))
+        if self.observer is not None:
+            self.observer(kind, time.perf_counter() - started)
 
     def load_log(self, table_pk: int) -> list[LogEntry]:
         with self.engine.connect() as conn:

@@ -1,0 +1,637 @@
+"""Several workers behind a load balancer: table ownership, relay and fan-out (issue 16).
+
+Who talks to whom::
+
+    browsers ──► nginx (round robin) ──► worker A, B, C (usotsuki serve --redis ...)
+    workers ──► PostgreSQL: tables, seats, the log (the truth) and the leases
+    workers ◄─► Redis: "usotsuki:log" (every committed entry, for followers) and
+                "usotsuki:w:<worker>" (commands relayed to an owner, and their replies)
+
+Each table is owned by one worker (a :mod:`~usotsuki.server.lease` with a fencing
+token). The owner alone writes: it commits each entry (its token checked in the same
+transaction), then tells its own sockets and publishes the entry on Redis. Any other
+worker with a socket at the table keeps a *follower* copy: it folds the published
+entries with the same code (:meth:`Table._fold`), so it serves views, catch-up and
+``sync`` itself; its sockets' commands (act, join, leave, start) are relayed to the
+owner. A follower that sees a gap in the entries' numbers, or whose Redis connection
+came back, reads what it missed from the log; every few seconds it also compares its
+length with the log's, so an entry lost with Redis is found there.
+
+Every ``ttl / 3`` seconds a worker renews its leases (one statement), drops the tables
+whose lease it lost (they become followers: fenced, they can never write again), and
+takes expired leases of tables still in use (a dead worker's): rebuilt from the log,
+deals due are dealt and bots and turn timers start again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from usotsuki.server.bot_runner import BotRunner
+from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.lease import Fenced, Leases, load_log_from, log_lengths, table_row
+from usotsuki.server.lobby import Lobby
+from usotsuki.server.metrics import Metrics
+from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
+from usotsuki.server.table import Table
+from usotsuki.server.wire import Numbered
+
+log = logging.getLogger("usotsuki.cluster")
+
+LOG_CHANNEL = "usotsuki:log"
+NOT_OWNER = "not_owner"  # internal: the command reached a worker that no longer owns
+RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
+ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread over workers
+CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
+
+T = TypeVar("T")
+
+
+def worker_id() -> str:
+    """Unique per process (a restarted worker is a new one): host, pid, random."""
+    return f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+@dataclass(frozen=True)
+class ClusterConfig:
+    redis_url: str
+    worker: str
+    lease_seconds: float = 3.0
+
+
+class ClusterTable(Table):
+    """A table as one worker sees it: the owner (``token`` set) or a follower."""
+
+    cluster: Coordinator
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.token: int | None = None
+        self.advanced = asyncio.Condition(self.lock)  # a follower's copy grew
+
+    @property
+    def owner(self) -> bool:
+        return self.token is not None
+
+    # the owner's writes: fenced, then published
+
+    async def _commit(self, kind: str, data: dict[str, Any]) -> list[Numbered]:
+        token = self.token
+        if token is None:
+            raise Refused(NOT_OWNER, "this worker does not own the table", 503)
+        if self.seq >= self.settings.max_entries:
+            raise Refused("table_cap", f"this table has reached its cap of "
+                          f"{self.settings.max_entries} logged actions and deals", 409)
+        games, events = self._fold(kind, data)
+        now = self.clock.time()
+        try:
+            await self.store.call(self.cluster.leases.append, self.row.pk, self.seq, kind,
+                                  data, now, token)
+        except Fenced:
+            self.demote("fenced")
+            raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
+        self.active = now
+        self.cluster.publish_entry(self, self.seq, kind, data)
+        return self._absorb(games, events)
+
+    async def _set_seat(self, row: SeatRow) -> None:
+        token = self.token
+        if token is None:
+            raise Refused(NOT_OWNER, "this worker does not own the table", 503)
+        now = self.clock.time()
+        try:
+            await self.store.call(self.cluster.leases.set_seat, self.row.pk, row, now, token)
+        except Fenced:
+            self.demote("fenced")
+            raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
+        self.seats[row.seat] = row
+        self.active = now
+        self.cluster.publish_seat(self, row)
+
+    def schedule(self) -> None:
+        if self.token is None:  # bots and turn timers run at the owner only
+            if self._pending is not None and self._pending is not asyncio.current_task():
+                self._pending.cancel()
+            self._pending = None
+            return
+        super().schedule()
+
+    async def resume(self) -> None:
+        if self.token is not None:
+            await super().resume()
+
+    # ownership changes
+
+    async def promote(self, token: int) -> None:
+        """Become the owner: read what the log holds beyond this copy, then carry on."""
+        async with self.lock:
+            await self._catch_up_locked()
+            self.token = token
+        self.cluster.lease_changed("acquired", self)
+        await self.resume()
+
+    def demote(self, why: str) -> None:
+        """Lost the lease: a follower from now on (fenced: no write can succeed)."""
+        if self.token is None:
+            return
+        self.token = None
+        self.schedule()
+        self.cluster.lease_changed("lost", self, why)
+
+    # a follower's copy
+
+    def _apply_locked(self, entries: list[LogEntry]) -> None:
+        fresh: list[Numbered] = []
+        for entry in entries:
+            if entry.seq != self.seq:
+                continue  # already folded
+            try:
+                games, events = self._fold(entry.kind, entry.data)
+            except (ValueError, Refused) as exc:  # the log is the truth: cannot happen
+                log.error("table %s: entry %d does not fold: %s", self.public_id, entry.seq,
+                          exc)
+                return
+            fresh += self._absorb(games, events)
+            self.active = self.clock.time()
+        if fresh:
+            self._publish(fresh)
+            self.advanced.notify_all()
+
+    async def _catch_up_locked(self) -> None:
+        entries = await self.store.call(load_log_from, self.store, self.row.pk, self.seq)
+        self._apply_locked(entries)
+        await self.refresh_seats()
+
+    async def catch_up(self) -> None:
+        async with self.lock:
+            if self.token is None:
+                await self._catch_up_locked()
+
+    async def follow(self, seq: int, kind: str, data: dict[str, Any]) -> None:
+        """An entry the owner committed and published."""
+        async with self.lock:
+            if self.token is not None or seq < self.seq:
+                return
+            if seq > self.seq:  # a gap: what was missed is in the log
+                await self._catch_up_locked()
+            else:
+                self._apply_locked([LogEntry(seq, kind, data)])
+
+    def seat_changed(self, row: SeatRow) -> None:
+        if self.token is None and 0 <= row.seat < len(self.seats):
+            self.seats[row.seat] = row
+            self.announce_table()
+
+    async def refresh_seats(self) -> None:
+        seats = await self.store.call(self.store.load_seats, self.row.pk)
+        if seats != self.seats:
+            self.seats = seats
+            self.announce_table()
+
+    async def wait_events(self, count: int) -> None:
+        """Until this copy holds ``count`` events (a relayed command's)."""
+        if len(self.events) >= count:
+            return
+        try:
+            async with self.advanced:
+                await asyncio.wait_for(
+                    self.advanced.wait_for(lambda: len(self.events) >= count), RELAY_SECONDS)
+        except TimeoutError:  # the published entries were lost: the log has them
+            await self.catch_up()
+
+    # commands: run here by the owner, relayed to it by a follower
+
+    async def _command(self, name: str, args: dict[str, Any],
+                       here: Callable[[], Awaitable[T]],
+                       relayed: Callable[[dict[str, Any]], Awaitable[T]],
+                       recover: Callable[[int], Awaitable[T | None]] | None = None) -> T:
+        for _ in range(4):
+            if self.token is not None:
+                try:
+                    return await here()
+                except Refused as exc:
+                    if exc.code != NOT_OWNER:
+                        raise
+                    continue  # lost the lease meanwhile: relay to the new owner
+            before = len(self.events)
+            try:
+                reply = await self.cluster.relay(self, name, args)
+            except Refused as exc:
+                # No answer (Redis or the owner went away): the command may have been
+                # committed all the same; the log says whether it was.
+                if exc.code != "unavailable" or recover is None:
+                    raise
+                await self.catch_up()
+                if (found := await recover(before)) is not None:
+                    return found
+                raise
+            if reply is not None:
+                return await relayed(reply)
+        raise Refused("unavailable", "the table is moving between servers: try again", 503)
+
+    async def act(self, seat: int, text: str) -> list[Numbered]:
+        async def relayed(reply: dict[str, Any]) -> list[Numbered]:
+            await self.wait_events(reply["last"] + 1)
+            return [Numbered(reply["first"], None, "", reply["action"]),
+                    Numbered(reply["last"], None, "")]
+
+        async def recover(before: int) -> list[Numbered] | None:
+            for wire in self.events_since(seat, before - 1):
+                event = json.loads(wire)
+                if event["event"]["type"] == "action" and event["event"]["seat"] == seat:
+                    return [Numbered(event["n"], None, "", event["event"]["action"]),
+                            Numbered(len(self.events) - 1, None, "")]
+            return None
+
+        return await self._command("act", {"seat": seat, "text": text},
+                                   lambda: super(ClusterTable, self).act(seat, text), relayed,
+                                   recover)
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        async def relayed(reply: dict[str, Any]) -> tuple[int, str]:
+            self.seat_changed(SeatRow(*reply["row"]))
+            return int(reply["seat"]), str(reply["token"])
+
+        return await self._command("join", {"name": name, "seat": seat},
+                                   lambda: super(ClusterTable, self).join(name, seat), relayed)
+
+    async def leave(self, seat: int) -> None:
+        async def relayed(reply: dict[str, Any]) -> None:
+            self.seat_changed(SeatRow(*reply["row"]))
+
+        await self._command("leave", {"seat": seat},
+                            lambda: super(ClusterTable, self).leave(seat), relayed)
+
+    async def start(self, rematch: bool, check: Callable[[Table], None] | None = None) -> int:
+        # A follower's start is relayed without ``check``: the owner's lobby applies its
+        # own quota of bot-only games.
+        async def relayed(reply: dict[str, Any]) -> int:
+            await self.wait_events(reply["events"])
+            return int(reply["game"])
+
+        return await self._command("start", {"rematch": rematch},
+                                   lambda: super(ClusterTable, self).start(rematch, check),
+                                   relayed)
+
+
+class ClusterLobby(Lobby):
+    """The lobby of one worker: its tables are :class:`ClusterTable`; a table is owned by
+    whoever loads it first (or creates it), followed by the others."""
+
+    cluster: Coordinator
+
+    def _new_table(self, row: TableRow, seats: list[SeatRow]) -> Table:
+        table = ClusterTable(row, seats, self.store, self.settings, self.clock, self.runner)
+        table.cluster = self.cluster
+        return table
+
+    async def _build(self, row: TableRow) -> Table:
+        seats = await self.store.call(self.store.load_seats, row.pk)
+        entries = await self.store.call(self.store.load_log, row.pk)
+        table = self._new_table(row, seats)
+        await asyncio.to_thread(table.replay, entries)
+        self._add(table)
+        assert isinstance(table, ClusterTable)
+        token = await self.store.call(self.cluster.leases.acquire, row.pk)
+        if token is not None:
+            await table.promote(token)
+        return table
+
+    async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
+                     address: str | None = None) -> tuple[Table, str]:
+        table, host_token = await super().create(game, config, bots, address)
+        assert isinstance(table, ClusterTable)
+        token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
+        if token is not None:  # a new table: nobody else knows it yet
+            table.token = token
+            self.cluster.lease_changed("acquired", table)
+        return table, host_token
+
+    async def get(self, table_id: str) -> Table:
+        table = await super().get(table_id)
+        if isinstance(table, ClusterTable) and table.token is None:
+            await table.refresh_seats()  # a seat taken through another worker
+        return table
+
+    async def invited(self, invite: str) -> Table:
+        table = await super().invited(invite)
+        if isinstance(table, ClusterTable) and table.token is None:
+            await table.refresh_seats()
+        return table
+
+    def tables(self) -> list[ClusterTable]:
+        return [t for t in self.by_id.values() if isinstance(t, ClusterTable)]
+
+
+class Coordinator:
+    """One worker's side of the cluster: leases, the Redis listener, relays."""
+
+    def __init__(self, config: ClusterConfig, store: Store, metrics: Metrics | None) -> None:
+        self.config = config
+        self.me = config.worker
+        self.store = store
+        self.metrics = metrics
+        self.leases = Leases(store, self.me, config.lease_seconds)
+        self.redis = aioredis.from_url(config.redis_url, socket_connect_timeout=2,
+                                       socket_timeout=5, health_check_interval=10)
+        self.lobby: ClusterLobby | None = None
+        self._inbox = f"usotsuki:w:{self.me}"
+        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count()
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._handlers: set[asyncio.Task[None]] = set()
+        self.listening = False  # subscribed to Redis now (readiness)
+
+    def lobby_for(self, store: Store, settings: Settings, clock: Clock,
+                  runner: BotRunner | None = None) -> ClusterLobby:
+        lobby = ClusterLobby(store, settings, clock, runner)
+        lobby.cluster = self
+        self.lobby = lobby
+        if self.metrics is not None:
+            self.metrics.count_tables("owner", lambda: sum(
+                1 for t in lobby.tables() if t.owner))
+            self.metrics.count_tables("follower", lambda: sum(
+                1 for t in lobby.tables() if not t.owner))
+        return lobby
+
+    # lifecycle
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send()),
+                       loop.create_task(self._tick_forever())]
+        log.info("worker %s joined the cluster", self.me)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.lobby is not None:
+            owned = [t for t in self.lobby.tables() if t.owner]
+            for t in owned:
+                t.demote("shutdown")
+            with contextlib.suppress(Exception):
+                await self.store.call(self.leases.release, [t.row.pk for t in owned])
+                for _ in owned:
+                    self._count_lease("released")
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # publishing (ordered, never blocking a table: a lost message is found in the log)
+
+    def publish_entry(self, table: Table, seq: int, kind: str, data: dict[str, Any]) -> None:
+        self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
+            {"t": table.public_id, "seq": seq, "kind": kind, "data": data, "by": self.me},
+            separators=(",", ":"))))
+
+    def publish_seat(self, table: Table, row: SeatRow) -> None:
+        self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
+            {"t": table.public_id, "seat": [row.seat, row.name, row.token_hash, row.bot],
+             "by": self.me}, separators=(",", ":"))))
+
+    async def _send(self) -> None:
+        while True:
+            channel, message = await self._outbox.get()
+            try:
+                await self.redis.publish(channel, message)
+            except (RedisError, OSError) as exc:
+                self._redis_failed("publish", exc)
+
+    def _redis_failed(self, what: str, exc: BaseException) -> None:
+        if self.metrics is not None:
+            self.metrics.redis_errors.inc()
+        log.warning("redis %s failed: %s", what, exc)
+
+    # the listener: entries for followers, relayed commands and their replies
+
+    async def _listen(self) -> None:
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(LOG_CHANNEL, self._inbox)
+                self.listening = True
+                self._spawn(self._check_followers())  # what was published while away
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                       timeout=1.0)
+                    if message is not None and message["type"] == "message":
+                        self._dispatch(message["channel"], message["data"])
+            except (RedisError, OSError) as exc:
+                self.listening = False
+                self._redis_failed("subscription", exc)
+                await asyncio.sleep(0.5)
+            finally:
+                self.listening = False
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._handlers.add(task)
+        task.add_done_callback(self._handlers.discard)
+
+    def _dispatch(self, channel: bytes, data: bytes) -> None:
+        try:
+            message = json.loads(data)
+        except ValueError:
+            log.warning("unreadable message on %r", channel)
+            return
+        if channel.decode() != LOG_CHANNEL:
+            if message.get("op") == "reply":
+                future = self._replies.pop(message.get("id", ""), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
+            elif message.get("op") == "request":
+                self._spawn(self._serve(message))
+            return
+        if message.get("by") == self.me or self.lobby is None:
+            return
+        table = self.lobby.by_id.get(message.get("t", ""))
+        if not isinstance(table, ClusterTable):
+            return  # nobody here watches that table
+        if "seat" in message:
+            table.seat_changed(SeatRow(*message["seat"]))
+        else:
+            self._spawn(table.follow(message["seq"], message["kind"], message["data"]))
+
+    # relaying a follower's command to the owner
+
+    async def relay(self, table: ClusterTable, command: str,
+                    args: dict[str, Any]) -> dict[str, Any] | None:
+        """The owner's answer to ``command`` (raises its ``Refused``), or None when this
+        worker has just become the owner (the caller runs the command itself)."""
+        for attempt in range(4):
+            if table.token is not None:
+                return None
+            holder = await self.store.call(self.leases.holder, table.row.pk)
+            if holder is None or holder[0] == self.me:
+                token = await self.store.call(self.leases.acquire, table.row.pk)
+                if token is not None:
+                    await table.promote(token)
+                    return None
+                continue
+            reply = await self._ask(holder[0], table.public_id, command, args)
+            if reply.get("code") == NOT_OWNER:
+                self._count_relay("retried")
+                await asyncio.sleep(0.1 * (attempt + 1))
+                continue
+            if "error" in reply:
+                self._count_relay("refused")
+                raise Refused(reply["code"], reply["error"], reply.get("status", 400))
+            self._count_relay("done")
+            ok: dict[str, Any] = reply["ok"]
+            return ok
+        self._count_relay("failed")
+        raise Refused("unavailable", "the table is moving between servers: try again", 503)
+
+    async def _ask(self, owner: str, table_id: str, command: str,
+                   args: dict[str, Any]) -> dict[str, Any]:
+        ref = f"{self.me}:{next(self._ids)}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[ref] = future
+        try:
+            await self.redis.publish(f"usotsuki:w:{owner}", json.dumps(
+                {"op": "request", "id": ref, "from": self.me, "t": table_id,
+                 "command": command, "args": args}))
+            # An owner that has not answered within a lease period is dead or cut off.
+            return await asyncio.wait_for(future, self.config.lease_seconds + 1.0)
+        except (RedisError, OSError) as exc:
+            self._redis_failed("relay", exc)
+            self._count_relay("failed")
+            raise Refused("unavailable", "the table's server cannot be reached now: "
+                          "try again", 503) from None
+        except TimeoutError:
+            self._count_relay("failed")
+            raise Refused("unavailable", "the table's server did not answer: try again",
+                          503) from None
+        finally:
+            self._replies.pop(ref, None)
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        """Run a command relayed to this worker (the owner) and answer it."""
+        answer: dict[str, Any]
+        try:
+            answer = {"ok": await self._run(request)}
+        except Refused as exc:
+            answer = {"error": exc.message, "code": exc.code, "status": exc.status}
+        except Exception as exc:  # never leave the follower waiting for nothing
+            log.exception("relayed %s failed", request.get("command"))
+            answer = {"error": f"internal error: {type(exc).__name__}", "code": "internal",
+                      "status": 500}
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.publish(f"usotsuki:w:{request['from']}", json.dumps(
+                {"op": "reply", "id": request["id"], **answer}))
+
+    async def _run(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.lobby is not None
+        table = self.lobby.by_id.get(request["t"])
+        if not isinstance(table, ClusterTable) or table.token is None:
+            raise Refused(NOT_OWNER, "not the owner", 503)
+        args, command = request["args"], request["command"]
+        if command == "act":
+            fresh = await table.act(int(args["seat"]), args["text"])
+            return {"first": fresh[0].n, "last": fresh[-1].n, "action": fresh[0].action}
+        if command == "join":
+            seat, token = await table.join(str(args["name"]), args["seat"])
+            row = table.seats[seat]
+            return {"seat": seat, "token": token,
+                    "row": [row.seat, row.name, row.token_hash, row.bot]}
+        if command == "leave":
+            await table.leave(int(args["seat"]))
+            row = table.seats[int(args["seat"])]
+            return {"row": [row.seat, row.name, row.token_hash, row.bot]}
+        if command == "start":
+            game = await self.lobby.start_game(table, bool(args["rematch"]))
+            return {"game": game, "events": len(table.events)}
+        raise Refused("bad_request", f"unknown relayed command {command!r}")
+
+    # leases: renewed, lost, and a dead worker's taken
+
+    async def _tick_forever(self) -> None:
+        period = self.config.lease_seconds / 3
+        for tick in itertools.count():
+            started = time.monotonic()
+            try:
+                await self._tick(tick)
+            except Exception as exc:  # the database away: try again next period
+                log.warning("lease tick failed: %s", exc)
+            await asyncio.sleep(max(0.05, period - (time.monotonic() - started)))
+
+    async def _tick(self, tick: int) -> None:
+        assert self.lobby is not None
+        owned = {t.row.pk: t for t in self.lobby.tables() if t.token is not None}
+        held = await self.store.call(self.leases.renew,
+                                     {pk: t.token for pk, t in owned.items()
+                                      if t.token is not None})
+        for pk, table in owned.items():
+            if pk not in held and table.token is not None:
+                table.demote("expired")
+        since = time.time() - self.lobby.settings.idle_seconds
+        taken = await self.store.call(self.leases.claim_orphans, ORPHANS_PER_TICK, since)
+        for pk, token in taken.items():
+            self._spawn(self._adopt(pk, token))
+        if tick % CHECK_EVERY == 0:
+            await self._check_followers()
+
+    async def _adopt(self, table_pk: int, token: int) -> None:
+        """Carry on a table whose owner died (its lease is ours now)."""
+        assert self.lobby is not None
+        table = next((t for t in self.lobby.tables() if t.row.pk == table_pk), None)
+        if table is not None:
+            if table.token != token:
+                await table.promote(token)
+            return
+        row = await self.store.call(table_row, self.store, table_pk)
+        if row is None:
+            return
+        log.info("worker %s takes table %s (token %d)", self.me, row.public_id, token)
+        with contextlib.suppress(Refused):  # expired meanwhile: its lease lapses
+            await self.lobby._load(row)  # loads it, finds the lease ours, promotes it
+
+    async def _check_followers(self) -> None:
+        if self.lobby is None:
+            return
+        followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None}
+        if not followed:
+            return
+        lengths = await self.store.call(log_lengths, self.store, list(followed))
+        for pk, length in lengths.items():
+            if length > followed[pk].seq:
+                self._spawn(followed[pk].catch_up())
+
+    # metrics
+
+    def lease_changed(self, change: str, table: Table, why: str = "") -> None:
+        self._count_lease(change)
+        log.info("lease %s: table %s %s", change, table.public_id, why)
+
+    def _count_lease(self, change: str) -> None:
+        if self.metrics is not None:
+            self.metrics.leases.labels(change).inc()
+
+    def _count_relay(self, outcome: str) -> None:
+        if self.metrics is not None:
+            self.metrics.relayed.labels(outcome).inc()
+
+    async def ready(self) -> bool:
+        try:
+            return bool(await self.redis.ping()) and self.listening
+        except (RedisError, OSError):
+            return False

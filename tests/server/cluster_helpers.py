@@ -1,0 +1,214 @@
+"""Real servers for the cluster tests and benchmark: Debian's redis-server and nginx
+(ECOSYSTEM.md section 4; the Makefile installs them), and ``usotsuki serve`` workers
+sharing a PostgreSQL database and Redis behind nginx (round robin)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import httpx
+from live_helpers import free_port
+
+
+def _wait(check: object, what: str, seconds: float = 30.0,
+          process: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if check():  # type: ignore[operator]
+                return
+        except (OSError, httpx.HTTPError):
+            pass
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"{what} exited")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start in {seconds:.0f} s")
+        time.sleep(0.05)
+
+
+class Redis:
+    """A throwaway redis-server on loopback (no persistence); ``restart`` keeps the port."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp, self.port = tmp, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not os.path.exists(binary):
+            raise RuntimeError("redis-server is not installed: run `make test` (it installs "
+                               "Debian's redis-server) or `apt-get install -y redis-server`")
+        self.process = subprocess.Popen(
+            [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", str(self.tmp), "--logfile",
+             str(self.tmp / "redis.log")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait(self._ping, "redis-server", process=self.process)
+
+    def _ping(self) -> bool:
+        import socket
+        with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+NGINX_CONF = """
+worker_processes 1;
+daemon off;
+{user}
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log warn;
+events {{ worker_connections {connections}; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body; proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi; uwsgi_temp_path {tmp}/uwsgi; scgi_temp_path {tmp}/scgi;
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    upstream usotsuki {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://usotsuki;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_read_timeout 1h;
+            proxy_send_timeout 1h;
+            proxy_connect_timeout 2s;
+            proxy_next_upstream error timeout http_502 http_503;
+        }}
+    }}
+}}
+"""
+
+
+class Nginx:
+    """nginx in the foreground, balancing ``ports`` round robin (WebSocket upgrade)."""
+
+    def __init__(self, tmp: Path, ports: Sequence[int], connections: int = 4096) -> None:
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(binary):
+            raise RuntimeError("nginx is not installed: run `make test` (it installs "
+                               "Debian's nginx-light) or `apt-get install -y nginx-light`")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;"
+                            for p in ports)
+        conf = tmp / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(
+            tmp=tmp, port=self.port, servers=servers, connections=connections,
+            user="user root;" if os.geteuid() == 0 else ""))
+        self.process = subprocess.Popen([binary, "-p", str(tmp), "-c", str(conf)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait(lambda: httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200,
+              "nginx", process=self.process)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+class Worker:
+    """``usotsuki serve --redis ...``: one worker of the cluster, its logs in a file."""
+
+    def __init__(self, tmp: Path, name: str, db: str, redis: str, *extra: str) -> None:
+        self.name, self.port = name, free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / f"{name}.log"
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(self.port),
+                 "--db", db, "--redis", redis, "--worker-id", name,
+                 "--forwarded-allow-ips", "127.0.0.1", "--log-format", "json", *extra],
+                stdout=out, stderr=out)
+
+    def wait_ready(self) -> None:
+        try:
+            _wait(lambda: httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200,
+                  f"worker {self.name}", seconds=60, process=self.process)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}: {self.log.read_text()[-3000:]}") from None
+
+    def signal(self, sig: int) -> None:
+        self.process.send_signal(sig)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # if a test paused it
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Cluster:
+    def __init__(self, db: str, redis: Redis, workers: list[Worker], nginx: Nginx,
+                 tmp: Path) -> None:
+        self.db, self.redis, self.workers, self.nginx, self.tmp = db, redis, workers, nginx, tmp
+
+    def worker(self, name: str) -> Worker:
+        return next(w for w in self.workers if w.name == name)
+
+    def owner(self, table_id: str) -> tuple[str, int] | None:
+        """The worker holding a live lease on the table, and its token."""
+        import psycopg
+        with psycopg.connect(self.db) as conn:
+            row = conn.execute(
+                "SELECT l.owner, l.token FROM leases l JOIN tables t ON t.pk = l.table_pk "
+                "WHERE t.public_id = %s AND l.expires > extract(epoch from clock_timestamp())",
+                (table_id,)).fetchone()
+        return None if row is None else (str(row[0]), int(row[1]))
+
+
+@contextlib.contextmanager
+def cluster(db: str, workers: int = 3, extra: Sequence[str] = (),
+            connections: int = 4096) -> Iterator[Cluster]:
+    """PostgreSQL database ``db`` (given), Redis, ``workers`` workers and nginx."""
+    with tempfile.TemporaryDirectory(prefix="usotsuki-cluster-") as name:
+        tmp = Path(name)
+        redis = Redis(tmp)
+        started: list[Worker] = []
+        nginx: Nginx | None = None
+        try:
+            started = [Worker(tmp, f"w{i}", db, redis.url, *extra) for i in range(workers)]
+            for w in started:
+                w.wait_ready()
+            nginx = Nginx(tmp, [w.port for w in started], connections)
+            yield Cluster(db, redis, started, nginx, tmp)
+        finally:
+            if nginx is not None:
+                nginx.stop()
+            for w in started:
+                w.stop()
+            redis.stop()

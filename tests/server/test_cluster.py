@@ -1,0 +1,296 @@
+"""Several workers on real servers (issue 16): PostgreSQL, Redis and three ``usotsuki
+serve`` workers behind nginx, all started by the tests. Players of one game sit on
+different workers; the owner of a table is SIGKILLed mid-game and the game finishes
+with nothing lost; a stale owner's writes are refused; Redis restarts mid-game."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from cluster_helpers import Cluster, cluster
+from drive import choose
+from pg_helpers import new_database, throwaway_postgres
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from usotsuki.replay import replay_record
+from usotsuki.server.lease import Fenced, Leases
+from usotsuki.server.store import SeatRow, Store
+
+LEASE = 1.5  # seconds: a dead worker's tables move after this
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[str]:
+    with throwaway_postgres() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def stack(pg_server: str) -> Iterator[Cluster]:
+    db = new_database(pg_server, "usotsuki_cluster")
+    with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", str(LEASE),
+                         "--sockets-per-address", "64"]) as c:
+        yield c
+
+
+class Person:
+    """A person's WebSocket; if it drops, it reconnects through nginx with ``since``."""
+
+    def __init__(self, stack: Cluster, table_id: str, token: str, port: int) -> None:
+        self.stack, self.table_id, self.token = stack, table_id, token
+        self.events: dict[int, dict[str, Any]] = {}
+        self.state: dict[str, Any] = {}
+        self.acks: list[dict[str, Any]] = []
+        self.reconnects = 0
+        self.seat = -1
+        self._connect(port)
+
+    def _connect(self, port: int) -> None:
+        since = max(self.events, default=-1)
+        self.ws: ClientConnection = connect(
+            f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}?token={self.token}"
+            f"&since={since}", open_timeout=10)
+        welcome = json.loads(self.ws.recv(timeout=10))
+        assert welcome["type"] == "welcome", welcome
+        self.seat = welcome["seat"]
+        while self.recv()["type"] != "state":
+            pass
+
+    def recv(self) -> dict[str, Any]:
+        try:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=20))
+        except ConnectionClosed:  # its worker died: back through the balancer
+            self.reconnects += 1
+            self._connect(self.stack.nginx.port)
+            return {"type": "reconnected"}
+        if message["type"] == "event":
+            n = message["n"]
+            assert self.events.get(n, message["event"]) == message["event"], "event changed"
+            self.events[n] = message["event"]
+        elif message["type"] == "state":
+            self.state = message
+        return message
+
+    def until_state(self, n: int) -> None:
+        while self.state["n"] < n:
+            self.recv()
+
+    def act(self, text: str, ref: int) -> dict[str, Any]:
+        """The ack or the error answering this action (resent after a reconnection)."""
+        try:
+            self.ws.send(json.dumps({"type": "act", "action": text, "id": ref}))
+        except ConnectionClosed:
+            self.recv()
+            return {"type": "error", "code": "reconnected"}
+        while True:
+            message = self.recv()
+            if message["type"] == "reconnected":
+                return {"type": "error", "code": "reconnected"}
+            if message["type"] == "ack" or (message["type"] == "error"
+                                            and message.get("id") == ref):
+                return message
+
+
+def open_table(stack: Cluster, seats: list[str | None]) -> tuple[str, list[str]]:
+    api = stack.nginx.url  # round robin: create, joins and start land on any worker
+    table = httpx.post(f"{api}/api/tables", json={
+        "game": "bluff", "seats": [{"bot": b} for b in seats], "rules": {}}).json()
+    tokens = []
+    for i, bot in enumerate(seats):
+        if bot is None:
+            r = httpx.post(f"{api}/api/invites/{table['invite']}/join",
+                           json={"name": f"p{i}", "seat": i})
+            assert r.status_code == 200, r.text
+            tokens.append(r.json()["token"])
+    return table["table_id"], tokens
+
+
+def start(stack: Cluster, table_id: str, token: str, people: list[Person]) -> None:
+    r = httpx.post(f"{stack.nginx.url}/api/tables/{table_id}/start", json={"token": token})
+    assert r.status_code == 200, r.text
+    for p in people:  # each hears of it, whichever worker it is on
+        while p.state["status"] == "waiting":
+            p.recv()
+
+
+def play(people: list[Person], stop_after: int | None = None, seconds: float = 60) -> int:
+    """Play until the game ends (or ``stop_after`` acknowledged actions); a refusal
+    because the table is moving is retried, as a person would."""
+    by_seat = {p.seat: p for p in people}
+    done = 0
+    deadline = time.monotonic() + seconds
+    while stop_after is None or done < stop_after:
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        state = max((p.state for p in people), key=lambda s: s["n"])
+        if state["status"] != "playing":
+            break
+        actor = by_seat.get(state["to_move"])
+        if actor is None:  # a bot's turn: wait for what it does
+            people[0].recv()
+            continue
+        actor.until_state(state["n"])
+        reply = actor.act(choose(actor.state, random.Random(actor.state["n"])), done)
+        if reply["type"] == "ack":
+            actor.acks.append(reply)
+            done += 1
+            for p in people:
+                p.until_state(reply["n"])
+        else:
+            assert reply["code"] in ("unavailable", "reconnected", "not_your_turn"), reply
+            actor.ws.send(json.dumps({"type": "sync", "since": max(actor.events, default=-1)}))
+            actor.recv()
+    return done
+
+
+def check_nothing_lost(people: list[Person]) -> None:
+    """Every person saw, live (and after reconnecting with ``since``), exactly the events
+    a fresh catch-up from the log gives its seat, once each and unchanged; every
+    acknowledged action is in them, in order."""
+    final = max(p.state["n"] for p in people)
+    for p in people:
+        p.until_state(final)
+        fresh = Person(p.stack, p.table_id, p.token, p.stack.nginx.port)
+        assert fresh.state["n"] == final
+        assert fresh.events == p.events, "an event was missed"
+        fresh.ws.close()
+        mine = [(n, e["action"]) for n, e in sorted(p.events.items())
+                if e["type"] == "action" and e["seat"] == p.seat]
+        acked = [a["action"] for a in p.acks]
+        assert [text for _, text in mine] == acked  # each ack is one logged action
+
+
+def record_of(stack: Cluster, table_id: str) -> dict[str, Any]:
+    r = httpx.get(f"{stack.nginx.url}/api/tables/{table_id}/games/0/record")
+    assert r.status_code == 200, r.text
+    record: dict[str, Any] = r.json()
+    return record
+
+
+def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
+    table_id, tokens = open_table(stack, [None, None, None])
+    people = [Person(stack, table_id, t, w.port) for t, w in zip(tokens, stack.workers,
+                                                                  strict=True)]
+    start(stack, table_id, tokens[0], people)
+    assert play(people) > 0
+    check_nothing_lost(people)
+    assert replay_record(record_of(stack, table_id))["finished"]
+    owner = stack.owner(table_id)
+    assert owner is not None and owner[0] in {w.name for w in stack.workers}
+    # every worker answers health, readiness and metrics; the owner counted the commits
+    for w in stack.workers:
+        assert httpx.get(f"{w.url}/healthz").json() == {"status": "ok"}
+        assert httpx.get(f"{w.url}/readyz").status_code == 200
+    metrics = httpx.get(f"{stack.worker(owner[0]).url}/metrics").text
+    assert 'usotsuki_log_entries_total{kind="action"}' in metrics
+    assert "usotsuki_commit_seconds_bucket" in metrics
+    assert 'usotsuki_lease_changes_total{change="acquired"}' in metrics
+
+
+def test_the_real_client_address_is_seen_behind_nginx(stack: Cluster) -> None:
+    # The per-address quota counts the address nginx forwards (not nginx's own): a
+    # forged X-Forwarded-For sent straight to a worker is not believed from elsewhere.
+    logs = [w.log.read_text() for w in stack.workers]
+    assert all('"level"' in text for text in logs)  # JSON lines
+    r = httpx.post(f"{stack.nginx.url}/api/tables", json={"game": "bluff",
+                                                           "seats": [{}, {}], "rules": {}},
+                   headers={"X-Forwarded-For": "203.0.113.9"})
+    assert r.status_code == 201
+    with psycopg.connect(stack.db) as conn:
+        creator = conn.execute("SELECT creator FROM tables WHERE public_id = %s",
+                               (r.json()["table_id"],)).fetchone()
+    assert creator == ("127.0.0.1",)  # nginx sets the header from the peer itself
+
+
+def test_redis_restarted_mid_game(stack: Cluster) -> None:
+    table_id, tokens = open_table(stack, [None, None, None])
+    people = [Person(stack, table_id, t, w.port) for t, w in zip(tokens, stack.workers,
+                                                                  strict=True)]
+    start(stack, table_id, tokens[0], people)
+    assert play(people, stop_after=6) == 6
+    stack.redis.restart()
+    play(people)
+    check_nothing_lost(people)
+    assert replay_record(record_of(stack, table_id))["finished"]
+
+
+def test_stale_owner_writes_are_refused(stack: Cluster) -> None:
+    store = Store(stack.db)
+    pk = store.create_table("stale", "stale-invite", "h", "bluff", {"players": 2},
+                            [None, None])
+    a, b = Leases(store, "old-owner", 30.0), Leases(store, "new-owner", 30.0)
+    token_a = a.acquire(pk)
+    assert token_a is not None and b.acquire(pk) is None  # held: nobody else gets it
+    a.append(pk, 0, "start", {"names": ["x", "y"]}, 0.0, token_a)
+    with psycopg.connect(stack.db) as conn:  # a's lease runs out (it paused, say)
+        conn.execute("UPDATE leases SET expires = 1 WHERE table_pk = %s", (pk,))
+    assert b.claim_orphans(1000, 0.0).get(pk) == token_a + 1
+    # back from its pause, the old owner can neither write nor renew
+    with pytest.raises(Fenced):
+        a.append(pk, 1, "chance", {"deck": []}, 0.0, token_a)
+    with pytest.raises(Fenced):
+        a.set_seat(pk, SeatRow(0, "z", None, None), 0.0, token_a)
+    assert a.renew({pk: token_a}) == {}
+    assert [e.seq for e in store.load_log(pk)] == [0]
+    assert store.load_seats(pk)[0].name is None
+    b.append(pk, 1, "chance", {"deck": []}, 0.0, token_a + 1)
+    assert [e.seq for e in store.load_log(pk)] == [0, 1]
+    store.close()
+
+
+def test_a_paused_owner_loses_its_table_and_never_writes_again(stack: Cluster) -> None:
+    table_id, tokens = open_table(stack, [None, None, "random"])
+    owner = stack.owner(table_id)
+    assert owner is not None
+    others = [w for w in stack.workers if w.name != owner[0]]
+    people = [Person(stack, table_id, t, w.port) for t, w in zip(tokens, others,
+                                                                  strict=True)]
+    start(stack, table_id, tokens[0], people)
+    play(people, stop_after=4)
+    paused = stack.worker(owner[0])
+    paused.signal(signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 15
+        while (holder := stack.owner(table_id)) is None or holder[0] == owner[0]:
+            assert time.monotonic() < deadline, "nobody took the paused worker's table"
+            time.sleep(0.1)
+        assert holder[1] > owner[1]  # a new fencing token
+    finally:
+        paused.signal(signal.SIGCONT)
+    play(people)  # the paused worker's bot timer fires on resume: fenced, refused
+    check_nothing_lost(people)
+    assert replay_record(record_of(stack, table_id))["finished"]
+
+
+def test_sigkill_of_the_owner_mid_game_loses_nothing(stack: Cluster) -> None:
+    table_id, tokens = open_table(stack, [None, None, "random"])
+    owner = stack.owner(table_id)
+    assert owner is not None
+    victim = stack.worker(owner[0])
+    other = next(w for w in stack.workers if w.name != victim.name
+                 and w.process.poll() is None)
+    # one person on the owner (its socket dies with it), one on another worker
+    people = [Person(stack, table_id, tokens[0], victim.port),
+              Person(stack, table_id, tokens[1], other.port)]
+    start(stack, table_id, tokens[0], people)
+    assert play(people, stop_after=5) == 5
+    killed = time.monotonic()
+    victim.kill()
+    deadline = killed + 15
+    while (holder := stack.owner(table_id)) is None or holder[0] == victim.name:
+        assert time.monotonic() < deadline, "the dead worker's table did not move"
+        time.sleep(0.05)
+    moved = time.monotonic() - killed
+    assert moved < LEASE + 3, moved
+    play(people)
+    assert people[0].reconnects >= 1
+    check_nothing_lost(people)
+    assert replay_record(record_of(stack, table_id))["finished"]
