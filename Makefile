@@ -43,12 +43,15 @@ browser:
 			chromium fonts-noto-cjk; \
 	fi
 
-# The server tests start a throwaway PostgreSQL server from Debian's package.
+# The server tests start a throwaway PostgreSQL server from Debian's package; the cluster
+# tests and benchmark (tests/server/test_cluster.py, benchmarks/load_cluster.py) also
+# Debian's redis-server and nginx.
 postgres:
-	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ ! -x /usr/bin/redis-server ] \
+			|| [ ! -x /usr/sbin/nginx ]; then \
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-			postgresql; \
+			postgresql redis-server nginx-light; \
 	fi
 
 bench: $(BENCH_STAMP)

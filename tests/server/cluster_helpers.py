@@ -73,6 +73,7 @@ class Redis:
 
 NGINX_CONF = """
 worker_processes 1;
+worker_rlimit_nofile {connections};
 daemon off;
 {user}
 pid {tmp}/nginx.pid;

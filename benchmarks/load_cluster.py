@@ -1,0 +1,311 @@
+"""Load benchmark of the cluster (issue 16): three workers behind nginx, on a throwaway
+PostgreSQL and Redis (Debian's servers, as the tests start them).
+
+Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
+seats land on different workers), and every seat plays its own game over its own
+WebSocket, pausing ``--think`` seconds on average (0.5x to 1.5x) before each action, as
+people do. Measures tables finished, actions per second, the latency from sending an
+action to its ``ack`` (p50, p99), errors, and lost actions: each table's log (read from
+PostgreSQL at the end) must hold every acknowledged action (an action whose socket died
+before its ack may be in the log: counted apart, as "in doubt", never as lost).
+
+Then, with ``--kill-after S``, the same load again with one worker SIGKILLed S seconds
+into play: its sockets reconnect through nginx with ``since``; measured also how long
+until every table it owned has a live lease held by another worker.
+
+    python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 1.0]
+        [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests" / "server"))
+
+from cluster_helpers import Cluster, cluster  # noqa: E402
+from pg_helpers import new_database, throwaway_postgres  # noqa: E402
+
+TARGET_P99_MS = 150.0
+RETRY = ("unavailable", "not_owner")  # the table is moving: ask again, as a person would
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    acks: dict[str, int] = field(default_factory=dict)  # table id -> acknowledged actions
+    finished: set[str] = field(default_factory=set)
+    reconnects: int = 0
+    retried: int = 0  # actions answered "unavailable" while their table moved
+    unacked: int = 0  # actions whose socket died before the ack came
+
+
+async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline: float,
+                connected: asyncio.Event, think: float) -> None:
+    from drive import choose
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    last_n = -1
+    seat: int | None = None
+    acted_at: int | None = None
+    while time.monotonic() < deadline:
+        awaiting = False
+        sent = 0.0
+        try:
+            async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}&since={last_n}",
+                               max_size=2**22, open_timeout=30, compression=None,
+                               ping_interval=None) as ws:
+                connected.set()
+                while time.monotonic() < deadline:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
+                    except TimeoutError:
+                        return
+                    m = json.loads(raw)
+                    kind = m["type"]
+                    if kind == "event":
+                        last_n = max(last_n, m["n"])
+                    elif kind == "welcome":
+                        seat = m["seat"]
+                    elif kind == "ack":
+                        awaiting = False
+                        totals.latencies.append(time.perf_counter() - sent)
+                        totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
+                        if table_id in totals.finished:
+                            return  # the game's last action (its ack follows the end)
+                    elif kind == "error" and m["code"] in RETRY:
+                        totals.retried += 1
+                        awaiting, acted_at = False, None
+                        await asyncio.sleep(0.5)
+                        await ws.send(json.dumps({"type": "sync", "since": last_n}))
+                    elif kind == "error" and m["code"] == "not_your_turn" and awaiting:
+                        awaiting = False  # acted already (its ack was lost with a worker)
+                    elif kind == "error":
+                        totals.errors.append(f"{table_id}/{seat}: {m['code']}: {m['message']}")
+                        awaiting = False
+                    elif kind == "state":
+                        if m["status"] == "finished":
+                            totals.finished.add(table_id)
+                            if not awaiting:
+                                return
+                            continue
+                        if (m["to_move"] == seat and m["legal"] is not None
+                                and acted_at != m["n"]):
+                            acted_at = m["n"]
+                            rng = random.Random(f"{table_id}:{m['n']}")
+                            text = choose(m, rng)
+                            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                            sent = time.perf_counter()
+                            awaiting = True
+                            await ws.send(json.dumps({"type": "act", "action": text}))
+        except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+            pass
+        # The worker went away: back through nginx, from the last event seen.
+        totals.reconnects += 1
+        if awaiting:
+            totals.unacked += 1
+        acted_at = None
+        await asyncio.sleep(random.uniform(0.1, 0.5))
+
+
+async def _setup(url: str, tables: int, players: int, rules: dict[str, Any]
+                 ) -> list[tuple[str, str, list[str]]]:
+    import httpx
+
+    gate = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(base_url=url, timeout=60,
+                                 limits=httpx.Limits(max_connections=32)) as http:
+        async def one() -> tuple[str, str, list[str]]:
+            async with gate:
+                r = await http.post("/api/tables", json={
+                    "game": "bluff", "seats": [{}] * players, "rules": rules})
+                t = r.json()
+                tokens = []
+                for i in range(players):
+                    j = await http.post(f"/api/invites/{t['invite']}/join",
+                                        json={"name": f"p{i}", "seat": i})
+                    tokens.append(j.json()["token"])
+                return t["table_id"], t["host_token"], tokens
+
+        return list(await asyncio.gather(*(one() for _ in range(tables))))
+
+
+async def _watch_move(stack: Cluster, victim: str, owned: list[str], killed: float,
+                      seconds: float = 60.0) -> dict[str, Any]:
+    """Seconds from the kill until each of the victim's tables had a new live lease."""
+    import psycopg
+
+    moved: dict[str, float] = {}
+    async with await psycopg.AsyncConnection.connect(stack.db, autocommit=True) as conn:
+        while len(moved) < len(owned) and time.monotonic() - killed < seconds:
+            rows = await (await conn.execute(
+                "SELECT t.public_id FROM leases l JOIN tables t ON t.pk = l.table_pk "
+                "WHERE l.owner <> %s AND l.expires > extract(epoch from clock_timestamp()) "
+                "AND t.public_id = ANY(%s)", (victim, owned))).fetchall()
+            now = time.monotonic() - killed
+            for (tid,) in rows:
+                moved.setdefault(tid, now)
+            await asyncio.sleep(0.1)
+    times = sorted(moved.values())
+    return {"tables": len(owned), "moved": len(moved),
+            "first_s": round(times[0], 2) if times else None,
+            "median_s": round(times[len(times) // 2], 2) if times else None,
+            "all_s": round(times[-1], 2) if len(times) == len(owned) and times else None}
+
+
+async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any],
+                 seconds: float, think: float, kill_after: float | None) -> dict[str, Any]:
+    import psycopg
+
+    url = stack.nginx.url
+    opened = await _setup(url, tables, players, rules)
+    totals = Totals()
+    deadline = time.monotonic() + seconds
+    ws_url = url.replace("http://", "ws://")
+    tasks, events = [], []
+    for table_id, _, tokens in opened:
+        for token in tokens:
+            connected = asyncio.Event()
+            events.append(connected)
+            tasks.append(asyncio.create_task(_seat(ws_url, table_id, token, totals,
+                                                   deadline, connected, think)))
+            if len(events) % 32 == 0:  # handshakes in batches, not thousands at once
+                await asyncio.gather(*(e.wait() for e in events[-32:]))
+    await asyncio.gather(*(e.wait() for e in events))
+    import httpx
+    async with httpx.AsyncClient(base_url=url, timeout=60,
+                                 limits=httpx.Limits(max_connections=32)) as http:
+        gate = asyncio.Semaphore(16)
+
+        async def start(tid: str, host: str) -> None:
+            async with gate:
+                await http.post(f"/api/tables/{tid}/start", json={"token": host})
+
+        began = time.perf_counter()
+        await asyncio.gather(*(start(tid, host) for tid, host, _ in opened))
+    failover: dict[str, Any] | None = None
+    if kill_after is not None:
+        await asyncio.sleep(kill_after)
+        victim = stack.workers[1]
+        async with await psycopg.AsyncConnection.connect(stack.db, autocommit=True) as conn:
+            owned = [r[0] for r in await (await conn.execute(
+                "SELECT t.public_id FROM leases l JOIN tables t ON t.pk = l.table_pk "
+                "WHERE l.owner = %s", (victim.name,))).fetchall()]
+        killed = time.monotonic()
+        victim.kill()
+        failover = await _watch_move(stack, victim.name, owned, killed)
+        failover["worker"] = victim.name
+        failover["killed_at_s"] = round(kill_after, 1)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.perf_counter() - began
+    totals.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
+    async with await psycopg.AsyncConnection.connect(stack.db, autocommit=True) as conn:
+        logged = dict(await (await conn.execute(
+            "SELECT t.public_id, count(l.seq) FROM tables t LEFT JOIN log l "
+            "ON l.table_pk = t.pk AND l.kind = 'action' GROUP BY t.public_id")).fetchall())
+    lost = sum(max(0, totals.acks.get(tid, 0) - logged.get(tid, 0)) for tid, _, _ in opened)
+    doubt = sum(max(0, logged.get(tid, 0) - totals.acks.get(tid, 0)) for tid, _, _ in opened)
+    actions = len(totals.latencies)
+    ordered = sorted(totals.latencies)
+
+    def pct(q: float) -> float | None:
+        return None if not ordered else round(
+            ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+    return {"tables": tables, "players": players, "rules": rules, "think_s": think,
+            "seconds_limit": seconds, "elapsed_s": round(elapsed, 1),
+            "tables_finished": len(totals.finished), "actions": actions,
+            "actions_per_s": round(actions / elapsed, 1) if elapsed else None,
+            "latency_ms": {"p50": pct(0.5), "p99": pct(0.99),
+                           "max": round(ordered[-1] * 1000, 1) if ordered else None},
+            "errors": len(totals.errors), "error_samples": totals.errors[:5],
+            "lost_actions": lost, "in_doubt_logged_not_acked": doubt,
+            "acked_not_in_log_tables": [tid for tid, _, _ in opened
+                                        if totals.acks.get(tid, 0) > logged.get(tid, 0)][:5],
+            "reconnects": totals.reconnects, "retried_while_moving": totals.retried,
+            "unacked_at_disconnect": totals.unacked, "failover": failover}
+
+
+def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think: float,
+        kill_after: float | None, workers: int = 3) -> dict[str, Any]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
+    lifted = ["--tables-per-minute", "1000000", "--open-tables", "1000000",
+              "--sockets-per-address", "1000000", "--bot-games", "0"]
+    with throwaway_postgres() as server:
+        db = new_database(server, f"usotsuki_load_{int(time.time())}")
+        with cluster(db, workers, lifted, connections=4 * tables * players + 1024) as stack:
+            result = asyncio.run(_drive(stack, tables, players, rules, seconds, think,
+                                        kill_after))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    result["workers"] = workers
+    result["target_met"] = (result["latency_ms"]["p99"] is not None
+                            and result["latency_ms"]["p99"] < TARGET_P99_MS
+                            and result["lost_actions"] == 0 and result["errors"] == 0
+                            and result["tables_finished"] == tables)
+    return result
+
+
+def report(name: str, r: dict[str, Any]) -> None:
+    lat = r["latency_ms"]
+    print(f"{name}: {r['tables_finished']}/{r['tables']} tables of {r['players']} finished "
+          f"in {r['elapsed_s']} s over {r['workers']} workers behind nginx (think "
+          f"{r['think_s']} s); {r['actions']} actions, {r['actions_per_s']} actions/s; "
+          f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+          f"errors {r['errors']}; lost actions {r['lost_actions']} (in doubt: logged, "
+          f"ack lost with the worker: {r['in_doubt_logged_not_acked']}); reconnects "
+          f"{r['reconnects']}, retried while moving {r['retried_while_moving']}; "
+          f"target met: {r['target_met']}", flush=True)
+    if r["failover"] is not None:
+        f = r["failover"]
+        print(f"  failover: {f['worker']} SIGKILLed at {f['killed_at_s']} s owning "
+              f"{f['tables']} tables; {f['moved']} moved, the first after {f['first_s']} s, "
+              f"half after {f['median_s']} s, all after {f['all_s']} s", flush=True)
+    for sample in r["error_samples"]:
+        print(f"  {sample}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rules", default='{"max_cards": 2}',
+                        help="Bluff rules as JSON (max_cards 2: games of a few minutes)")
+    parser.add_argument("--seconds", type=float, default=240.0,
+                        help="each run stops by itself after this long")
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--kill-after", type=float, default=30.0,
+                        help="seconds into the second run when a worker is SIGKILLed "
+                        "(negative: no second run)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    rules = json.loads(args.rules)
+    results = {"steady": run(args.tables, args.players, rules, args.seconds, args.think,
+                             None)}
+    report("cluster load", results["steady"])
+    if args.kill_after >= 0:
+        results["sigkill"] = run(args.tables, args.players, rules, args.seconds, args.think,
+                                 args.kill_after)
+        report("cluster load, one worker SIGKILLed", results["sigkill"])
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    ok = all(r["lost_actions"] == 0 and r["errors"] == 0 for r in results.values())
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(main())
