@@ -68,3 +68,14 @@ def test_the_nginx_configuration_is_valid(tmp_path: Path) -> None:
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "Upgrade $http_upgrade" in conf and "X-Forwarded-For $remote_addr" in conf
+
+
+def test_a_cluster_needs_postgresql_and_a_redis_url() -> None:
+    from usotsuki.server.serve import Deployment
+
+    assert Deployment().problem(None) is None  # one process on SQLite: as before
+    assert "postgresql" in str(Deployment(redis="redis://r").problem("games.sqlite3"))
+    assert "redis://" in str(Deployment(redis="http://r").problem("postgresql://db/u"))
+    assert Deployment(redis="redis://r:6379/0").problem("postgresql://u@db/u") is None
+    assert "lease" in str(Deployment(lease_seconds=0.1).problem(None))
+    assert "json" in str(Deployment(log_format="xml").problem(None))
