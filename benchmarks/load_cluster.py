@@ -38,6 +38,7 @@ from cluster_helpers import Cluster, cluster  # noqa: E402
 from pg_helpers import new_database, throwaway_postgres  # noqa: E402
 
 TARGET_P99_MS = 150.0
+EVENT = '{"type":"event","n":'
 RETRY = ("unavailable", "not_owner")  # the table is moving: ask again, as a person would
 
 
@@ -74,11 +75,12 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                         raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
                     except TimeoutError:
                         return
+                    if raw.startswith(EVENT):  # only its number matters here
+                        last_n = max(last_n, int(raw[len(EVENT):raw.index(",", len(EVENT))]))
+                        continue
                     m = json.loads(raw)
                     kind = m["type"]
-                    if kind == "event":
-                        last_n = max(last_n, m["n"])
-                    elif kind == "welcome":
+                    if kind == "welcome":
                         seat = m["seat"]
                     elif kind == "ack":
                         awaiting = False
@@ -186,13 +188,18 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
                 await asyncio.gather(*(e.wait() for e in events[-32:]))
     await asyncio.gather(*(e.wait() for e in events))
     import httpx
-    async with httpx.AsyncClient(base_url=url, timeout=60,
+    async with httpx.AsyncClient(base_url=url, timeout=300,
                                  limits=httpx.Limits(max_connections=32)) as http:
         gate = asyncio.Semaphore(16)
 
         async def start(tid: str, host: str) -> None:
             async with gate:
-                await http.post(f"/api/tables/{tid}/start", json={"token": host})
+                try:
+                    r = await http.post(f"/api/tables/{tid}/start", json={"token": host})
+                    if r.status_code != 200:
+                        totals.errors.append(f"{tid}: start: {r.status_code} {r.text}")
+                except httpx.HTTPError as exc:
+                    totals.errors.append(f"{tid}: start: {exc!r}")
 
         began = time.perf_counter()
         await asyncio.gather(*(start(tid, host) for tid, host, _ in opened))

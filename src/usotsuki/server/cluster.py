@@ -356,6 +356,8 @@ class Coordinator:
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: set[asyncio.Task[None]] = set()
         self.listening = False  # subscribed to Redis now (readiness)
+        self._behind: dict[int, int] = {}  # follower copies behind the log at the last check
+        self._behind_known = False  # False after a (re)subscription: catch up at once
 
     def lobby_for(self, store: Store, settings: Settings, clock: Clock,
                   runner: BotRunner | None = None) -> ClusterLobby:
@@ -427,6 +429,7 @@ class Coordinator:
             try:
                 await pubsub.subscribe(LOG_CHANNEL, self._inbox)
                 self.listening = True
+                self._behind_known = False
                 self._spawn(self._check_followers())  # what was published while away
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True,
@@ -612,9 +615,14 @@ class Coordinator:
         if not followed:
             return
         lengths = await self.store.call(log_lengths, self.store, list(followed))
-        for pk, length in lengths.items():
-            if length > followed[pk].seq:
+        behind = {pk: followed[pk].seq for pk, length in lengths.items()
+                  if length > followed[pk].seq}
+        for pk, seq in behind.items():
+            # Published entries are often just on their way: read the log only for a
+            # copy that has not moved since the last check (or after a reconnection).
+            if self._behind.get(pk) == seq or not self._behind_known:
                 self._spawn(followed[pk].catch_up())
+        self._behind, self._behind_known = behind, True
 
     # metrics
 

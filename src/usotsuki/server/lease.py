@@ -132,7 +132,7 @@ class Leases:
                 f"UPDATE leases SET owner = :me, token = leases.token + 1, "
                 f"expires = {NOW} + :ttl WHERE table_pk IN ("
                 f"SELECT l.table_pk FROM leases l JOIN tables t ON t.pk = l.table_pk "
-                f"WHERE l.expires <= {NOW} AND l.expires > 0 AND t.active >= :since "
+                f"WHERE l.expires <= {NOW} AND t.active >= :since "
                 f"ORDER BY random() LIMIT :limit FOR UPDATE OF l SKIP LOCKED) "
                 f"RETURNING table_pk, token"),
                 {"me": self.worker, "ttl": self.ttl, "since": active_since,
