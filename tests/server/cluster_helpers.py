@@ -151,7 +151,7 @@ class Worker:
     def wait_ready(self) -> None:
         try:
             _wait(lambda: httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200,
-                  f"worker {self.name}", seconds=60, process=self.process)
+                  f"worker {self.name}", seconds=180, process=self.process)
         except RuntimeError as exc:
             raise RuntimeError(f"{exc}: {self.log.read_text()[-3000:]}") from None
 

@@ -67,7 +67,7 @@ class Person:
 
     def recv(self) -> dict[str, Any]:
         try:
-            message: dict[str, Any] = json.loads(self.ws.recv(timeout=20))
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=60))
         except ConnectionClosed:  # its worker died: back through the balancer
             self.reconnects += 1
             self._connect(self.stack.nginx.port)
@@ -289,7 +289,7 @@ def test_sigkill_of_the_owner_mid_game_loses_nothing(stack: Cluster) -> None:
         assert time.monotonic() < deadline, "the dead worker's table did not move"
         time.sleep(0.05)
     moved = time.monotonic() - killed
-    assert moved < LEASE + 3, moved
+    assert moved < LEASE + 5, moved  # "within a few seconds", on a busy machine
     play(people)
     assert people[0].reconnects >= 1
     check_nothing_lost(people)
