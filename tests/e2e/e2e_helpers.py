@@ -26,13 +26,17 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
         page.click("#add-seat")
     for i, seat in enumerate(seats, start=1):
         page.select_option(f"#seat-{i}", seat)
+    if options:  # the house rules fold away under the Create button
+        page.locator("#house-rules").evaluate("d => { d.open = true; }")
     for key, value in (options or {}).items():
         box = page.locator(f"#opt-{key}")
         if key == "games":
             box = page.locator("#opt-games")
         if isinstance(value, bool):
             box.set_checked(value)
-        elif box.evaluate("e => e.tagName") == "SELECT":  # the deck (B13)
+        elif key == "turn_seconds":
+            page.select_option("#turn-seconds", str(value))
+        elif box.evaluate("e => e.tagName") == "SELECT":  # the deck (B13), the dealer
             box.select_option(str(value))
         else:
             box.fill(str(value))
@@ -43,7 +47,10 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
 
 
 def start(page: Any) -> None:
-    page.click("#start")
+    """Start the game (the host's button); a table of you and bots has started itself."""
+    page.wait_for_selector("#start, body[data-status=playing], body[data-status=finished]")
+    if page.locator("#start").count():
+        page.click("#start")
     page.wait_for_selector("body[data-status=playing], body[data-status=finished]")
 
 
