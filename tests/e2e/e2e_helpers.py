@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+BLOCKING = ("serious", "critical")
 
 ANY_TURN = ".turn.yours, body[data-status=finished]"
 
@@ -112,7 +114,7 @@ def liar_turn(page: Any, rng: random.Random, doubt: float) -> None:
 
 
 def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None = None,
-             **kw: Any) -> int:
+             check: Any = None, **kw: Any) -> int:
     """Take turns until the game is over; returns the number of moves made. ``seen``
     collects the ids of the action buttons offered along the way."""
     rng = random.Random(5)
@@ -129,11 +131,45 @@ def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None 
             if "give" in offered and "give" not in seen:
                 shot(page, "06-liar-class-exchange")
             seen.update(offered)
+        if check is not None:
+            check(page)
         turn(page, rng, **kw)
         moves += 1
 
 
-def shot(page: Any, name: str) -> None:
-    """Save a screenshot of the key screen ``name`` under screenshots/ (git-ignored)."""
+def axe_check(page: Any) -> None:
+    """Run axe-core (vendored: nothing is fetched) on the page as it is now: no serious or
+    critical violation of WCAG 2.1 A/AA. Evaluated through the browser's debugger, so the
+    page's Content Security Policy stays as it is."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text("utf-8") + "\n;0")
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: "tag",
+            values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, resultTypes: ["violations"]});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)}));
+    }""")
+    bad = [v for v in found if v["impact"] in BLOCKING]
+    assert not bad, f"axe-core: {bad}"
+
+
+def shot(page: Any, name: str, axe: bool = True) -> None:
+    """Save a screenshot of the key screen ``name`` under screenshots/ (git-ignored), and
+    check the screen with axe-core."""
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    if axe:
+        axe_check(page)
+
+
+IN_VIEW = """sel => { const e = document.querySelector(sel); if (!e) return false;
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1 && r.left >= 0
+        && r.right <= innerWidth + 1; }"""
+
+
+def assert_can_act(page: Any) -> None:
+    """On your turn the hand and the action bar are on screen: nothing to scroll."""
+    for sel in ("#hand", "#controls"):
+        assert page.evaluate(IN_VIEW, sel), f"{sel} is not wholly in the viewport"
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
