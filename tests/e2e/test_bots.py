@@ -59,7 +59,7 @@ def test_bluff_whole_game_against_bots_then_replay(new_page: Any, tmp_path: Any)
 
 
 def test_liar_match_against_bots(new_page: Any) -> None:
-    page = new_page()
+    page = new_page(size=(1280, 720))
     create_table(page, "liar", "Alice", ["bot:random", "bot:sensible"],
                  {"multi": True, "revolution": True, "eight_cut": True, "jack_back": True,
                   "binding": True, "classes": True, "games": 2, "hand_size": 4,
@@ -68,7 +68,7 @@ def test_liar_match_against_bots(new_page: Any) -> None:
     page.wait_for_selector(".turn.yours, body[data-status=finished]")
     assert page.locator("#order").count() == 1
     shot(page, "04-liar-your-turn")
-    moves = play_out(page, liar_turn, doubt=0.3)
+    moves = play_out(page, liar_turn, doubt=0.3, check=assert_can_act)
     assert moves >= 1
     assert page.locator("#standings tbody tr").count() >= 1
     assert page.locator("#match-table tbody tr").count() == 3  # the match, game by game

@@ -27,6 +27,14 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+// "1st", "2nd" ... / "1位": a place in the standings.
+export function ordinal(n) {
+  if (n === null || n === undefined) return "–";
+  const tens = n % 100;
+  const sfx = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return t("end.ordinal", { n, sfx });
+}
+
 export function hasKey(key) { return key in CATALOGUES[lang] || key in CATALOGUES.en; }
 
 // A server refusal in the reader's language: {code, params} from the server (PROTOCOL.md

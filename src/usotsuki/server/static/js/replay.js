@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { callText, cardEl, liarActionText, rankLabel } from "./cards.js";
 import { el, rerender } from "./dom.js";
-import { errorText, initPage, onLangChange, t } from "./i18n.js";
+import { errorText, initPage, onLangChange, ordinal, t } from "./i18n.js";
 import { avatarEl, displayName } from "./people.js";
 import { attachReview, renderReview } from "./review.js";
 
@@ -140,7 +140,7 @@ function handsBox(frame, highlight, extra) {
 function standingsEl(view) {
   if (!view.standings) return null;
   return el("ol", { class: "standings", id: "replay-standings" }, view.standings.map((place, i) => el("li", {},
-    el("span", { class: "place" }, t("end.ordinal", { n: i + 1 })), " ", place.map((s) => nameOf(s)).join(", "))));
+    el("span", { class: "place" }, ordinal(i + 1)), " ", place.map((s) => nameOf(s)).join(", "))));
 }
 
 function renderBluff(frame, view) {
@@ -230,7 +230,7 @@ async function main() {
       show(await api("/api/replay", { method: "POST", raw: file }), { raw: file });
     } catch (err) {
       notice(err.code === "network" ? t("err.network")
-        : ["bad_json", "bad_request", "error"].includes(err.code) ? t("replay.badFile")
+        : ["bad_json", "bad_request", "error"].includes(err.code) || /^not JSON/.test(err.message) ? t("replay.badFile")
           : errorText(err.code, err.params, err.message));
     }
   });

@@ -5,7 +5,7 @@ import { api, forgetSeat, lastName, rememberName, rememberSeat, seatAt } from ".
 import { bluffCenter, bluffControls, bluffReveal, bluffSeatExtra } from "./bluff.js";
 import { callText, cardEl, rankLabel, stackEl, suitSymbol } from "./cards.js";
 import { el, rerender } from "./dom.js";
-import { currentLang, errorText, initPage, onLangChange, t, toggleLang } from "./i18n.js";
+import { currentLang, errorText, initPage, onLangChange, ordinal, t, toggleLang } from "./i18n.js";
 import { liarCenter, liarControls, liarReveal, liarSeatExtra, resetIfNew, selectable, selectedCards, toggleCard } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
 import { motion } from "./motion.js";
@@ -30,6 +30,7 @@ let revealOpen = false;
 let resultsHidden = false;
 let clockEnds = null; // {seat, at (performance.now() ms), seconds}
 const bubbles = new Map(); // seat -> {text, until}
+let matchResults = []; // the standings of each game of this match so far (O7)
 let replaying = true; // events of the first batch are history: no motion, no sound
 
 function seatName(i) {
@@ -134,7 +135,9 @@ function onMessage(m) {
 function onEvent(e) {
   if (e.type === "game_started") {
     names = e.names; moves = 0; revealAt = -1; resultsHidden = false; bubbles.clear();
+    matchResults = [];
   }
+  if (e.type === "game_over" && e.standings) matchResults.push(e.standings); // each game of a match
   if (MOVES.has(e.type)) {
     moves += 1;
     revealOpen = false;
@@ -429,19 +432,6 @@ window.addEventListener("resize", () => fitHand());
 
 // ---- the ending -----------------------------------------------------------------
 
-let gamesCache = { key: null, games: null };
-
-function matchGames() {
-  const key = `${state.game}:${info.games}`;
-  if (gamesCache.key !== key) {
-    gamesCache = { key, games: null };
-    api(`/api/tables/${encodeURIComponent(tableId)}/games`).then((g) => {
-      if (gamesCache.key === key) { gamesCache.games = g; render(); }
-    }).catch(() => {});
-  }
-  return gamesCache.games;
-}
-
 function placeOf(standings, seat) {
   const i = (standings || []).findIndex((p) => p.includes(seat));
   return i < 0 ? null : i + 1;
@@ -454,9 +444,9 @@ function renderResults(view) {
   const base = `/api/tables/${encodeURIComponent(tableId)}/games/${game}`;
   const place = me === null ? null : placeOf(standings, me);
   const n = info.seats.length;
-  const headline = place === null ? t("end.heading") : place === 1 ? t("end.won") : t("end.yourPlace", { place: t("end.ordinal", { n: place }), n });
+  const headline = place === null ? t("end.heading") : place === 1 ? t("end.won") : t("end.yourPlace", { place: ordinal(place), n });
   const rows = standings.flatMap((group, i) => group.map((s) => el("tr", { class: s === me ? "me" : "" },
-    el("td", { class: "place" }, t("end.ordinal", { n: i + 1 })),
+    el("td", { class: "place" }, ordinal(i + 1)),
     el("td", {}, avatarEl(names[s], s, { bot: Boolean(info.seats[s]?.bot) }), " ", seatName(s)),
     el("td", {}, info.game === "bluff"
       ? (view.eliminated.includes(s) ? t("end.outAt", { n: view.eliminated.length - view.eliminated.indexOf(s) }) : t("end.lastIn"))
@@ -468,16 +458,16 @@ function renderResults(view) {
         el("th", { scope: "col" }, info.game === "bluff" ? t("end.how") : t("end.left")))),
       el("tbody", {}, rows))];
   if (info.games_per_match > 1) {
-    const games = (matchGames() || []).filter((g) => g.finished);
+    const games = matchResults.map((standings, i) => ({ number: i, standings }));
     if (games.length) {
       parts.push(el("h3", {}, t("end.match")));
       parts.push(el("table", { class: "match-table", id: "match-table" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.player")),
-          games.map((g) => el("th", { scope: "col" }, t("table.game", { n: g.number - games[0].number + 1 }))),
+          games.map((g) => el("th", { scope: "col" }, t("table.game", { n: g.number + 1 }))),
           el("th", { scope: "col" }, t("end.class")))),
         el("tbody", {}, info.seats.map((_, s) => el("tr", { class: s === me ? "me" : "" },
           el("th", { scope: "row" }, seatName(s)),
-          games.map((g) => el("td", {}, t("end.ordinal", { n: placeOf(g.standings, s) ?? "–" }))),
+          games.map((g) => el("td", {}, ordinal(placeOf(g.standings, s)))),
           el("td", {}, classLabel(placeOf(games[games.length - 1].standings, s), n)))))));
     }
   }

@@ -274,7 +274,7 @@ export default {
   "end.left": "Cards left",
   "end.match": "The match, game by game",
   "end.newTable": "New table",
-  "end.ordinal": "{n}th",
+  "end.ordinal": "{n}{sfx}",
   "end.outAt": "out",
   "end.player": "Player",
   "end.show": "Results",
