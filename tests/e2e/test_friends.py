@@ -67,6 +67,12 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
     assert watcher.locator("#rematch").count() == 0  # a spectator holds no seat
     shot(watcher, "11-spectator-over")
 
+    # A link that leads nowhere is not a dead end.
+    watcher.goto("/table.html?invite=no-such-invite")
+    watcher.wait_for_selector("#go-home")
+    assert watcher.inner_text("#lobby h1") == "This table does not exist."
+    shot(watcher, "27-bad-link")
+
     # A rematch from the friend's browser deals a new game to both.
     friend.click("#rematch")
     host.wait_for_selector("body[data-status=playing], .turn.yours")

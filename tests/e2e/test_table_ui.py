@@ -12,12 +12,25 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from e2e_helpers import (assert_can_act, bluff_turn, create_table, liar_turn, play_out, shot,
-                         start)
+from e2e_helpers import (IN_VIEW, assert_can_act, bluff_turn, create_table, liar_turn, play_out,
+                         shot, start)
 
 from usotsuki import liar
 from usotsuki.replay import replay_record
 from usotsuki.session import LiarSession
+
+
+def test_home_create_above_the_fold_and_seats_from_one(new_page: Any) -> None:
+    page = new_page(size=(1366, 768))
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate(IN_VIEW, "#create-button")
+    assert page.locator("#clock-field").is_hidden()  # bots only: no clock to choose
+    page.select_option("#seat-1", "friend")
+    assert page.input_value("#turn-seconds") == "60"  # people: a minute a turn by default
+    page.locator("#house-rules").evaluate("d => { d.open = true; }")
+    assert page.locator("#opt-dealer option").all_inner_texts() == ["Seat 1", "Seat 2", "Seat 3"]
+    shot(page, "00-home-desktop")
 
 
 @pytest.mark.parametrize("game", ["bluff", "liar"])

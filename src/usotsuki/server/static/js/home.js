@@ -126,6 +126,7 @@ function renderSeats() {
         remove.type = "button";
         remove.className = "secondary small";
         remove.textContent = t("home.removeSeat");
+        remove.setAttribute("aria-label", `${t("home.removeSeat")}: ${t("home.seat", { n: i + 1 })}`);
         remove.addEventListener("click", () => { seats.splice(i, 1); renderSeats(); });
         li.appendChild(remove);
       }

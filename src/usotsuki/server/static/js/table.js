@@ -138,6 +138,7 @@ function onEvent(e) {
     matchResults = [];
   }
   if (e.type === "game_over" && e.standings) matchResults.push(e.standings); // each game of a match
+  if (e.type === "game_over") bubbles.clear();
   if (MOVES.has(e.type)) {
     moves += 1;
     revealOpen = false;
