@@ -569,7 +569,7 @@ function tickClocks() {
   for (const node of document.querySelectorAll(".clock")) {
     if (!clockEnds) { node.textContent = ""; continue; }
     const left = Math.max(0, Math.ceil((clockEnds.at - performance.now()) / 1000));
-    node.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    node.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     node.classList.toggle("urgent", left <= 10);
     node.setAttribute("aria-label", t("table.clock", { n: left }));
   }
