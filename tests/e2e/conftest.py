@@ -180,7 +180,7 @@ def new_page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
         else:
             options["viewport"] = {"width": size[0], "height": size[1]}
         context = browser.new_context(**options)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)  # bots think at the lowest CPU priority
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -121,7 +121,9 @@ def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None 
     moves = 0
     deadline = time.monotonic() + limit_s
     while True:
-        page.wait_for_selector(ANY_TURN)
+        # Bots think at the lowest CPU priority: on a busy machine a turn can take a while
+        # (a bot past its 5 s deadline is stood in for, so it does end).
+        page.wait_for_selector(ANY_TURN, timeout=30_000)
         if page.get_attribute("body", "data-status") == "finished":
             return moves
         assert time.monotonic() < deadline, "the game did not end in time"

@@ -60,8 +60,9 @@ def test_whole_game_on_a_phone_needs_no_scrolling(new_page: Any, game: str) -> N
     if page.locator("#reveal").count():
         page.click("#reveal-close")
     assert page.locator("#reveal").count() == 0
-    page.click("#show-reveal")
-    assert page.locator("#reveal .verdict").count() == 1
+    if game == "bluff" or page.locator("#show-reveal").is_visible():  # Bluff ends by one
+        page.click("#show-reveal")
+        assert page.locator("#reveal .verdict").count() == 1
     page.click("#show-results")
     page.wait_for_selector("#results:not([hidden])")
 
@@ -95,11 +96,14 @@ def test_a_turn_clock_runs_out_and_a_bot_plays_that_turn(new_page: Any,
     page.wait_for_function(f"[...document.querySelectorAll('#log li')].slice({lines})"
                            f".some(li => li.textContent === {json.dumps(who)})")
     log = page.locator("#log li").all_inner_texts()[lines:]
-    at = log.index(who)
-    # the stand-in's move follows at once, in the log, under the same name
-    page.wait_for_function(f"document.querySelectorAll('#log li').length > {lines + at + 1}")
-    after = page.locator("#log li").all_inner_texts()[lines + at + 1]
-    assert after.startswith("You " if who.startswith("You") else "Bob "), after
+    at = lines + log.index(who) + 1
+    # the stand-in's move follows at once, in the log, under the same name (a loaded
+    # machine may make the stand-in itself late: that is said too, then a move follows)
+    name = "You " if who.startswith("You") else "Bob "
+    page.wait_for_function(f"[...document.querySelectorAll('#log li')].slice({at})"
+                           f".some(li => li.textContent.startsWith({json.dumps(name)}))")
+    after = [x for x in page.locator("#log li").all_inner_texts()[at:] if "'s bot " not in x]
+    assert after[0].startswith(name), after
 
 
 def _large_seed_record() -> dict[str, Any]:
