@@ -50,6 +50,7 @@ def test_whole_game_on_a_phone_needs_no_scrolling(new_page: Any, game: str) -> N
     page.wait_for_selector(".turn.yours, body[data-status=finished]")
     if page.locator(".turn.yours").count():
         assert_can_act(page)
+        assert page.title().startswith("▶ Your turn")  # the tab says so too
         shot(page, f"20-{game}-your-turn-phone")
     play_out(page, turn, check=assert_can_act, **kw)
     page.wait_for_selector("#results:not([hidden])")
