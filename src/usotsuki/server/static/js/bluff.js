@@ -34,7 +34,7 @@ export function bluffCenter(ctx) {
   parts.push(el("div", { class: "in-play" }, t("bluff.inPlay", { n: view.hand_sizes.reduce((a, b) => a + b, 0) })));
   if (view.calls.length) {
     parts.push(el("ol", { class: "call-history", id: "call-history", "aria-label": t("bluff.history") },
-      view.calls.map((c) => el("li", {}, el("span", { class: "who" }, names[c.seat]), " ", callText(c.call)))));
+      view.calls.slice(-4).map((c) => el("li", {}, el("span", { class: "who" }, names[c.seat]), " ", callText(c.call)))));
   }
   return parts;
 }
