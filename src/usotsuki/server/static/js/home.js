@@ -119,7 +119,7 @@ function renderSeats() {
       else if (kind.startsWith("bot:") && levels.includes(kind.slice(4))) select.value = kind;
       else select.value = `bot:${defaultBot(levels)}`;
       seats[i] = select.value;
-      select.addEventListener("change", () => { seats[i] = select.value; renderSeats(); });
+      select.addEventListener("change", () => { seats[i] = select.value; syncClock(); });
       li.appendChild(select);
       if (seats.length > 2) {
         const remove = document.createElement("button");
@@ -134,10 +134,14 @@ function renderSeats() {
     seatsList.appendChild(li);
   });
   document.getElementById("add-seat").disabled = seats.length >= 8;
-  // A turn clock only matters with people at the table.
-  document.getElementById("clock-field").hidden = !seats.some((s, i) => i > 0 && s === "friend");
+  syncClock();
   const dealer = document.getElementById("opt-dealer");
   if (dealer && dealer.options.length !== seats.length) renderOptions(true);
+}
+
+// A turn clock only matters with people at the table.
+function syncClock() {
+  document.getElementById("clock-field").hidden = !seats.some((s, i) => i > 0 && s === "friend");
 }
 
 function renderClock() {
