@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from e2e_helpers import (assert_can_act, bluff_turn, create_table, liar_turn, play_out, shot,
-                         start)
+from e2e_helpers import assert_can_act, bluff_turn, create_table, liar_turn, play_out, shot, start
 
 
 def test_bluff_whole_game_against_bots_then_replay(new_page: Any, tmp_path: Any) -> None:

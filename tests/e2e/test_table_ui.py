@@ -12,8 +12,16 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from e2e_helpers import (IN_VIEW, assert_can_act, bluff_turn, create_table, liar_turn, play_out,
-                         shot, start)
+from e2e_helpers import (
+    IN_VIEW,
+    assert_can_act,
+    bluff_turn,
+    create_table,
+    liar_turn,
+    play_out,
+    shot,
+    start,
+)
 
 from usotsuki import liar
 from usotsuki.replay import replay_record
