@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 TYPED := src/usotsuki
 
-.PHONY: setup run test lint bench clean browser postgres
+.PHONY: setup run test lint bench clean browser postgres vendor-axe
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,14 @@ postgres:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			postgresql redis-server nginx-light; \
 	fi
+
+# axe-core for the accessibility checks of the browser tests, committed under
+# tests/e2e/vendor (the tests fetch nothing); this refreshes it from the npm registry.
+AXE_VERSION ?= 4.14.1
+vendor-axe:
+	tmp=$$(mktemp -d) && cd $$tmp && npm pack -q axe-core@$(AXE_VERSION) && tar xzf axe-core-*.tgz && \
+		cp package/axe.min.js package/LICENSE package/LICENSE-3RD-PARTY.txt $(CURDIR)/tests/e2e/vendor/ && \
+		rm -rf $$tmp
 
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py

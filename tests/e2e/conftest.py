@@ -70,12 +70,34 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class SteppedClock:
+    """The server's clock, moved forward by the test (``advance``) as well as by time:
+    a turn clock runs out without the test waiting for it."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def time(self) -> float:
+        return time.time() + self.offset
+
+    async def sleep(self, seconds: float) -> None:
+        import asyncio
+
+        end = self.time() + seconds
+        while (left := end - self.time()) > 0:
+            await asyncio.sleep(min(left, 0.05))
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
 class LiveServer:
-    def __init__(self, deal_seed: int = 7, **app_options: Any) -> None:
+    def __init__(self, deal_seed: int = 7, clock: Any = None, **app_options: Any) -> None:
         self.port = _free_port()
+        self.clock = clock
         # The pages run under the server's Content Security Policy and host checks;
         # Playwright's wait_for_function evaluates strings, hence 'unsafe-eval' here.
-        self.app = create_app(bot_delay=0, deal_seed=deal_seed,
+        self.app = create_app(bot_delay=0, deal_seed=deal_seed, clock=clock,
                               allowed_hosts=allowed_hosts("127.0.0.1"),
                               script_sources=("'unsafe-eval'",), **app_options)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
@@ -125,6 +147,15 @@ def own_server() -> Iterator[LiveServer]:
     server.stop()
 
 
+@pytest.fixture
+def clocked_server() -> Iterator[LiveServer]:
+    """A server whose clock the test moves: turn clocks run out at once."""
+    server = LiveServer(deal_seed=13, clock=SteppedClock())
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if shutil.which(CHROMIUM) is None:  # a failure, never a skip (make browser installs it)
@@ -140,15 +171,16 @@ def new_page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
     """A factory of pages, each in its own browser context (its own localStorage)."""
     contexts = []
 
-    def make(locale: str = "en-US", phone: bool = False) -> Any:
+    def make(locale: str = "en-US", phone: bool = False,
+             size: tuple[int, int] = (1280, 900)) -> Any:
         options: dict[str, Any] = {"locale": locale, "base_url": live_server.url}
         if phone:
             options |= {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
                         "is_mobile": True, "has_touch": True}
         else:
-            options["viewport"] = {"width": 1280, "height": 900}
+            options["viewport"] = {"width": size[0], "height": size[1]}
         context = browser.new_context(**options)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)  # bots think at the lowest CPU priority
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))

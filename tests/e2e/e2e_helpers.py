@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+BLOCKING = ("serious", "critical")
 
 ANY_TURN = ".turn.yours, body[data-status=finished]"
 
@@ -26,13 +28,17 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
         page.click("#add-seat")
     for i, seat in enumerate(seats, start=1):
         page.select_option(f"#seat-{i}", seat)
+    if options:  # the house rules fold away under the Create button
+        page.locator("#house-rules").evaluate("d => { d.open = true; }")
     for key, value in (options or {}).items():
         box = page.locator(f"#opt-{key}")
         if key == "games":
             box = page.locator("#opt-games")
         if isinstance(value, bool):
             box.set_checked(value)
-        elif box.evaluate("e => e.tagName") == "SELECT":  # the deck (B13)
+        elif key == "turn_seconds":
+            page.select_option("#turn-seconds", str(value))
+        elif box.evaluate("e => e.tagName") == "SELECT":  # the deck (B13), the dealer
             box.select_option(str(value))
         else:
             box.fill(str(value))
@@ -43,7 +49,10 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
 
 
 def start(page: Any) -> None:
-    page.click("#start")
+    """Start the game (the host's button); a table of you and bots has started itself."""
+    page.wait_for_selector("#start, body[data-status=playing], body[data-status=finished]")
+    if page.locator("#start").count():
+        page.click("#start")
     page.wait_for_selector("body[data-status=playing], body[data-status=finished]")
 
 
@@ -105,14 +114,16 @@ def liar_turn(page: Any, rng: random.Random, doubt: float) -> None:
 
 
 def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None = None,
-             **kw: Any) -> int:
+             check: Any = None, **kw: Any) -> int:
     """Take turns until the game is over; returns the number of moves made. ``seen``
     collects the ids of the action buttons offered along the way."""
     rng = random.Random(5)
     moves = 0
     deadline = time.monotonic() + limit_s
     while True:
-        page.wait_for_selector(ANY_TURN)
+        # Bots think at the lowest CPU priority: on a busy machine a turn can take a while
+        # (a bot past its 5 s deadline is stood in for, so it does end).
+        page.wait_for_selector(ANY_TURN, timeout=30_000)
         if page.get_attribute("body", "data-status") == "finished":
             return moves
         assert time.monotonic() < deadline, "the game did not end in time"
@@ -122,11 +133,45 @@ def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None 
             if "give" in offered and "give" not in seen:
                 shot(page, "06-liar-class-exchange")
             seen.update(offered)
+        if check is not None:
+            check(page)
         turn(page, rng, **kw)
         moves += 1
 
 
-def shot(page: Any, name: str) -> None:
-    """Save a screenshot of the key screen ``name`` under screenshots/ (git-ignored)."""
+def axe_check(page: Any) -> None:
+    """Run axe-core (vendored: nothing is fetched) on the page as it is now: no serious or
+    critical violation of WCAG 2.1 A/AA. Evaluated through the browser's debugger, so the
+    page's Content Security Policy stays as it is."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text("utf-8") + "\n;0")
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: "tag",
+            values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, resultTypes: ["violations"]});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)}));
+    }""")
+    bad = [v for v in found if v["impact"] in BLOCKING]
+    assert not bad, f"axe-core: {bad}"
+
+
+def shot(page: Any, name: str, axe: bool = True) -> None:
+    """Save a screenshot of the key screen ``name`` under screenshots/ (git-ignored), and
+    check the screen with axe-core."""
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    if axe:
+        axe_check(page)
+
+
+IN_VIEW = """sel => { const e = document.querySelector(sel); if (!e) return false;
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1 && r.left >= 0
+        && r.right <= innerWidth + 1; }"""
+
+
+def assert_can_act(page: Any) -> None:
+    """On your turn the hand and the action bar are on screen: nothing to scroll."""
+    for sel in ("#hand", "#controls"):
+        assert page.evaluate(IN_VIEW, sel), f"{sel} is not wholly in the viewport"
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")

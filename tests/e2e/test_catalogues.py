@@ -23,7 +23,7 @@ def used() -> set[str]:
     for path in STATIC.rglob("*.js"):
         found |= set(re.findall(r'\bt\("([\w.\-]+)"', path.read_text("utf-8")))
     for path in STATIC.glob("*.html"):
-        found |= set(re.findall(r'data-i18n(?:-html|-placeholder|-title)?="([\w.\-]+)"',
+        found |= set(re.findall(r'data-i18n(?:-html|-placeholder|-title|-aria)?="([\w.\-]+)"',
                                 path.read_text("utf-8")))
     return found
 

@@ -30,8 +30,12 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
     shot(host, "09-invite-waiting")
 
     friend = new_page(phone=True)
+    friend.goto(link)
+    friend.wait_for_selector("#join-form")
+    assert friend.inner_text("#lobby h1") == "Alice invites you to a game of Bluff"
     _join(friend, link, "Bob")
     host.wait_for_selector("#start")
+    assert friend.locator("#start").count() == 0  # the host starts, not the friend
     start(host)
     friend.wait_for_selector("body[data-status=playing], body[data-status=finished]")
 
@@ -58,10 +62,16 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
             time.sleep(0.05)
     friend.wait_for_selector("body[data-status=finished]")
     watcher.wait_for_selector("body[data-status=finished]")
-    assert friend.locator("#standings li").count() == 3
-    assert watcher.locator("#standings li").count() == 3
+    assert friend.locator("#standings tbody tr").count() == 3
+    assert watcher.locator("#standings tbody tr").count() == 3
     assert watcher.locator("#rematch").count() == 0  # a spectator holds no seat
     shot(watcher, "11-spectator-over")
+
+    # A link that leads nowhere is not a dead end.
+    watcher.goto("/table.html?invite=no-such-invite")
+    watcher.wait_for_selector("#go-home")
+    assert watcher.inner_text("#lobby h1") == "This table does not exist."
+    shot(watcher, "27-bad-link")
 
     # A rematch from the friend's browser deals a new game to both.
     friend.click("#rematch")
@@ -82,7 +92,7 @@ def test_reload_and_network_loss_return_to_the_same_seat(new_page: Any) -> None:
     assert page.url.endswith(f"t={table}")
     assert page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)") == hand
     assert page.locator("#log li").count() == log_lines  # the same story, told once
-    assert page.inner_text(".my-name").startswith("Carol")
+    assert page.inner_text(".my-name .name") == "Carol"
     shot(page, "12-after-reload")
 
     # The network drops and comes back: the page resumes from the last event it saw.

@@ -69,4 +69,4 @@ def test_keyboard_only_bluff_call(new_page: Any) -> None:
     before = page.get_attribute("body", "data-n")
     page.keyboard.press("Enter")
     page.wait_for_function(f"Number(document.body.dataset.n) > {before}")
-    assert "Kei calls" in page.inner_text("#log")
+    assert "You call" in page.inner_text("#log")

@@ -1,29 +1,35 @@
-"""Phone and desktop layouts: nothing wider than the screen, the table readable."""
+"""Phone and desktop layouts: nothing wider than the screen, the table readable, eight
+seats round the felt and still nothing to scroll on your turn."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from e2e_helpers import create_table, shot, start
+from e2e_helpers import assert_can_act, create_table, shot, start
 
 NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+BOTS = ["bot:random", "bot:sensible", "bot:easy", "bot:normal", "bot:random", "bot:random",
+        "bot:random"]
 
 
-@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
-def test_eight_seat_liar_table_fits_the_screen(new_page: Any, phone: bool) -> None:
-    page = new_page(phone=phone)
-    bots = ["bot:random", "bot:sensible", "bot:easy", "bot:normal", "bot:random",
-            "bot:random", "bot:random"]
-    create_table(page, "liar", "Mika", bots, {"multi": True, "jack_back": True,
-                                               "eight_cut": True})
+@pytest.mark.parametrize(("game", "phone"), [("liar", True), ("liar", False),
+                                             ("bluff", True)],
+                         ids=["liar-phone", "liar-1280x720", "bluff-phone"])
+def test_eight_seat_table_fits_the_screen(new_page: Any, game: str, phone: bool) -> None:
+    page = new_page(phone=phone, size=(1280, 720))
+    bots = BOTS if game == "liar" else [b if b != "bot:sensible" else "bot:random" for b in BOTS]
+    options = {"multi": True, "jack_back": True, "eight_cut": True} if game == "liar" else {}
+    create_table(page, game, "Mika", bots, options)
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     start(page)
     page.wait_for_selector(".turn.yours")
     assert page.locator("#opponents .seat").count() == 7
-    assert page.locator("#hand .card").count() >= 6  # 52 cards dealt round 8 seats (L3)
+    if game == "liar":
+        assert page.locator("#hand .card").count() >= 6  # 52 cards dealt round 8 seats (L3)
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
-    # Every control of the turn (play, rates, pass, doubt: what is legal) is on show.
+    assert_can_act(page)
+    # Every control of the turn (what is legal) is on show.
     controls = page.locator("#controls button").all()
     assert controls and all(c.is_visible() for c in controls)
-    shot(page, "16-liar-eight-seats-" + ("phone" if phone else "desktop"))
+    shot(page, f"16-{game}-eight-seats-" + ("phone" if phone else "desktop"))

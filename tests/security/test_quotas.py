@@ -49,7 +49,7 @@ def test_tables_per_address_per_minute(tmp_path: Path, clock: ManualClock) -> No
         assert refused.status_code == 429
         assert refused.json() == {"error": "too_many_tables", "message":
                                   "at most 10 new tables a minute from one address: "
-                                  "try again in 60 s"}
+                                  "try again in 60 s", "params": {"max": 10, "wait": 60}}
         assert tables_in(c) == 10  # nothing was made
         clock.advance(30)
         assert "in 30 s" in c.post("/api/tables", json=PEOPLE).json()["message"]

@@ -33,7 +33,9 @@ def test_all_bot_table_plays_to_the_end(client: TestClient, game: str, bots: lis
     assert sorted(s for place in games[0]["standings"] for s in place) == list(range(len(bots)))
     record = client.get(f"/api/tables/{tid}/games/0/record").json()
     assert record["game"] == game
-    assert record["players"] == [f"{b} bot" for b in bots]
+    # each bot has a name of its own, with its level: "Hana (random)", "Kenji (random)"
+    assert [p.split(" (")[1] for p in record["players"]] == [f"{b})" for b in bots]
+    assert len(set(record["players"])) == len(bots)
     # the record replays as a finished game with the same standings (Part 5)
     from usotsuki.replay import replay_record
     report = replay_record(record)
@@ -74,7 +76,7 @@ def test_join_by_invite_and_seats(client: TestClient) -> None:
     full = client.post(f"/api/invites/{invite}/join", json={"name": "cy"})
     assert full.status_code == 409 and full.json()["error"] == "table_full"
     seats = client.get(f"/api/tables/{tid}").json()["seats"]
-    assert [s["name"] for s in seats] == ["ann", None, "bob"]
+    assert [s["name"] for s in seats] == ["ann", "Kenji (sensible)", "bob"]  # the bot's name
     assert client.post(f"/api/tables/{tid}/start", json={"token": bob["token"]}).status_code == 200
     late = client.post(f"/api/invites/{invite}/join", json={"name": "dee"})
     assert late.status_code == 409

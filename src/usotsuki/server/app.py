@@ -114,8 +114,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "message": exc.message},
-                            status_code=exc.status)
+        return JSONResponse({"error": exc.code, "message": exc.message,
+                             "params": exc.params}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -6,17 +6,20 @@ import asyncio
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Refused(Exception):
     """A command that cannot be done: a clear message, and nothing changed."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        # The message's variable parts, so that a page can say it in its own language.
+        self.params = params or {}
 
 
 class Clock(Protocol):
@@ -43,6 +46,7 @@ DEFAULT_LIAR_TURN_LIMIT = 1000
 @dataclass
 class Settings:
     bot_delay: float = 0.8
+    reveal_pause: float = 4.0  # a bot waits this many bot_delays after a challenge or doubt
     turn_seconds: float | None = None
     deal_seed: int | None = None  # tests and demos only: predictable deals
     # bots (issue 9): a bounded pool of worker processes, a deadline per decision

@@ -72,7 +72,7 @@ class Lobby:
     def _expired_refusal(self) -> Refused:
         hours = self.settings.idle_seconds / 3600
         return Refused("expired", f"this table expired after {hours:g} hours without play",
-                       410)
+                       410, {"hours": hours})
 
     async def find(self, table_id: str) -> Table | None:
         """The table with this public id, loaded if need be; None if unknown or expired."""
@@ -140,7 +140,8 @@ class Lobby:
         if len(window) >= self.settings.tables_per_minute:
             wait = math.ceil(window[0] + WINDOW - now)
             raise Refused("too_many_tables", f"at most {self.settings.tables_per_minute} "
-                          f"new tables a minute from one address: try again in {wait} s", 429)
+                          f"new tables a minute from one address: try again in {wait} s", 429,
+                          {"max": self.settings.tables_per_minute, "wait": wait})
         window.append(now)
         return now
 
@@ -153,7 +154,7 @@ class Lobby:
         if self.bot_games() >= self.settings.bot_tables:
             raise Refused("too_many_bot_games", f"{self.settings.bot_tables} games of bots "
                           "only are being played already: try again when one has ended",
-                          429)
+                          429, {"max": self.settings.bot_tables})
 
     def _rules(self, game: str, rules: dict[str, Any]) -> dict[str, Any]:
         if game != "liar":
@@ -163,7 +164,8 @@ class Lobby:
             return {**rules, "turn_limit": self.settings.liar_turn_limit}
         if isinstance(limit, int) and limit > self.settings.max_turn_limit:
             raise Refused("bad_rules", f"turn_limit is at most {self.settings.max_turn_limit} "
-                          "on this server (L11)")
+                          "on this server (L11)", params={"max_turn_limit":
+                                                          self.settings.max_turn_limit})
         return rules
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
@@ -182,7 +184,8 @@ class Lobby:
                                   f"{self.settings.open_tables} tables open at once; they "
                                   "close after "
                                   f"{self.settings.idle_seconds / 3600:g} hours without play",
-                                  429)
+                                  429, {"max": self.settings.open_tables,
+                                        "hours": self.settings.idle_seconds / 3600})
             host_token = new_token()
             public_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
             pk = await self.store.call(self.store.create_table, public_id, invite,

@@ -50,6 +50,9 @@ class CreateTable(Body):
                                   description="Options as in a record's rules (Part 4).")
     games: int = Field(1, ge=1, le=50, description="Liar Game with classes (O7): games "
                        "in a match.")
+    turn_seconds: float | None = Field(None, gt=0, le=3600, description="A person's time "
+                                       "per turn; then a bot plays that turn for them. "
+                                       "Absent: the server's --turn-seconds.")
 
 
 class SeatInfo(BaseModel):
@@ -66,6 +69,7 @@ class TableInfo(BaseModel):
     players: int
     rules: dict[str, Any]
     games_per_match: int
+    turn_seconds: float | None = None
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None

@@ -44,6 +44,14 @@ publicly in a ``stand_in`` event, never silently."""
 
 T = TypeVar("T")
 
+BOT_NAMES = ("Hana", "Kenji", "Yuki", "Taro", "Mei", "Sora", "Riku", "Aoi")
+"""Given names of the bots, one per seat, so that two bots of one level differ."""
+
+
+def bot_name(seat: int, level: str) -> str:
+    """A bot's name at the table, in records and replays: "Hana (hard)"."""
+    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} ({level})"
+
 
 def stand_in(game: str) -> str:
     names = bot_names(game)
@@ -88,6 +96,9 @@ class Table:
         self._pending: asyncio.Task[None] | None = None
         self._announced: dict[str, Any] | None = None  # the last "table" message's facts
         self._batch: asyncio.Task[None] | None = None  # the spectators' next announcement
+        self._deadline: tuple[int, float, float] | None = None  # (seat, ends, seconds)
+        self._revealed = -2  # self.seq just after the last challenge or doubt
+        self._hurry: int | None = None  # the game whose bots play at once (nobody reads)
 
     # facts
 
@@ -117,6 +128,12 @@ class Table:
         return "playing" if self.playing else "finished" if self.games else "waiting"
 
     @property
+    def turn_seconds(self) -> float | None:
+        """A person's time per turn at this table (chosen at creation), else the server's."""
+        value = self.config.get("turn_seconds", self.settings.turn_seconds)
+        return None if value is None else float(value)
+
+    @property
     def bots_only(self) -> bool:
         return all(s.bot is not None for s in self.seats)
 
@@ -139,7 +156,10 @@ class Table:
             "table_id": self.public_id, "game": self.game,
             "players": self.config["players"], "rules": self.config["rules"],
             "games_per_match": self.config["games"],
-            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot,
+            "turn_seconds": self.turn_seconds,
+            "seats": [{"seat": s.seat,
+                       "name": s.name if s.name or s.bot is None else bot_name(s.seat, s.bot),
+                       "bot": s.bot,
                        "taken": s.bot is not None or s.token_hash is not None,
                        "connected": s.seat in connected} for s in self.seats],
             "status": self.status,
@@ -195,8 +215,11 @@ class Table:
             # others learn what they may from the core's events (Played, Gave ...).
             audience = None if self.game == "bluff" else frozenset((seat,))
             notice = []
+            if "timeout" in data:  # the person's clock ran out: a bot plays this turn
+                notice = [_ServerEvent({"type": "timeout", "seat": seat, **data["timeout"]})]
             if "stand_in" in data:  # a bot failed: say who played its turn, and why
-                notice = [_ServerEvent({"type": "stand_in", "seat": seat, **data["stand_in"]})]
+                notice.append(_ServerEvent({"type": "stand_in", "seat": seat,
+                                            **data["stand_in"]}))
             return games, [*notice, _ServerEvent({"type": "action", "seat": seat,
                                                   "action": canonical}, audience), *events]
         raise ValueError(f"unknown log entry kind {kind!r}")
@@ -212,6 +235,8 @@ class Table:
             numbered = Numbered(n, e.audience,
                                 encode({"type": "event", "n": n, "event": payload}),
                                 payload["action"] if payload["type"] == "action" else None)
+            if payload["type"] in ("challenged", "doubted"):
+                self._revealed = self.seq
             self.events.append(numbered)
             fresh.append(numbered)
         return fresh
@@ -225,7 +250,8 @@ class Table:
     async def _commit(self, kind: str, data: dict[str, Any]) -> list[Numbered]:
         if self.seq >= self.settings.max_entries:
             raise Refused("table_cap", f"this table has reached its cap of "
-                          f"{self.settings.max_entries} logged actions and deals", 409)
+                          f"{self.settings.max_entries} logged actions and deals", 409,
+                          {"max": self.settings.max_entries})
         games, events = self._fold(kind, data)
         now = self.clock.time()
         # Durable first: the entry is committed before anyone hears of it. The write runs
@@ -268,10 +294,14 @@ class Table:
         legal = None
         if slot is not None and seat is not None and to_move == seat:
             legal = legal_json(slot.session)
+        clock = None
+        if self._deadline is not None and self._deadline[0] == to_move and self.playing:
+            left = max(0.0, self._deadline[1] - self.clock.time())
+            clock = {"seat": to_move, "left": round(left, 1), "seconds": self._deadline[2]}
         return {"type": "state", "n": len(self.events) - 1,
                 "game": None if slot is None else slot.number,
                 "status": self.status, "to_move": to_move,
-                "view": view, "legal": legal}
+                "view": view, "legal": legal, "clock": clock}
 
     def events_since(self, seat: int | None, since: int) -> list[str]:
         """The encoded event messages after number ``since`` that ``seat`` may see."""
@@ -320,7 +350,7 @@ class Table:
         if seat is not None:
             free = [s for s in free if s.seat == seat]
             if not free:
-                raise Refused("seat_taken", f"seat {seat} is not free", 409)
+                raise Refused("seat_taken", f"seat {seat} is not free", 409, {"seat": seat})
         if not free:
             raise Refused("table_full", "no free seat at this table", 409)
         token = new_token()
@@ -369,26 +399,28 @@ class Table:
             raise Refused("started", "the table has played already: ask for a rematch", 409)
         empty = [s.seat for s in self.seats if s.bot is None and s.token_hash is None]
         if empty:
-            raise Refused("seats_empty", f"seats {empty} are still empty", 409)
+            raise Refused("seats_empty", f"seats {empty} are still empty", 409,
+                          {"seats": empty})
         if check is not None:
             check(self)
-        names = tuple(s.name or f"{s.bot} bot" for s in self.seats)
+        names = tuple(s.name or bot_name(s.seat, s.bot or "") for s in self.seats)
         data: dict[str, Any] = {"names": list(names)}
         if self.game == "liar":  # kept in the log, never sent: it foresees the stock
             data["seed"] = (new_seed() if self.settings.deal_seed is None
                             else self._rng("seed").getrandbits(64))
         fresh = await self._commit("start", data)
         fresh += await self._deal_due()
+        self._hurry = None
+        self.schedule()  # first: the state published holds the turn's clock
         self._publish(fresh)
-        self.schedule()
         return len(self.games) - 1
 
     async def act(self, seat: int, text: str) -> list[Numbered]:
         """A person's action: checked by the core, committed, then published."""
         return await self._serialised(lambda: self._act(seat, text))
 
-    async def _act(self, seat: int, text: str,
-                   notice: dict[str, Any] | None = None) -> list[Numbered]:
+    async def _act(self, seat: int, text: str, notice: dict[str, Any] | None = None,
+                   timeout: dict[str, Any] | None = None) -> list[Numbered]:
         if not self.playing:
             raise Refused("no_game", "no game is being played at this table", 409)
         if not isinstance(text, str) or not text.strip():
@@ -396,6 +428,8 @@ class Table:
         data: dict[str, Any] = {"seat": seat, "action": text}
         if notice is not None:
             data["stand_in"] = notice
+        if timeout is not None:
+            data["timeout"] = timeout
         try:
             fresh = await self._commit("action", data)
         except Refused:
@@ -403,8 +437,8 @@ class Table:
         except UsotsukiError as exc:  # InvalidNotation, IllegalAction: said to the actor only
             raise Refused("illegal", str(exc)) from None
         fresh += await self._deal_due()
+        self.schedule()  # first: the state published holds the turn's clock
         self._publish(fresh)
-        self.schedule()
         return fresh
 
     # bots and turn timers
@@ -413,9 +447,9 @@ class Table:
         """After loading: deal what is due and wake the bots."""
         async def due() -> None:
             fresh = await self._deal_due() if self.games else []
+            self.schedule()
             if fresh:
                 self._publish(fresh)
-            self.schedule()
 
         await self._serialised(due)
 
@@ -424,6 +458,7 @@ class Table:
         if self._pending is not None and self._pending is not asyncio.current_task():
             self._pending.cancel()
         self._pending = None
+        self._deadline = None
         slot = self.current
         if slot is None or slot.session.is_over or slot.session.to_move is None:
             return
@@ -431,16 +466,40 @@ class Table:
             return  # the cap refuses every further action: nobody is woken
         seat = slot.session.to_move
         bot = self.seats[seat].bot
+        timeout = False
         if bot is not None:
             delay, name = self.settings.bot_delay, bot
-        elif self.settings.turn_seconds is not None:
-            delay, name = self.settings.turn_seconds, stand_in(self.game)
+            if self._hurry == slot.number:
+                delay = 0.0
+            elif self.seq - self._revealed <= 1:  # a reveal is on show: let people read it
+                delay *= self.settings.reveal_pause
+        elif (seconds := self.turn_seconds) is not None:
+            delay, name, timeout = seconds, stand_in(self.game), True
+            self._deadline = (seat, self.clock.time() + seconds, seconds)
         else:
             return
         self._pending = asyncio.get_running_loop().create_task(
-            self._bot_turn(self.seq, seat, name, delay))
+            self._bot_turn(self.seq, seat, name, delay, timeout))
 
-    async def _bot_turn(self, seq: int, seat: int, name: str, delay: float) -> None:
+    async def hurry(self, seat: int | None) -> bool:
+        """Bots play at once for the rest of this game, if no person is left to read it:
+        every person's seat is out (Bluff, B2). True when granted."""
+        slot = self.current
+        if slot is None or not self.playing or self.game != "bluff":
+            return False
+        view = view_json(slot.session, None) or {}
+        out = set(view.get("eliminated", ()))
+        people = {s.seat for s in self.seats if s.bot is None}
+        if seat not in out or not people <= out:
+            return False
+        self._hurry = slot.number
+        async def again() -> None:
+            self.schedule()
+        await self._serialised(again)
+        return True
+
+    async def _bot_turn(self, seq: int, seat: int, name: str, delay: float,
+                        timeout: bool = False) -> None:
         if delay > 0:
             await self.clock.sleep(delay)
         slot = self.current
@@ -458,8 +517,9 @@ class Table:
         async with self.lock:
             if self.seq != seq:  # somebody acted meanwhile
                 return
+            late = {"bot": name} if timeout else None  # said in a public "timeout" event
             try:
-                await self._act(seat, text, notice)
+                await self._act(seat, text, notice, late)
             except Refused as exc:
                 if exc.code != "illegal":
                     log.warning("table %s: seat %d's bot could not act: %s", self.public_id,
@@ -470,7 +530,7 @@ class Table:
                 text, notice = self._fall_back(session, seat, name, "chose an illegal action",
                                                f"{text!r}: {exc.message}")
                 try:
-                    await self._act(seat, text, notice)
+                    await self._act(seat, text, notice, late)
                 except Refused as again:  # cannot happen: a legal action of this state
                     log.error("table %s: the stand-in failed too: %s", self.public_id,
                               again.message)

@@ -86,8 +86,10 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+def _error(code: str, message: str, ref: Any = None,
+           params: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message,
+                           "params": params or {}}
     if ref is not None:
         out["id"] = ref
     return out
@@ -228,9 +230,12 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits) -> No
             client.send(table.state_message(client.seat))
     elif kind == "act":
         await _act(table, client, message.get("action"), ref)
+    elif kind == "hurry":
+        granted = await table.hurry(client.seat)
+        client.send({"type": "hurry", "id": ref, "granted": granted})
     else:
         client.send(_error("unknown_type", f"unknown message type {kind!r} "
-                           "(known: act, sync, ping)", ref))
+                           "(known: act, sync, ping, hurry)", ref))
 
 
 async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
@@ -245,7 +250,7 @@ async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
         fresh = await table.act(client.seat, action)  # serialised by the table's lock
     except Refused as exc:
         # Only the actor hears why: the message can name the actor's own cards.
-        client.send(_error(exc.code, exc.message, ref))
+        client.send(_error(exc.code, exc.message, ref, exc.params))
         return
     # fresh[0] is the action event; the ack follows the events it caused in this queue.
     client.send({"type": "ack", "id": ref, "action": fresh[0].action,

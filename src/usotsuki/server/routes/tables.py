@@ -48,7 +48,9 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
         if bot is not None and bot not in known:
             raise Refused("bad_bot", f"unknown {body.game} bot {bot!r} "
                           f"(known: {', '.join(known)})")
-    config = {"players": players, "rules": body.rules, "games": body.games}
+    config: dict[str, Any] = {"players": players, "rules": body.rules, "games": body.games}
+    if "turn_seconds" in body.model_fields_set:  # else the server's default
+        config["turn_seconds"] = body.turn_seconds
     lobby = _lobby(request)
     address = request.client.host if request.client is not None else None
     table, host_token = await lobby.create(body.game, config, bots, address)

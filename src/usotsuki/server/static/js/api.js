@@ -1,15 +1,19 @@
 // HTTP calls to the server, and the seat tokens kept in localStorage.
 export class ApiError extends Error {
-  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+  constructor(status, code, message, params = {}) {
+    super(message); this.status = status; this.code = code; this.params = params;
+  }
 }
 
-export async function api(path, { method = "GET", body } = {}) {
+// `raw`: a body sent exactly as given (a record file's bytes: JSON.parse would round a
+// seed above 2^53, and the server would then refuse the record).
+export async function api(path, { method = "GET", body, raw } = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined && raw === undefined ? {} : { "Content-Type": "application/json" },
+      body: raw !== undefined ? raw : body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
     throw new ApiError(0, "network", String(e));
@@ -18,7 +22,8 @@ export async function api(path, { method = "GET", body } = {}) {
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
-    throw new ApiError(response.status, data?.error ?? "error", data?.message ?? response.statusText);
+    throw new ApiError(response.status, data?.error ?? "error", data?.message ?? response.statusText,
+      data?.params ?? {});
   }
   return data;
 }

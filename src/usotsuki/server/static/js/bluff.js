@@ -1,6 +1,6 @@
 // Bluff at the table: the calls in the middle, the call picker, the challenge reveal.
 // Every option offered comes from the server's legal list (B5-B7 live in the core).
-import { callText, cardEl } from "./cards.js";
+import { callText, cardEl, rankLabel } from "./cards.js";
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -14,9 +14,11 @@ function matching(legal, prefix) {
     .filter((tokens) => prefix.every((p, i) => tokens[i] === p));
 }
 
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
 function tokenLabel(kind, index, token) {
   if (index === 0) return t(`call.${token}`);
-  return callText(`x ${token}`).split(" ").slice(1).join(" ");
+  return SUITS[token] || rankLabel(token);
 }
 
 export function bluffCenter(ctx) {
@@ -32,14 +34,13 @@ export function bluffCenter(ctx) {
   parts.push(el("div", { class: "in-play" }, t("bluff.inPlay", { n: view.hand_sizes.reduce((a, b) => a + b, 0) })));
   if (view.calls.length) {
     parts.push(el("ol", { class: "call-history", id: "call-history", "aria-label": t("bluff.history") },
-      view.calls.map((c) => el("li", {}, el("span", { class: "who" }, names[c.seat]), " ", callText(c.call)))));
+      view.calls.slice(-4).map((c) => el("li", {}, el("span", { class: "who" }, names[c.seat]), " ", callText(c.call)))));
   }
-  const last = view.history.length ? view.history[view.history.length - 1] : null;
-  if (last && ctx.showReveal(view.history.length)) parts.push(revealPanel(ctx, last, view.history.length));
   return parts;
 }
 
-function revealPanel(ctx, result, count) {
+// The last challenge, every hand face up, the cards that bear on the call highlighted.
+export function bluffReveal(ctx, result, count) {
   const { names } = ctx;
   const evidence = ctx.evidence(count - 1, result) || [];
   const pool = [...evidence];
@@ -51,15 +52,14 @@ function revealPanel(ctx, result, count) {
       if (i >= 0) pool.splice(i, 1);
       return cardEl(c, { small: true, highlight: i >= 0, dim: i < 0 });
     }))) : null));
-  return el("section", { class: `reveal ${result.call_true ? "true" : "false"}`, id: "reveal", "aria-live": "polite" },
-    el("h3", {}, t("bluff.lastRound")),
+  return el("section", { class: `reveal ${result.call_true ? "true" : "false"}`, id: "reveal", role: "dialog", "aria-labelledby": "reveal-title" },
+    el("h3", { id: "reveal-title" }, t("bluff.lastRound")),
     el("p", {}, t("bluff.challengedBy", { challenger: names[result.challenger], caller: names[result.caller] })),
     el("p", { class: "verdict" }, t(verdict, { call: callText(result.call) })),
     el("ul", { class: "reveal-hands" }, rows),
     el("p", { class: "muted small" }, t("bluff.evidence")),
-    el("p", { class: "loser" }, t("bluff.loses", { name: names[result.loser] }),
-      result.eliminated ? [" ", el("strong", {}, t("bluff.out", { name: names[result.loser] }))] : null),
-    el("button", { type: "button", class: "secondary small", id: "reveal-ok", onclick: () => ctx.dismissReveal(count) }, "OK"));
+    el("p", { class: "loser" }, t(result.loser === ctx.me ? "bluff.loses.you" : "bluff.loses", { name: names[result.loser] }),
+      result.eliminated ? [" ", el("strong", {}, t(result.loser === ctx.me ? "bluff.out.you" : "bluff.out", { name: names[result.loser] }))] : null));
 }
 
 export function bluffControls(ctx) {
@@ -109,6 +109,6 @@ export function bluffControls(ctx) {
 export function bluffSeatExtra(view, seat) {
   const out = [];
   if (view.eliminated.includes(seat)) out.push(el("span", { class: "badge out" }, t("seat.out")));
-  else out.push(el("span", { class: "losses" }, t("seat.losses", { n: `${view.losses[seat]}/${view.max_cards}` })));
+  else out.push(el("span", { class: "losses", title: t("seat.lossesHelp", { n: view.max_cards }) }, t("seat.losses", { n: view.losses[seat], max: view.max_cards })));
   return out;
 }

@@ -48,11 +48,32 @@ export function stackEl(count, label) {
   return el;
 }
 
-// "pair 7", "two-pair K 8", "straight-flush K S" -> localised text with symbols.
+// "pair 7", "two-pair K 8", "straight-flush K S" -> natural words in the reader's
+// language: "a pair of 7s", "7のペア" (rank words and plurals from the catalogue).
+export function rankWord(rank, plural = false) {
+  const key = `rank.${rank}${plural ? ".pl" : ""}`;
+  const word = t(key);
+  return word === key ? rankLabel(rank) : word;
+}
+
 export function callText(call) {
-  const [kind, ...rest] = call.split(" ");
-  const parts = rest.map((p) => (SUIT_SYMBOL[p] ? SUIT_SYMBOL[p] : rankLabel(p)));
-  return [t(`call.${kind}`), ...parts].join(" ");
+  const [kind, a, b] = call.split(" ");
+  const key = `callx.${kind}`;
+  const text = t(key, { r: rankWord(a, false), rs: rankWord(a, true), r2s: rankWord(b, true),
+    suit: SUIT_SYMBOL[b] || b || "" });
+  return text === key ? call : text;
+}
+
+// A Liar Game action in words: "play 7H 8S as 9" -> "7♥ 8♠ as 9" style, translated.
+export function liarActionText(action) {
+  const tokens = action.split(" ");
+  const cards = (list) => list.map((c) => rankLabel(c.slice(0, -1)) + suitSymbol(c.slice(-1))).join(" ");
+  switch (tokens[0]) {
+    case "play": return t("act.play", { cards: cards(tokens.slice(1, -2)), rate: rankLabel(tokens[tokens.length - 1]), n: tokens.length - 3 });
+    case "give": return t("act.give", { cards: cards(tokens.slice(1)), n: tokens.length - 1 });
+    case "pass": case "doubt": case "accept": case "challenge": return t(`act.${tokens[0]}`);
+    default: return action;
+  }
 }
 
 // Liar action texts for the replay: "play 7H 8S as 9" -> cards with symbols.

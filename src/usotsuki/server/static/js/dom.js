@@ -6,6 +6,8 @@ export function el(tag, attrs = {}, ...children) {
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key === "class") node.className = value;
     else if (key === "dataset") Object.assign(node.dataset, value);
+    // Through the CSSOM: the Content Security Policy refuses style attributes.
+    else if (key === "style") for (const [k, v] of Object.entries(value)) node.style.setProperty(k, v);
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, value);
   }

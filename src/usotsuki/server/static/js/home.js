@@ -1,12 +1,12 @@
 // Home page: choose the game, house rules and seats; create the table and sit at seat 0.
 import { api, lastName, rememberName, rememberSeat } from "./api.js";
-import { initPage, onLangChange, t } from "./i18n.js";
+import { errorText, initPage, onLangChange, t } from "./i18n.js";
 
 // Presentation of each option; the server checks every value (and the combinations).
 const OPTIONS = {
   bluff: [
     { name: "max_cards", kind: "int", value: 5, min: 1, max: 13 },
-    { name: "dealer", kind: "int", value: 0, min: 0, max: 7 },
+    { name: "dealer", kind: "seat", value: 0 }, // shown as seats 1..n, sent as 0..n-1 (B4)
     // B13: a short deck of the `ranks` highest ranks ("9–A · 24" for 6).
     { name: "ranks", kind: "select", value: 13,
       choices: [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((r) => [r, `${"23456789TJQKA"[13 - r]}–A (${4 * r})`]) },
@@ -21,7 +21,8 @@ const OPTIONS = {
     { name: "classes", kind: "bool", value: false },
     { name: "final_doubt", kind: "bool", value: true },
     { name: "deal_all", kind: "bool", value: false },
-    { name: "hand_size", kind: "int", value: 9, min: 1, max: 26 },
+    // The server takes any size: past 52 / players every card is dealt (L3).
+    { name: "hand_size", kind: "int", value: 9, min: 1, max: 52 },
     { name: "turn_limit", kind: "int", value: null, min: 1, max: 100000 },
   ],
 };
@@ -48,12 +49,15 @@ function renderOptions(keep = false) {
   optionsBox.replaceChildren();
   for (const opt of OPTIONS[game()]) {
     const row = document.createElement("label");
-    row.className = `option option-${opt.kind}`;
-    const input = document.createElement(opt.kind === "select" ? "select" : "input");
+    row.className = `option option-${opt.kind === "seat" ? "select" : opt.kind}`;
+    const input = document.createElement(opt.kind === "select" || opt.kind === "seat" ? "select" : "input");
     input.name = `opt-${opt.name}`;
     input.id = `opt-${opt.name}`;
     if (opt.kind === "select") {
       for (const [value, label] of opt.choices) input.appendChild(new Option(label, String(value)));
+      input.value = String(opt.value);
+    } else if (opt.kind === "seat") {
+      seats.forEach((_, i) => input.appendChild(new Option(t("home.dealerSeat", { n: i + 1 }), String(i))));
       input.value = String(opt.value);
     } else if (opt.kind === "bool") {
       input.type = "checkbox";
@@ -66,7 +70,8 @@ function renderOptions(keep = false) {
       input.inputMode = "numeric";
     }
     if (input.id in before) {
-      if (opt.kind === "bool") input.checked = before[input.id]; else input.value = before[input.id];
+      if (opt.kind === "bool") input.checked = before[input.id];
+      else if (opt.kind !== "seat" || Number(before[input.id]) < seats.length) input.value = before[input.id];
     }
     const text = document.createElement("span");
     text.innerHTML = `<strong></strong><small></small>`;
@@ -114,13 +119,14 @@ function renderSeats() {
       else if (kind.startsWith("bot:") && levels.includes(kind.slice(4))) select.value = kind;
       else select.value = `bot:${defaultBot(levels)}`;
       seats[i] = select.value;
-      select.addEventListener("change", () => { seats[i] = select.value; });
+      select.addEventListener("change", () => { seats[i] = select.value; syncClock(); });
       li.appendChild(select);
       if (seats.length > 2) {
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "secondary small";
         remove.textContent = t("home.removeSeat");
+        remove.setAttribute("aria-label", `${t("home.removeSeat")}: ${t("home.seat", { n: i + 1 })}`);
         remove.addEventListener("click", () => { seats.splice(i, 1); renderSeats(); });
         li.appendChild(remove);
       }
@@ -128,6 +134,20 @@ function renderSeats() {
     seatsList.appendChild(li);
   });
   document.getElementById("add-seat").disabled = seats.length >= 8;
+  syncClock();
+  const dealer = document.getElementById("opt-dealer");
+  if (dealer && dealer.options.length !== seats.length) renderOptions(true);
+}
+
+// A turn clock only matters with people at the table.
+function syncClock() {
+  document.getElementById("clock-field").hidden = !seats.some((s, i) => i > 0 && s === "friend");
+}
+
+function renderClock() {
+  for (const option of document.getElementById("turn-seconds").options) {
+    option.textContent = option.value === "off" ? t("home.clockOff") : t("home.clockSeconds", { n: option.value });
+  }
 }
 
 function readRules() {
@@ -157,6 +177,9 @@ async function create(event) {
     seats: seats.map((s, i) => ({ bot: i > 0 && s.startsWith("bot:") ? s.slice(4) : null })),
   };
   if (rules.classes) body.games = Number(document.getElementById("opt-games").value) || 1;
+  const friends = seats.some((s, i) => i > 0 && s === "friend");
+  const clock = document.getElementById("turn-seconds").value;
+  if (friends) body.turn_seconds = clock === "off" ? null : Number(clock);
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
@@ -166,9 +189,14 @@ async function create(event) {
     rememberSeat(created.table_id, {
       seat: joined.seat, token: joined.token, host_token: created.host_token, invite: created.invite,
     });
+    // You and bots only: nobody to wait for, the game starts at once.
+    if (!friends) {
+      await api(`/api/tables/${encodeURIComponent(created.table_id)}/start`,
+        { method: "POST", body: { token: joined.token } });
+    }
     location.href = `/table.html?t=${encodeURIComponent(created.table_id)}`;
   } catch (e) {
-    errorBox.textContent = e.code === "network" ? t("err.network") : e.message;
+    errorBox.textContent = e.code === "network" ? t("err.network") : errorText(e.code, e.params, e.message);
     button.disabled = false;
   }
 }
@@ -186,9 +214,10 @@ async function main() {
     if (seats.length < 8) { seats.push(`bot:${defaultBot(bots[game()])}`); renderSeats(); }
   });
   form.addEventListener("submit", create);
-  onLangChange(() => { renderOptions(true); renderSeats(); });
+  onLangChange(() => { renderOptions(true); renderSeats(); renderClock(); });
   renderOptions();
   renderSeats();
+  renderClock();
   document.body.dataset.ready = "1";
 }
 

@@ -19,9 +19,34 @@ let lang = initial();
 
 export function currentLang() { return lang; }
 
+// Plurals: with params.n === 1 a key "<key>.one" is used when the catalogue has one.
 export function t(key, params = {}) {
-  const text = CATALOGUES[lang][key] ?? CATALOGUES.en[key] ?? key;
+  const cat = CATALOGUES[lang];
+  const one = params.n === 1 && (cat[`${key}.one`] ?? CATALOGUES.en[`${key}.one`]);
+  const text = one || (cat[key] ?? CATALOGUES.en[key] ?? key);
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+// "1st", "2nd" ... / "1位": a place in the standings.
+export function ordinal(n) {
+  if (n === null || n === undefined) return "–";
+  const tens = n % 100;
+  const sfx = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return t("end.ordinal", { n, sfx });
+}
+
+export function hasKey(key) { return key in CATALOGUES[lang] || key in CATALOGUES.en; }
+
+// A server refusal in the reader's language: {code, params} from the server (PROTOCOL.md
+// Errors); an unknown code shows the server's English text only in English.
+export function errorText(code, params = {}, message = "") {
+  const key = `err.${code}`;
+  if (hasKey(key)) {
+    const p = { ...params };
+    if (Array.isArray(p.seats)) p.seats = p.seats.map((s) => s + 1).join(", ");
+    return t(key, p);
+  }
+  return lang === "en" && message ? message : t("err.unknown");
 }
 
 export function setLang(next) {
@@ -45,6 +70,7 @@ export function applyStatic(root = document) {
     el.placeholder = t(el.dataset.i18nPlaceholder);
   }
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
 }
 
 // The shared header: language switch and the help link work on every page.

@@ -18,44 +18,51 @@ export function resetIfNew(stateKey) {
   if (chosenFor !== stateKey) { selected = []; rate = null; chosenFor = stateKey; }
 }
 
-function badge(on, label, id) {
-  return el("span", { class: `badge flag${on ? " on" : ""}`, id, "aria-pressed": on ? "true" : "false" }, label);
+// A house rule's flag on the felt, its meaning as a tooltip; "on" said in words too.
+function badge(on, label, id, help) {
+  return el("span", { class: `badge flag${on ? " on" : ""}`, id, title: help, "aria-label": `${label}: ${on ? t("liar.flagOn") : t("liar.flagOff")}. ${help}` },
+    label, on ? ` ${t("liar.flagOn")}` : "");
 }
 
 export function liarCenter(ctx) {
   const { view, names } = ctx;
   const rules = view.rules;
-  const flags = [el("span", { class: `badge order${view.order === "reversed" ? " on" : ""}`, id: "order" },
-    `${t("liar.order")}: ${view.order === "reversed" ? t("liar.orderReversed") : t("liar.orderNormal")}`)];
-  if (rules.revolution) flags.push(badge(view.revolution, t("liar.revolution"), "flag-revolution"));
-  if (rules.jack_back) flags.push(badge(view.jack_back, t("liar.jackBack"), "flag-jack-back"));
-  if (rules.binding) flags.push(badge(view.bound, t("liar.bound"), "flag-bound"));
-  if (rules.eight_cut) flags.push(badge(view.eight_cut, t("liar.eightCut"), "flag-eight-cut"));
+  const reversed = view.order === "reversed";
+  const flags = [el("span", { class: `badge order${reversed ? " on" : ""}`, id: "order", title: t("liar.orderHelp") },
+    reversed ? t("liar.orderReversed") : t("liar.orderNormal"))];
+  if (rules.revolution) flags.push(badge(view.revolution, t("liar.revolution"), "flag-revolution", t("opt.revolution.desc")));
+  if (rules.jack_back) flags.push(badge(view.jack_back, t("liar.jackBack"), "flag-jack-back", t("opt.jack_back.desc")));
+  if (rules.binding) flags.push(badge(view.bound, t("liar.bound"), "flag-bound", t("opt.binding.desc")));
+  if (rules.eight_cut) flags.push(badge(view.eight_cut, t("liar.eightCut"), "flag-eight-cut", t("opt.eight_cut.desc")));
   const parts = [el("div", { class: "flags" }, flags)];
   parts.push(el("div", { class: "stock", id: "stock" }, stackEl(Math.min(view.stock_size, 3), t("liar.stock", { n: view.stock_size }))));
-  parts.push(el("div", { class: "field", id: "field", "aria-label": t("liar.field") },
+  parts.push(el("div", { class: "field", id: "field", role: "group", "aria-label": t("liar.field") },
     view.field.length
-      ? view.field.map((play, i) => el("div", { class: `field-play${i === view.field.length - 1 ? " current" : ""}` },
+      ? view.field.slice(-4).map((play, i, shown) => el("div", { class: `field-play${i === shown.length - 1 ? " current" : ""}` },
         stackEl(play.count), el("span", { class: "play-label" },
           el("span", { class: "who" }, names[play.seat]), " ",
           el("strong", { class: "rate" }, rankLabel(play.rate)))))
       : el("span", { class: "muted" }, t("liar.emptyField"))));
-  const last = view.doubts.length ? view.doubts[view.doubts.length - 1] : null;
-  const key = `${view.game}:${view.doubts.length}`;
-  if (last && ctx.showReveal(key)) parts.push(doubtPanel(ctx, last, key));
+  if (view.field.length > 4) parts.push(el("div", { class: "muted small" }, t("liar.fieldMore", { n: view.field.length - 4 })));
   return parts;
 }
 
-function doubtPanel(ctx, d, key) {
+// The last doubt: the play face up, each card that is not the declared rate marked a lie.
+export function liarReveal(ctx, d) {
   const { names } = ctx;
   const verdict = d.truthful ? "liar.doubtTruthful" : "liar.doubtLie";
-  return el("section", { class: `reveal ${d.truthful ? "true" : "false"}`, id: "reveal", "aria-live": "polite" },
-    el("h3", {}, t("liar.doubtHeading")),
+  const you = (seat, key) => (seat === ctx.me ? `${key}.you` : key);
+  return el("section", { class: `reveal ${d.truthful ? "true" : "false"}`, id: "reveal", role: "dialog", "aria-labelledby": "reveal-title" },
+    el("h3", { id: "reveal-title" }, t("liar.doubtHeading")),
     el("p", {}, t("liar.doubtBy", { doubter: names[d.doubter], doubted: names[d.doubted] })),
-    el("div", { class: "cards" }, d.cards.map((c) => cardEl(c, { small: true, highlight: c[0] === d.rate, dim: c[0] !== d.rate }))),
+    el("div", { class: "cards" }, d.cards.map((c) => {
+      const lie = c[0] !== d.rate;
+      const card = cardEl(c, { small: true, highlight: !lie });
+      if (lie) { card.classList.add("lie"); card.setAttribute("aria-label", `${card.getAttribute("aria-label")} (${t("liar.lieMark")})`); }
+      return card;
+    })),
     el("p", { class: "verdict" }, t(verdict, { doubted: names[d.doubted], rate: rankLabel(d.rate) })),
-    el("p", { class: "loser" }, t("liar.drew", { name: names[d.drawer], n: d.drawn })),
-    el("button", { type: "button", class: "secondary small", id: "reveal-ok", onclick: () => ctx.dismissReveal(key) }, "OK"));
+    el("p", { class: "loser" }, t(you(d.drawer, "liar.drew"), { name: names[d.drawer], n: d.drawn })));
 }
 
 export function liarControls(ctx) {
@@ -81,7 +88,8 @@ export function liarControls(ctx) {
   if (play) {
     if (!view.field.length) parts.push(el("p", { class: "hint" }, t("liar.lead")));
     parts.push(el("p", { class: "hint" }, t("liar.playHint"), " ",
-      el("span", { class: "muted" }, t("liar.counts", { counts: play.counts.join(", ") }))));
+      play.counts.length > 1 || play.counts[0] !== 1
+        ? el("span", { class: "muted" }, t("liar.counts", { counts: play.counts.join(", ") })) : null));
     if (rate !== null && !play.rates.includes(rate)) rate = null;
     parts.push(el("div", { class: "pick-step", role: "group", "aria-label": t("liar.rate") },
       el("span", { class: "label" }, t("liar.rate")),
@@ -93,7 +101,8 @@ export function liarControls(ctx) {
     const ok = rate !== null && play.counts.includes(selected.length);
     parts.push(el("button", { type: "button", class: "primary", id: "play", disabled: !ok, dataset: { counts: play.counts.join(" ") },
       onclick: () => { if (ok) send(`play ${selected.join(" ")} as ${rate}`); } },
-    t("liar.play", { n: selected.length || "…", rate: rate ? rankLabel(rate) : "…" })));
+    selected.length ? t("liar.play", { n: selected.length, rate: rate ? rankLabel(rate) : "…" })
+      : t("liar.playNone", { rate: rate ? rankLabel(rate) : "…" })));
   }
   const row = [];
   if (legal.pass) {
@@ -116,6 +125,6 @@ export function selectable(legal) { return Boolean(legal && (legal.play || legal
 export function liarSeatExtra(view, seat) {
   const out = [];
   const place = view.classes.indexOf(seat);
-  if (place >= 0) out.push(el("span", { class: "badge" }, t("seat.class", { n: place + 1 })));
+  if (place >= 0) out.push(el("span", { class: "badge class", title: t("opt.classes.desc") }, t("seat.class", { n: place + 1 })));
   return out;
 }

@@ -1,14 +1,24 @@
 // The replay viewer: steps through a finished game with every card face up. Each frame
 // comes from the server, which replays the record through the rules cores.
 import { api } from "./api.js";
-import { actionText, callText, cardEl, rankLabel } from "./cards.js";
+import { callText, cardEl, liarActionText, rankLabel } from "./cards.js";
 import { el, rerender } from "./dom.js";
-import { initPage, onLangChange, t } from "./i18n.js";
+import { errorText, initPage, onLangChange, ordinal, t } from "./i18n.js";
+import { avatarEl, displayName } from "./people.js";
 import { attachReview, renderReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
 let index = 0;
+let timer = null; // autoplay
+
+// Hooks for other modules (e.g. a review panel): the step on show, and a way to move.
+// Each render also dispatches "replay:step" on document with {index, frame, replay}.
+export function currentStep() { return index; }
+export function replayData() { return data; }
+export function goTo(i) { go(i); }
+
+function nameOf(seat) { return displayName(data.names[seat]); }
 
 function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
 
@@ -42,22 +52,61 @@ function show(replay, source, auto = false) {
   $("viewer").hidden = false;
   $("jump").max = String(data.frames.length - 1);
   attachReview({ data, go, source, auto });
+  renderMoves();
   render();
 }
 
 function go(i) {
   if (!data) return;
   index = Math.max(0, Math.min(data.frames.length - 1, i));
+  if (index === data.frames.length - 1) stop();
   render();
 }
 
+function stop() {
+  clearInterval(timer);
+  timer = null;
+  const b = $("autoplay");
+  b.textContent = t("replay.play");
+  b.setAttribute("aria-pressed", "false");
+}
+
+function toggleAutoplay() {
+  if (timer) { stop(); return; }
+  if (index >= data.frames.length - 1) go(0);
+  const b = $("autoplay");
+  b.textContent = t("replay.pause");
+  b.setAttribute("aria-pressed", "true");
+  timer = setInterval(() => go(index + 1), 1200 / Number($("speed").value));
+}
+
 function label(frame) {
-  const name = frame.actor === null ? "" : data.names[frame.actor];
+  const name = frame.actor === null ? "" : nameOf(frame.actor);
   if (frame.kind === "deal") {
     return data.game === "bluff" ? t("replay.dealRound", { n: frame.round + 1 }) : t("replay.dealGame", { n: frame.round + 1 });
   }
-  const text = data.game === "bluff" && frame.action !== "challenge" ? callText(frame.action) : actionText(frame.action);
+  const text = data.game === "bluff" && frame.action !== "challenge" ? callText(frame.action) : liarActionText(frame.action);
   return t("replay.action", { name, action: text });
+}
+
+// The move list beside the board: one button per step, the current one marked.
+function renderMoves() {
+  const list = $("moves");
+  rerender(list, data.frames.map((frame, i) => el("li", { class: frame.kind },
+    el("button", { type: "button", class: `move${i === index ? " current" : ""}`, id: `move-${i}`,
+      "aria-current": i === index ? "step" : null, onclick: () => go(i) },
+    el("span", { class: "n" }, String(i + 1)), " ", label(frame)))));
+}
+
+function markMove() {
+  for (const b of document.querySelectorAll("#moves .move.current")) { b.classList.remove("current"); b.removeAttribute("aria-current"); }
+  const b = $(`move-${index}`);
+  if (!b) return;
+  b.classList.add("current");
+  b.setAttribute("aria-current", "step");
+  const list = $("moves");
+  const top = b.offsetTop - list.offsetTop;
+  if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - b.offsetHeight) list.scrollTop = top - list.clientHeight / 2;
 }
 
 function render() {
@@ -70,6 +119,9 @@ function render() {
   const view = viewOf(frame);
   if (data.game === "bluff") renderBluff(frame, view);
   else renderLiar(frame, view);
+  markMove();
+  document.body.dataset.step = String(index);
+  document.dispatchEvent(new CustomEvent("replay:step", { detail: { index, frame, replay: data } }));
   renderReview(index);
 }
 
@@ -77,7 +129,7 @@ function handsBox(frame, highlight, extra) {
   const pool = [...(highlight || [])];
   return frame.hands.map((hand, seat) => el("div", {
     class: `replay-hand${frame.view.to_move === seat ? " active" : ""}`, id: `replay-seat-${seat}` },
-  el("strong", {}, data.names[seat]), " ", extra(seat),
+  avatarEl(data.names[seat], seat), " ", el("strong", {}, nameOf(seat)), " ", extra(seat),
   el("div", { class: "cards" }, hand.map((c) => {
     const i = pool.indexOf(c);
     if (i >= 0) pool.splice(i, 1);
@@ -88,7 +140,7 @@ function handsBox(frame, highlight, extra) {
 function standingsEl(view) {
   if (!view.standings) return null;
   return el("ol", { class: "standings", id: "replay-standings" }, view.standings.map((place, i) => el("li", {},
-    el("span", { class: "place" }, t("end.place", { n: i + 1 })), " ", place.map((s) => data.names[s]).join(", "))));
+    el("span", { class: "place" }, ordinal(i + 1)), " ", place.map((s) => nameOf(s)).join(", "))));
 }
 
 function renderBluff(frame, view) {
@@ -98,25 +150,33 @@ function renderBluff(frame, view) {
     current ? el("strong", { class: "call" }, callText(current.call))
       : el("span", { class: "muted" }, view.phase === "over" ? t("turn.over") : t("bluff.noCall"))));
   if (view.calls.length) {
-    parts.push(el("ol", { class: "call-history" }, view.calls.map((c) => el("li", {}, el("span", { class: "who" }, data.names[c.seat]), " ", callText(c.call)))));
+    parts.push(el("ol", { class: "call-history" }, view.calls.map((c) => el("li", {}, el("span", { class: "who" }, nameOf(c.seat)), " ", callText(c.call)))));
   }
   const r = frame.reveal;
   if (r) {
     parts.push(el("section", { class: `reveal ${r.call_true ? "true" : "false"}`, id: "replay-reveal" },
-      el("p", {}, t("bluff.challengedBy", { challenger: data.names[r.challenger], caller: data.names[r.caller] })),
+      el("p", {}, t("bluff.challengedBy", { challenger: nameOf(r.challenger), caller: nameOf(r.caller) })),
       el("p", { class: "verdict" }, t(r.call_true ? "bluff.revealTrue" : "bluff.revealFalse", { call: callText(r.call) })),
-      el("p", { class: "loser" }, t("bluff.loses", { name: data.names[r.loser] }), r.eliminated ? ` ${t("bluff.out", { name: data.names[r.loser] })}` : "")));
+      el("p", { class: "loser" }, t("bluff.loses", { name: nameOf(r.loser) }), r.eliminated ? ` ${t("bluff.out", { name: nameOf(r.loser) })}` : "")));
   }
   parts.push(standingsEl(view));
   rerender($("replay-felt"), parts);
   rerender($("replay-hands"), handsBox(frame, r ? r.evidence : null, (seat) => (view.eliminated.includes(seat)
-    ? el("span", { class: "badge out" }, t("seat.out")) : el("span", { class: "muted" }, t("seat.losses", { n: `${view.losses[seat]}/${view.max_cards}` })))));
+    ? el("span", { class: "badge out" }, t("seat.out")) : el("span", { class: "muted" }, t("seat.losses", { n: view.losses[seat], max: view.max_cards })))));
+}
+
+// A face-up card of a play declared `rate`: a card of another rank is a lie, marked.
+function lieMarked(code, rate) {
+  const lie = code[0] !== rate;
+  const card = cardEl(code, { small: true, highlight: !lie });
+  if (lie) { card.classList.add("lie"); card.setAttribute("aria-label", `${card.getAttribute("aria-label")} (${t("replay.lie")})`); }
+  return card;
 }
 
 function renderLiar(frame, view) {
   const parts = [];
   const flags = [el("span", { class: `badge order${view.order === "reversed" ? " on" : ""}` },
-    `${t("liar.order")}: ${view.order === "reversed" ? t("liar.orderReversed") : t("liar.orderNormal")}`)];
+    view.order === "reversed" ? t("liar.orderReversed") : t("liar.orderNormal"))];
   if (view.rules.revolution) flags.push(el("span", { class: `badge${view.revolution ? " on" : ""}` }, t("liar.revolution")));
   if (view.rules.jack_back) flags.push(el("span", { class: `badge${view.jack_back ? " on" : ""}` }, t("liar.jackBack")));
   if (view.rules.binding) flags.push(el("span", { class: `badge${view.bound ? " on" : ""}` }, t("liar.bound")));
@@ -125,17 +185,17 @@ function renderLiar(frame, view) {
   parts.push(el("div", { class: "stock" }, t("liar.stock", { n: view.stock_size })));
   parts.push(el("div", { class: "field", id: "replay-field" }, frame.field_cards.length
     ? frame.field_cards.map((cards, i) => el("div", { class: `field-play${i === frame.field_cards.length - 1 ? " current" : ""}` },
-      el("div", { class: "field-cards" }, cards.map((c) => cardEl(c, { small: true }))),
-      el("span", { class: "play-label" }, data.names[view.field[i].seat], " ", el("strong", { class: "rate" }, rankLabel(view.field[i].rate)))))
+      el("div", { class: "field-cards" }, cards.map((c) => lieMarked(c, view.field[i].rate))),
+      el("span", { class: "play-label" }, nameOf(view.field[i].seat), " ", el("strong", { class: "rate" }, rankLabel(view.field[i].rate)))))
     : el("span", { class: "muted" }, t("liar.emptyField"))));
   const doubt = frame.events.find((e) => e.type === "doubted");
   if (doubt) {
     const d = view.doubts[view.doubts.length - 1];
     parts.push(el("section", { class: `reveal ${doubt.truthful ? "true" : "false"}`, id: "replay-reveal" },
-      el("p", {}, t("liar.doubtBy", { doubter: data.names[doubt.doubter], doubted: data.names[doubt.doubted] })),
-      el("div", { class: "cards" }, doubt.cards.map((c) => cardEl(c, { small: true, highlight: c[0] === doubt.rate, dim: c[0] !== doubt.rate }))),
-      el("p", { class: "verdict" }, t(doubt.truthful ? "liar.doubtTruthful" : "liar.doubtLie", { doubted: data.names[doubt.doubted], rate: rankLabel(doubt.rate) })),
-      d ? el("p", { class: "loser" }, t("liar.drew", { name: data.names[d.drawer], n: d.drawn })) : null));
+      el("p", {}, t("liar.doubtBy", { doubter: nameOf(doubt.doubter), doubted: nameOf(doubt.doubted) })),
+      el("div", { class: "cards" }, doubt.cards.map((c) => lieMarked(c, doubt.rate))),
+      el("p", { class: "verdict" }, t(doubt.truthful ? "liar.doubtTruthful" : "liar.doubtLie", { doubted: nameOf(doubt.doubted), rate: rankLabel(doubt.rate) })),
+      d ? el("p", { class: "loser" }, t("liar.drew", { name: nameOf(d.drawer), n: d.drawn })) : null));
   }
   parts.push(standingsEl(view));
   rerender($("replay-felt"), parts);
@@ -144,7 +204,11 @@ function renderLiar(frame, view) {
 
 async function main() {
   initPage();
-  onLangChange(() => { if (data) render(); });
+  onLangChange(() => { if (data) { renderMoves(); render(); } if (!timer) stop(); });
+  stop();
+  $("autoplay").addEventListener("click", () => { if (data) toggleAutoplay(); });
+  $("speed").addEventListener("change", () => { if (timer) { stop(); toggleAutoplay(); } });
+  $("speed").setAttribute("aria-label", t("replay.speed"));
   $("first").addEventListener("click", () => go(0));
   $("back").addEventListener("click", () => go(index - 1));
   $("forward").addEventListener("click", () => go(index + 1));
@@ -153,16 +217,22 @@ async function main() {
   document.addEventListener("keydown", (e) => {
     if (!data || (e.target.tagName || "").toLowerCase() === "input" && e.target.type !== "range") return;
     const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: Infinity };
-    if (e.key in moves) { go(moves[e.key]); e.preventDefault(); }
+    if (e.key in moves) { stop(); go(moves[e.key]); e.preventDefault(); }
+    if (e.key === " " && (e.target.tagName || "").toLowerCase() !== "button") { toggleAutoplay(); e.preventDefault(); }
   });
   $("record-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
     notice("");
     try {
-      const record = JSON.parse(await file.text());
-      show(await api("/api/replay", { method: "POST", body: record }), { record });
-    } catch (err) { notice(err.message); }
+      // The file's exact bytes: JSON.parse would round a seed above 2^53 (Part 4 seeds
+      // are any integer) and the server would refuse the record it no longer matches.
+      show(await api("/api/replay", { method: "POST", raw: file }), { raw: file });
+    } catch (err) {
+      notice(err.code === "network" ? t("err.network")
+        : ["bad_json", "bad_request", "error"].includes(err.code) || /^not JSON/.test(err.message) ? t("replay.badFile")
+          : errorText(err.code, err.params, err.message));
+    }
   });
   const params = new URLSearchParams(location.search);
   const table = params.get("t");
@@ -174,7 +244,7 @@ async function main() {
     try {
       show(await api(`/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay`),
         { table, game }, params.get("review") === "1");
-    } catch (err) { notice(err.message); }
+    } catch (err) { notice(errorText(err.code, err.params, err.message)); }
   }
   document.body.dataset.ready = "1";
 }

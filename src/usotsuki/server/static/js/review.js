@@ -43,7 +43,10 @@ async function start() {
   failed = "";
   const { source } = ctx;
   try {
-    const answer = source.record
+    // A record file is posted as its exact bytes (a Liar seed above 2^53 survives).
+    const answer = source.raw !== undefined
+      ? await api("/api/review", { method: "POST", raw: source.raw })
+      : source.record
       ? await api("/api/review", { method: "POST", body: source.record })
       : await api(`/api/tables/${encodeURIComponent(source.table)}/games/${encodeURIComponent(source.game)}/review`);
     if (answer.status === "done") {

@@ -1,11 +1,14 @@
 // The table page: joins by invite, keeps the seat token, follows the table over a
-// WebSocket (resuming with since=n), and renders the seat's view and legal moves.
+// WebSocket (resuming with since=n), and renders the seat's view and legal moves: the
+// seats round the felt, your hand docked at the bottom, the action bar under it.
 import { api, forgetSeat, lastName, rememberName, rememberSeat, seatAt } from "./api.js";
-import { bluffCenter, bluffControls, bluffSeatExtra } from "./bluff.js";
+import { bluffCenter, bluffControls, bluffReveal, bluffSeatExtra } from "./bluff.js";
 import { callText, cardEl, rankLabel, stackEl, suitSymbol } from "./cards.js";
 import { el, rerender } from "./dom.js";
-import { initPage, onLangChange, t, toggleLang } from "./i18n.js";
-import { liarCenter, liarControls, liarSeatExtra, resetIfNew, selectable, selectedCards, toggleCard } from "./liar.js";
+import { currentLang, errorText, initPage, onLangChange, ordinal, t, toggleLang } from "./i18n.js";
+import { liarCenter, liarControls, liarReveal, liarSeatExtra, resetIfNew, selectable, selectedCards, toggleCard } from "./liar.js";
+import { avatarEl, displayName } from "./people.js";
+import { motion } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -21,18 +24,26 @@ let retry = 0;
 let msgId = 0;
 const evidenceCache = new Map();
 let copiedUntil = 0;
-const dismissed = new Set();
+let moves = 0; // public moves seen: a reveal clears itself at the next one
+let revealAt = -1; // `moves` when the last challenge or doubt happened
+let revealOpen = false;
+let resultsHidden = false;
+let clockEnds = null; // {seat, at (performance.now() ms), seconds}
+const bubbles = new Map(); // seat -> {text, until}
+let matchResults = []; // the standings of each game of this match so far (O7)
+let replaying = true; // events of the first batch are history: no motion, no sound
 
 function seatName(i) {
+  if (i === mySeat()) return t("table.you");
+  return fullName(i);
+}
+
+// The seat's own name (yours too): what the others see.
+function fullName(i) {
   const s = info?.seats[i];
-  // Bots are named by the server after their level ("normal bot"): shown in the reader's
-  // language, with the seat number so that two bots of one level differ.
-  if (s?.bot && (!names[i] || names[i] === `${s.bot} bot`)) {
-    return `${t(`bot.${s.bot}`)} ${t("seat.bot")} ${i + 1}`;
-  }
-  if (names[i]) return names[i];
+  if (names[i]) return displayName(names[i]);
   if (!s) return `#${i + 1}`;
-  return s.name || t("seat.empty");
+  return s.name ? displayName(s.name) : t("seat.empty");
 }
 
 function allNames() { return (info?.seats || []).map((_, i) => seatName(i)); }
@@ -44,6 +55,10 @@ function notice(text) {
   box.textContent = text;
   box.hidden = !text;
   if (text) setTimeout(() => { if (box.textContent === text) box.hidden = true; }, 6000);
+}
+
+function errNotice(e) {
+  notice(e.code === "network" ? t("err.network") : errorText(e.code, e.params, e.message));
 }
 
 function setConn(key) { $("conn").textContent = t(key); $("conn").dataset.state = key; }
@@ -87,10 +102,14 @@ window.addEventListener("online", () => {
 });
 window.addEventListener("offline", () => setConn("table.reconnecting"));
 
-function send(action) {
+function sendRaw(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) { notice(t("table.reconnecting")); return; }
-  socket.send(JSON.stringify({ type: "act", action, id: ++msgId }));
+  socket.send(JSON.stringify(message));
 }
+
+function send(action) { sendRaw({ type: "act", action, id: ++msgId }); }
+
+const MOVES = new Set(["called", "challenged", "played", "passed", "doubted", "accepted", "gave"]);
 
 function onMessage(m) {
   switch (m.type) {
@@ -99,15 +118,38 @@ function onMessage(m) {
     case "event":
       if (m.n <= lastN) return; // already seen (a resumed stream never repeats, but be safe)
       lastN = m.n;
-      if (m.event.type === "game_started") names = m.event.names;
-      events.push(m.event);
-      appendLog(m.event);
+      onEvent(m.event);
       return;
-    case "state": state = m; break;
-    case "error": if (m.code !== "left") notice(m.message); return;
+    case "state":
+      state = m;
+      clockEnds = m.clock ? { seat: m.clock.seat, at: performance.now() + m.clock.left * 1000, seconds: m.clock.seconds } : null;
+      break;
+    case "error": if (m.code !== "left") notice(errorText(m.code, m.params, m.message)); return;
+    case "hurry": if (!m.granted) notice(t("table.hurryRefused")); return;
     default: return;
   }
   render();
+  if (m.type === "state") replaying = false; // what follows happens now: shown moving
+}
+
+function onEvent(e) {
+  if (e.type === "game_started") {
+    names = e.names; moves = 0; revealAt = -1; resultsHidden = false; bubbles.clear();
+    matchResults = [];
+  }
+  if (e.type === "game_over" && e.standings) matchResults.push(e.standings); // each game of a match
+  if (e.type === "game_over") bubbles.clear();
+  if (MOVES.has(e.type)) {
+    moves += 1;
+    revealOpen = false;
+    if (e.type === "challenged" || e.type === "doubted") { revealAt = moves; revealOpen = true; }
+  }
+  events.push(e);
+  appendLog(e);
+  const seat = e.seat ?? e.doubter ?? e.challenger ?? e.giver;
+  const bubble = bubbleText(e);
+  if (bubble && seat !== undefined && !replaying) bubbles.set(seat, { text: bubble, until: Date.now() + 2600 });
+  if (!replaying) { motion(e, { me: mySeat() }); soundFor(e); }
 }
 
 // ---- joining, starting, rematch -----------------------------------------------
@@ -122,14 +164,14 @@ async function join(form) {
     rememberSeat(tableId, { seat: joined.seat, token: joined.token });
     mine = seatAt(tableId);
     if (socket) socket.close(); // reconnect with the token
-  } catch (e) { notice(e.message); }
+  } catch (e) { errNotice(e); }
 }
 
 async function command(kind) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}/${kind}`,
       { method: "POST", body: { token: mine.token || mine.host_token } });
-  } catch (e) { notice(e.message); }
+  } catch (e) { errNotice(e); }
 }
 
 // ---- rendering -------------------------------------------------------------------
@@ -140,18 +182,20 @@ function render() {
   const view = state?.view;
   $("lobby").hidden = status !== "waiting";
   $("board").hidden = !view;
-  $("results").hidden = status !== "finished" || !view;
   document.body.dataset.status = status;
   document.body.dataset.n = String(state?.n ?? -1); // lets tests wait for the next state
   document.body.dataset.game = info.game;
   renderInvite(status);
   if (status === "waiting") renderLobby();
   if (view) renderBoard(view);
+  $("results").hidden = status !== "finished" || !view || resultsHidden;
+  $("show-results").hidden = status !== "finished" || !view || !resultsHidden;
   if (status === "finished" && view) renderResults(view);
+  presence();
 }
 
-// The invite link with its copy button: in the lobby while seats are free, then at
-// the side for the host (spectators may still be invited).
+// The invite link with its copy button: in the lobby while seats are free (once the
+// game has started nobody can join: it is gone).
 function inviteEls() {
   const invite = mine?.invite;
   if (!invite) return null;
@@ -170,42 +214,59 @@ function inviteEls() {
       copy)];
 }
 
-function renderInvite(status) {
-  const box = $("invite-box");
-  box.hidden = status === "waiting" || !mine?.host_token || !mine?.invite;
-  if (!box.hidden) rerender(box, inviteEls());
+function renderInvite() { $("invite-box").hidden = true; }
+
+function ruleValue(k, v) {
+  if (k === "dealer") return t("home.seat", { n: v + 1 });
+  if (k === "ranks") return `${"23456789TJQKA"[13 - v].replace("T", "10")}–A`;
+  return v;
 }
 
 function rulesEls() {
   const rules = info.rules || {};
   const items = Object.entries(rules).filter(([, v]) => v !== false && v !== null)
-    .map(([k, v]) => el("li", {}, el("strong", {}, t(`opt.${k}`)), v === true ? "" : `: ${v}`, " ",
+    .map(([k, v]) => el("li", {}, el("strong", {}, t(`opt.${k}`)), v === true ? "" : `: ${ruleValue(k, v)}`, " ",
       el("small", { class: "muted" }, t(`opt.${k}.desc`))));
   if (info.games_per_match > 1) items.push(el("li", {}, el("strong", {}, t("home.games")), `: ${info.games_per_match}`));
-  return items.length ? [el("h2", {}, t("home.rules")), el("ul", { class: "rules-list", id: "rules-list" }, items)] : [];
+  items.push(el("li", {}, el("strong", {}, t("home.clock")), ": ",
+    info.turn_seconds ? t("home.clockSeconds", { n: info.turn_seconds }) : t("home.clockOff")));
+  return [el("h2", {}, t("home.rules")), el("ul", { class: "rules-list", id: "rules-list" }, items)];
+}
+
+function hostName() {
+  const host = info.seats[0];
+  return host?.name && !host.bot ? host.name : null;
 }
 
 function renderLobby() {
   const seats = info.seats;
   const free = seats.filter((s) => !s.taken);
-  const parts = [el("h1", {}, `${t(`game.${info.game}`)}`), free.length ? inviteEls() : null, rulesEls(),
+  const me = mySeat();
+  const invited = me === null && mine?.invite;
+  const heading = invited && hostName()
+    ? t("table.invitedBy", { name: hostName(), game: t(`game.${info.game}`) })
+    : t(`game.${info.game}`);
+  const parts = [el("h1", {}, heading), free.length ? inviteEls() : null, rulesEls(),
     el("h2", {}, t("home.seats")),
     el("ol", { class: "lobby-seats", id: "lobby-seats" }, seats.map((s, i) => el("li", { class: s.taken ? "taken" : "free" },
-      el("span", {}, s.taken ? seatName(i) : t("seat.empty")),
-      i === mySeat() ? el("span", { class: "badge you" }, t("table.you")) : null,
+      s.taken ? avatarEl(s.name, i, { bot: Boolean(s.bot) }) : null,
+      el("span", {}, s.taken ? fullName(i) : t("seat.empty")),
+      i === me ? el("span", { class: "badge you" }, t("table.you")) : null,
       s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null)))];
   const typed = $("join-name")?.value; // a redraw must not wipe a name being typed
-  if (mySeat() === null && free.length && mine?.invite) { // only the invite lets one sit
+  if (me === null && free.length && mine?.invite) { // only the invite lets one sit
     parts.push(el("form", { class: "join", id: "join-form", onsubmit: (e) => { e.preventDefault(); join(e.target); } },
       el("h2", {}, t("table.joinHeading")),
       el("label", { class: "form-field" }, el("span", {}, t("home.name")),
         el("input", { name: "name", id: "join-name", maxlength: "32", value: typed ?? lastName(), required: true, autocomplete: "nickname" })),
       el("button", { type: "submit", class: "primary", id: "join" }, t("table.join"))));
-  } else if (mySeat() === null) {
+  } else if (me === null) {
     parts.push(el("p", {}, free.length ? t("table.spectating") : t("table.full")));
   }
-  parts.push(el("p", { class: "muted", id: "lobby-status" }, free.length ? t("table.waiting") : t("table.ready")));
-  if (!free.length && (mine?.token || mine?.host_token)) {
+  const host = Boolean(mine?.host_token);
+  let status = free.length ? t("table.waiting") : host ? t("table.ready") : t("table.readyGuest", { name: hostName() || "" });
+  parts.push(el("p", { class: "muted", id: "lobby-status" }, status));
+  if (!free.length && host) { // the host starts; a friend waits for them
     parts.push(el("button", { type: "button", class: "primary", id: "start", onclick: () => command("start") }, t("table.start")));
   }
   rerender($("lobby"), parts);
@@ -215,12 +276,8 @@ function ctxFor(view) {
   const me = mySeat();
   const legal = state.to_move === me && me !== null ? state.legal : null;
   return {
-    view, legal, names: allNames(), send, stateKey: `${state.game}:${state.n}`,
+    view, legal, names: allNames(), send, stateKey: `${state.game}:${state.n}`, me,
     redraw: () => renderBoard(view),
-    // Reveal panels stay until dismissed; keyed by the table's game, as a rematch
-    // numbers its rounds and doubts from the start again.
-    showReveal: (key) => !dismissed.has(`${state.game}/${key}`),
-    dismissReveal: (key) => { dismissed.add(`${state.game}/${key}`); renderBoard(view); },
     evidence: (index, result) => evidenceFor(index, result),
   };
 }
@@ -235,46 +292,101 @@ function evidenceFor(index, result) {
   return null;
 }
 
+function turnText(view) {
+  const me = mySeat();
+  if (state.status === "finished") return t("turn.over");
+  if (state.to_move === null) return t("turn.dealing");
+  if (state.to_move === me) return t("turn.yours");
+  return t("turn.of", { name: seatName(state.to_move) });
+}
+
+function whereText(view) {
+  if (info.game === "bluff") return t("table.round", { n: view.round + 1 });
+  if (info.games_per_match > 1) return t("table.gameOf", { n: view.game + 1, total: info.games_per_match });
+  return null;
+}
+
 function renderBoard(view) {
   const ctx = ctxFor(view);
   const me = mySeat();
   const status = state.status;
   const turn = $("turn");
-  let text;
-  if (status === "finished") text = t("turn.over");
-  else if (state.to_move === null) text = t("turn.dealing");
-  else if (state.to_move === me) text = t("turn.yours");
-  else text = t("turn.of", { name: seatName(state.to_move) });
-  const where = status === "finished" ? null : info.game === "bluff" ? t("table.round", { n: view.round + 1 })
-    : (info.games_per_match > 1 ? `${t("table.game", { n: view.game + 1 })} / ${info.games_per_match}` : null);
-  turn.textContent = where ? `${where} · ${text}` : text;
-  turn.className = `turn${state.to_move === me && status !== "finished" ? " yours" : ""}`;
+  const where = status === "finished" ? null : whereText(view);
+  const mine_ = state.to_move === me && me !== null && status !== "finished";
+  rerender(turn, where ? el("span", { class: "where" }, where) : null,
+    el("span", { class: "whose", id: "whose" }, mine_ ? "▶ " : "", turnText(view)),
+    mine_ && clockEnds ? el("span", { class: "clock", dataset: { seat: me } }) : null);
+  turn.className = `turn${mine_ ? " yours" : ""}`;
+  document.body.classList.toggle("my-turn", mine_);
 
   const n = view.hand_sizes.length;
   const order = [];
   for (let k = 1; k <= n; k++) order.push(((me ?? -1) + k + n) % n);
   const others = me === null ? [...Array(n).keys()] : order.filter((s) => s !== me);
-  rerender($("opponents"), others.map((s) => seatBox(view, s)));
+  rerender($("opponents"), others.map((s, k) => seatBox(view, s, k, others.length)));
+  $("opponents").dataset.count = String(others.length);
 
   if (info.game === "bluff") rerender($("felt"), bluffCenter(ctx));
   else { resetIfNew(ctx.stateKey); rerender($("felt"), liarCenter(ctx)); }
+  renderReveal(view, ctx);
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
+  $("controls").setAttribute("aria-label", t("table.actions"));
+  fitHand();
+  tickClocks();
 }
 
-function seatBox(view, s) {
+// The last challenge or doubt, over the felt until the next move; the button shows it again.
+function renderReveal(view, ctx) {
+  const list = info.game === "bluff" ? view.history : view.doubts;
+  const last = list.length ? list[list.length - 1] : null;
+  const showing = last && revealOpen && (revealAt === moves || state.status === "finished" || revealOpen === "asked");
+  const layer = $("reveal-layer");
+  if (showing) {
+    const panel = info.game === "bluff" ? bluffReveal(ctx, last, list.length) : liarReveal(ctx, last);
+    panel.prepend(el("button", { type: "button", class: "close", id: "reveal-close", "aria-label": t("table.close"),
+      onclick: () => { revealOpen = false; render(); } }, "×"));
+    rerender(layer, panel);
+  } else rerender(layer);
+  const again = $("show-reveal");
+  again.hidden = !last || Boolean(showing);
+  again.textContent = info.game === "bluff" ? t("bluff.lastRound") : t("liar.lastDoubt");
+  again.onclick = () => { revealOpen = "asked"; render(); };
+}
+
+// Seats round the felt: the others on an arc over it (you sit at the bottom).
+function seatPlace(k, count) {
+  if (count === 1) return [50, 12];
+  const span = Math.min(240, 40 * count + 40);
+  const angle = (90 + span / 2 - (k * span) / (count - 1)) * Math.PI / 180;
+  return [50 + 40 * Math.cos(angle), 46 - 36 * Math.sin(angle)];
+}
+
+function seatBox(view, s, k, count) {
   const seat = info.seats[s] || {};
-  const active = state.to_move === s && state.status !== "finished";
+  const finished = state.status === "finished";
+  const active = state.to_move === s && !finished;
+  const away = !seat.bot && !seat.connected && seat.taken;
   const extra = info.game === "bluff" ? bluffSeatExtra(view, s) : liarSeatExtra(view, s);
-  return el("div", { class: `seat${active ? " active" : ""}${seat.bot ? " bot" : ""}`, id: `seat-${s}`, dataset: { seat: s } },
-    el("div", { class: "seat-name" },
-      el("span", { class: `dot${seat.bot || seat.connected ? " on" : ""}`, title: seat.bot || seat.connected ? "" : t("seat.offline") }),
-      seatName(s)),
-    el("div", { class: "seat-cards" }, stackEl(view.hand_sizes[s], t("seat.cards", { n: view.hand_sizes[s] }))),
-    el("div", { class: "seat-extra" }, extra));
+  const [x, y] = seatPlace(k, count);
+  const bubble = bubbles.get(s);
+  const label = [fullName(s), t("seat.cards", { n: view.hand_sizes[s] }), active ? t("seat.toPlay") : null, away ? t("seat.offline") : null]
+    .filter(Boolean).join(", ");
+  return el("div", { class: `seat${active ? " active" : ""}${seat.bot ? " bot" : ""}${away ? " away" : ""}`, id: `seat-${s}`,
+    dataset: { seat: s }, style: { "--x": `${x}%`, "--y": `${y}%` }, role: "group", "aria-label": label },
+  avatarEl(names[s] || seat.name, s, { bot: Boolean(seat.bot), away }),
+  el("div", { class: "seat-body" },
+    el("div", { class: "seat-name", title: fullName(s) }, fullName(s)),
+    el("div", { class: "seat-line" },
+      el("span", { class: "count", title: t("seat.cards", { n: view.hand_sizes[s] }) }, `🂠 ${view.hand_sizes[s]}`),
+      extra),
+    active ? el("div", { class: "seat-turn" }, seat.bot ? el("span", { class: "thinking" }, t("seat.thinking")) : t("seat.toPlay"),
+      clockEnds && clockEnds.seat === s ? el("span", { class: "clock", dataset: { seat: s } }) : null) : null,
+    away ? el("div", { class: "seat-away" }, "⚠ ", t("seat.offline")) : null),
+  bubble && bubble.until > Date.now() ? el("div", { class: "bubble", role: "status" }, bubble.text) : null);
 }
 
 function myArea(view, ctx) {
@@ -284,10 +396,14 @@ function myArea(view, ctx) {
   const canSelect = info.game === "liar" && selectable(ctx.legal);
   const chosen = info.game === "liar" ? selectedCards() : [];
   const extra = info.game === "bluff" ? bluffSeatExtra(view, me) : liarSeatExtra(view, me);
+  const bubble = bubbles.get(me);
   return [
-    el("div", { class: `my-name${state.to_move === me ? " active" : ""}` }, seatName(me), " ",
-      el("span", { class: "badge you" }, t("table.you")), extra),
-    el("div", { class: `hand${canSelect ? " selectable" : ""}`, id: "hand", role: canSelect ? "group" : null },
+    el("div", { class: `my-name${state.to_move === me ? " active" : ""}` },
+      avatarEl(names[me] || info.seats[me]?.name, me),
+      el("span", { class: "name" }, fullName(me)), " ",
+      el("span", { class: "badge you" }, t("table.you")), extra,
+      bubble && bubble.until > Date.now() ? el("span", { class: "bubble mine", role: "status" }, bubble.text) : null),
+    el("div", { class: `hand${canSelect ? " selectable" : ""}`, id: "hand", role: "group", "aria-label": t("table.hand") },
       hand.map((c, i) => {
         const card = cardEl(c, { button: canSelect, selected: chosen.includes(c) });
         card.id = `card-${c}`;
@@ -298,52 +414,135 @@ function myArea(view, ctx) {
   ];
 }
 
+// The hand in one row (two if need be): cards overlap rather than wrap out of sight.
+function fitHand() {
+  const hand = $("hand");
+  if (!hand || !hand.children.length) return;
+  const cards = [...hand.children];
+  const width = hand.clientWidth;
+  const cardW = cards[0].getBoundingClientRect().width || 48;
+  const rows = cards.length * (cardW + 4) > width * 1.8 ? 2 : 1;
+  const perRow = Math.ceil(cards.length / rows);
+  const room = perRow > 1 ? (width - cardW) / (perRow - 1) : cardW;
+  const step = Math.min(cardW + 6, room);
+  hand.style.setProperty("--overlap", `${Math.min(6, step - cardW)}px`);
+  hand.classList.toggle("two-rows", rows === 2);
+  hand.style.setProperty("--per-row", String(perRow));
+}
+window.addEventListener("resize", () => fitHand());
+
+// ---- the ending -----------------------------------------------------------------
+
+function placeOf(standings, seat) {
+  const i = (standings || []).findIndex((p) => p.includes(seat));
+  return i < 0 ? null : i + 1;
+}
+
 function renderResults(view) {
   const standings = view.standings || [];
   const game = state.game;
+  const me = mySeat();
   const base = `/api/tables/${encodeURIComponent(tableId)}/games/${game}`;
-  const parts = [el("h2", {}, t("end.heading")),
-    el("ol", { class: "standings", id: "standings" }, standings.map((place, i) => el("li", {},
-      el("span", { class: "place" }, t("end.place", { n: i + 1 })), " ",
-      place.map((s) => seatName(s)).join(", "))))];
+  const place = me === null ? null : placeOf(standings, me);
+  const n = info.seats.length;
+  const headline = place === null ? t("end.heading") : place === 1 ? t("end.won") : t("end.yourPlace", { place: ordinal(place), n });
+  const rows = standings.flatMap((group, i) => group.map((s) => el("tr", { class: s === me ? "me" : "" },
+    el("td", { class: "place" }, ordinal(i + 1)),
+    el("td", {}, avatarEl(names[s], s, { bot: Boolean(info.seats[s]?.bot) }), " ", seatName(s)),
+    el("td", {}, info.game === "bluff"
+      ? (view.eliminated.includes(s) ? t("end.outAt", { n: view.eliminated.length - view.eliminated.indexOf(s) }) : t("end.lastIn"))
+      : t("seat.cards", { n: view.hand_sizes[s] })))));
+  const parts = [el("h2", { id: "results-heading" }, headline),
+    el("table", { class: "standings", id: "standings" },
+      el("caption", { class: "sr-only" }, t("end.standings")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.place")), el("th", { scope: "col" }, t("end.player")),
+        el("th", { scope: "col" }, info.game === "bluff" ? t("end.how") : t("end.left")))),
+      el("tbody", {}, rows))];
+  if (info.games_per_match > 1) {
+    const games = matchResults.map((standings, i) => ({ number: i, standings }));
+    if (games.length) {
+      parts.push(el("h3", {}, t("end.match")));
+      parts.push(el("table", { class: "match-table", id: "match-table" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.player")),
+          games.map((g) => el("th", { scope: "col" }, t("table.game", { n: g.number + 1 }))),
+          el("th", { scope: "col" }, t("end.class")))),
+        el("tbody", {}, info.seats.map((_, s) => el("tr", { class: s === me ? "me" : "" },
+          el("th", { scope: "row" }, seatName(s)),
+          games.map((g) => el("td", {}, ordinal(placeOf(g.standings, s)))),
+          el("td", {}, classLabel(placeOf(games[games.length - 1].standings, s), n)))))));
+    }
+  }
   const row = [];
   if (mine?.token || mine?.host_token) {
-    row.push(el("button", { type: "button", class: "primary", id: "rematch", onclick: () => command("rematch") }, t("end.rematch")));
+    const people = info.seats.filter((s) => !s.bot).length;
+    row.push(el("button", { type: "button", class: "primary", id: "rematch", onclick: () => command("rematch") },
+      people > 1 ? t("end.rematch") : t("end.again")));
   }
   row.push(el("a", { class: "button secondary", id: "download", href: `${base}/record`, download: `usotsuki-${info.game}-${tableId}-${game}.json` }, t("end.download")));
   row.push(el("a", { class: "button secondary", id: "replay", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}` }, t("end.replay")));
   row.push(el("a", { class: "button secondary", id: "review", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}&review=1` }, t("review.open")));
+  row.push(el("a", { class: "button secondary", id: "new-table", href: "/" }, t("end.newTable")));
+  row.push(el("button", { type: "button", class: "secondary", id: "hide-results", onclick: () => { resultsHidden = true; render(); } }, t("end.hide")));
   parts.push(el("div", { class: "button-row" }, row));
   rerender($("results"), parts);
 }
 
+// O7 classes by place: the first is the tycoon, the last the beggar.
+function classLabel(place, n) {
+  if (!place) return "–";
+  if (place === 1) return t("class.1");
+  if (place === n) return t("class.last");
+  if (place === 2 && n >= 4) return t("class.2");
+  if (place === n - 1 && n >= 4) return t("class.secondLast");
+  return t("class.middle");
+}
+
 // ---- the log -------------------------------------------------------------------
 
-function rateOf(r) { return rankLabel(r); }
-
 function cardsText(cards) { return cards.map((c) => rankLabel(c.slice(0, -1)) + suitSymbol(c.slice(-1))).join(" "); }
+
+// A line about `seat`: in the second person when it is you ("You pass.").
+function say(key, seat, params) {
+  const you = seat === mySeat();
+  const k = you ? `${key}.you` : key;
+  return t(k, params);
+}
 
 function describe(e) {
   const nm = (s) => seatName(s);
   switch (e.type) {
     case "game_started": return t("ev.game_started", { n: e.game + 1 });
     case "round_dealt": return t("ev.round_dealt", { n: e.round + 1 });
-    case "called": return t("ev.called", { name: nm(e.seat), call: callText(e.call) });
-    case "challenged": return `${t("ev.challenged", { name: nm(e.challenger) })} ${t(e.call_true ? "bluff.revealTrue" : "bluff.revealFalse", { call: callText(e.call) })} ${t("bluff.loses", { name: nm(e.loser) })}${e.eliminated ? ` ${t("bluff.out", { name: nm(e.loser) })}` : ""}`;
+    case "called": return say("ev.called", e.seat, { name: nm(e.seat), call: callText(e.call) });
+    case "challenged": return `${say("ev.challenged", e.challenger, { name: nm(e.challenger), other: nm(e.caller) })} ${t(e.call_true ? "ev.callTrue" : "ev.callFalse", { call: callText(e.call) })} ${say("ev.loses", e.loser, { name: nm(e.loser) })}${e.eliminated ? ` ${say("ev.out", e.loser, { name: nm(e.loser) })}` : ""}`;
     case "game_over": return t("ev.game_over");
-    case "stand_in": return t("ev.stand_in", { name: nm(e.seat), bot: e.bot, reason: e.reason });
-    case "played": return t("ev.played", { name: nm(e.seat), n: e.count, rate: rateOf(e.rate) });
-    case "passed": return t("ev.passed", { name: nm(e.seat) });
-    case "drew": return t("ev.drew", { name: nm(e.seat), n: e.count });
-    case "doubted": return t("ev.doubted", { name: nm(e.doubter), other: nm(e.doubted), verdict: t(e.truthful ? "ev.truthful" : "ev.lie") });
-    case "accepted": return t("ev.accepted", { name: nm(e.seat) });
+    case "stand_in": return t("ev.stand_in", { name: nm(e.seat), reason: t(`reason.${e.reason}`) });
+    case "timeout": return say("ev.timeout", e.seat, { name: nm(e.seat) });
+    case "played": return say("ev.played", e.seat, { name: nm(e.seat), n: e.count, rate: rankLabel(e.rate) });
+    case "passed": return say("ev.passed", e.seat, { name: nm(e.seat) });
+    case "drew": return e.seat === mySeat() ? null : t("ev.drew", { name: nm(e.seat), n: e.count });
+    case "doubted": return `${say("ev.doubted", e.doubter, { name: nm(e.doubter), other: nm(e.doubted) })} ${t(e.truthful ? "ev.truthful" : "ev.lie", { rate: rankLabel(e.rate) })}`;
+    case "accepted": return say("ev.accepted", e.seat, { name: nm(e.seat) });
     case "flushed": return t("ev.flushed", { n: e.count });
     case "order_changed": return t("ev.order_changed", { order: e.reversed ? t("liar.orderReversed") : t("liar.orderNormal"), cause: t(`cause.${e.cause}`) });
-    case "bound": return t("ev.bound", { rate: rateOf(e.rate) });
-    case "gave": return t("ev.gave", { name: nm(e.giver), other: nm(e.receiver), n: e.count });
+    case "bound": return t("ev.bound", { rate: rankLabel(e.rate) });
+    case "gave": return say("ev.gave", e.giver, { name: nm(e.giver), other: nm(e.receiver), n: e.count });
     case "dealt": return e.seat === mySeat() ? t("ev.dealt") : null;
-    case "drew_cards": return e.seat === mySeat() ? t("ev.drew_cards", { cards: cardsText(e.cards) }) : null;
-    case "gave_cards": return t("ev.gave_cards", { name: nm(e.giver), other: nm(e.receiver), cards: cardsText(e.cards) });
+    case "drew_cards": return e.seat === mySeat() ? t("ev.drew_cards", { cards: cardsText(e.cards), n: e.cards.length }) : null;
+    case "gave_cards": return e.giver === mySeat() ? null : t("ev.gave_cards", { name: nm(e.giver), other: nm(e.receiver), cards: cardsText(e.cards) });
+    default: return null;
+  }
+}
+
+// The words in the bubble at the seat that acted.
+function bubbleText(e) {
+  switch (e.type) {
+    case "called": return callText(e.call);
+    case "challenged": return t("bubble.challenge");
+    case "played": return t("bubble.played", { n: e.count, rate: rankLabel(e.rate) });
+    case "passed": return t("bubble.pass");
+    case "doubted": return t("bubble.doubt");
+    case "accepted": return t("bubble.accept");
     default: return null;
   }
 }
@@ -364,6 +563,78 @@ function redrawLog() {
   $("log").scrollTop = $("log").scrollHeight;
 }
 
+// ---- presence: clocks, title, favicon, sounds, fast-forward ------------------------
+
+function tickClocks() {
+  for (const node of document.querySelectorAll(".clock")) {
+    if (!clockEnds) { node.textContent = ""; continue; }
+    const left = Math.max(0, Math.ceil((clockEnds.at - performance.now()) / 1000));
+    node.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    node.classList.toggle("urgent", left <= 10);
+    node.setAttribute("aria-label", t("table.clock", { n: left }));
+  }
+}
+setInterval(tickClocks, 250);
+// Bubbles fade by themselves.
+setInterval(() => {
+  const now = Date.now();
+  let changed = false;
+  for (const [seat, b] of bubbles) if (b.until <= now) { bubbles.delete(seat); changed = true; }
+  if (changed && state?.view) renderBoard(state.view);
+}, 500);
+
+let baseTitle = document.title;
+let wasMyTurn = false;
+
+function favicon(on) {
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><circle cx='8' cy='8' r='7' fill='${on ? "%23f2c14e" : "%231f6b45"}'/></svg>`;
+  let link = document.querySelector("link[rel=icon]");
+  link.href = `data:image/svg+xml,${svg}`;
+}
+
+function presence() {
+  const me = mySeat();
+  const myTurn = Boolean(state && state.status === "playing" && me !== null && state.to_move === me);
+  document.title = myTurn ? `▶ ${t("turn.yours")} — ${baseTitle}` : baseTitle;
+  if (myTurn !== wasMyTurn) {
+    favicon(myTurn);
+    if (myTurn && !replaying) beep(660);
+  }
+  wasMyTurn = myTurn;
+  // Out of a Bluff game with nobody else to watch for: offer to fast-forward the bots.
+  const view = state?.view;
+  const out = info?.game === "bluff" && view && state.status === "playing" && me !== null && view.eliminated.includes(me)
+    && info.seats.every((s, i) => s.bot || view.eliminated.includes(i));
+  $("hurry").hidden = !out;
+}
+
+let audio = null;
+function soundOn() { return localStorage.getItem("usotsuki.sound") === "on"; }
+function beep(freq) {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.25);
+  } catch (e) { /* no audio here */ }
+}
+function soundFor(e) {
+  if (e.type === "challenged" || e.type === "doubted") beep(300);
+  else if (MOVES.has(e.type)) beep(520);
+}
+
+function renderSoundButton() {
+  const b = $("sound");
+  b.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  b.textContent = soundOn() ? t("table.soundOn") : t("table.soundOff");
+}
+
 // ---- keyboard --------------------------------------------------------------------
 
 function onKey(e) {
@@ -378,17 +649,43 @@ function onKey(e) {
     case "a": case "A": click("accept"); break;
     case "?": $("help").showModal(); e.preventDefault(); break;
     case "l": case "L": toggleLang(); break;
+    case "Escape": if (revealOpen) { revealOpen = false; render(); } break;
     default: break;
   }
 }
 
 // ---- start -----------------------------------------------------------------------
 
+function toggleSide(open) {
+  const side = $("side");
+  const now = open ?? !side.classList.contains("open");
+  side.classList.toggle("open", now);
+  $("log-toggle").setAttribute("aria-expanded", now ? "true" : "false");
+  if (now) $("log").scrollTop = $("log").scrollHeight;
+}
+
+function badLink(text) {
+  notice("");
+  rerender($("lobby"), el("h1", {}, text), el("p", {}, t("table.badLinkHelp")),
+    el("a", { class: "button primary", href: "/", id: "go-home" }, t("table.goHome")));
+  $("lobby").hidden = false;
+}
+
 async function main() {
   initPage();
+  baseTitle = document.title;
   $("help-open").addEventListener("click", () => $("help").showModal());
+  $("log-toggle").addEventListener("click", () => toggleSide());
+  $("hurry").addEventListener("click", () => sendRaw({ type: "hurry", id: ++msgId }));
+  $("show-results").addEventListener("click", () => { resultsHidden = false; render(); });
+  $("sound").addEventListener("click", () => {
+    localStorage.setItem("usotsuki.sound", soundOn() ? "off" : "on");
+    renderSoundButton();
+    if (soundOn()) beep(660);
+  });
+  renderSoundButton();
   document.addEventListener("keydown", onKey);
-  onLangChange(() => { setConn($("conn").dataset.state || "table.connecting"); redrawLog(); render(); });
+  onLangChange(() => { setConn($("conn").dataset.state || "table.connecting"); renderSoundButton(); baseTitle = document.title; redrawLog(); render(); });
   try {
     const invite = params.get("invite");
     if (invite) {
@@ -398,17 +695,22 @@ async function main() {
     } else if (tableId) {
       info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     } else {
-      notice(t("table.notFound"));
+      badLink(t("table.notFound"));
+      document.body.dataset.ready = "1";
       return;
     }
   } catch (e) {
-    notice(e.status === 404 ? t("table.notFound") : (e.code === "network" ? t("err.network") : e.message));
+    if (e.status === 404 || e.status === 410) badLink(e.status === 410 ? errorText("expired", e.params) : t("table.notFound"));
+    else errNotice(e);
+    document.body.dataset.ready = "1";
     return;
   }
+  document.body.classList.add(`game-${info.game}`); // the help shows this game's rules
   mine = seatAt(tableId);
   render();
   connect();
   document.body.dataset.ready = "1";
+  document.documentElement.dataset.lang = currentLang();
 }
 
 main();
