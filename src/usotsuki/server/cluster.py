@@ -497,7 +497,8 @@ class Coordinator:
                 continue
             if "error" in reply:
                 self._count_relay("refused")
-                raise Refused(reply["code"], reply["error"], reply.get("status", 400))
+                raise Refused(reply["code"], reply["error"], reply.get("status", 400),
+                              reply.get("params"))
             self._count_relay("done")
             ok: dict[str, Any] = reply["ok"]
             return ok
@@ -533,7 +534,8 @@ class Coordinator:
         try:
             answer = {"ok": await self._run(request)}
         except Refused as exc:
-            answer = {"error": exc.message, "code": exc.code, "status": exc.status}
+            answer = {"error": exc.message, "code": exc.code, "status": exc.status,
+                      "params": exc.params}
         except Exception as exc:  # never leave the follower waiting for nothing
             log.exception("relayed %s failed", request.get("command"))
             answer = {"error": f"internal error: {type(exc).__name__}", "code": "internal",
