@@ -100,8 +100,8 @@ def policy(v: BluffView) -> Mapping[Action, float] | None:
     out: dict[Action, float] = {}
     if probs[0] > 0:
         out[CHALLENGE] = float(probs[0]) / total
-    for k in np.flatnonzero(probs[1:]):
-        out[solved.calls[k]] = float(probs[1 + k]) / total
+    for j in np.flatnonzero(probs[1:]).tolist():
+        out[solved.calls[j]] = float(probs[1 + j]) / total
     return out
 
 

@@ -174,7 +174,7 @@ class BatchedBluff:
 
     def hands(self, seat: int) -> BoolArray:
         """(n, D): the cards ``seat`` holds in each game (the deck's cards, lowest first)."""
-        return self.owner == seat
+        return np.asarray(self.owner == seat)
 
     def call_true(self, games: IntArray) -> BoolArray:
         """B8: is the current call of each game in ``games`` true with all cards in play."""
@@ -182,7 +182,7 @@ class BatchedBluff:
         rows = games[:, None]
         ok = self.held[rows, self.group[0, k]].sum(axis=1) >= self.need[0, k]
         ok &= self.held[rows, self.group[1, k]].sum(axis=1) >= self.need[1, k]
-        return ok
+        return np.asarray(ok, dtype=bool)
 
     # -- acting -----------------------------------------------------------------------
     def random_actions(self) -> IntArray:
@@ -221,9 +221,9 @@ class BatchedBluff:
             raise ValueError(f"game {i}: action {int(actions[i])} is not legal")
         self.decisions += int(live.sum())
         if self.log:
-            for i in np.flatnonzero(live):
-                a = int(actions[i])
-                self.logs[i][-1].actions.append(CHALLENGE if a == self.K else self.calls[a])
+            for g in np.flatnonzero(live).tolist():
+                a = int(actions[g])
+                self.logs[g][-1].actions.append(CHALLENGE if a == self.K else self.calls[a])
         calling = np.flatnonzero(live & (actions < self.K))
         challenging = np.flatnonzero(live & (actions == self.K))
         # B5: a call becomes the current call; the next player clockwise acts.

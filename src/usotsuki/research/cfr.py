@@ -122,7 +122,7 @@ def values(game: RoundGame, tree: Tree, s: Strategy, seat: int,
     opp_reach = _reach(tree, s.call[opp])
     tv = _terminal(game, tree, seat, opp_reach * s.challenge[opp])
     acting = (tree.actor == seat)[:, None]
-    extra = 0.0 if s.forfeit is None else \
+    extra = np.zeros_like(tv) if s.forfeit is None else \
         _forfeit_value(tree, game, seat, opp_reach, s.forfeit[opp])
     if best_response:
         val = np.where(acting, tv, tv + extra)

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from usotsuki.bluff import calls_for
-
 from usotsuki.research.cfr import CFRPlus, exploitability, game_value
 from usotsuki.research.export import strategy_from_arrays, to_arrays
 from usotsuki.research.round import RoundGame, RoundSpec

@@ -30,8 +30,9 @@ from usotsuki.bluff import (
     new_game,
     push,
 )
-from usotsuki.bluff.actions import CHALLENGE
+from usotsuki.bluff.actions import CHALLENGE, Challenge
 from usotsuki.bluff.deal import deck
+from usotsuki.bluff.notation import parse_action
 from usotsuki.research.cfr import Strategy
 from usotsuki.research.round import RoundGame, RoundSpec, cards_named
 
@@ -210,36 +211,47 @@ class SolvedPolicy(os_policy.Policy):  # type: ignore[misc]
         core: BluffState = state.core
         assert core.hands is not None
         legal = state.legal_actions()
-        challenge = len(state.g.calls)
+        actions = {a: parse_action(state.action_to_string(seat, a)) for a in legal}
         node = 0
         for _, call in core.calls:
             pos = self.rg.call_position(call)
-            if pos is None:
-                return {a: float(a == challenge) for a in legal}  # proof in round.py
+            if pos is None:  # proof in usotsuki.research.round
+                return {a: float(isinstance(x, Challenge)) for a, x in actions.items()}
             node |= 1 << pos
-        h = self.rg.hand_index(seat, core.hands[seat])
+        first = core.calls[0][0] if core.calls else seat  # B4: the round's first caller
+        role = 0 if seat == first else 1
+        h = self.rg.hand_index(role, core.hands[seat])
         out = {}
-        for a in legal:
-            if a == challenge:
-                out[a] = float(self.s.challenge[seat][node, h])
+        for a, x in actions.items():
+            if isinstance(x, Challenge):
+                out[a] = float(self.s.challenge[role][node, h])
             else:
-                pos = self.rg.call_position(state.g.calls[a])
-                out[a] = 0.0 if pos is None else float(self.s.call[seat][node | 1 << pos, h])
+                pos = self.rg.call_position(x)
+                out[a] = 0.0 if pos is None else float(self.s.call[role][node | 1 << pos, h])
         total = sum(out.values())
         return {a: p / total for a, p in out.items()}
 
 
-def load(spec: RoundSpec) -> Any:
+def load(spec: RoundSpec, envs: bool = False) -> Any:
+    """The round as an OpenSpiel game: this module's check game, or (``envs``) the
+    project's ``python_usotsuki_bluff`` with ``round`` (seat 0 calls first: dealer 1)."""
+    if envs:
+        import usotsuki.envs.openspiel  # noqa: F401  (registers python_usotsuki_bluff)
+
+        return pyspiel.load_game("python_usotsuki_bluff", {
+            "round": True, "players": 2, "dealer": 1, "ranks": spec.ranks,
+            "hand0": spec.sizes[0], "hand1": spec.sizes[1], "drop_impossible": spec.prune})
     return pyspiel.load_game(NAME, {"ranks": spec.ranks, "size0": spec.sizes[0],
                                     "size1": spec.sizes[1], "prune": spec.prune})
 
 
-def exploitability(spec: RoundSpec, round_game: RoundGame, strategy: Strategy) -> float:
+def exploitability(spec: RoundSpec, round_game: RoundGame, strategy: Strategy,
+                   envs: bool = False) -> float:
     """OpenSpiel's exploitability of ``strategy`` in the round ``spec`` (which may keep
     the impossible calls that ``round_game`` pruned)."""
-    game = load(spec)
+    game = load(spec, envs)
     return float(os_exploitability.exploitability(game, SolvedPolicy(game, round_game,
                                                                      strategy)))
 
 
-__all__ = ["NAME", "SolvedPolicy", "exploitability", "load", "np"]
+__all__ = ["NAME", "SolvedPolicy", "exploitability", "load"]
