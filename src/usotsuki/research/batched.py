@@ -102,8 +102,8 @@ class BatchedBluff:
             self.done = np.zeros(n, dtype=bool)
             self.last = np.full(n, -1, dtype=np.int64)  # current call, -1 for none
             self.caller = np.full(n, -1, dtype=np.int64)
-            self.owner = np.full((n, self.D), -1, dtype=np.int64)  # seat holding each card
-            self.held = np.zeros((n, self.D + 1), dtype=bool)  # + a column never held
+            # The seat holding each card (-1: nobody), and a last column nobody holds.
+            self.owner = np.full((n, self.D + 1), -1, dtype=np.int64)
             # B4: round 1's first caller sits left of the dealer.
             self.to_move = np.full(n, (self.rules.dealer + 1) % p, dtype=np.int64)
             self.logs: list[list[RoundLog]] = [[] for _ in range(n)]
@@ -135,19 +135,8 @@ class BatchedBluff:
             return
         sizes = np.where(self.active[idx], self.losses[idx] + 1, 0)  # (k, P)
         total = sizes.sum(axis=1)
-        most = int(total.max())
-        # A partial Fisher-Yates shuffle per game: order[:, :most] is a uniformly random
-        # sequence of distinct cards.
-        k = idx.size
-        order = np.tile(np.arange(self.D), (k, 1))
-        lines = np.arange(k)
-        picks = (self.rng.random((most, k)) * (self.D - np.arange(most))[:, None]).astype(
-            np.int64) + np.arange(most)[:, None]
-        for t in range(most):
-            j = picks[t]
-            here = order[:, t].copy()
-            order[:, t] = order[lines, j]
-            order[lines, j] = here
+        # A uniformly random order of the deck per game (B3: a fresh shuffle).
+        order = np.argsort(self.rng.random((idx.size, self.D)), axis=1)
         # The first ``total`` cards of each sequence go to the seats in order.
         rows = np.repeat(np.arange(idx.size), total)
         cols = np.arange(rows.size) - np.repeat(np.cumsum(total) - total, total)
@@ -155,8 +144,6 @@ class BatchedBluff:
         cards = order[rows, cols]
         self.owner[idx] = -1
         self.owner[idx[rows], cards] = seats
-        self.held[idx] = False
-        self.held[idx[rows], cards] = True
         if self.log:
             for i in idx:
                 hands = [tuple(DECK[self.first_card + c]
@@ -174,14 +161,15 @@ class BatchedBluff:
 
     def hands(self, seat: int) -> BoolArray:
         """(n, D): the cards ``seat`` holds in each game (the deck's cards, lowest first)."""
-        return np.asarray(self.owner == seat)
+        return np.asarray(self.owner[:, :self.D] == seat)
 
     def call_true(self, games: IntArray) -> BoolArray:
         """B8: is the current call of each game in ``games`` true with all cards in play."""
         k = self.last[games]
         rows = games[:, None]
-        ok = self.held[rows, self.group[0, k]].sum(axis=1) >= self.need[0, k]
-        ok &= self.held[rows, self.group[1, k]].sum(axis=1) >= self.need[1, k]
+        owner = self.owner
+        ok = (owner[rows, self.group[0, k]] >= 0).sum(axis=1) >= self.need[0, k]
+        ok &= (owner[rows, self.group[1, k]] >= 0).sum(axis=1) >= self.need[1, k]
         return np.asarray(ok, dtype=bool)
 
     # -- acting -----------------------------------------------------------------------
