@@ -23,6 +23,7 @@ import numpy as np
 
 from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER, Action
 from usotsuki.bluff.view import BluffView
+from usotsuki.bots import solved
 from usotsuki.bots.bluff_belief import BeliefModel, Particles, sample
 from usotsuki.bots.bluff_levels import (
     Thresholds,
@@ -51,6 +52,9 @@ class ExpertBluffBot:
         self.consider = consider
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        # Issue 14: the solved strategy in the heads-up short-deck rounds it covers.
+        if getattr(self, "use_solved", True) and (dist := solved.policy(v)) is not None:
+            return solved.sample(dist, rng)
         assert v.seat is not None
         particles = sample(v, rng, self.model)
         probs = deck_probs(particles.probabilities(), v.ranks)  # B13: the deck's calls

@@ -1,0 +1,8 @@
+"""Research tools on top of the rules cores (numpy allowed here, never in the cores).
+
+- :mod:`usotsuki.research.round` : one heads-up Bluff round as a two-player zero-sum game,
+  its hands by rank, its chance weights and the truth of its calls, all from the core.
+- :mod:`usotsuki.research.cfr` : vectorised CFR+ and exact best responses on that game.
+- :mod:`usotsuki.research.batched` : N Bluff games in lockstep (numpy), checked against the
+  scalar core.
+"""

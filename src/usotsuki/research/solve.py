@@ -1,0 +1,132 @@
+"""Solve heads-up short-deck Bluff rounds with CFR+ and publish the numbers.
+
+    python -m usotsuki.research.solve [--games r4-1v1,r5-1v1,...] [--target 1e-4]
+        [--max-seconds 300] [--out docs/solver] [--data src/usotsuki/data/solved_bluff.npz]
+
+Writes ``OUT/results.json`` (per round: tree size, iterations, seconds, exploitability
+along the way, the value), ``OUT/exploitability.png`` (exploitability against iterations
+and against seconds) and the solved strategies (:mod:`usotsuki.research.export`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from usotsuki.bluff import calls_for
+from usotsuki.research.cfr import CFRPlus, exploitability, game_value
+from usotsuki.research.export import strategy_from_arrays, to_arrays
+from usotsuki.research.round import RoundGame, RoundSpec
+
+DEFAULT_GAMES = "r4-1v1,r5-1v1,r6-1v1,r4-1v2,r4-2v1,r5-1v2,r5-2v1,r6-1v2,r6-2v1"
+
+
+def parse_game(name: str) -> RoundSpec:
+    """``r4-1v2`` -> RoundSpec(4, (1, 2)); a ``-full`` suffix keeps impossible calls."""
+    parts = name.split("-")
+    ranks = int(parts[0].removeprefix("r"))
+    a, b = (int(x) for x in parts[1].split("v"))
+    return RoundSpec(ranks, (a, b), prune=not (len(parts) > 2 and parts[2] == "full"))
+
+
+def tree_size(game: RoundGame) -> dict[str, int]:
+    """Public nodes, information states and histories of the round's tree (deals by rank);
+    ``full_calls``: the calls without pruning, whose tree has 2^full_calls nodes."""
+    nodes = 1 << game.m
+    pop = np.array([bin(b).count("1") for b in range(nodes)]) % 2
+    actors = [int((pop == s).sum()) for s in (0, 1)]
+    info = actors[0] * len(game.hands[0]) + actors[1] * len(game.hands[1])
+    pairs = int((game.chance > 0).sum())
+    full = len(calls_for(game.spec.ranks))
+    return {"calls": game.m, "public_nodes": nodes, "information_states": info,
+            "deals_by_rank": pairs, "histories": nodes * 2 * pairs, "full_calls": full}
+
+
+def solve_one(spec: RoundSpec, target: float, max_seconds: float,
+              max_iterations: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    game = RoundGame(spec)
+    solver = CFRPlus(game)
+    began = time.perf_counter()
+    history = solver.solve(target=target, max_iterations=max_iterations,
+                           max_seconds=max_seconds)
+    wall = time.perf_counter() - began
+    avg = solver.average()
+    arrays = to_arrays(game, avg, solver.tree)
+    stored = strategy_from_arrays(game, arrays, solver.tree)
+    e, br0, br1 = exploitability(game, avg, solver.tree)
+    e_stored = exploitability(game, stored, solver.tree)[0]
+    row = {"game": spec.name, "ranks": spec.ranks, "sizes": list(spec.sizes),
+           "tree": tree_size(game), "iterations": solver.iterations,
+           "seconds": round(history[-1].seconds if history else 0.0, 2),
+           "wall_seconds": round(wall, 2), "exploitability": e,
+           "exploitability_stored": e_stored,
+           "best_response": [br0, br1], "value_seat0": game_value(game, avg, solver.tree),
+           "history": [[p.iterations, round(p.seconds, 3), p.exploitability]
+                       for p in history]}
+    return row, arrays
+
+
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8))
+    for row in rows:
+        it = [h[0] for h in row["history"]]
+        sec = [h[1] for h in row["history"]]
+        ex = [h[2] for h in row["history"]]
+        label = f"{row['game']} ({row['tree']['public_nodes']:,} nodes)"
+        ax1.loglog(it, ex, marker=".", label=label)
+        ax2.loglog(sec, ex, marker=".", label=label)
+    for ax, xlabel in ((ax1, "CFR+ iterations"), (ax2, "seconds (one core, CFR+ only)")):
+        ax.axhline(1e-3, color="grey", linestyle="--", linewidth=0.8)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("exploitability (NashConv / 2)")
+        ax.grid(True, which="both", alpha=0.3)
+    ax1.legend(fontsize=7)
+    fig.suptitle("CFR+ on heads-up short-deck Bluff rounds (rN: N ranks; AvB: first caller "
+                 "holds A cards, the other B)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=DEFAULT_GAMES)
+    parser.add_argument("--target", type=float, default=1e-4)
+    parser.add_argument("--max-seconds", type=float, default=300.0)
+    parser.add_argument("--max-iterations", type=int, default=20_000)
+    parser.add_argument("--out", type=Path, default=Path("docs/solver"))
+    parser.add_argument("--data", type=Path, default=None,
+                        help="write the solved strategies here (.npz)")
+    args = parser.parse_args(argv)
+    rows, arrays = [], {}
+    for name in args.games.split(","):
+        row, arr = solve_one(parse_game(name), args.target, args.max_seconds,
+                             args.max_iterations)
+        rows.append(row)
+        arrays.update(arr)
+        print(f"{row['game']}: {row['tree']['public_nodes']:,} nodes, "
+              f"{row['iterations']} iterations, {row['seconds']} s, exploitability "
+              f"{row['exploitability']:.2e} (stored {row['exploitability_stored']:.2e}), "
+              f"value {row['value_seat0']:+.4f}", flush=True)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
+        plot(rows, args.out / "exploitability.png")
+        if args.data is not None:
+            args.data.parent.mkdir(parents=True, exist_ok=True)
+            np.savez_compressed(args.data, **arrays)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
