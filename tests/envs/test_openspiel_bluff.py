@@ -1,0 +1,117 @@
+"""The OpenSpiel Bluff game: OpenSpiel's own consistency checks, CFR and exploitability."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import usotsuki.envs.openspiel  # noqa: E402,F401  (registers the games)
+from usotsuki import bluff  # noqa: E402
+
+ROUND4 = {"round": True, "ranks": 4, "drop_impossible": True}
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"players": 3, "max_cards": 2, "ranks": 5}, {"players": 4, "max_cards": 3},
+    {"round": True, "ranks": 6, "hand0": 2, "hand1": 3}, ROUND4,
+])
+def test_random_sim_consistency(params: dict[str, object]) -> None:
+    game = pyspiel.load_game("python_usotsuki_bluff", params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_round_is_two_player_zero_sum_with_the_round_loser_at_minus_one() -> None:
+    game = pyspiel.load_game("python_usotsuki_bluff", {"round": True, "ranks": 4})
+    assert game.num_players() == 2 and game.num_distinct_actions() == 35  # 34 calls + challenge
+    state = game.new_initial_state()
+    state.apply_action(3)  # seat 0: the 4th card of the J..A deck, JC
+    state.apply_action(0)  # seat 1: JS
+    assert state.current_player() == 1  # B4: left of dealer 0
+    pair_j = bluff.parse_action("pair J")
+    card_a = bluff.parse_action("card A")
+    codec = game.setup.codec
+    state.apply_action(codec.action_id(card_a))
+    state.apply_action(codec.action_id(pair_j))
+    state.apply_action(codec.challenge_id)  # pair J is true: the challenger (seat 1) loses
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+def test_chance_deals_each_set_of_hands_once_with_the_right_probability() -> None:
+    game = pyspiel.load_game("python_usotsuki_bluff",
+                             {"round": True, "ranks": 2, "hand0": 2, "hand1": 1})
+    total: dict[tuple[tuple[int, ...], ...], float] = {}
+
+    def walk(state: object, p: float) -> None:
+        assert hasattr(state, "is_chance_node")
+        if not state.is_chance_node():
+            hands = tuple(tuple(h) for h in state.core.hands)
+            assert hands not in total  # one history per set of hands
+            total[hands] = p
+            return
+        for outcome, q in state.chance_outcomes():
+            walk(state.child(outcome), p * q)
+
+    walk(game.new_initial_state(), 1.0)
+    assert len(total) == 28 * 6  # C(8, 2) hands for seat 0, then 6 cards for seat 1
+    assert all(abs(p - 1 / (28 * 6)) < 1e-12 for p in total.values())
+
+
+def test_information_state_is_the_view_and_hides_the_other_hand() -> None:
+    game = pyspiel.load_game("python_usotsuki_bluff", {"players": 3, "max_cards": 2})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert not state.is_chance_node()
+    for seat in range(3):
+        text = state.information_state_string(seat)
+        own = " ".join(str(c) for c in state.core.hands[seat])
+        assert f"hand {own} " in text
+        other = state.core.hands[(seat + 1) % 3][0]
+        assert str(other) not in text.split("|")[0].split("hand ")[1]
+        tensor = np.array(state.information_state_tensor(seat))
+        assert tensor.shape == (game.information_state_tensor_size(),)
+        assert tensor[:52].sum() == 1  # one card in hand, no other seat's
+
+
+def test_pickle_and_serialization_round_trip() -> None:
+    game = pyspiel.load_game("python_usotsuki_bluff", ROUND4)
+    state = game.new_initial_state()
+    for action in (5, 7, 0, 4):
+        state.apply_action(action)
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+    copy_game, copy_state = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert str(copy_state) == str(state)
+
+
+def test_illegal_action_is_refused_and_changes_nothing() -> None:
+    game = pyspiel.load_game("python_usotsuki_bluff", ROUND4)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    before = str(state)
+    with pytest.raises(Exception, match="illegal action"):
+        state.apply_action(game.setup.codec.challenge_id)  # B5: nothing to challenge yet
+    assert str(state) == before
+
+
+def test_bad_parameters_are_refused_clearly() -> None:
+    with pytest.raises(Exception, match="players must be 2"):
+        pyspiel.load_game("python_usotsuki_bluff", {"round": True, "players": 3})
+    with pytest.raises(Exception, match="B13"):
+        pyspiel.load_game("python_usotsuki_bluff", {"ranks": 1})
+
+
+def test_cfr_and_exploitability_run_on_one_round_of_four_ranks() -> None:
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    game = pyspiel.load_game("python_usotsuki_bluff", ROUND4)
+    solver = cfr.CFRPlusSolver(game)
+    solver.evaluate_and_update_policy()
+    value = exploitability.exploitability(game, solver.average_policy())
+    assert 0 <= value <= 2
