@@ -124,3 +124,15 @@ def test_cfr_mccfr_and_exploitability_run_unchanged_on_one_round() -> None:
         mccfr.iteration()
     sampled = exploitability.exploitability(game, mccfr.average_policy())
     assert 0 <= sampled <= 2
+
+
+def test_no_leak_other_hands_do_not_change_a_seats_information() -> None:
+    game = pyspiel.load_game("python_usotsuki_bluff", {"players": 3, "max_cards": 2})
+    seen = []
+    for third in (5, 6):  # seat 2's card differs, seats 0 and 1 hold the same cards
+        state = game.new_initial_state()
+        for card in (0, 1, third):
+            state.apply_action(card)
+        seen.append((state.information_state_string(0), state.information_state_tensor(0),
+                     state.observation_string(1), state.observation_tensor(1)))
+    assert seen[0] == seen[1]
