@@ -99,3 +99,34 @@ def test_turn_limit_is_required_and_rules_are_checked() -> None:
         pyspiel.load_game("python_usotsuki_liar", {"revolution": True})
     with pytest.raises(Exception, match="classes"):
         pyspiel.load_game("python_usotsuki_liar", {"games": 2})
+
+
+def test_no_leak_other_hands_do_not_change_a_seats_information() -> None:
+    game = pyspiel.load_game("python_usotsuki_liar", SMALL)
+    seen = []
+    for third in (40, 41):  # seat 1's third card differs; the other one is in the stock
+        state = game.new_initial_state()
+        deal = [0, 1, 2, 3, 4, third]  # seat 0: 2S 2H 2D; seat 1: 2C 3S and one
+        deal += [c for c in range(52) if c not in deal]
+        for card in deal:
+            state.apply_action(card)
+        assert sorted(state.core.hands[1])[-1] == third
+        seen.append((state.information_state_string(0), state.observation_tensor(0)))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("python_usotsuki_bluff", {"players": 3, "max_cards": 2, "ranks": 5}),
+    ("python_usotsuki_liar", {**HOUSE, "turn_limit": 30}),
+])
+def test_openspiel_rl_environment_plays_both_games(name: str, params: dict[str, object]) -> None:
+    # rl_environment is what OpenSpiel's NFSP, DQN and policy-gradient agents train through
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(pyspiel.load_game(name, params))
+    step = env.reset()
+    rng = np.random.default_rng(0)
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([int(rng.choice(step.observations["legal_actions"][player]))])
+    assert abs(sum(step.rewards)) < 1e-9 and max(step.rewards) <= 1

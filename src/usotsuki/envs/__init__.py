@@ -10,3 +10,10 @@ Every environment sees a game only through a seat's view and applies actions thr
 core; :mod:`usotsuki.envs.bluff_codec` and :mod:`usotsuki.envs.liar_codec` define the action
 ids and the tensors all three share.
 """
+
+try:  # the rl extra: without Gymnasium there is nothing to register
+    from usotsuki.envs.gym import register as _register
+except ImportError:  # pragma: no cover
+    pass
+else:
+    _register()

@@ -37,7 +37,7 @@ piece             shape         meaning
 ``flags``         5             order reversed, revolution, J-back, bound, 8-cut
 ``to_move``       P             one-hot seat to act
 ``legal``         4 + 52 + 13   pass, doubt, accept, give; play counts 1..52; rates
-``turns``         2             turns / turn limit (0 without one), game index / 8
+``turns``         2             turns / turn limit (0 without one), game index / 8 (at most 1)
 ================  ============  ====================================================
 """
 
@@ -193,7 +193,7 @@ class LiarCodec:
         self._legal(view.legal, out, o["legal"])
         if self.turn_limit:
             out[o["turns"]] = view.turns / self.turn_limit
-        out[o["turns"] + 1] = view.game / 8
+        out[o["turns"] + 1] = min(view.game, 8) / 8  # stays in the box past 8 games
 
     @staticmethod
     def _legal(legal: LegalSummary | None, out: Array, i: int) -> None:
