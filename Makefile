@@ -6,19 +6,56 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 TYPED := src/usotsuki
 
-.PHONY: setup run test lint bench clean browser postgres vendor-axe
+# Set-up with uv (issue 15): uv itself comes from the package index into .uv/, then makes
+# .venv from the committed uv.lock (seconds instead of a minute of pip). Without uv, pip.
+# UV_PYTHON_DOWNLOADS=never: uv must use this machine's Python, never fetch one.
+UV := .uv/bin/uv
+export UV_PYTHON_DOWNLOADS := never
+UV_SYNC = $(UV) sync -q --inexact -p $(PYTHON)
+# The compiled cores (mypyc, issue 15; setup.py, src/usotsuki/_native.py): built when
+# .venv is made, rebuilt only when a core source changes (the build is cached in place).
+NATIVE_STAMP := $(VENV)/.native-build
+CORE_SOURCES := setup.py $(wildcard src/usotsuki/cards.py src/usotsuki/core/*.py \
+	src/usotsuki/bluff/*.py src/usotsuki/liar/*.py)
+# The rules and conformance tests, run again on the pure-Python cores by `make test`.
+PURE_TESTS := tests/bluff tests/liar tests/core tests/test_golden.py
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -U pip
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+.PHONY: setup run test lint bench clean browser postgres native vendor-axe
+
+$(UV):
+	@$(PYTHON) -m venv .uv && .uv/bin/python -m pip install -q --disable-pip-version-check uv \
+		|| { rm -rf .uv; echo "uv is not available: setting up with pip"; }
+
+$(STAMP): pyproject.toml uv.lock | $(UV)
+	@if [ -x $(UV) ]; then \
+		$(UV_SYNC) --locked --extra dev || { echo "uv.lock is behind pyproject.toml: re-locking"; \
+			$(UV) lock -q -p $(PYTHON) && $(UV_SYNC) --extra dev; }; \
+	else \
+		$(PYTHON) -m venv $(VENV) && \
+		$(PY) -m pip install -q --disable-pip-version-check -U pip && \
+		$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'; \
+	fi
 	touch $@
 
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
+	@if [ -x $(UV) ]; then $(UV_SYNC) --locked --extra dev --extra bench; \
+	else $(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'; fi
 	touch $@
 
-setup: $(STAMP)
+# Rebuild the compiled cores when their sources changed since the build (a stale build is
+# never used: usotsuki._native falls back to the sources). No compiler: a pure build.
+$(NATIVE_STAMP): $(STAMP) $(CORE_SOURCES)
+	@if ! env -u USOTSUKI_PURE $(PY) -c 'import sys, usotsuki._native as n; sys.exit(n.pure_reason() is not None)'; then \
+		echo "compiling the rules cores (mypyc) ..."; \
+		if [ -x $(UV) ]; then $(UV) pip install -q --no-deps --reinstall-package usotsuki -p $(PY) -e .; \
+		else $(PY) -m pip install -q --disable-pip-version-check --no-deps -e .; fi; \
+	fi
+	@env -u USOTSUKI_PURE $(PY) -c 'import usotsuki._native as n; print("rules cores:", n.describe())'
+	touch $@
+
+native: $(NATIVE_STAMP)
+
+setup: $(STAMP) $(NATIVE_STAMP)
 
 run: setup
 	$(VENV)/bin/usotsuki serve
@@ -31,8 +68,11 @@ lint: setup
 
 # Browser tests run in their own process: sync Playwright and async tests do not mix.
 # USOTSUKI_REQUIRE_BROWSER: here a missing browser or Playwright fails the run, never skips.
+# The full suite on the compiled cores (USOTSUKI_REQUIRE_COMPILED: a pure build fails it),
+# then the rules and conformance tests on the pure-Python ones (USOTSUKI_PURE=1).
 test: setup lint browser postgres
-	$(PY) -m pytest --ignore=tests/e2e
+	USOTSUKI_REQUIRE_COMPILED=1 $(PY) -m pytest --ignore=tests/e2e
+	USOTSUKI_PURE=1 $(PY) -m pytest -q -p no:cacheprovider $(PURE_TESTS)
 	USOTSUKI_REQUIRE_BROWSER=1 $(PY) -m pytest tests/e2e
 
 # Debian's chromium and CJK fonts for the browser tests (never `playwright install`).
@@ -62,8 +102,8 @@ vendor-axe:
 		cp package/axe.min.js package/LICENSE package/LICENSE-3RD-PARTY.txt $(CURDIR)/tests/e2e/vendor/ && \
 		rm -rf $$tmp
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) $(NATIVE_STAMP)
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench
+	rm -rf $(VENV) .uv build .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench

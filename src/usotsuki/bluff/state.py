@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from usotsuki.bluff.actions import (
     ALL_CALLS,
@@ -28,9 +29,12 @@ from usotsuki.bluff.rules import BluffRules
 from usotsuki.cards import RANKS, Card, card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Event, Step
-from usotsuki.core.frozen import draft_class
+from usotsuki.core.frozen import draft_class, field_values, is_compiled, set_field_values
 
 Hands = tuple[tuple[Card, ...], ...]
+
+_COMPILED = is_compiled(__file__)  # built by mypyc (issue 15): see usotsuki.core.frozen
+_set = object.__setattr__
 
 
 class Phase(Enum):
@@ -52,6 +56,37 @@ class RoundResult:
     loser: int
     eliminated: bool
 
+    def __init__(self, hands: Hands, calls: tuple[tuple[int, Call], ...], caller: int,
+                 challenger: int, call: Call, call_true: bool, loser: int,
+                 eliminated: bool) -> None:
+        # Compiled: native stores (the frozen check is for everyone else). Pure: as the
+        # dataclass's own __init__ would; the hot paths build states another way (_state).
+        if _COMPILED:
+            self.hands = hands  # type: ignore[misc]
+            self.calls = calls  # type: ignore[misc]
+            self.caller = caller  # type: ignore[misc]
+            self.challenger = challenger  # type: ignore[misc]
+            self.call = call  # type: ignore[misc]
+            self.call_true = call_true  # type: ignore[misc]
+            self.loser = loser  # type: ignore[misc]
+            self.eliminated = eliminated  # type: ignore[misc]
+        else:
+            _set(self, "hands", hands)
+            _set(self, "calls", calls)
+            _set(self, "caller", caller)
+            _set(self, "challenger", challenger)
+            _set(self, "call", call)
+            _set(self, "call_true", call_true)
+            _set(self, "loser", loser)
+            _set(self, "eliminated", eliminated)
+
+    # pickling, the same compiled (mypyc) or not: see usotsuki.core.frozen
+    def __getstate__(self) -> list[object]:
+        return field_values(self)
+
+    def __setstate__(self, state: list[object]) -> None:
+        set_field_values(self, state)
+
 
 @dataclass(frozen=True, slots=True)
 class BluffState:
@@ -67,6 +102,42 @@ class BluffState:
     calls: tuple[tuple[int, Call], ...]  # this round's calls, (seat, call)
     last_index: int  # index in ALL_CALLS of the current call, -1 for none
     results: tuple[RoundResult, ...]
+
+    def __init__(self, rules: BluffRules, losses: tuple[int, ...], active: tuple[bool, ...],
+                 eliminated: tuple[int, ...], dealer: int, to_move: int | None,
+                 hands: Hands | None, calls: tuple[tuple[int, Call], ...], last_index: int,
+                 results: tuple[RoundResult, ...]) -> None:
+        # Compiled: native stores (the frozen check is for everyone else). Pure: as the
+        # dataclass's own __init__ would; the hot paths build states another way (_state).
+        if _COMPILED:
+            self.rules = rules  # type: ignore[misc]
+            self.losses = losses  # type: ignore[misc]
+            self.active = active  # type: ignore[misc]
+            self.eliminated = eliminated  # type: ignore[misc]
+            self.dealer = dealer  # type: ignore[misc]
+            self.to_move = to_move  # type: ignore[misc]
+            self.hands = hands  # type: ignore[misc]
+            self.calls = calls  # type: ignore[misc]
+            self.last_index = last_index  # type: ignore[misc]
+            self.results = results  # type: ignore[misc]
+        else:
+            _set(self, "rules", rules)
+            _set(self, "losses", losses)
+            _set(self, "active", active)
+            _set(self, "eliminated", eliminated)
+            _set(self, "dealer", dealer)
+            _set(self, "to_move", to_move)
+            _set(self, "hands", hands)
+            _set(self, "calls", calls)
+            _set(self, "last_index", last_index)
+            _set(self, "results", results)
+
+    # pickling, the same compiled (mypyc) or not: see usotsuki.core.frozen
+    def __getstate__(self) -> list[object]:
+        return field_values(self)
+
+    def __setstate__(self, state: list[object]) -> None:
+        set_field_values(self, state)
 
     @property
     def phase(self) -> Phase:
@@ -113,7 +184,7 @@ class BluffState:
         return ((winner,), *((seat,) for seat in reversed(self.eliminated)))
 
 
-_Draft = draft_class(BluffState)  # see usotsuki.core.frozen
+_Draft: Any = None if _COMPILED else draft_class(BluffState)  # see usotsuki.core.frozen
 _new_object = object.__new__
 
 
@@ -121,11 +192,15 @@ def _state(rules: BluffRules, losses: tuple[int, ...], active: tuple[bool, ...],
            eliminated: tuple[int, ...], dealer: int, to_move: int | None, hands: Hands | None,
            calls: tuple[tuple[int, Call], ...], last_index: int,
            results: tuple[RoundResult, ...]) -> BluffState:
-    """``BluffState(...)`` for the hot transitions: the frozen dataclass ``__init__`` sets
-    each field through ``object.__setattr__``; plain stores into a bare instance of a
-    same-layout slots class that then becomes a BluffState (``__class__`` may change
-    between classes of the same slot layout) are faster, as in ``liar.state._state``.
-    The result is an ordinary frozen BluffState."""
+    """``BluffState(...)`` for the hot transitions. Compiled, that is the fastest way (a
+    native ``__init__``). In pure Python the frozen dataclass ``__init__`` sets each field
+    through ``object.__setattr__``; plain stores into a bare instance of a same-layout
+    slots class that then becomes a BluffState (``__class__`` may change between classes
+    of the same slot layout) are faster, as in ``liar.state._state``. The result is an
+    ordinary frozen BluffState either way."""
+    if _COMPILED:
+        return BluffState(rules, losses, active, eliminated, dealer, to_move, hands, calls,
+                          last_index, results)
     new = _new_object(_Draft)
     new.rules = rules
     new.losses = losses
@@ -220,12 +295,23 @@ def legal_actions(state: BluffState) -> Sequence[Action]:
     """
     if state.to_move is None:
         return ()
-    deck = state.deck_calls
+    ranks = state.rules.ranks
     if state.last_index < 0:
-        return deck.calls  # B5: the first caller must call
-    # B5: a strictly stronger call, or challenge; B10: after the deck's strongest call
-    # (B13) only challenge.
-    return (*deck.calls[deck.first_stronger[state.last_index]:], CHALLENGE)
+        return calls_for(ranks).calls  # B5: the first caller must call
+    after = _LEGAL_AFTER.get(ranks)
+    if after is None:
+        after = _LEGAL_AFTER[ranks] = _legal_after(calls_for(ranks))
+    return after[state.last_index]
+
+
+def _legal_after(deck: CallSet) -> tuple[tuple[Action, ...], ...]:
+    """Per current call (by full-deck index): the legal actions after it, built once per
+    deck rather than per decision (a tuple of up to 327). B5: a strictly stronger call, or
+    challenge; B10: after the deck's strongest call (B13) only challenge."""
+    return tuple((*deck.calls[first:], CHALLENGE) for first in deck.first_stronger)
+
+
+_LEGAL_AFTER: dict[int, tuple[tuple[Action, ...], ...]] = {}  # by the deck's ranks (B13)
 
 
 def check_action(state: BluffState, action: Action) -> None:

@@ -1,16 +1,27 @@
 """Fast construction of frozen slots dataclasses for the cores' hot transitions.
 
-A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``. The
-cores' fast paths instead store the fields into a bare instance of a plain slots class
-with the same fields in the same order (the same layout), then give it the frozen class
-(``__class__`` may change between classes of the same slot layout). The result is an
-ordinary frozen instance: equal, hashable and picklable as if built by ``__init__``.
+Pure Python: a frozen dataclass's ``__init__`` sets each field through
+``object.__setattr__``. The cores' fast paths instead store the fields into a bare
+instance of a plain slots class with the same fields in the same order (the same layout),
+then give it the frozen class (``__class__`` may change between classes of the same slot
+layout). The result is an ordinary frozen instance: equal, hashable and picklable as if
+built by ``__init__``.
+
+Compiled (mypyc, issue 15): the state classes are native classes, whose ``__init__`` is C
+that stores the fields directly, and whose ``__class__`` cannot change; so a compiled
+module calls the class itself (:func:`is_compiled` tells which build runs).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
+
+
+def is_compiled(module_file: str) -> bool:
+    """Whether the module whose ``__file__`` this is runs compiled (not from its ``.py``)."""
+    return not module_file.endswith(".py")
 
 
 def draft_class(frozen: type) -> Any:
@@ -21,3 +32,16 @@ def draft_class(frozen: type) -> Any:
     if draft.__slots__ != getattr(frozen, "__slots__", None):  # same layout, or no __class__ swap
         raise TypeError(f"{frozen.__name__} is not a slots dataclass")
     return draft
+
+
+def field_values(obj: Any) -> list[object]:
+    """The fields' values in order: a frozen state's ``__getstate__`` for pickling (the
+    same list a frozen slots dataclass pickles, compiled or not)."""
+    return [getattr(obj, f.name) for f in fields(obj)]
+
+
+def set_field_values(obj: Any, values: Sequence[object]) -> None:
+    """``__setstate__`` for :func:`field_values`: a frozen instance's ``__setattr__``
+    refuses, so the fields are stored past it (as dataclasses' own setstate does)."""
+    for f, value in zip(fields(obj), values, strict=True):
+        object.__setattr__(obj, f.name, value)

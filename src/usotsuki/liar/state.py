@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Step
-from usotsuki.core.frozen import draft_class
+from usotsuki.core.frozen import draft_class, field_values, is_compiled, set_field_values
 from usotsuki.liar.actions import (
     CARD_RATE,
     JACK,
@@ -69,6 +69,9 @@ from usotsuki.liar.tracking import Blocks, InHand, Secret, drawn, flushed, playe
 Hand = tuple[Card, ...]
 Standings = tuple[tuple[int, ...], ...]
 Seed = int | str
+
+_COMPILED = is_compiled(__file__)  # built by mypyc (issue 15): see usotsuki.core.frozen
+_set = object.__setattr__
 
 L4_ORDER: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: (CARD_RATE[c], c.suit)))
 """L4: the card whose holder starts: 3S 3H 3D 3C 4S ... 2C (normal rate, then S H D C)."""
@@ -129,6 +132,65 @@ class LiarState:
     # private tracking: cards a seat played face down or gave, and the hand holding them
     secret: Secret = ()
 
+    def __init__(self, rules: LiarRules, hands: tuple[Hand, ...], stock: tuple[Card, ...],
+                     field: tuple[FieldPlay, ...], to_move: int | None, revolution: bool,
+                     jack_back: bool, bound: bool, turns: int, owed: tuple[Exchange, ...],
+                     doubts: tuple[DoubtResult, ...], standings: Standings | None,
+                     winner: int | None, classes: tuple[int, ...], game: int, rng: FlushRng,
+                     known_stock: Blocks = (), known_hands: InHand = (),
+                     known_before: tuple[Card, ...] = (), secret: Secret = ()) -> None:
+        # Compiled: native stores (the frozen check is for everyone else). Pure: as the
+        # dataclass's own __init__ would; the hot paths build states another way (_state).
+        if _COMPILED:
+            self.rules = rules  # type: ignore[misc]
+            self.hands = hands  # type: ignore[misc]
+            self.stock = stock  # type: ignore[misc]
+            self.field = field  # type: ignore[misc]
+            self.to_move = to_move  # type: ignore[misc]
+            self.revolution = revolution  # type: ignore[misc]
+            self.jack_back = jack_back  # type: ignore[misc]
+            self.bound = bound  # type: ignore[misc]
+            self.turns = turns  # type: ignore[misc]
+            self.owed = owed  # type: ignore[misc]
+            self.doubts = doubts  # type: ignore[misc]
+            self.standings = standings  # type: ignore[misc]
+            self.winner = winner  # type: ignore[misc]
+            self.classes = classes  # type: ignore[misc]
+            self.game = game  # type: ignore[misc]
+            self.rng = rng  # type: ignore[misc]
+            self.known_stock = known_stock  # type: ignore[misc]
+            self.known_hands = known_hands  # type: ignore[misc]
+            self.known_before = known_before  # type: ignore[misc]
+            self.secret = secret  # type: ignore[misc]
+        else:
+            _set(self, "rules", rules)
+            _set(self, "hands", hands)
+            _set(self, "stock", stock)
+            _set(self, "field", field)
+            _set(self, "to_move", to_move)
+            _set(self, "revolution", revolution)
+            _set(self, "jack_back", jack_back)
+            _set(self, "bound", bound)
+            _set(self, "turns", turns)
+            _set(self, "owed", owed)
+            _set(self, "doubts", doubts)
+            _set(self, "standings", standings)
+            _set(self, "winner", winner)
+            _set(self, "classes", classes)
+            _set(self, "game", game)
+            _set(self, "rng", rng)
+            _set(self, "known_stock", known_stock)
+            _set(self, "known_hands", known_hands)
+            _set(self, "known_before", known_before)
+            _set(self, "secret", secret)
+
+    # pickling, the same compiled (mypyc) or not: see usotsuki.core.frozen
+    def __getstate__(self) -> list[object]:
+        return field_values(self)
+
+    def __setstate__(self, state: list[object]) -> None:
+        set_field_values(self, state)
+
     @property
     def is_over(self) -> bool:
         return self.standings is not None
@@ -149,7 +211,7 @@ class LiarState:
         return bool(self.field) and not self.hands[self.field[-1].seat] and not self.is_over
 
 
-_Draft = draft_class(LiarState)  # see usotsuki.core.frozen
+_Draft: Any = None if _COMPILED else draft_class(LiarState)  # see usotsuki.core.frozen
 _new_object = object.__new__
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 
@@ -169,7 +231,12 @@ def _state(rules: LiarRules, hands: tuple[Hand, ...], stock: tuple[Card, ...],
     between classes of the same slot layout). The result is an ordinary frozen LiarState
     (tests/liar/test_liar_state_value.py). Measured (callgrind, CPython 3.11, a call from a
     micro-benchmark): ~6.5k instructions a state, against ~7.5k calling ``_Draft(...)``
-    and ~4.5k for the old NamedTuple's ``tuple.__new__``; the ``__class__`` store is ~0.9k."""
+    and ~4.5k for the old NamedTuple's ``tuple.__new__``; the ``__class__`` store is ~0.9k.
+    Compiled (mypyc), the class's own native ``__init__`` is the fastest (issue 15)."""
+    if _COMPILED:
+        return LiarState(rules, hands, stock, field, to_move, revolution, jack_back, bound,
+                         turns, owed, doubts, standings, winner, classes, game, rng,
+                         known_stock, known_hands, known_before, secret)
     new = _new_object(_Draft)
     new.rules = rules
     new.hands = hands

@@ -1,0 +1,131 @@
+"""The compiled rules cores (mypyc) and their pure-Python fallback (issue 15).
+
+``setup.py`` compiles :data:`MODULES` from their own typed source with mypyc when it can;
+the ``.py`` files stay beside the compiled ones, so every module also runs as plain Python.
+Python's import system prefers an extension module to a source file in the same folder, so
+a compiled build is used unless :func:`install` (run by ``usotsuki/__init__``) steers the
+imports back to the sources: when ``USOTSUKI_PURE=1`` is set, or when a source changed
+after the build (the build records a hash of the sources it compiled, :data:`STAMP`), so
+an edited core never runs stale compiled code. This module is never compiled itself and
+imports only the standard library (``setup.py`` loads it by path).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+MODULES: tuple[str, ...] = (
+    "usotsuki.bluff.state",
+    "usotsuki.bluff.deal",
+    "usotsuki.liar.state",
+    "usotsuki.liar.legal",
+    "usotsuki.liar.tracking",
+)
+"""The modules compiled with mypyc: the hot paths of both cores."""
+GROUP = "usotsuki_native"
+"""mypyc's group name: the shared library is ``usotsuki_native__mypyc*.so``."""
+HASHED: tuple[str, ...] = ("cards.py", "core", "bluff", "liar")
+"""The sources a build depends on (the compiled modules and all they import), relative
+to the package: a change to any of them makes the build stale."""
+STAMP = "_native_build.txt"
+"""Written beside this file by a compiled build: the hash of the sources it compiled."""
+PURE_ENV = "USOTSUKI_PURE"
+
+_PACKAGE = Path(__file__).resolve().parent  # src/usotsuki (or site-packages/usotsuki)
+
+
+def source_path(module: str, root: Path = _PACKAGE.parent) -> Path:
+    """The ``.py`` file of a module under ``root`` (the folder holding ``usotsuki``)."""
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def hashed_sources(root: Path = _PACKAGE.parent) -> list[Path]:
+    """The files of :data:`HASHED` under ``root`` (the folder holding ``usotsuki``)."""
+    package = root / "usotsuki"
+    found: list[Path] = []
+    for name in HASHED:
+        path = package / name
+        found += sorted(path.glob("*.py")) if path.is_dir() else [path]
+    return found
+
+
+def sources_hash(root: Path = _PACKAGE.parent) -> str:
+    """A hash of the sources a build depends on: what a build's stamp must match."""
+    digest = hashlib.sha256()
+    for path in hashed_sources(root):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _stamp() -> str | None:
+    try:
+        return (_PACKAGE / STAMP).read_text().strip()
+    except OSError:
+        return None
+
+
+def pure_reason() -> str | None:
+    """Why the sources run instead of a compiled build (None: compiled modules are used)."""
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return f"{PURE_ENV} is set"
+    stamp = _stamp()
+    if stamp is None:
+        return "no compiled build"
+    try:
+        if stamp != sources_hash():
+            return "a compiled module's source changed after the build (run `make setup`)"
+    except OSError:
+        return "a compiled module's source is missing"
+    return None
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Loads :data:`MODULES` from their ``.py`` files, ahead of any compiled module."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MODULES:
+            return None
+        source = source_path(fullname)
+        loader = importlib.machinery.SourceFileLoader(fullname, str(source))
+        return importlib.util.spec_from_file_location(fullname, source, loader=loader)
+
+
+_REASON: str | None = None
+_INSTALLED = False
+
+
+def install() -> None:
+    """Steer :data:`MODULES` to their sources unless a current compiled build is present.
+    Idempotent; must run before any of them is imported (``usotsuki/__init__`` does)."""
+    global _REASON, _INSTALLED
+    if _INSTALLED:
+        return
+    _INSTALLED = True
+    _REASON = pure_reason()
+    if _REASON is not None:
+        sys.meta_path.insert(0, _SourceFinder())
+
+
+def compiled() -> bool:
+    """Whether the compiled cores are in use in this process (imports them)."""
+    install()
+    return _REASON is None and all(
+        not str(importlib.import_module(m).__file__).endswith(".py") for m in MODULES)
+
+
+def describe() -> str:
+    """One line for benchmarks and reports: which build of the cores runs."""
+    if compiled():
+        return "compiled (mypyc)"
+    return f"pure Python ({_REASON or 'no compiled module was found'})"
