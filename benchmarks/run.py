@@ -38,6 +38,16 @@ import server_expert  # noqa: E402
 from cases import Case  # noqa: E402
 from harness import Figure, PlayResult, Settings, measure_listings, measure_play  # noqa: E402
 
+RATIO_TARGETS = [
+    # (row key prefix, minimum decisions/s over OpenSpiel's liars_dice, what issue 15 asks)
+    ("bluff/push/5", 1.0, "Bluff fast path, 5 players: at least 1.0x liars_dice"),
+    ("bluff/apply/5", 0.5, "Bluff checked path, 5 players: at least 0.5x liars_dice"),
+    ("liar/push/plain/4", 0.6, "Liar Game plain fast path, 4 players: at least 0.6x liars_dice"),
+    ("liar/push/all/", 0.3, "Liar Game O1-O7 (fast path): at least 0.3x liars_dice"),
+]
+RATIO_BASELINE = "liars_dice"
+PURE_PREFIXES = ("bluff/", "liar/")  # the rows run again on the pure-Python cores
+
 TARGETS = [
     # (row key, minimum decisions per second, what the issue asks)
     ("bluff/push/5", 150_000, "Bluff, 5 players: at least 150,000 decisions/s"),
@@ -126,6 +136,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="comma-separated row-key prefixes, e.g. bluff,openspiel,liar")
     parser.add_argument("--out", type=Path, default=ROOT / ".bench" / "results.json",
                         help="where to write the results (default .bench/results.json)")
+    parser.add_argument("--no-pure", action="store_true",
+                        help="skip the second run of the core rows on the pure-Python cores "
+                             "(USOTSUKI_PURE=1, in a child process)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 0.2 s runs, 0.05 s warm-up and listings (still 3 runs)")
     liar_levels_bench.add_options(parser)
@@ -179,6 +192,10 @@ def main(argv: list[str] | None = None) -> int:
                         seed=args.seed, listing_seconds=args.listing_seconds)
     pinned = pin_to_one_core()
     env = environment(pinned)
+    from usotsuki import _native
+
+    env["cores"] = _native.describe()
+    print(f"rules cores: {env['cores']}", flush=True)
     only = [p.strip() for p in args.only.split(",") if p.strip()]
     rows, skipped = collect_cases(settings.seed, only)
     for note in skipped:
@@ -207,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f" {fmt_rate(played[case.key].decisions.median)} decisions/s"
               f" ({time.perf_counter() - t0:.1f} s)", flush=True)
     rows = [c for c in rows if c not in failed]
+    pure = run_pure(args, [c.key for c in rows if c.key.startswith(PURE_PREFIXES)])
 
     baselines = {c.baseline: played[c.key].decisions.median for c in rows if c.baseline}
     results = []
@@ -225,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
             "decisions_ratio_to": {k: round(v, 3) for k, v in ratios.items()},
             "raw_runs": res.raw,
         })
+        if case.key in pure:
+            results[-1]["pure_decisions_per_s"] = pure[case.key]
+            results[-1]["pure_decisions_ratio_to"] = {
+                k: round(pure[case.key]["median"] / base, 3) for k, base in baselines.items()}
 
     targets = []
     by_key = {r["key"]: r for r in results}
@@ -242,6 +264,14 @@ def main(argv: list[str] | None = None) -> int:
                         "measured_ratio": measured,
                         "measured": row["decisions_per_s"]["median"] if row else None,
                         "met": None if measured is None else measured >= ratio})
+    for prefix, minimum, text in RATIO_TARGETS:
+        matched = [r for r in results if r["key"].startswith(prefix)]
+        ratios = [r["decisions_ratio_to"].get(RATIO_BASELINE) for r in matched]
+        measured = None if not matched or None in ratios else min(ratios)
+        targets.append({"key": prefix, "target": text, "minimum_ratio": minimum,
+                        "measured_ratio": measured,
+                        "met": None if measured is None else measured >= minimum})
+
     print_table(results, sorted(baselines), targets, skipped)
     liar_bots: dict[str, Any] = {"skipped": "--only"}
     if not only or any(p.startswith("liar-bots") for p in only):
@@ -271,6 +301,28 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def run_pure(args: argparse.Namespace, keys: list[str]) -> dict[str, dict[str, Any]]:
+    """The core rows again on the pure-Python cores, in a child process with
+    ``USOTSUKI_PURE=1`` and the same settings: their decisions/s by row key."""
+    from usotsuki import _native
+
+    if args.no_pure or not keys or not _native.compiled():
+        return {}
+    print("  the same rows on the pure-Python cores (USOTSUKI_PURE=1) ...", flush=True)
+    out = args.out.with_name(args.out.stem + ".pure.json")
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--no-pure", "--only", ",".join(keys),
+           "--seconds", str(args.seconds), "--runs", str(args.runs), "--warmup", str(args.warmup),
+           "--listing-seconds", str(args.listing_seconds), "--seed", str(args.seed),
+           "--out", str(out)]
+    done = subprocess.run(cmd, env={**os.environ, "USOTSUKI_PURE": "1"},
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"  the pure-Python run failed: {done.stderr.strip()[-500:]}", flush=True)
+        return {}
+    report = json.loads(out.read_text())
+    return {r["key"]: r["decisions_per_s"] for r in report["results"]}
+
+
 def print_table(results: list[dict[str, Any]], baselines: list[str],
                 targets: list[dict[str, Any]], skipped: list[str]) -> None:
     from rich.console import Console
@@ -284,6 +336,11 @@ def print_table(results: list[dict[str, Any]], baselines: list[str],
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for name in baselines:
         table.add_column(f"vs {name}", justify="right", no_wrap=True)
+    with_pure = any("pure_decisions_per_s" in r for r in results)
+    if with_pure:  # the same rows on the pure-Python cores (USOTSUKI_PURE=1), same baselines
+        table.add_column("pure dec/s", justify="right", no_wrap=True)
+        for name in baselines:
+            table.add_column(f"pure vs {name}", justify="right", no_wrap=True)
     table.add_column("note", min_width=24)
     for r in results:
         listing = r["legal_listings_per_s"]
@@ -294,6 +351,9 @@ def print_table(results: list[dict[str, Any]], baselines: list[str],
             fmt_rate(listing["median"] if listing else None),
             f"{r['decisions_per_game']:.1f}",
             *(fmt_ratio(r["decisions_ratio_to"].get(b) if ours else None) for b in baselines),
+            *((fmt_rate(r.get("pure_decisions_per_s", {}).get("median")),
+               *(fmt_ratio(r.get("pure_decisions_ratio_to", {}).get(b)) for b in baselines))
+              if with_pure else ()),
             r["note"],
         )
     console = Console(width=max(180, Console().width))
@@ -302,7 +362,10 @@ def print_table(results: list[dict[str, Any]], baselines: list[str],
     for detail in details:
         console.print(f"- {detail}", soft_wrap=True)
     for t in targets:
-        if t["measured"] is None:
+        if "minimum_ratio" in t:
+            status = "not measured" if t["measured_ratio"] is None else (
+                ("met" if t["met"] else "NOT met") + f" ({t['measured_ratio']:.2f}x)")
+        elif t["measured"] is None:
             status = "not measured"
         else:
             status = ("met" if t["met"] else "NOT met") + f" ({t['measured']:,.0f}/s" + (
