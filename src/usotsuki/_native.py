@@ -29,11 +29,14 @@ MODULES: tuple[str, ...] = (
     "usotsuki.liar.state",
     "usotsuki.liar.legal",
     "usotsuki.liar.tracking",
+    "usotsuki.odds_liar",
+    "usotsuki.bots.liar_search",
 )
-"""The modules compiled with mypyc: the hot paths of both cores."""
+"""The modules compiled with mypyc: the hot paths of both cores, and the Liar Game
+expert's search with the odds it reads (where the expert spends its time)."""
 GROUP = "usotsuki_native"
 """mypyc's group name: the shared library is ``usotsuki_native__mypyc*.so``."""
-HASHED: tuple[str, ...] = ("cards.py", "core", "bluff", "liar")
+HASHED: tuple[str, ...] = ("cards.py", "core", "bluff", "liar", "odds_liar.py", "bots")
 """The sources a build depends on (the compiled modules and all they import), relative
 to the package: a change to any of them makes the build stale."""
 STAMP = "_native_build.txt"
