@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 import time
-from math import comb
 from typing import Any
 
 from cases import Case, sample_states
@@ -56,36 +55,10 @@ def deal(rules: Any, rng: random.Random) -> tuple[Any, Any, int]:
 
 
 def make_uniform_action() -> Any:
-    from usotsuki.liar.actions import ACCEPT, DOUBT, PASS, Give, Play
-    from usotsuki.liar.legal import legal_summary
-
-    def uniform_action(state: Any, rng: random.Random) -> Any:
-        hand = state.hands[state.to_move]
-        if state.owed:  # O7: any `count` cards of the giver's hand
-            _giver, _receiver, count = state.owed[0]  # (a NamedTuple's .count is tuple.count)
-            return Give(tuple(rng.sample(hand, count)))
-        summary = legal_summary(state)
-        others = [a for a, ok in ((PASS, summary.pass_), (DOUBT, summary.doubt),
-                                  (ACCEPT, summary.accept)) if ok]
-        counts, rates = summary.counts, summary.rates
-        h = len(hand)
-        subsets = sum(comb(h, c) for c in counts) if rates else 0
-        pick = rng.randrange(len(others) + subsets * len(rates))
-        if pick < len(others):
-            return others[pick]
-        rate = rates[rng.randrange(len(rates))]
-        if len(counts) == 1:
-            count = counts[0]
-            if count == 1:
-                return Play((hand[rng.randrange(h)],), rate)
-            return Play(tuple(rng.sample(hand, count)), rate)
-        if counts == tuple(range(1, h + 1)):  # O1 lead: a uniform non-empty subset
-            bits = 0
-            while not bits:
-                bits = rng.getrandbits(h)
-            return Play(tuple(c for i, c in enumerate(hand) if bits >> i & 1), rate)
-        count = rng.choices(counts, [comb(h, c) for c in counts])[0]
-        return Play(tuple(rng.sample(hand, count)), rate)
+    """A uniform draw among the concrete legal actions: ``usotsuki.liar.uniform_action``
+    (in the core since issue 15, so it runs compiled; tests/liar/test_liar_uniform_action.py
+    checks it draws what this benchmark's own Python version drew)."""
+    from usotsuki.liar.legal import uniform_action
 
     return uniform_action
 

@@ -33,6 +33,7 @@ from usotsuki.liar.legal import (
     iter_legal_actions,
     legal_summary,
     random_action,
+    uniform_action,
 )
 from usotsuki.liar.match import GameLog, LiarMatch, deal, new_seed
 from usotsuki.liar.notation import format_action, parse_action
@@ -65,5 +66,5 @@ __all__ = [
     "illegal_reason", "info_key", "is_legal", "iter_legal_actions", "legal_summary",
     "new_game", "new_seed", "next_game", "parse_action", "parse_rate", "parse_rules_text",
     "push", "random_action", "rate_of", "read_rules", "read_seed", "replay",
-    "replay_report", "view", "write_record",
+    "replay_report", "uniform_action", "view", "write_record",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from itertools import combinations
+from math import comb
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from usotsuki.liar.actions import (
@@ -250,6 +251,53 @@ def random_action(s: LiarState, rng: random.Random) -> Action:
     count = counts[0]
     cards = (hand[rng.randrange(len(hand))],) if count == 1 else tuple(rng.sample(hand, count))
     return Play(cards, rates[rng.randrange(len(rates))])
+
+
+def uniform_action(s: LiarState, rng: random.Random) -> Action:
+    """A legal action drawn uniformly among all the concrete legal actions (every set of
+    cards of an allowed count at every allowed rate is one action; O7: any cards to give),
+    without listing them: what random legal play means in ``make bench`` (benchmarks/
+    liar_bench.py), here so that it runs compiled (issue 15).
+
+    :raises ValueError: when the game is over.
+    """
+    seat = s.to_move
+    if seat is None:
+        raise ValueError("the game is over: no action is legal")
+    hand = s.hands[seat]
+    if s.owed:  # O7: any `size` cards of the giver's hand
+        return Give(tuple(rng.sample(hand, s.owed[0].size)))
+    summary = legal_summary(s)
+    assert summary is not None
+    others: list[Action] = []
+    if summary.pass_:
+        others.append(PASS)
+    if summary.doubt:
+        others.append(DOUBT)
+    if summary.accept:
+        others.append(ACCEPT)
+    counts, rates = summary.counts, summary.rates
+    h = len(hand)
+    subsets = 0
+    if rates:
+        for c in counts:
+            subsets += comb(h, c)
+    pick = rng.randrange(len(others) + subsets * len(rates))
+    if pick < len(others):
+        return others[pick]
+    rate = rates[rng.randrange(len(rates))]
+    if len(counts) == 1:
+        count = counts[0]
+        if count == 1:
+            return Play((hand[rng.randrange(h)],), rate)
+        return Play(tuple(rng.sample(hand, count)), rate)
+    if counts == tuple(range(1, h + 1)):  # O1 lead: a uniform non-empty subset
+        bits = 0
+        while not bits:
+            bits = rng.getrandbits(h)
+        return Play(tuple(c for i, c in enumerate(hand) if bits >> i & 1), rate)
+    count = rng.choices(counts, [comb(h, c) for c in counts])[0]
+    return Play(tuple(rng.sample(hand, count)), rate)
 
 
 def iter_legal_actions(s: LiarState) -> Iterator[Action]:
