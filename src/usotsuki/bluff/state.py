@@ -29,7 +29,7 @@ from usotsuki.bluff.rules import BluffRules
 from usotsuki.cards import RANKS, Card, card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Event, Step
-from usotsuki.core.frozen import draft_class, field_values, is_compiled, set_field_values
+from usotsuki.core.frozen import draft_class, is_compiled, reduce_frozen
 
 Hands = tuple[tuple[Card, ...], ...]
 
@@ -80,12 +80,8 @@ class RoundResult:
             _set(self, "loser", loser)
             _set(self, "eliminated", eliminated)
 
-    # pickling, the same compiled (mypyc) or not: see usotsuki.core.frozen
-    def __getstate__(self) -> list[object]:
-        return field_values(self)
-
-    def __setstate__(self, state: list[object]) -> None:
-        set_field_values(self, state)
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return reduce_frozen(self)  # pickling, compiled or not: see usotsuki.core.frozen
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +128,8 @@ class BluffState:
             _set(self, "last_index", last_index)
             _set(self, "results", results)
 
-    # pickling, the same compiled (mypyc) or not: see usotsuki.core.frozen
-    def __getstate__(self) -> list[object]:
-        return field_values(self)
-
-    def __setstate__(self, state: list[object]) -> None:
-        set_field_values(self, state)
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return reduce_frozen(self)  # pickling, compiled or not: see usotsuki.core.frozen
 
     @property
     def phase(self) -> Phase:

@@ -14,7 +14,6 @@ module calls the class itself (:func:`is_compiled` tells which build runs).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
@@ -34,14 +33,8 @@ def draft_class(frozen: type) -> Any:
     return draft
 
 
-def field_values(obj: Any) -> list[object]:
-    """The fields' values in order: a frozen state's ``__getstate__`` for pickling (the
-    same list a frozen slots dataclass pickles, compiled or not)."""
-    return [getattr(obj, f.name) for f in fields(obj)]
-
-
-def set_field_values(obj: Any, values: Sequence[object]) -> None:
-    """``__setstate__`` for :func:`field_values`: a frozen instance's ``__setattr__``
-    refuses, so the fields are stored past it (as dataclasses' own setstate does)."""
-    for f, value in zip(fields(obj), values, strict=True):
-        object.__setattr__(obj, f.name, value)
+def reduce_frozen(obj: Any) -> tuple[Any, tuple[object, ...]]:
+    """``__reduce__`` for the state classes: rebuild by calling the class with the fields'
+    values. The same compiled or not: a mypyc class with its own ``__init__`` cannot be
+    made empty first (``cls.__new__(cls)`` runs ``__init__``), so no ``__setstate__``."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))

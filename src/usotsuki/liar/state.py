@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Step
-from usotsuki.core.frozen import draft_class, field_values, is_compiled, set_field_values
+from usotsuki.core.frozen import draft_class, is_compiled, reduce_frozen
 from usotsuki.liar.actions import (
     CARD_RATE,
     JACK,
@@ -184,12 +184,8 @@ class LiarState:
             _set(self, "known_before", known_before)
             _set(self, "secret", secret)
 
-    # pickling, the same compiled (mypyc) or not: see usotsuki.core.frozen
-    def __getstate__(self) -> list[object]:
-        return field_values(self)
-
-    def __setstate__(self, state: list[object]) -> None:
-        set_field_values(self, state)
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return reduce_frozen(self)  # pickling, compiled or not: see usotsuki.core.frozen
 
     @property
     def is_over(self) -> bool:
