@@ -7,9 +7,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from usotsuki.bluff.actions import Action
+from usotsuki.bluff.actions import Action, Call
 from usotsuki.bluff.view import BluffView, info_key
 from usotsuki.bots.bluff_belief import BeliefModel, sample
+from usotsuki.bots.bluff_calibration import calibrated_probabilities, calibration
 from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.odds import call_probability
 
@@ -38,3 +39,16 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
     return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng))
+
+
+def calibrated_truth(v: BluffView, call: Call) -> float:
+    """How likely ``call`` is true "given how people play": seat ``v.seat``'s own cards,
+    the others' calls read by the belief fitted to self-play (the ``mix`` population of
+    :mod:`usotsuki.bots.bluff_calibration`), recalibrated so that calls given 0.3 are
+    true about 30% of the time. Certain calls (by the seat's own cards) stay 0 or 1.
+
+    Seeded from the view, like :func:`bluff_hint`: the same view gives the same number.
+    """
+    rng = random.Random("calibrated:" + info_key(v))
+    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=1024)
+    return float(probs[call.index])
