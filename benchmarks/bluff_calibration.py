@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import random
 import sys
 from pathlib import Path
@@ -35,6 +36,9 @@ LINEUPS = {
             ("expert", "normal", "hard", "normal")],
 }
 GRID = [(1.0, 0.3), (2.0, 0.3), (3.0, 0.3), (2.0, 0.0)]
+USE = {"normal": (64, True), "hard": (256, False), "mix": (256, False)}
+"""Per population, how its users read: particles, and whether only the last call (normal
+reads only the call in front of it; hard, expert and the hints read the whole round)."""
 
 
 def records(population: str, games: int, seed: int) -> list[tuple[int, Any, bool]]:
@@ -74,6 +78,7 @@ def split(data: list[tuple[int, Any, bool]]) -> tuple[list[Any], list[Any]]:
 
 
 def report(name: str, held: list[tuple[Any, bool]], cal: Any) -> dict[str, Any]:
+    particles, last_only = USE[name]
     import numpy as np
 
     from usotsuki.bots.bluff_calibration import (
@@ -84,7 +89,9 @@ def report(name: str, held: list[tuple[Any, bool]], cal: Any) -> dict[str, Any]:
     from usotsuki.odds import call_probability
 
     y = np.array([t for _, t in held], dtype=np.float64)
-    p = np.array([current_call_probability(v, cal, 10_000 + i) for i, (v, _) in enumerate(held)])
+    p = np.array([current_call_probability(v, cal, 10_000 + i, particles,
+                                           last_call_only=last_only)
+                  for i, (v, _) in enumerate(held)])
     plain = np.array([call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand),
                                        v.ranks) for v, _ in held])
     rows = reliability(p, y)
@@ -116,22 +123,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fit", action="store_true")
     parser.add_argument("--games", type=int, default=60, help="games per line-up")
-    parser.add_argument("--particles", type=int, default=128,
-                        help="particles per belief while fitting (default 128)")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--populations", default="normal,hard,mix")
+    parser.add_argument("--reuse", action="store_true",
+                        help="reuse the self-play records saved under .bench/ by a past run")
     args = parser.parse_args(argv)
     shipped = json.loads(DATA.read_text())
     out = []
     for name in [p.strip() for p in args.populations.split(",") if p.strip()]:
         games = args.games if name != "mix" else max(1, args.games // 2)  # expert is slow
-        data = records(name, games, args.seed)
+        cache = ROOT / ".bench" / f"bluff_calibration_{name}_{games}_{args.seed}.pickle"
+        if args.reuse and cache.exists():
+            data = pickle.loads(cache.read_bytes())
+        else:
+            data = records(name, games, args.seed)
+            cache.parent.mkdir(exist_ok=True)
+            cache.write_bytes(pickle.dumps(data))
         fit_set, held = split(data)
         if args.fit:
             grid = GRID
-            cal, scores = bc.fit(fit_set, grid, args.particles)
+            cal, scores = bc.fit(fit_set, grid, *USE[name])
             print(f"{name}: {len(fit_set)} fitting decisions; log-likelihood by "
                   f"(support, faith): " + ", ".join(f"{k}: {v:.4f}" for k, v in scores.items()))
+            shipped = json.loads(DATA.read_text())  # another run may have written since
             shipped["populations"][name] = {"support": cal.support, "faith": cal.faith,
                                             "slope": round(cal.slope, 4),
                                             "intercept": round(cal.intercept, 4),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -134,7 +134,8 @@ def fit_logistic(x: FloatArray, y: FloatArray, iterations: int = 100
 
 
 def current_call_probability(v: BluffView, cal: Calibration, seed: int,
-                             particles: int = 256, recalibrated: bool = True) -> float:
+                             particles: int = 256, recalibrated: bool = True,
+                             last_call_only: bool = False) -> float:
     """The (calibrated) probability of ``v``'s current call, with a fixed seed (so a fit
     compares parameters on the same draws). ``support = faith = 0`` uses the exact odds
     instead of particles (``normal``'s belief)."""
@@ -145,22 +146,28 @@ def current_call_probability(v: BluffView, cal: Calibration, seed: int,
     if cal.support == 0.0 and cal.faith == 0.0:
         believed = exact
     else:
-        believed = sample(v, random.Random(seed), cal.model(particles)).probabilities()
+        read = replace(v, calls=v.calls[-1:]) if last_call_only else v
+        believed = sample(read, random.Random(seed), cal.model(particles)).probabilities()
     p = recalibrate(believed, exact, cal) if recalibrated else believed
     return float(p[call.index])
 
 
 def fit(records: list[tuple[BluffView, bool]], grid: list[tuple[float, float]],
-        particles: int = 256) -> tuple[Calibration, dict[tuple[float, float], float]]:
+        particles: int = 256, last_call_only: bool = False
+        ) -> tuple[Calibration, dict[tuple[float, float], float]]:
     """The calibration of best likelihood over ``grid`` (support, faith pairs), each with
-    its maximum-likelihood logistic recalibration; and every grid point's mean
-    log-likelihood. ``records``: views with a current call, and whether it was true."""
+    its maximum-likelihood logistic recalibration, then a monotone map
+    (:func:`isotonic_knots`); and every grid point's mean log-likelihood. ``records``:
+    views with a current call, and whether it was true. ``particles`` and
+    ``last_call_only`` must be those of the bot that will use the calibration: the noise
+    of a smaller sample is part of what the map corrects."""
     y = np.array([t for _, t in records], dtype=np.float64)
     scores: dict[tuple[float, float], float] = {}
     best: tuple[float, Calibration] | None = None
     for support, faith in grid:
         raw = Calibration(support, faith)
-        p = np.array([current_call_probability(v, raw, i, particles, recalibrated=False)
+        p = np.array([current_call_probability(v, raw, i, particles, recalibrated=False,
+                                               last_call_only=last_call_only)
                       for i, (v, _) in enumerate(records)])
         hand_sure = np.array([_sure(v) for v, _ in records])
         x, t = _logit(p[~hand_sure]), y[~hand_sure]
@@ -173,7 +180,8 @@ def fit(records: list[tuple[BluffView, bool]], grid: list[tuple[float, float]],
             best = (ll, Calibration(support, faith, slope, intercept))
     assert best is not None
     cal = best[1]
-    p = np.array([current_call_probability(v, cal, i, particles)
+    p = np.array([current_call_probability(v, cal, i, particles,
+                                           last_call_only=last_call_only)
                   for i, (v, _) in enumerate(records)])
     hand_sure = np.array([_sure(v) for v, _ in records])
     knots = isotonic_knots(p[~hand_sure], y[~hand_sure])

@@ -50,5 +50,5 @@ def calibrated_truth(v: BluffView, call: Call) -> float:
     Seeded from the view, like :func:`bluff_hint`: the same view gives the same number.
     """
     rng = random.Random("calibrated:" + info_key(v))
-    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=1024)
+    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=256)  # as fitted
     return float(probs[call.index])

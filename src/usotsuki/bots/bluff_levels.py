@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -143,9 +143,10 @@ challenge band suffices."""
 
 
 class NormalBluffBot:
-    """A mixed rule over a small calibrated belief (64 particles): its own cards' odds,
-    corrected by what self-play showed the others' calls to mean
-    (``calibration("normal")``), so it no longer challenges every call it cannot see."""
+    """A mixed rule over a small calibrated belief (64 particles) that reads only the call
+    in front of it: its own cards' odds, corrected by what self-play showed such a call to
+    mean (``calibration("normal")``), so it no longer challenges every call it cannot
+    see. (``hard`` reads every call of the round, with more particles.)"""
 
     name = "normal"
 
@@ -156,7 +157,9 @@ class NormalBluffBot:
         self.particles = particles
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
-        probs = deck_probs(calibrated_probabilities(v, rng, self.cal, self.particles),
+        # It reads only the call in front of it; hard reads the whole round.
+        last = replace(v, calls=v.calls[-1:])
+        probs = deck_probs(calibrated_probabilities(last, rng, self.cal, self.particles),
                            v.ranks)
         current = v.current_call
         p_current = None if current is None else float(probs[current.index])

@@ -178,7 +178,7 @@ class ExpertBluffBot:
 
     name = "expert"
 
-    def __init__(self, worlds: int = 160, particles: int = 512, margin: float = 0.05,
+    def __init__(self, worlds: int = 160, particles: int = 256, margin: float = 0.05,
                  temperature: float = 0.02, cal: Calibration | None = None,
                  rule: MixedRule | None = None, playout: MixedRule | None = None,
                  mix: float = 0.15) -> None:
