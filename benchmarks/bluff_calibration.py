@@ -128,7 +128,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse", action="store_true",
                         help="reuse the self-play records saved under .bench/ by a past run")
     args = parser.parse_args(argv)
-    shipped = json.loads(DATA.read_text())
     out = []
     for name in [p.strip() for p in args.populations.split(",") if p.strip()]:
         games = args.games if name != "mix" else max(1, args.games // 2)  # expert is slow
@@ -151,12 +150,12 @@ def main(argv: list[str] | None = None) -> int:
                                             "intercept": round(cal.intercept, 4),
                                             "knots": [list(k) for k in cal.knots],
                                             "fitted_on": len(fit_set)}
-        else:
-            cal = bc.calibration(name)
             shipped["about"] = ("fitted by benchmarks/bluff_calibration.py --fit (maximum "
                                 "likelihood on self-play; see usotsuki.bots.bluff_calibration)")
             DATA.write_text(json.dumps(shipped, indent=2) + "\n")  # after each population
             print(f"wrote {DATA}")
+        else:
+            cal = bc.calibration(name)
         out.append(report(name, held, cal))
     return 0
 

@@ -9,9 +9,9 @@ They differ in where their probabilities come from, not in how they act on them:
 - ``normal``: the exact odds of :mod:`usotsuki.odds` from its own cards, and a mixed rule
   (:mod:`usotsuki.bots.bluff_policy`): it bluffs, challenges near its threshold only some of
   the time, and varies among near-equal calls, so one call no longer pins its hand.
-- ``hard``: the same kind of mixed rule over calibrated particle beliefs
-  (:mod:`usotsuki.bots.bluff_calibration`), which read the other players' calls as
-  evidence about their hands as strongly as self-play showed them to be.
+- ``hard`` (in :mod:`usotsuki.bots.bluff_search`): a small search over calibrated
+  particle beliefs (:mod:`usotsuki.bots.bluff_calibration`), which read the other players'
+  calls as evidence about their hands as strongly as self-play showed them to be.
 """
 
 from __future__ import annotations
@@ -166,10 +166,11 @@ class NormalBluffBot:
         return as_action(choose(probs, first_legal_index(v), p_current, self.rule, rng))
 
 
-class HardBluffBot:
-    """A mixed rule over calibrated beliefs that read the others' calls (particle model)."""
+class BeliefBluffBot:
+    """A mixed rule over calibrated beliefs that read the others' calls (particle model):
+    ``hard`` before it searched, kept as a building block and for comparisons."""
 
-    name = "hard"
+    name = "belief"
 
     def __init__(self, rule: MixedRule | None = None, cal: Calibration | None = None,
                  particles: int = 256) -> None:

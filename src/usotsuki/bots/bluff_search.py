@@ -277,3 +277,20 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
             caller[moved] = seat
         seat = _next(v.hand_sizes, seat)
     return lost
+
+
+HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04,
+                            spread=1, bluff=0.2)
+"""``hard``'s candidates: one honest raise and one bluff (plus the likeliest call)."""
+
+
+class HardBluffBot(ExpertBluffBot):
+    """``hard``: the expert's search on a small budget (24 worlds, three candidate raises,
+    no more), so a decision stays within a few milliseconds. Issue 11 measured the
+    mixed belief rule alone (:class:`usotsuki.bots.bluff_levels.BeliefBluffBot`) no
+    stronger than ``normal`` at four players; a little search is what sets it apart."""
+
+    name = "hard"
+
+    def __init__(self) -> None:
+        super().__init__(worlds=16, particles=256, rule=HARD_CANDIDATES, mix=0.2)
