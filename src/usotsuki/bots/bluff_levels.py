@@ -175,7 +175,7 @@ class BeliefBluffBot:
     def __init__(self, rule: MixedRule | None = None, cal: Calibration | None = None,
                  particles: int = 256) -> None:
         self.rule = rule or HARD_RULE
-        self.cal = cal or calibration("hard")
+        self.cal = cal or calibration("search")
         self.particles = particles
 
     def probabilities(self, v: BluffView, rng: random.Random) -> npt.NDArray[np.float64]:

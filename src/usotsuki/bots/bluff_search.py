@@ -187,7 +187,7 @@ class ExpertBluffBot:
         self.particles = particles
         self.margin = margin
         self.temperature = temperature
-        self.cal = cal or calibration("hard")  # the opponents it meets most: the levels
+        self.cal = cal or calibration("search")  # see bluff_calibration.json
         self.rule = rule or EXPERT_RULE
         self.playout = playout or PLAYOUT_RULE
 
@@ -285,7 +285,7 @@ HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=
 
 
 class HardBluffBot(ExpertBluffBot):
-    """``hard``: the expert's search on a small budget (24 worlds, three candidate raises,
+    """``hard``: the expert's search on a small budget (16 worlds, three candidate raises,
     no more), so a decision stays within a few milliseconds. Issue 11 measured the
     mixed belief rule alone (:class:`usotsuki.bots.bluff_levels.BeliefBluffBot`) no
     stronger than ``normal`` at four players; a little search is what sets it apart."""
