@@ -9,7 +9,10 @@ likelihood of the observed truth of every call that was on the table at a decisi
 round ends with a challenge, so every call of the round is revealed true or false), then
 a logistic recalibration ``sigmoid(slope * logit(p) + intercept)`` of the resulting
 probability, also by maximum likelihood. The fitted numbers ship as data
-(``bluff_calibration.json``) and this module applies them.
+(``bluff_calibration.json``) and this module applies them: ``normal`` reads by its own
+population's fit, the hints' :func:`usotsuki.bots.bluff_hints.calibrated_truth` by the
+``mix``; ``hard`` and ``expert`` read calls with the ``search`` entry (the fitted support
+without the recalibration map: the configuration that was measured in play).
 
 A probability the seat's own cards make certain (0 or 1 by the exact odds) is never
 moved: only the uncertain middle is recalibrated.
