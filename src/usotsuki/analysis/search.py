@@ -35,7 +35,8 @@ from usotsuki.analysis.common import Estimate, Z, mean_estimate
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Call
 from usotsuki.bots.bluff_belief import sample
 from usotsuki.bots.bluff_levels import decide_array, deck_probs, first_legal_index
-from usotsuki.bots.bluff_search import ExpertBluffBot, _hands, _next
+from usotsuki.bots.bluff_search import ExpertV1BluffBot as ExpertBluffBot  # its search API
+from usotsuki.bots.bluff_search import _hands, _next
 from usotsuki.bots.liar_belief import truth_belief
 from usotsuki.bots.liar_search import SearchLiarBot, candidates, determinize, rollout_action
 from usotsuki.cards import Card

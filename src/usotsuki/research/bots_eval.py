@@ -154,8 +154,8 @@ def evaluate(names: list[str], bots: dict[str, tuple[Callable[[], Any], int]],
 
 
 def main(argv: list[str] | None = None) -> int:
-    from usotsuki.bots.bluff_levels import EasyBluffBot, HardBluffBot, NormalBluffBot
-    from usotsuki.bots.bluff_search import ExpertBluffBot
+    from usotsuki.bots.bluff_levels import EasyBluffBot, NormalBluffBot
+    from usotsuki.bots.bluff_search import ExpertBluffBot, HardBluffBot
 
     def raw_expert() -> Any:
         bot = ExpertBluffBot()
