@@ -56,7 +56,9 @@ def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
     from usotsuki.bots.bluff_cautious import CautiousBluffBot
     from usotsuki.bots.bluff_levels import EasyBluffBot, HardBluffBot, NormalBluffBot
     from usotsuki.bots.bluff_search import ExpertBluffBot
+    from usotsuki.bots.liar_exploiters import EXPLOITERS as LIAR_EXPLOITERS
     from usotsuki.bots.liar_levels import LEVELS as LIAR_LEVELS
+    from usotsuki.bots.liar_levels import OLD_LEVELS as LIAR_OLD_LEVELS
     from usotsuki.bots.liar_random import RandomLiarBot
     from usotsuki.bots.liar_sensible import SensibleLiarBot
 
@@ -64,7 +66,8 @@ def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
         "random": RandomBot, "cautious": CautiousBluffBot, "easy": EasyBluffBot,
         "normal": NormalBluffBot, "hard": HardBluffBot, "expert": ExpertBluffBot}
     liar_bots: dict[str, Callable[[], AnyBot]] = {
-        "random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS}
+        "random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS,
+        **LIAR_OLD_LEVELS, **LIAR_EXPLOITERS}
     return MappingProxyType({"bluff": MappingProxyType(bluff_bots),
                              "liar": MappingProxyType(liar_bots)})
 
