@@ -129,3 +129,20 @@ def call_probabilities(hand: Sequence[Card], unseen: int, ranks: int = 13
     if ranks != 13:
         probs[~deck_mask(ranks)] = 0.0
     return probs
+
+
+def call_probabilities_rows(held: npt.NDArray[np.bool_], unseen: int, ranks: int = 13
+                            ) -> npt.NDArray[np.float64]:
+    """:func:`call_probabilities` for many hands of one size at once: ``held`` is (n, 52),
+    row i marking the cards of hand i; the result is (n, 326). The bots use it to ask
+    what a seat would believe under each of many hypothetical hands."""
+    n = held.shape[0]
+    size = int(held[0].sum()) if n else 0
+    rank, straight = _tables(4 * ranks - size, unseen)
+    counts = held.reshape(n, 13, 4).sum(axis=2)
+    ranked = rank[NEED1, counts[:, RANK1], NEED2, counts[:, RANK2]]
+    missing = 5 - held[:, STRAIGHT_CARDS].sum(axis=2)
+    probs = np.concatenate([ranked, straight[missing]], axis=1)
+    if ranks != 13:
+        probs[:, ~deck_mask(ranks)] = 0.0
+    return probs

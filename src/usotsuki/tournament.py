@@ -72,7 +72,7 @@ def check_spec(spec: Spec) -> None:
     """
     if spec.game not in ("bluff", "liar"):
         raise ValueError(f"unknown game {spec.game!r} (known: bluff, liar)")
-    known = bot_names(spec.game)
+    known = bot_names(spec.game, hidden=True)
     for name in spec.bots:  # a misspelt name first: it explains a wrong count too
         if name not in known:
             raise ValueError(f"unknown {spec.game} bot {name!r} (known: {', '.join(known)})")

@@ -55,8 +55,8 @@ def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
     bots import the game modules, which may import this one)."""
     from usotsuki.bots.bluff_cautious import CautiousBluffBot
     from usotsuki.bots.bluff_levels import EasyBluffBot, HardBluffBot, NormalBluffBot
-    from usotsuki.bots.bluff_search import ExpertBluffBot
-    from usotsuki.bots.liar_exploiters import EXPLOITERS as LIAR_EXPLOITERS
+    from usotsuki.bots.bluff_search import ExpertBluffBot, ExpertV1BluffBot
+    from usotsuki.bots.exploit import exploiters
     from usotsuki.bots.liar_levels import LEVELS as LIAR_LEVELS
     from usotsuki.bots.liar_levels import OLD_LEVELS as LIAR_OLD_LEVELS
     from usotsuki.bots.liar_random import RandomLiarBot
@@ -64,17 +64,25 @@ def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
 
     bluff_bots: dict[str, Callable[[], AnyBot]] = {
         "random": RandomBot, "cautious": CautiousBluffBot, "easy": EasyBluffBot,
-        "normal": NormalBluffBot, "hard": HardBluffBot, "expert": ExpertBluffBot}
+        "normal": NormalBluffBot, "hard": HardBluffBot, "expert": ExpertBluffBot,
+        "expert-v1": ExpertV1BluffBot}
     liar_bots: dict[str, Callable[[], AnyBot]] = {
         "random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS,
-        **LIAR_OLD_LEVELS, **LIAR_EXPLOITERS}
+        **LIAR_OLD_LEVELS}
+    for game, bots in (("bluff", bluff_bots), ("liar", liar_bots)):
+        for x in exploiters(game):  # hidden from players: see usotsuki.bots.exploit
+            bots[x.name] = x.make
     return MappingProxyType({"bluff": MappingProxyType(bluff_bots),
                              "liar": MappingProxyType(liar_bots)})
 
 
-def bot_names(game: str) -> list[str]:
-    """The bot names available for ``game`` ("bluff" or "liar")."""
-    return list(_registry().get(game, {}))
+def bot_names(game: str, *, hidden: bool = False) -> list[str]:
+    """The bot names offered to players for ``game`` ("bluff" or "liar"); with
+    ``hidden``, also the exploiters and comparison bots (:mod:`usotsuki.bots.exploit`)
+    that tournaments run by name."""
+    from usotsuki.bots.exploit import is_hidden
+
+    return [n for n in _registry().get(game, {}) if hidden or not is_hidden(n)]
 
 
 def make_bot(game: str, name: str) -> AnyBot:
@@ -84,5 +92,6 @@ def make_bot(game: str, name: str) -> AnyBot:
     """
     bots = _registry().get(game, {})
     if name not in bots:
-        raise ValueError(f"unknown {game} bot {name!r} (known: {', '.join(bots) or 'none'})")
+        known = ", ".join(bot_names(game, hidden=True)) or "none"
+        raise ValueError(f"unknown {game} bot {name!r} (known: {known})")
     return bots[name]()

@@ -6,9 +6,12 @@ They differ in where their probabilities come from, not in how they act on them:
 - ``easy``: random raises a few steps up, challenges on a whim, and never challenges a
   call its own cards make certain (its light sense); it never backs a call nothing
   supports beyond its hand.
-- ``normal``: the exact odds of :mod:`usotsuki.odds` from its own cards, fixed thresholds.
-- ``hard``: the same rule over the particle beliefs of :mod:`usotsuki.bots.bluff_belief`,
-  which read the other players' calls as evidence about their hands.
+- ``normal``: the exact odds of :mod:`usotsuki.odds` from its own cards, and a mixed rule
+  (:mod:`usotsuki.bots.bluff_policy`): it bluffs, challenges near its threshold only some of
+  the time, and varies among near-equal calls, so one call no longer pins its hand.
+- ``hard``: the same kind of mixed rule over calibrated particle beliefs
+  (:mod:`usotsuki.bots.bluff_calibration`), which read the other players' calls as
+  evidence about their hands as strongly as self-play showed them to be.
 """
 
 from __future__ import annotations
@@ -23,6 +26,12 @@ import numpy.typing as npt
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Action, Call
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff_belief import BeliefModel, sample
+from usotsuki.bots.bluff_calibration import (
+    Calibration,
+    calibrated_probabilities,
+    calibration,
+)
+from usotsuki.bots.bluff_policy import MixedRule, choose
 from usotsuki.odds import call_probabilities, call_probability, deck_mask
 
 
@@ -124,40 +133,74 @@ class EasyBluffBot:
         return calls[rng.randrange(min(self.reach, len(calls)))]
 
 
+NORMAL_RULE = MixedRule(plausible=0.5, doubt=0.3, next_doubt=0.6, softness=0.05, spread=2,
+                        bluff=0.15)
+"""``normal``'s mix (see :mod:`usotsuki.bots.bluff_policy` for why each part)."""
+HARD_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04, spread=3,
+                      bluff=0.2)
+"""``hard``'s mix: over calibrated beliefs, whose probabilities are sharper, so a narrower
+challenge band suffices."""
+
+
 class NormalBluffBot:
-    """Exact odds from its own cards (:mod:`usotsuki.odds`), fixed thresholds."""
+    """A mixed rule over a small calibrated belief (64 particles): its own cards' odds,
+    corrected by what self-play showed the others' calls to mean
+    (``calibration("normal")``), so it no longer challenges every call it cannot see."""
 
     name = "normal"
 
-    def __init__(self, rule: Thresholds | None = None) -> None:
-        self.rule = rule or Thresholds()
+    def __init__(self, rule: MixedRule | None = None, cal: Calibration | None = None,
+                 particles: int = 64) -> None:
+        self.rule = rule or NORMAL_RULE
+        self.cal = cal or calibration("normal")
+        self.particles = particles
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
-        hand = v.hand or ()
-        probs = deck_probs(call_probabilities(hand, v.cards_in_play - len(hand), v.ranks),
+        probs = deck_probs(calibrated_probabilities(v, rng, self.cal, self.particles),
                            v.ranks)
         current = v.current_call
         p_current = None if current is None else float(probs[current.index])
-        return as_action(decide_array(probs, first_legal_index(v), p_current, self.rule))
+        return as_action(choose(probs, first_legal_index(v), p_current, self.rule, rng))
 
 
 class HardBluffBot:
-    """The normal rule over beliefs that read the others' calls (particle model)."""
+    """A mixed rule over calibrated beliefs that read the others' calls (particle model)."""
 
     name = "hard"
 
-    def __init__(self, rule: Thresholds | None = None, model: BeliefModel | None = None
-                 ) -> None:
-        self.rule = rule or Thresholds()
-        self.model = model or BeliefModel()
+    def __init__(self, rule: MixedRule | None = None, cal: Calibration | None = None,
+                 particles: int = 256) -> None:
+        self.rule = rule or HARD_RULE
+        self.cal = cal or calibration("hard")
+        self.particles = particles
 
     def probabilities(self, v: BluffView, rng: random.Random) -> npt.NDArray[np.float64]:
         """The believed probability of each of the 326 calls (:data:`NO_CALL` for the calls
         a short deck lacks, B13)."""
-        return deck_probs(sample(v, rng, self.model).probabilities(), v.ranks)
+        return deck_probs(calibrated_probabilities(v, rng, self.cal, self.particles), v.ranks)
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         probs = self.probabilities(v, rng)
+        current = v.current_call
+        p_current = None if current is None else float(probs[current.index])
+        return as_action(choose(probs, first_legal_index(v), p_current, self.rule, rng))
+
+
+class ThresholdBluffBot:
+    """The pre-issue-11 rule, kept for comparisons: fixed thresholds over ``probs``."""
+
+    def __init__(self, rule: Thresholds | None = None, model: BeliefModel | None = None
+                 ) -> None:
+        self.rule = rule or Thresholds()
+        self.model = model
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        hand = v.hand or ()
+        if self.model is None:
+            probs = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
+        else:
+            probs = sample(v, rng, self.model).probabilities()
+        probs = deck_probs(probs, v.ranks)
         current = v.current_call
         p_current = None if current is None else float(probs[current.index])
         return as_action(decide_array(probs, first_legal_index(v), p_current, self.rule))

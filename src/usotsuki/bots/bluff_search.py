@@ -1,4 +1,9 @@
-"""The ``expert`` Bluff level: determinized search over hands drawn from the beliefs.
+"""The ``expert`` Bluff levels: determinized search over hands drawn from the beliefs.
+
+``expert`` (:class:`ExpertBluffBot`, issue 11) searches over calibrated beliefs with a
+mixed playout policy and mixes among near-equal actions; it is described at the class.
+``expert-v1`` (:class:`ExpertV1BluffBot`) is the earlier search, kept to measure the new
+one against; the rest of this docstring describes it.
 
 Candidates are a challenge and a few raises that the beliefs
 (:mod:`usotsuki.bots.bluff_belief`) make plausible. A challenge loses exactly when the
@@ -25,21 +30,25 @@ from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER, Action
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots import solved
 from usotsuki.bots.bluff_belief import BeliefModel, Particles, sample
+from usotsuki.bots.bluff_calibration import Calibration, calibration, recalibrate
 from usotsuki.bots.bluff_levels import (
+    NO_CALL,
+    NORMAL_RULE,
     Thresholds,
     as_action,
     decide_array,
     deck_probs,
     first_legal_index,
 )
+from usotsuki.bots.bluff_policy import MixedRule, distribution, distribution_rows
 from usotsuki.cards import DECK, Card
-from usotsuki.odds import call_probabilities
+from usotsuki.odds import call_probabilities, call_probabilities_rows, deck_mask
 
 
-class ExpertBluffBot:
-    """Search over sampled deals; see the module docstring."""
+class ExpertV1BluffBot:
+    """Search over sampled deals; see the module docstring (``expert-v1``)."""
 
-    name = "expert"
+    name = "expert-v1"
 
     def __init__(self, iterations: int = 600, candidates: int = 5,
                  time_limit: float | None = None, model: BeliefModel | None = None,
@@ -137,3 +146,123 @@ def _hands(owner: np.ndarray, players: int) -> list[tuple[Card, ...]]:
         if seat >= 0:
             hands[seat].append(DECK[c])
     return [tuple(h) for h in hands]
+
+
+EXPERT_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04, spread=3,
+                        bluff=0.2)
+"""The candidates the expert weighs: ``hard``'s mix over the same calibrated beliefs."""
+PLAYOUT_RULE = NORMAL_RULE
+"""How every seat plays in a playout: ``normal``'s mixed rule on its own cards in that
+world (a mixed policy, so a playout does not assume opponents who never bluff)."""
+_STRONGER = np.array(FIRST_STRONGER, dtype=np.int64)
+
+
+class ExpertBluffBot:
+    """Determinized search over calibrated beliefs, with mixed playouts and a mixed choice.
+
+    Candidates: a challenge (it loses exactly when the current call is true, which the
+    calibrated belief estimates) and the raises ``hard``'s mixed rule would consider
+    (its honest calls, its bluffs, and the likeliest call). Each raise is played out in
+    ``worlds`` deals drawn from the calibrated particle weights (the same deals for every
+    raise: common random numbers), every seat then playing ``normal``'s mixed rule on its
+    own cards in that world; the playouts run vectorised over the worlds. The action is
+    drawn among those whose loss rate is within ``margin`` of the best, with weights
+    ``exp(-(loss - best) / temperature)``: near-equal actions are mixed, so the choice
+    does not pin the hand, and clearly worse ones are never taken.
+    """
+
+    name = "expert"
+
+    def __init__(self, worlds: int = 384, particles: int = 512, margin: float = 0.05,
+                 temperature: float = 0.02, cal: Calibration | None = None,
+                 rule: MixedRule | None = None, playout: MixedRule | None = None) -> None:
+        self.worlds = worlds
+        self.particles = particles
+        self.margin = margin
+        self.temperature = temperature
+        self.cal = cal or calibration("expert")
+        self.rule = rule or EXPERT_RULE
+        self.playout = playout or PLAYOUT_RULE
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        assert v.seat is not None
+        hand = v.hand or ()
+        exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
+        particles = sample(v, rng, self.cal.model(self.particles))
+        probs = deck_probs(recalibrate(particles.probabilities(), exact, self.cal), v.ranks)
+        start = first_legal_index(v)
+        current = v.current_call
+        p_current = None if current is None else float(probs[current.index])
+        indices, _ = distribution(probs, start, p_current, self.rule)
+        raises = [int(i) for i in indices if i >= 0]
+        valid = np.flatnonzero(probs[start:] >= 0.0)
+        if valid.size:
+            likeliest = start + int(valid[np.argmax(probs[start:][valid])])
+            if likeliest not in raises:
+                raises.append(likeliest)
+        if not raises:
+            return as_action(-1)  # B10
+        if current is None and len(raises) == 1:
+            return ALL_CALLS[raises[0]]
+        gen = np.random.default_rng(rng.getrandbits(64))
+        worlds = gen.choice(particles.weights.shape[0], size=self.worlds, p=particles.weights)
+        owner = particles.owner[worlds]
+        truth = particles.truth()[worlds]
+        actions = list(raises)
+        losses = [float(_playouts(v, owner, truth, i, self.playout, gen).mean())
+                  for i in raises]
+        if p_current is not None:
+            actions.append(-1)
+            losses.append(p_current)  # B9: a challenge loses when the call is true
+        loss = np.array(losses)
+        best = float(loss.min())
+        weights = np.where(loss <= best + self.margin,
+                           np.exp(-(loss - best) / max(self.temperature, 1e-9)), 0.0)
+        pick = rng.random() * float(weights.sum())
+        k = int(np.searchsorted(np.cumsum(weights), pick, side="right"))
+        return as_action(actions[min(k, len(actions) - 1)])
+
+
+def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
+              rule: MixedRule, gen: np.random.Generator) -> np.ndarray:
+    """(worlds,): whether seat ``v.seat`` loses the round after calling ``ALL_CALLS[first]``
+    in each world (``owner``: each card's seat; ``truth``: each call's truth, B8), every
+    seat then playing ``rule`` on its own cards there, all worlds in step."""
+    assert v.seat is not None
+    k = owner.shape[0]
+    rows = np.arange(k)
+    current = np.full(k, first, dtype=np.int64)
+    caller = np.full(k, v.seat, dtype=np.int64)
+    lost = np.zeros(k, dtype=bool)
+    active = np.ones(k, dtype=bool)
+    mask = deck_mask(v.ranks)
+    columns = np.arange(len(ALL_CALLS))
+    seat = _next(v.hand_sizes, v.seat)
+    for _ in range(len(ALL_CALLS)):  # every raise is stronger (B5): the round ends
+        live = rows[active]
+        if not live.size:
+            break
+        held = owner[live] == seat
+        unseen = v.cards_in_play - v.hand_sizes[seat]
+        probs = np.where(mask, call_probabilities_rows(held, unseen, v.ranks), NO_CALL)
+        cur = current[live]
+        p_cur = probs[np.arange(live.size), cur]
+        probs = np.where(columns[None, :] < _STRONGER[cur][:, None], NO_CALL, probs)
+        c, w = distribution_rows(probs, 0, p_cur, rule)
+        u = gen.random(live.size)
+        challenged = u < c
+        ended = live[challenged]
+        true = truth[ended, current[ended]]
+        loser = np.where(true, seat, caller[ended])  # B9
+        lost[ended] = loser == v.seat
+        active[ended] = False
+        go = ~challenged
+        if go.any():
+            cum = np.cumsum(w[go], axis=1)
+            target = np.minimum(u[go] - c[go], cum[:, -1] * (1.0 - 1e-9))
+            choice = np.argmax(cum > target[:, None], axis=1)
+            moved = live[go]
+            current[moved] = choice
+            caller[moved] = seat
+        seat = _next(v.hand_sizes, seat)
+    return lost

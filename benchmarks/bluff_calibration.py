@@ -1,0 +1,142 @@
+"""Issue 11: fit the Bluff beliefs to self-play and report their calibration.
+
+Self-play games of each population (``normal``, ``hard``, and ``mix``: tables of
+expert, hard and normal) at 2 and 4 players give, at every decision facing a call, the
+seat's view and whether that call was true (the round's challenge reveals every hand).
+Games are split by index: seven in ten fit, the other three are held out.
+
+``--fit`` fits each population's parameters by maximum likelihood
+(:func:`usotsuki.bots.bluff_calibration.fit`: a grid over the particle model's
+``support`` and ``faith``, each with its logistic recalibration) and writes
+``src/usotsuki/bots/bluff_calibration.json``. The report: per population, on the held-out
+games, a reliability table (10 buckets of the predicted probability: n, mean predicted,
+observed frequency) and the Brier score of the calibrated probability beside that of the
+plain card odds. Target: every bucket within 0.05, Brier below the plain odds'.
+
+    python benchmarks/bluff_calibration.py [--fit] [--games 60] [--seed 3]
+        [--populations normal,hard,mix]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "src" / "usotsuki" / "bots" / "bluff_calibration.json"
+LINEUPS = {
+    "normal": [("normal",) * 2, ("normal",) * 4],
+    "hard": [("hard",) * 2, ("hard",) * 4],
+    "mix": [("expert", "hard"), ("normal", "expert"), ("expert", "hard", "normal", "hard"),
+            ("normal", "normal", "expert", "hard")],
+}
+GRID = [(s, f) for s in (1.0, 2.0, 3.0, 4.5) for f in (0.0, 0.5)]
+
+
+def records(population: str, games: int, seed: int) -> list[tuple[int, Any, bool]]:
+    """(game index, view, whether the current call was true) at every decision that
+    faces a call, from ``games`` self-play games per line-up of the population."""
+    from usotsuki.bluff import BluffRules, legal_actions, new_game, push, start_round, view
+    from usotsuki.bluff.deal import deal_hands
+    from usotsuki.bluff.state import is_true
+    from usotsuki.bots import make_bot
+
+    out = []
+    g = 0
+    for lineup in LINEUPS[population]:
+        for k in range(games):
+            rng = random.Random(f"{seed}:{population}:{g}")
+            players = len(lineup)
+            bots = [make_bot("bluff", lineup[(s + k) % players]) for s in range(players)]
+            state = new_game(BluffRules(players=players))
+            while not state.is_over:
+                if state.needs_deal:
+                    state = start_round(state, deal_hands(state, rng)).state
+                    continue
+                seat = state.to_move
+                assert seat is not None and state.hands is not None
+                v = view(state, seat)
+                if v.current_call is not None:
+                    out.append((g, v, is_true(v.current_call, state.hands)))
+                state = push(state, bots[seat].act(v, legal_actions(state), rng))
+            g += 1
+    return out
+
+
+def split(data: list[tuple[int, Any, bool]]) -> tuple[list[Any], list[Any]]:
+    # seven games in ten fit, the other three are held out (in every line-up)
+    return ([(v, t) for g, v, t in data if g % 10 < 7], [(v, t) for g, v, t in data
+                                                          if g % 10 >= 7])
+
+
+def report(name: str, held: list[tuple[Any, bool]], cal: Any) -> dict[str, Any]:
+    import numpy as np
+
+    from usotsuki.bots.bluff_calibration import (
+        brier,
+        current_call_probability,
+        reliability,
+    )
+    from usotsuki.odds import call_probability
+
+    y = np.array([t for _, t in held], dtype=np.float64)
+    p = np.array([current_call_probability(v, cal, 10_000 + i) for i, (v, _) in enumerate(held)])
+    plain = np.array([call_probability(v.current_call, v.hand, v.cards_in_play - len(v.hand),
+                                       v.ranks) for v, _ in held])
+    rows = reliability(p, y)
+    print(f"\n{name}: held-out decisions {len(held)}; calibration {cal}")
+    print("  bucket       n   predicted  observed  |diff|")
+    worst = 0.0
+    for low, high, n, mean_p, obs in rows:
+        diff = abs(mean_p - obs)
+        if n >= 30:
+            worst = max(worst, diff)
+        print(f"  {low:.1f}-{high:.1f} {n:6}   {mean_p:.3f}     {obs:.3f}    {diff:.3f}"
+              f"{'' if n >= 30 else '  (n < 30)'}")
+    b, b0 = brier(p, y), brier(plain, y)
+    print(f"  Brier: calibrated {b:.4f}, plain odds {b0:.4f}; worst bucket (n >= 30) "
+          f"{worst:.3f} ({'met' if worst <= 0.05 and b < b0 else 'NOT met'})")
+    return {"population": name, "n": len(held), "brier": b, "brier_plain": b0,
+            "worst_bucket": worst, "buckets": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from usotsuki.bots import bluff_calibration as bc
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fit", action="store_true")
+    parser.add_argument("--games", type=int, default=60, help="games per line-up")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--populations", default="normal,hard,mix")
+    args = parser.parse_args(argv)
+    shipped = json.loads(DATA.read_text())
+    out = []
+    for name in [p.strip() for p in args.populations.split(",") if p.strip()]:
+        data = records(name, args.games, args.seed)
+        fit_set, held = split(data)
+        if args.fit:
+            grid = GRID
+            cal, scores = bc.fit(fit_set, grid)
+            print(f"{name}: {len(fit_set)} fitting decisions; log-likelihood by "
+                  f"(support, faith): " + ", ".join(f"{k}: {v:.4f}" for k, v in scores.items()))
+            shipped["populations"][name] = {"support": cal.support, "faith": cal.faith,
+                                            "slope": round(cal.slope, 4),
+                                            "intercept": round(cal.intercept, 4),
+                                            "fitted_on": len(fit_set)}
+        else:
+            cal = bc.calibration(name)
+        out.append(report(name, held, cal))
+    if args.fit:
+        shipped["about"] = ("fitted by benchmarks/bluff_calibration.py --fit (maximum "
+                            "likelihood on self-play; see usotsuki.bots.bluff_calibration)")
+        DATA.write_text(json.dumps(shipped, indent=2) + "\n")
+        print(f"wrote {DATA}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

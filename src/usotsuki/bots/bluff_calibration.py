@@ -1,0 +1,195 @@
+"""Calibrated Bluff beliefs: the particle model's parameters fitted to how bots call.
+
+The belief of :mod:`usotsuki.bots.bluff_belief` weighs deals by how well they explain the
+round's calls (``support``, ``faith``). Issue 11 measured the shipped guess
+(``support=1``, ``faith=0.3``) badly under-confident: calls it put at 0.14 were true 45%
+of the time. ``scripts/fit_bluff_calibration.py`` fits, per population of players
+(the self-play games of one level, and a mix of levels), the two parameters by maximum
+likelihood of the observed truth of every call that was on the table at a decision (a
+round ends with a challenge, so every call of the round is revealed true or false), then
+a logistic recalibration ``sigmoid(slope * logit(p) + intercept)`` of the resulting
+probability, also by maximum likelihood. The fitted numbers ship as data
+(``bluff_calibration.json``) and this module applies them.
+
+A probability the seat's own cards make certain (0 or 1 by the exact odds) is never
+moved: only the uncertain middle is recalibrated.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from usotsuki.bluff.view import BluffView
+from usotsuki.bots.bluff_belief import BeliefModel, sample
+from usotsuki.odds import call_probabilities
+
+FloatArray = npt.NDArray[np.float64]
+EPS = 1e-3
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """One population's fitted belief: particle weights and the logistic recalibration."""
+
+    support: float = 1.0
+    faith: float = 0.3
+    slope: float = 1.0
+    intercept: float = 0.0
+
+    def model(self, particles: int) -> BeliefModel:
+        return BeliefModel(particles=particles, support=self.support, faith=self.faith)
+
+
+@cache
+def calibrations() -> dict[str, Calibration]:
+    """The shipped calibrations by population ("normal", "hard", "expert", "mix")."""
+    text = resources.files("usotsuki.bots").joinpath("bluff_calibration.json").read_text()
+    data = json.loads(text)
+    return {name: Calibration(**{k: float(v) for k, v in fields.items()
+                                 if k in Calibration.__slots__})
+            for name, fields in data["populations"].items()}
+
+
+def calibration(population: str) -> Calibration:
+    """The calibration fitted on ``population``'s games (the mix for an unknown name)."""
+    table = calibrations()
+    return table.get(population, table.get("mix", Calibration()))
+
+
+def recalibrate(p: FloatArray, exact: FloatArray, cal: Calibration) -> FloatArray:
+    """``p`` moved by the logistic recalibration, except where ``exact`` (the seat's own
+    odds) is 0 or 1, or the call is not in the deck (negative, B13)."""
+    q = np.clip(p, EPS, 1.0 - EPS)
+    z = np.clip(cal.slope * np.log(q / (1.0 - q)) + cal.intercept, -30.0, 30.0)
+    moved = 1.0 / (1.0 + np.exp(-z))
+    certain = (exact <= 0.0) | (exact >= 1.0)
+    return np.where(certain | (p < 0.0), np.where(p < 0.0, p, exact), moved)
+
+
+def calibrated_probabilities(v: BluffView, rng: random.Random, cal: Calibration,
+                             particles: int = 256) -> FloatArray:
+    """All 326 calls' calibrated probabilities for seat ``v.seat`` (0 for the calls a
+    short deck lacks, B13)."""
+    hand = v.hand or ()
+    exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
+    believed = sample(v, rng, cal.model(particles)).probabilities()
+    return recalibrate(believed, exact, cal)
+
+
+# Fitting (used by benchmarks/bluff_calibration.py, which plays the self-play games).
+
+def _logit(p: FloatArray) -> FloatArray:
+    q = np.clip(p, EPS, 1.0 - EPS)
+    return np.asarray(np.log(q / (1.0 - q)), dtype=np.float64)
+
+
+def fit_logistic(x: FloatArray, y: FloatArray, iterations: int = 100
+                 ) -> tuple[float, float, float]:
+    """Maximum-likelihood ``(slope, intercept)`` of ``P(y) = sigmoid(slope * x +
+    intercept)`` by damped Newton steps (a small ridge keeps separable data finite), and
+    the mean log-likelihood reached."""
+
+    def loglik(a: float, b: float) -> float:
+        z = a * x + b
+        # log sigmoid(z) = -logaddexp(0, -z), stable for any z
+        ll = -(y * np.logaddexp(0.0, -z) + (1 - y) * np.logaddexp(0.0, z))
+        return float(ll.sum() - 0.5e-2 * (a * a + b * b))
+
+    a, b = 1.0, 0.0
+    current = loglik(a, b)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a * x + b, -30, 30)))
+        g = np.array([np.sum((y - p) * x) - 1e-2 * a, np.sum(y - p) - 1e-2 * b])
+        w = p * (1.0 - p)
+        h = np.array([[np.sum(w * x * x) + 1e-2, np.sum(w * x)],
+                      [np.sum(w * x), np.sum(w) + 1e-2]])
+        step = np.linalg.solve(h, g)
+        scale = 1.0
+        while scale > 1e-6:  # halve the step until the likelihood rises
+            trial = loglik(a + scale * float(step[0]), b + scale * float(step[1]))
+            if trial >= current:
+                break
+            scale /= 2
+        else:
+            break
+        a, b, gain = a + scale * float(step[0]), b + scale * float(step[1]), trial - current
+        current = trial
+        if gain < 1e-10:
+            break
+    return a, b, current / max(1, x.size)
+
+
+def current_call_probability(v: BluffView, cal: Calibration, seed: int,
+                             particles: int = 256, recalibrated: bool = True) -> float:
+    """The (calibrated) probability of ``v``'s current call, with a fixed seed (so a fit
+    compares parameters on the same draws). ``support = faith = 0`` uses the exact odds
+    instead of particles (``normal``'s belief)."""
+    call = v.current_call
+    assert call is not None
+    hand = v.hand or ()
+    exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
+    if cal.support == 0.0 and cal.faith == 0.0:
+        believed = exact
+    else:
+        believed = sample(v, random.Random(seed), cal.model(particles)).probabilities()
+    p = recalibrate(believed, exact, cal) if recalibrated else believed
+    return float(p[call.index])
+
+
+def fit(records: list[tuple[BluffView, bool]], grid: list[tuple[float, float]],
+        particles: int = 256) -> tuple[Calibration, dict[tuple[float, float], float]]:
+    """The calibration of best likelihood over ``grid`` (support, faith pairs), each with
+    its maximum-likelihood logistic recalibration; and every grid point's mean
+    log-likelihood. ``records``: views with a current call, and whether it was true."""
+    y = np.array([t for _, t in records], dtype=np.float64)
+    scores: dict[tuple[float, float], float] = {}
+    best: tuple[float, Calibration] | None = None
+    for support, faith in grid:
+        raw = Calibration(support, faith)
+        p = np.array([current_call_probability(v, raw, i, particles, recalibrated=False)
+                      for i, (v, _) in enumerate(records)])
+        hand_sure = np.array([_sure(v) for v, _ in records])
+        x, t = _logit(p[~hand_sure]), y[~hand_sure]
+        slope, intercept, ll = fit_logistic(x, t) if t.size else (1.0, 0.0, 0.0)
+        if slope < 0.0:  # a belief must not grow as the odds fall: the constant fit
+            slope, intercept, ll = fit_logistic(np.zeros_like(x), t)
+            slope = 0.0
+        scores[(support, faith)] = ll
+        if best is None or ll > best[0]:
+            best = (ll, Calibration(support, faith, slope, intercept))
+    assert best is not None
+    return best[1], scores
+
+
+def _sure(v: BluffView) -> bool:
+    """Whether the seat's own cards decide its current call (exact odds 0 or 1)."""
+    call = v.current_call
+    assert call is not None
+    hand = v.hand or ()
+    p = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)[call.index]
+    return bool(p <= 0.0 or p >= 1.0)
+
+
+def reliability(p: FloatArray, y: FloatArray, buckets: int = 10
+                ) -> list[tuple[float, float, int, float, float]]:
+    """Per bucket of predicted probability: (low, high, n, mean predicted, observed)."""
+    rows = []
+    edges = np.linspace(0.0, 1.0, buckets + 1)
+    which = np.clip(np.digitize(p, edges[1:-1]), 0, buckets - 1)
+    for k in range(buckets):
+        inside = which == k
+        if inside.any():
+            rows.append((float(edges[k]), float(edges[k + 1]), int(inside.sum()),
+                         float(p[inside].mean()), float(y[inside].mean())))
+    return rows
+
+
+def brier(p: FloatArray, y: FloatArray) -> float:
+    return float(np.mean((p - y) ** 2))
