@@ -23,15 +23,16 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from usotsuki.bots.liar_calibrated import DATA, FEATURES
+from usotsuki.bots.liar_calibrated import DATA, FEATURES, SIMPLE
 from usotsuki.bots.liar_fit import Record, brier, collect, fit, predict, reliability
 
 LINEUPS = (
-    ("normal", "hard"), ("hard", "expert"), ("normal", "expert"), ("easy", "normal"),
-    ("hard", "hard"), ("normal", "normal"),
+    ("normal", "hard"), ("easy", "normal"), ("hard", "hard"), ("normal", "normal"),
+    ("hard", "expert"),
     ("easy", "normal", "hard", "expert"), ("normal", "hard", "hard", "normal"),
-    ("hard", "normal", "normal", "normal"), ("expert", "hard", "hard", "hard"),
-)
+    ("hard", "normal", "normal", "normal"), ("easy", "easy", "normal", "hard"),
+    ("normal", "normal", "hard", "hard"),
+)  # the expert in two line-ups in ten: its decisions cost a hundred times hard's
 RULES = ("", "all")
 TURN_LIMIT = 300
 LEVELS = ("easy", "normal", "hard", "expert")
@@ -81,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - t0:.0f} s")
     train = [r for r in records if not held_out(r)]
     test = [r for r in records if held_out(r)]
-    models = {"pooled": fit(train)}
+    simple = [FEATURES.index(f) for f in SIMPLE]
+    models = {"pooled": fit(train), "simple": fit(train, columns=simple)}
     for level in LEVELS:
         mine = [r for r in train if r.level == level]
         if len(mine) >= 200:
@@ -91,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     report["calibrated (pooled), held out"] = table(
         "calibrated belief (pooled), held-out games", [(predict(r, pooled), r.truthful)
                                                         for r in test])
+    report["simple (normal's), held out"] = table(
+        "simple one-feature model (normal's doubts), held-out games",
+        [(predict(r, models["simple"], simple), r.truthful) for r in test])
     report["plain odds, held out"] = table(
         "plain card odds, held-out games", [(r.odds, r.truthful) for r in test])
     belief = FEATURES.index("belief")

@@ -77,6 +77,11 @@ def features(view: LiarView) -> list[float] | None:
             math.log1p(view.hand_sizes[seat] + current.count), float(passed)]
 
 
+SIMPLE = ("bias", "able")
+"""The one-feature model ``normal`` doubts by: the log-odds that the player could make
+the play truthfully, recalibrated (fitted the same way)."""
+
+
 @cache
 def _data() -> Mapping[str, Any]:
     text = resources.files("usotsuki.bots").joinpath(DATA).read_text(encoding="utf-8")
@@ -87,7 +92,8 @@ def _data() -> Mapping[str, Any]:
 
 
 def coefficients(level: str | None = None) -> Sequence[float]:
-    """The fitted coefficients for plays by ``level`` (None: pooled over the levels)."""
+    """The fitted coefficients for plays by ``level`` (None: pooled over the levels), one
+    per name in :data:`FEATURES`; ``"simple"``: the two of :data:`SIMPLE`."""
     models = _data()["models"]
     return list(models.get(level or "pooled", models["pooled"]))
 
@@ -107,3 +113,11 @@ def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
     if x is None:
         return 0.0
     return probability(x, coefficients(level))
+
+
+def simple_truth(view: LiarView) -> float | None:
+    """The one-feature calibrated belief (:data:`SIMPLE`), as :func:`calibrated_truth`."""
+    able = able_before_play(view)
+    if able is None or able <= 0.0:
+        return able
+    return probability((1.0, logit(able)), coefficients("simple"))

@@ -77,13 +77,17 @@ def collect(lineups: Sequence[tuple[str, ...]], rules: Sequence[str], games: int
     return out
 
 
-def fit(records: Sequence[Record], ridge: float = 1e-2, steps: int = 50) -> list[float]:
+def fit(records: Sequence[Record], ridge: float = 1e-2, steps: int = 50,
+        columns: Sequence[int] | None = None) -> list[float]:
     """Maximum-likelihood logistic coefficients (ridge on all but the bias) over the
-    records with features."""
+    records with features; ``columns`` picks some features (the bias first)."""
     rows = [r for r in records if r.x is not None]
+    width = len(FEATURES) if columns is None else len(columns)
     if not rows:
-        return [0.0] * len(FEATURES)
+        return [0.0] * width
     x = np.array([r.x for r in rows], dtype=float)
+    if columns is not None:
+        x = x[:, list(columns)]
     y = np.array([r.truthful for r in rows], dtype=float)
     w = np.zeros(x.shape[1])
     penalty = np.full(x.shape[1], ridge)
@@ -99,8 +103,12 @@ def fit(records: Sequence[Record], ridge: float = 1e-2, steps: int = 50) -> list
     return [float(v) for v in w]
 
 
-def predict(record: Record, coef: Sequence[float]) -> float:
-    return 0.0 if record.x is None else probability(record.x, coef)
+def predict(record: Record, coef: Sequence[float],
+            columns: Sequence[int] | None = None) -> float:
+    if record.x is None:
+        return 0.0
+    x = record.x if columns is None else [record.x[i] for i in columns]
+    return probability(x, coef)
 
 
 def brier(pairs: Sequence[tuple[float, bool]]) -> float:

@@ -191,7 +191,9 @@ there is no sharp threshold of belief at which the bot's doubts switch on."""
 
 
 def normal_bot() -> LevelBot:
-    return LevelBot("normal", normal_estimate, NORMAL_WEIGHTS)
+    from usotsuki.bots.liar_calibrated import simple_truth
+
+    return LevelBot("normal", simple_truth, NORMAL_WEIGHTS)
 
 
 def hard_bot() -> LevelBot:
