@@ -115,9 +115,15 @@ def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
     return probability(x, coefficients(level))
 
 
+def simple_trust(able: float) -> float:
+    """The one-feature calibrated belief from the able odds alone (fast: the expert's
+    playouts call it at every doubt they weigh)."""
+    if able <= 0.0:
+        return 0.0
+    return probability((1.0, logit(able)), coefficients("simple"))
+
+
 def simple_truth(view: LiarView) -> float | None:
     """The one-feature calibrated belief (:data:`SIMPLE`), as :func:`calibrated_truth`."""
     able = able_before_play(view)
-    if able is None or able <= 0.0:
-        return able
-    return probability((1.0, logit(able)), coefficients("simple"))
+    return None if able is None else simple_trust(able)

@@ -128,9 +128,16 @@ def _current_play(current: FieldView, before: list[Card], pool: list[Card], size
     return tuple(cards), [c for c in hand if c not in cards], pool[fill:]
 
 
-def rollout_action(s: LiarState, rng: random.Random) -> Action:
+def old_trust(able: float) -> float:
+    """The playouts' belief before issue 11: a fixed honesty times the able odds."""
+    return NORMAL_HONESTY * able
+
+
+def rollout_action(s: LiarState, rng: random.Random,
+                   trust: Callable[[float], float] = old_trust) -> Action:
     """The default policy inside simulations: a fast ``normal``-like player that acts on
-    its own (determinized) hand only."""
+    its own (determinized) hand only; ``trust`` turns the odds that the current play's
+    player could make it truthfully into its belief that it did."""
     seat = s.to_move
     assert seat is not None
     hand = s.hands[seat]
@@ -158,10 +165,10 @@ def rollout_action(s: LiarState, rng: random.Random) -> Action:
         n = sum(len(p.cards) for p in field)
         own = sum(1 for c in hand if CARD_RATE[c] == current.rate)
         size = len(current.cards)
-        # normal's estimate (its honesty times the chance the player held the cards), on this
-        # determinized seat's own hand only: the odds model's primitive, for speed
-        p = NORMAL_HONESTY * hypergeometric_at_least(size, 52 - len(hand), 4 - own,
-                                                     len(s.hands[current.seat]) + size)
+        # a belief from the chance the player held the cards, on this determinized seat's
+        # own hand only: the odds model's primitive, for speed
+        p = trust(hypergeometric_at_least(size, 52 - len(hand), 4 - own,
+                                          len(s.hands[current.seat]) + size))
         doubt = p * (n + 0.7) - (1 - p) * (n * 0.5 + 0.7)
         best: tuple[float, Action] = (1.0 if s.stock else 0.0, PASS)
         if doubt < best[0]:
@@ -228,7 +235,8 @@ class SearchLiarBot:
                  seconds: float | None = None, exploration: float = 0.35,
                  fallback: LevelBot | None = None,
                  belief: Callable[[LiarView], float | None] = truth_belief,
-                 margin: float = 0.0, lie_rates: int = 1, name: str = "expert-v1") -> None:
+                 margin: float = 0.0, lie_rates: int = 1, name: str = "expert-v1",
+                 trust: Callable[[float], float] = old_trust) -> None:
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
@@ -238,18 +246,21 @@ class SearchLiarBot:
         self.margin = margin
         self.lie_rates = lie_rates
         self.name = name
+        self.trust = trust
 
     @classmethod
     def mixed(cls) -> SearchLiarBot:
-        """The issue-11 expert: the mixed ``hard`` at the root and the calibrated belief in
-        the determinizations; lies scored at the three lowest legal rates; a final choice
-        mixed among moves within 0.02 of the best mean (about one standard error of a
-        mean of 160 playouts split over a handful of moves, so statistically tied)."""
-        from usotsuki.bots.liar_calibrated import calibrated_truth
+        """The issue-11 expert: the mixed ``hard`` at the root, the calibrated belief in
+        the determinizations, the one-feature calibrated belief in the playouts' doubts
+        (the old playouts doubted true plays as the old ``normal`` did); lies scored at
+        the three lowest legal rates; a final choice mixed among moves within 0.02 of the
+        best mean (less than one standard error of a mean of 160 playouts split over a
+        handful of moves: statistically tied)."""
+        from usotsuki.bots.liar_calibrated import calibrated_truth, simple_trust
         from usotsuki.bots.liar_levels import hard_bot
 
         return cls(fallback=hard_bot(), belief=calibrated_truth, margin=0.02, lie_rates=3,
-                   name="expert")
+                   name="expert", trust=simple_trust)
 
     def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
         hand = view.hand or ()
@@ -290,7 +301,7 @@ class SearchLiarBot:
             for _ in range(self.horizon):
                 if s.to_move is None:
                     break
-                s = push(s, rollout_action(s, rng))
+                s = push(s, rollout_action(s, rng, self.trust))
             totals[i] += score(s, me)
             visits[i] += 1
         return [totals[i] / visits[i] if visits[i] else -1.0 for i in range(len(moves))]
