@@ -24,7 +24,17 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from usotsuki.bots.liar_calibrated import DATA, FEATURES, SIMPLE
-from usotsuki.bots.liar_fit import Record, brier, collect, fit, predict, reliability
+from usotsuki.bots.liar_fit import (
+    Record,
+    brier,
+    collect,
+    fit,
+    fit_link,
+    load,
+    predict,
+    reliability,
+    save,
+)
 
 LINEUPS = (
     ("normal", "hard"), ("easy", "normal"), ("hard", "hard"), ("normal", "normal"),
@@ -36,6 +46,7 @@ LINEUPS = (
 RULES = ("", "all")
 TURN_LIMIT = 300
 LEVELS = ("easy", "normal", "hard", "expert")
+RECORDS = Path(__file__).resolve().parent.parent / ".bench" / "liar_fit_records.json"
 OUT = Path(__file__).resolve().parent.parent / "src" / "usotsuki" / "bots" / DATA
 
 
@@ -70,32 +81,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dry-run", action="store_true", help="write nothing")
+    parser.add_argument("--records", type=Path, default=RECORDS,
+                        help=f"the self-play records (default {RECORDS})")
+    parser.add_argument("--reuse", action="store_true",
+                        help="fit the records saved by an earlier run instead of playing")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    size = 10
-    tasks = [(i, min(size, args.games - i), args.seed) for i in range(0, args.games, size)]
-    records: list[Record] = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for part in pool.map(_chunk, tasks):
-            records += part
-    print(f"{len(records)} plays from {args.games} games in "
+    if args.reuse:
+        records = load(args.records)
+    else:
+        size = 10
+        tasks = [(i, min(size, args.games - i), args.seed) for i in range(0, args.games, size)]
+        records = []
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for part in pool.map(_chunk, tasks):
+                records += part
+        save(records, args.records)
+    print(f"{len(records)} plays from {len({r.game for r in records})} games in "
           f"{time.perf_counter() - t0:.0f} s")
     train = [r for r in records if not held_out(r)]
     test = [r for r in records if held_out(r)]
     simple = [FEATURES.index(f) for f in SIMPLE]
     models = {"pooled": fit(train), "simple": fit(train, columns=simple)}
+    links = {"pooled": fit_link(train, models["pooled"]),
+             "simple": fit_link(train, models["simple"], simple)}
     for level in LEVELS:
         mine = [r for r in train if r.level == level]
         if len(mine) >= 200:
             models[level] = fit(mine)
+            links[level] = fit_link(mine, models[level])
     report: dict[str, object] = {}
     pooled = models["pooled"]
     report["calibrated (pooled), held out"] = table(
-        "calibrated belief (pooled), held-out games", [(predict(r, pooled), r.truthful)
-                                                        for r in test])
+        "calibrated belief (pooled), held-out games",
+        [(predict(r, pooled, link=links["pooled"]), r.truthful) for r in test])
+    report["calibrated, first stage only, held out"] = table(
+        "first stage alone (no link), held-out games",
+        [(predict(r, pooled), r.truthful) for r in test])
     report["simple (normal's), held out"] = table(
         "simple one-feature model (normal's doubts), held-out games",
-        [(predict(r, models["simple"], simple), r.truthful) for r in test])
+        [(predict(r, models["simple"], simple, links["simple"]), r.truthful) for r in test])
     report["plain odds, held out"] = table(
         "plain card odds, held-out games", [(r.odds, r.truthful) for r in test])
     belief = FEATURES.index("belief")
@@ -108,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         if mine:
             report[f"calibrated (pooled) on {level}'s plays"] = table(
                 f"calibrated (pooled) on {level}'s plays, held out",
-                [(predict(r, pooled), r.truthful) for r in mine])
+                [(predict(r, pooled, link=links["pooled"]), r.truthful) for r in mine])
     data = {
         "features": list(FEATURES),
         "note": ("logistic model of P(truthful) fitted by maximum likelihood on self-play "
@@ -116,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         "fitted_on": {"games": args.games, "seed": args.seed, "lineups": LINEUPS,
                       "rules": RULES, "train_plays": len(train), "held_out_plays": len(test)},
         "models": models,
+        "links": links,
         "held_out": report,
     }
     if not args.dry_run:

@@ -17,7 +17,9 @@ field's size, the player's lies and truths caught in doubts this game, a multi-c
 and the player's hand size. A claim the seat knows to be impossible (fewer unplaced cards
 of the rate than the play holds) is a lie with probability 0 exactly, before any fit.
 
-**The fit.** Maximum likelihood (logistic regression, a small ridge) on self-play records
+**The fit.** Maximum likelihood (logistic regression, a small ridge, then a second
+logistic stage on a piecewise-linear function of the first's log-odds, see
+:func:`link_basis`) on self-play records
 of the levels (``scripts/fit_liar_calibration.py``: each play by a bot, seen by the next
 seat to move, labelled by whether it was truthful), per level and pooled; the
 coefficients ship as data (``liar_calibration.json``) with the held-out reliability
@@ -39,7 +41,7 @@ from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import able_before_play, truth_probability
 
 FEATURES = ("bias", "able", "odds", "belief", "leading", "final", "lowest", "above",
-            "field", "lies", "truths", "multi", "hand", "passed")
+            "field", "lies", "truths", "multi", "hand", "passed", "heads", "stock")
 """The names of :func:`features`' entries, in order (the data file names them too)."""
 
 DATA = "liar_calibration.json"
@@ -74,7 +76,8 @@ def features(view: LiarView) -> list[float] | None:
             float(view.hand_sizes[seat] == 0), float(position == 0),
             math.log1p(position), math.log1p(sum(p.count for p in field)),
             float(min(lies, 3)), float(min(truths, 3)), float(current.count > 1),
-            math.log1p(view.hand_sizes[seat] + current.count), float(passed)]
+            math.log1p(view.hand_sizes[seat] + current.count), float(passed),
+            float(view.rules.players == 2), math.log1p(view.stock_size)]
 
 
 SIMPLE = ("bias", "able")
@@ -98,8 +101,29 @@ def coefficients(level: str | None = None) -> Sequence[float]:
     return list(models.get(level or "pooled", models["pooled"]))
 
 
-def probability(x: Sequence[float], coef: Sequence[float]) -> float:
+def link(level: str | None = None) -> Sequence[float] | None:
+    """The second stage fitted for ``level``'s model (None: none, the identity)."""
+    links = _data().get("links", {})
+    found = links.get(level or "pooled")
+    return None if found is None else list(found)
+
+
+KNOTS = (-2.0, -1.0, 0.0, 1.0, 2.0, 3.0)
+"""Where the second stage's link bends (log-odds of the first stage)."""
+
+
+def link_basis(z: float) -> list[float]:
+    """The second stage's inputs: a piecewise-linear function of the first stage's
+    log-odds ``z`` with bends at :data:`KNOTS` (a logistic model is linear in its inputs,
+    so its reliability curve cannot bend; this lets it, still fitted by likelihood)."""
+    return [1.0, z, *(max(0.0, z - k) for k in KNOTS)]
+
+
+def probability(x: Sequence[float], coef: Sequence[float],
+                link: Sequence[float] | None = None) -> float:
     z = sum(a * b for a, b in zip(x, coef, strict=True))
+    if link is not None:
+        z = sum(a * b for a, b in zip(link_basis(z), link, strict=True))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -112,7 +136,7 @@ def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
     x = features(view)
     if x is None:
         return 0.0
-    return probability(x, coefficients(level))
+    return probability(x, coefficients(level), link(level))
 
 
 def simple_trust(able: float) -> float:
@@ -120,7 +144,7 @@ def simple_trust(able: float) -> float:
     playouts call it at every doubt they weigh)."""
     if able <= 0.0:
         return 0.0
-    return probability((1.0, logit(able)), coefficients("simple"))
+    return probability((1.0, logit(able)), coefficients("simple"), link("simple"))
 
 
 def simple_truth(view: LiarView) -> float | None:

@@ -6,7 +6,8 @@ self-play records, and measuring its calibration (issue 11).
   features`), whether the play was truthful, the level that made it, and the plain odds
   (:func:`usotsuki.odds_liar.truth_probability`) for comparison;
 - :func:`fit` is maximum likelihood for the logistic model (Newton's method, a small
-  ridge so that a feature that never varies in a level's records stays at 0);
+  ridge so that a feature that never varies in a level's records stays at 0), and
+  :func:`fit_link` for its second stage;
 - :func:`reliability` and :func:`brier` measure predictions on held-out records.
 
 ``scripts/fit_liar_calibration.py`` runs all three and writes ``liar_calibration.json``.
@@ -14,15 +15,17 @@ self-play records, and measuring its calibration (issue 11).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from usotsuki.bots.base import make_bot
-from usotsuki.bots.liar_calibrated import FEATURES, features, probability
+from usotsuki.bots.liar_calibrated import FEATURES, KNOTS, features, link_basis, probability
 from usotsuki.liar import legal_summary, new_game, parse_rules_text, push, view
 from usotsuki.liar.actions import CARD_RATE, Play
 from usotsuki.liar.match import deal
@@ -78,11 +81,12 @@ def collect(lineups: Sequence[tuple[str, ...]], rules: Sequence[str], games: int
 
 
 def fit(records: Sequence[Record], ridge: float = 1e-2, steps: int = 50,
-        columns: Sequence[int] | None = None) -> list[float]:
+        columns: Sequence[int] | None = None, width: int | None = None) -> list[float]:
     """Maximum-likelihood logistic coefficients (ridge on all but the bias) over the
     records with features; ``columns`` picks some features (the bias first)."""
     rows = [r for r in records if r.x is not None]
-    width = len(FEATURES) if columns is None else len(columns)
+    if width is None:
+        width = len(FEATURES) if columns is None else len(columns)
     if not rows:
         return [0.0] * width
     x = np.array([r.x for r in rows], dtype=float)
@@ -103,12 +107,36 @@ def fit(records: Sequence[Record], ridge: float = 1e-2, steps: int = 50,
     return [float(v) for v in w]
 
 
-def predict(record: Record, coef: Sequence[float],
-            columns: Sequence[int] | None = None) -> float:
+def fit_link(records: Sequence[Record], coef: Sequence[float],
+             columns: Sequence[int] | None = None, ridge: float = 1e-1) -> list[float]:
+    """The second stage (:func:`~usotsuki.bots.liar_calibrated.link_basis`) by maximum
+    likelihood, on the first stage's log-odds."""
+    staged = []
+    for r in records:
+        if r.x is None:
+            continue
+        x = r.x if columns is None else [r.x[i] for i in columns]
+        z = sum(a * b for a, b in zip(x, coef, strict=True))
+        staged.append(Record(r.game, r.level, tuple(link_basis(z)), r.truthful, r.odds))
+    return fit(staged, ridge=ridge, width=len(KNOTS) + 2)
+
+
+def predict(record: Record, coef: Sequence[float], columns: Sequence[int] | None = None,
+            link: Sequence[float] | None = None) -> float:
     if record.x is None:
         return 0.0
     x = record.x if columns is None else [record.x[i] for i in columns]
-    return probability(x, coef)
+    return probability(x, coef, link)
+
+
+def save(records: Sequence[Record], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([[r.game, r.level, r.x, r.truthful, r.odds] for r in records]))
+
+
+def load(path: Path) -> list[Record]:
+    return [Record(g, level, None if x is None else tuple(x), truthful, odds)
+            for g, level, x, truthful, odds in json.loads(path.read_text())]
 
 
 def brier(pairs: Sequence[tuple[float, bool]]) -> float:
