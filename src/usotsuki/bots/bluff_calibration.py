@@ -42,6 +42,7 @@ class Calibration:
     faith: float = 0.3
     slope: float = 1.0
     intercept: float = 0.0
+    knots: tuple[tuple[float, float], ...] = ()  # monotone map after the logistic one
 
     def model(self, particles: int) -> BeliefModel:
         return BeliefModel(particles=particles, support=self.support, faith=self.faith)
@@ -52,9 +53,12 @@ def calibrations() -> dict[str, Calibration]:
     """The shipped calibrations by population ("normal", "hard", "expert", "mix")."""
     text = resources.files("usotsuki.bots").joinpath("bluff_calibration.json").read_text()
     data = json.loads(text)
-    return {name: Calibration(**{k: float(v) for k, v in fields.items()
-                                 if k in Calibration.__slots__})
-            for name, fields in data["populations"].items()}
+    out = {}
+    for name, fields in data["populations"].items():
+        knots = tuple((float(x), float(y)) for x, y in fields.get("knots", ()))
+        out[name] = Calibration(*(float(fields[k]) for k in
+                                  ("support", "faith", "slope", "intercept")), knots)
+    return out
 
 
 def calibration(population: str) -> Calibration:
@@ -69,6 +73,9 @@ def recalibrate(p: FloatArray, exact: FloatArray, cal: Calibration) -> FloatArra
     q = np.clip(p, EPS, 1.0 - EPS)
     z = np.clip(cal.slope * np.log(q / (1.0 - q)) + cal.intercept, -30.0, 30.0)
     moved = 1.0 / (1.0 + np.exp(-z))
+    if cal.knots:
+        xs, ys = zip(*cal.knots, strict=True)
+        moved = np.interp(moved, xs, ys)
     certain = (exact <= 0.0) | (exact >= 1.0)
     return np.where(certain | (p < 0.0), np.where(p < 0.0, p, exact), moved)
 
@@ -165,7 +172,33 @@ def fit(records: list[tuple[BluffView, bool]], grid: list[tuple[float, float]],
         if best is None or ll > best[0]:
             best = (ll, Calibration(support, faith, slope, intercept))
     assert best is not None
-    return best[1], scores
+    cal = best[1]
+    p = np.array([current_call_probability(v, cal, i, particles)
+                  for i, (v, _) in enumerate(records)])
+    hand_sure = np.array([_sure(v) for v, _ in records])
+    knots = isotonic_knots(p[~hand_sure], y[~hand_sure])
+    return Calibration(cal.support, cal.faith, cal.slope, cal.intercept, knots), scores
+
+
+def isotonic_knots(p: FloatArray, y: FloatArray, bins: int = 16
+                   ) -> tuple[tuple[float, float], ...]:
+    """A monotone map from predicted to observed frequency: the maximum-likelihood
+    non-decreasing step function (pool adjacent violators) over ``bins`` quantile bins of
+    ``p``, as knots at the bins' mean predictions (linear in between). The logistic map
+    cannot bend; this fixes what is left (issue 11: every bucket within 0.05)."""
+    if p.size < 2 * bins:
+        return ()
+    order = np.argsort(p)
+    groups = np.array_split(order, bins)
+    blocks = [[float(p[g].mean()), float(y[g].sum()), float(g.size)] for g in groups if g.size]
+    merged: list[list[float]] = []
+    for x, total, n in blocks:  # pool adjacent violators
+        merged.append([x * n, total, n])
+        while len(merged) > 1 and merged[-2][1] / merged[-2][2] > merged[-1][1] / merged[-1][2]:
+            b = merged.pop()
+            merged[-1] = [merged[-1][0] + b[0], merged[-1][1] + b[1], merged[-1][2] + b[2]]
+    knots = [(xn / n, total / n) for xn, total, n in merged]
+    return tuple([(0.0, 0.0)] + [(round(x, 4), round(f, 4)) for x, f in knots] + [(1.0, 1.0)])
 
 
 def _sure(v: BluffView) -> bool:

@@ -7,9 +7,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from usotsuki.bluff.actions import Action
+from usotsuki.bluff.actions import Action, Call
 from usotsuki.bluff.view import BluffView, info_key
 from usotsuki.bots.bluff_belief import BeliefModel, sample
+from usotsuki.bots.bluff_calibration import calibrated_probabilities, calibration
 from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.bots.liar_hints import TruthHint
 from usotsuki.odds import call_probability
@@ -22,9 +23,9 @@ class BluffHint:
     odds: float | None  # the current call's exact probability from the seat's cards alone
     belief: float | None  # the same, also reading the others' calls (particle beliefs)
     suggestion: Action  # what the adviser (the ``expert`` bot) would do
-    # given how people play: a belief calibrated on how players call (issue 11); None
-    # until a calibrated model exists (the particle ``belief`` is not calibrated: it put
-    # calls that were true 45% of the time at 0.14, so it is not shown as one)
+    # given how people play: the belief calibrated on how players call (issue 11,
+    # :func:`calibrated_truth`); the uncalibrated particle ``belief`` is not shown (it put
+    # calls that were true 45% of the time at 0.14)
     calibrated: float | None = None
 
     def truth(self) -> TruthHint | None:
@@ -39,24 +40,37 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
     bots' draws: a seeded game plays the same with or without hints.
     """
     rng = random.Random(info_key(v))
-    odds = belief = None
+    odds = belief = calibrated = None
     current = v.current_call
     if current is not None:
         hand = v.hand or ()
         odds = call_probability(current, hand, v.cards_in_play - len(hand), v.ranks)
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
-    return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng))
+        calibrated = calibrated_truth(v, current)
+    return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng), calibrated)
+
+
+def calibrated_truth(v: BluffView, call: Call) -> float:
+    """How likely ``call`` is true "given how people play": seat ``v.seat``'s own cards,
+    the others' calls read by the belief fitted to self-play (the ``mix`` population of
+    :mod:`usotsuki.bots.bluff_calibration`), recalibrated so that calls given 0.3 are
+    true about 30% of the time. Certain calls (by the seat's own cards) stay 0 or 1.
+
+    Seeded from the view, like :func:`bluff_hint`: the same view gives the same number.
+    """
+    rng = random.Random("calibrated:" + info_key(v))
+    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=1024)
+    return float(probs[call.index])
 
 
 def bluff_truth_hint(v: BluffView) -> TruthHint | None:
-    """The labelled chances that the current call is true, cheap enough for every state
-    the server sends (no particles, no search): the exact odds from the seat's cards,
-    and the calibrated belief once one exists (None until then: see :class:`BluffHint`).
-    None when there is no current call or the seat has no hand."""
+    """The labelled chances that the current call is true (what the terminal and the
+    server show): given how people play (:func:`calibrated_truth`) and from the cards
+    alone (the exact odds). None when there is no current call or the seat has no hand."""
     current = v.current_call
     if current is None or v.hand is None:
         return None
     hand = v.hand
-    return TruthHint(None, call_probability(current, hand, v.cards_in_play - len(hand),
-                                            v.ranks))
+    return TruthHint(calibrated_truth(v, current),
+                     call_probability(current, hand, v.cards_in_play - len(hand), v.ranks))

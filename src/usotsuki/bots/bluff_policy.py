@@ -91,12 +91,12 @@ def distribution_rows(probs: FloatArray, start: int, p_current: FloatArray | Non
     legal = probs[:, start:]
     width = legal.shape[1]
     valid = legal >= 0.0  # NO_CALL marks calls the deck lacks (B13)
-    any_valid = valid.any(axis=1)
+    any_valid = np.asarray(valid.any(axis=1), dtype=bool)
     plausible = valid & (legal >= rule.plausible)
     spread = max(1, rule.spread)
     rank = np.cumsum(plausible, axis=1)
     honest = plausible & (rank <= spread)
-    has_plausible = plausible.any(axis=1)
+    has_plausible = np.asarray(plausible.any(axis=1), dtype=bool)
     # Without a plausible call: the likeliest legal call (the weakest of equals).
     likeliest = np.argmax(np.where(valid, legal, -2.0), axis=1) if width else np.zeros(n, int)
     fallback = np.zeros_like(honest)

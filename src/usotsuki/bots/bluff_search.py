@@ -40,7 +40,7 @@ from usotsuki.bots.bluff_levels import (
     deck_probs,
     first_legal_index,
 )
-from usotsuki.bots.bluff_policy import MixedRule, distribution, distribution_rows
+from usotsuki.bots.bluff_policy import MixedRule, choose, distribution, distribution_rows
 from usotsuki.cards import DECK, Card
 from usotsuki.odds import call_probabilities, call_probabilities_rows, deck_mask
 
@@ -148,7 +148,7 @@ def _hands(owner: np.ndarray, players: int) -> list[tuple[Card, ...]]:
     return [tuple(h) for h in hands]
 
 
-EXPERT_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04, spread=3,
+EXPERT_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04, spread=2,
                         bluff=0.2)
 """The candidates the expert weighs: ``hard``'s mix over the same calibrated beliefs."""
 PLAYOUT_RULE = NORMAL_RULE
@@ -168,15 +168,22 @@ class ExpertBluffBot:
     own cards in that world; the playouts run vectorised over the worlds. The action is
     drawn among those whose loss rate is within ``margin`` of the best, with weights
     ``exp(-(loss - best) / temperature)``: near-equal actions are mixed, so the choice
-    does not pin the hand, and clearly worse ones are never taken.
+    does not pin the hand, and clearly worse ones are never taken. A search that finds
+    one action clearly best would still play a pure strategy, and an honest first call
+    would name the hand: so with probability ``mix`` the expert plays the candidate rule's
+    own mixed distribution instead (its bluffs included). ``mix`` is the bluff share that
+    keeps a reader's odds on "it holds what it calls" bounded (see bluff_policy), at the
+    price of a few rounds the search would have played better.
     """
 
     name = "expert"
 
-    def __init__(self, worlds: int = 384, particles: int = 512, margin: float = 0.05,
+    def __init__(self, worlds: int = 256, particles: int = 512, margin: float = 0.05,
                  temperature: float = 0.02, cal: Calibration | None = None,
-                 rule: MixedRule | None = None, playout: MixedRule | None = None) -> None:
+                 rule: MixedRule | None = None, playout: MixedRule | None = None,
+                 mix: float = 0.15) -> None:
         self.worlds = worlds
+        self.mix = mix
         self.particles = particles
         self.margin = margin
         self.temperature = temperature
@@ -193,6 +200,8 @@ class ExpertBluffBot:
         start = first_legal_index(v)
         current = v.current_call
         p_current = None if current is None else float(probs[current.index])
+        if self.mix > 0.0 and rng.random() < self.mix:
+            return as_action(choose(probs, start, p_current, self.rule, rng))
         indices, _ = distribution(probs, start, p_current, self.rule)
         raises = [int(i) for i in indices if i >= 0]
         valid = np.flatnonzero(probs[start:] >= 0.0)

@@ -1,0 +1,169 @@
+"""Issue 11, Bluff: mixed play (seeded, not pinned by one call), the exploiter registry,
+calibration code on a tiny fixture, the vectorised rule and playouts."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from usotsuki.bluff import BluffRules, legal_actions, new_game, parse_action, push, start_round
+from usotsuki.bluff import view as seat_view
+from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER
+from usotsuki.bots import bot_names, make_bot
+from usotsuki.bots.bluff_calibration import (
+    Calibration,
+    brier,
+    fit,
+    fit_logistic,
+    reliability,
+)
+from usotsuki.bots.bluff_hints import calibrated_truth
+from usotsuki.bots.bluff_levels import HARD_RULE, NORMAL_RULE
+from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.bluff_policy import (
+    DETERMINISTIC,
+    distribution,
+    distribution_rows,
+)
+from usotsuki.bots.exploit import PREFIX, Exploiter, exploiters
+from usotsuki.cards import parse_cards
+from usotsuki.odds import call_probabilities
+from usotsuki.tournament import Spec, check_spec, play_game
+
+MIXED = ["normal", "hard", "expert"]
+
+
+def heads_up(hand0: str, hand1: str) -> object:
+    state = new_game(BluffRules(players=2, dealer=1))
+    return start_round(state, (tuple(parse_cards([hand0])), tuple(parse_cards([hand1])))).state
+
+
+@pytest.mark.parametrize("name", MIXED)
+def test_mixed_play_is_determined_by_the_seed_and_varies_with_it(name: str) -> None:
+    state = heads_up("KS", "7H")
+    v, legal = seat_view(state, 0), legal_actions(state)
+    # the expert with a small search, so the test stays fast
+    bot = ExpertBluffBot(worlds=24, particles=64) if name == "expert" else make_bot("bluff", name)
+    picks = [bot.act(v, legal, random.Random(s)) for s in range(40)]
+    assert picks[:8] == [bot.act(v, legal, random.Random(s)) for s in range(8)]
+    assert all(p in legal for p in picks)
+    assert len(set(picks)) > 1  # it mixes
+
+
+@pytest.mark.parametrize("name", ["normal", "hard"])
+def test_one_call_does_not_pin_the_hand(name: str) -> None:
+    # Two different one-card hands make the same first call with positive probability.
+    bot = make_bot("bluff", name)
+    calls = []
+    for hand in ("KS", "4D"):
+        state = heads_up(hand, "7H")
+        v, legal = seat_view(state, 0), legal_actions(state)
+        calls.append({bot.act(v, legal, random.Random(s)) for s in range(60)})
+    assert calls[0] & calls[1]
+
+
+def test_the_rule_gives_two_hands_a_common_call_and_the_old_rule_does_not() -> None:
+    probs = [call_probabilities(tuple(parse_cards([h])), 1) for h in ("KS", "4D")]
+    for rule, shared in ((NORMAL_RULE, True), (HARD_RULE, True), (DETERMINISTIC, False)):
+        supports = [set(distribution(p, 0, None, rule)[0].tolist()) for p in probs]
+        assert bool(supports[0] & supports[1]) is shared
+
+
+def test_the_rule_keeps_the_hard_facts() -> None:
+    probs = np.full(len(ALL_CALLS), 0.4)
+    start = FIRST_STRONGER[10]
+    # a call the cards make true is never challenged; one that cannot be true always is
+    idx, w = distribution(probs, start, 1.0, NORMAL_RULE)
+    assert -1 not in idx.tolist() and w.sum() == pytest.approx(1.0)
+    idx, w = distribution(probs, start, 0.0, NORMAL_RULE)
+    assert idx.tolist() == [-1]
+    # B10: nothing beats the strongest call
+    idx, _ = distribution(probs, len(ALL_CALLS), 0.9, NORMAL_RULE)
+    assert idx.tolist() == [-1]
+    # B5: the first caller never challenges
+    idx, _ = distribution(probs, 0, None, NORMAL_RULE)
+    assert -1 not in idx.tolist() and (idx >= 0).all()
+
+
+def test_rows_agree_with_single_distributions() -> None:
+    rng = np.random.default_rng(3)
+    probs = rng.random((20, len(ALL_CALLS)))
+    probs[:, ::7] = -1.0
+    p_cur = rng.random(20)
+    start = 40
+    c, w = distribution_rows(probs, start, p_cur, HARD_RULE)
+    assert np.allclose(c + w.sum(axis=1), 1.0)
+    for r in range(20):
+        idx, weights = distribution(probs[r], start, float(p_cur[r]), HARD_RULE)
+        got = dict(zip(idx.tolist(), weights.tolist(), strict=True))
+        assert got.get(-1, 0.0) == pytest.approx(c[r])
+        for j in np.flatnonzero(w[r]):
+            assert got[start + int(j)] == pytest.approx(w[r, j])
+
+
+def test_exploiters_are_registered_hidden_and_split_in_halves() -> None:
+    family = exploiters("bluff")
+    names = [x.name for x in family]
+    assert all(n.startswith(PREFIX) for n in names) and len(set(names)) == len(names)
+    assert not set(names) & set(bot_names("bluff"))  # not offered to players
+    assert set(names) <= set(bot_names("bluff", hidden=True))
+    assert "expert-v1" in bot_names("bluff", hidden=True)
+    assert "expert-v1" not in bot_names("bluff")
+    assert any(x.held_out for x in family) and not all(x.held_out for x in family)
+    check_spec(Spec("bluff", 2, ("x-read-normal", "normal"), 1, 1))
+    with pytest.raises(ValueError, match="x-"):
+        Exploiter("read-normal", object, False, "badly named")
+
+
+@pytest.mark.parametrize("name", [x.name for x in exploiters("bluff")] + ["expert-v1"])
+def test_exploiters_play_legal_games(name: str) -> None:
+    # a short game (max_cards 2) heads-up against normal: every action legal (BotFault else)
+    result = play_game(Spec("bluff", 2, (name, "normal"), 1, 5, "max_cards=2"), 0)
+    assert result.winner is not None
+
+
+def test_reader_reads_a_deterministic_caller() -> None:
+    # The old deterministic rule's first call names its card: the v0 reader believes it.
+    state = push(heads_up("KS", "7H"), parse_action("card K"))
+    v = seat_view(state, 1)
+    reader = make_bot("bluff", "x-read-v0")
+    probs = reader.posterior(v, random.Random(0))  # type: ignore[attr-defined]
+    index = next(c.index for c in ALL_CALLS if str(c) == "card K")
+    assert probs[index] > 0.9
+
+
+def test_logistic_fit_recovers_known_parameters() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=4000)
+    y = (rng.random(4000) < 1 / (1 + np.exp(-(1.7 * x - 0.4)))).astype(float)
+    a, b, ll = fit_logistic(x, y)
+    assert a == pytest.approx(1.7, abs=0.15) and b == pytest.approx(-0.4, abs=0.1)
+    assert ll < 0
+
+
+def test_calibration_fit_on_a_tiny_fixture() -> None:
+    # Four decisions from one round: the grid point of best likelihood is returned.
+    state = heads_up("KS", "KH")
+    records = []
+    for text, truth in (("card K", True), ("pair K", True), ("three K", False)):
+        state = push(state, parse_action(text))
+        records.append((seat_view(state, state.to_move), truth))
+    cal, scores = fit(records, [(0.0, 0.0), (2.0, 0.0)], particles=32)
+    assert set(scores) == {(0.0, 0.0), (2.0, 0.0)}
+    assert isinstance(cal, Calibration) and np.isfinite(cal.slope)
+    assert scores[(cal.support, cal.faith)] == max(scores.values())
+    rows = reliability(np.array([0.05, 0.15, 0.95]), np.array([0.0, 1.0, 1.0]))
+    assert [r[2] for r in rows] == [1, 1, 1]
+    assert brier(np.array([1.0, 0.0]), np.array([1.0, 1.0])) == 0.5
+
+
+def test_calibrated_truth_is_a_probability_and_respects_certainty() -> None:
+    state = push(heads_up("KS", "7H"), parse_action("card K"))
+    v = seat_view(state, 1)
+    call = v.current_call
+    assert call is not None
+    p = calibrated_truth(v, call)
+    assert 0.0 <= p <= 1.0 and p == calibrated_truth(v, call)  # seeded from the view
+    assert calibrated_truth(v, parse_action("card 7")) == 1.0  # its own card
