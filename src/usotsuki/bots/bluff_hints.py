@@ -51,7 +51,7 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
     return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng), calibrated)
 
 
-def calibrated_truth(v: BluffView, call: Call) -> float:
+def calibrated_truth(v: BluffView, call: Call, particles: int = 1024) -> float:
     """How likely ``call`` is true "given how people play": seat ``v.seat``'s own cards,
     the others' calls read by the belief fitted to self-play (the ``mix`` population of
     :mod:`usotsuki.bots.bluff_calibration`), recalibrated so that calls given 0.3 are
@@ -60,17 +60,18 @@ def calibrated_truth(v: BluffView, call: Call) -> float:
     Seeded from the view, like :func:`bluff_hint`: the same view gives the same number.
     """
     rng = random.Random("calibrated:" + info_key(v))
-    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=1024)
+    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=particles)
     return float(probs[call.index])
 
 
-def bluff_truth_hint(v: BluffView) -> TruthHint | None:
-    """The labelled chances that the current call is true (what the terminal and the
-    server show): given how people play (:func:`calibrated_truth`) and from the cards
-    alone (the exact odds). None when there is no current call or the seat has no hand."""
+def bluff_truth_hint(v: BluffView, particles: int = 256) -> TruthHint | None:
+    """The labelled chances that the current call is true (what the server shows): given
+    how people play (:func:`calibrated_truth`, on fewer particles than the terminal's
+    hint: the server computes it on its event loop) and from the cards alone (the exact
+    odds). None when there is no current call or the seat has no hand."""
     current = v.current_call
     if current is None or v.hand is None:
         return None
     hand = v.hand
-    return TruthHint(calibrated_truth(v, current),
+    return TruthHint(calibrated_truth(v, current, particles),
                      call_probability(current, hand, v.cards_in_play - len(hand), v.ranks))

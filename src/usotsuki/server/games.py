@@ -55,13 +55,25 @@ def hint_json(session: AnySession, seat: int | None) -> dict[str, Any] | None:
     if isinstance(session, LiarSession):
         if session.match is None:
             return None
-        from usotsuki.bots.liar_hints import liar_truth_hint
+        return _liar_hint(session.view(seat))
+    return _bluff_hint(session.view(seat))
 
-        hint = liar_truth_hint(session.view(seat))
-    else:
-        from usotsuki.bots.bluff_hints import bluff_truth_hint
 
-        hint = bluff_truth_hint(session.view(seat))
+# Once per information state: every client of the seat, every re-send, gets the same
+# numbers without recomputing them on the event loop (a Bluff hint reads 256 particles).
+@functools.lru_cache(maxsize=256)
+def _liar_hint(v: liar.LiarView) -> dict[str, Any] | None:
+    from usotsuki.bots.liar_hints import liar_truth_hint
+
+    hint = liar_truth_hint(v)
+    return None if hint is None else hint.to_json()
+
+
+@functools.lru_cache(maxsize=256)
+def _bluff_hint(v: bluff.BluffView) -> dict[str, Any] | None:
+    from usotsuki.bots.bluff_hints import bluff_truth_hint
+
+    hint = bluff_truth_hint(v)
     return None if hint is None else hint.to_json()
 
 
