@@ -6,12 +6,17 @@ randomness from the ``rng`` it is given, so a game replays exactly.
 
 - ``easy``: random with light sense: always doubts a play that empties a hand (L10),
   plays truthfully more often than not when it can, otherwise acts at random.
-- ``normal``: exact odds (:mod:`usotsuki.odds_liar`) and fixed weights: each legal move
-  gets an expected change of its own hand size, and the smallest wins.
-- ``hard``: the same choice with the belief model of :mod:`usotsuki.bots.liar_belief`
-  (what the declaration and the player's record of lies say) instead of the plain odds.
+- ``normal``: exact odds (:mod:`usotsuki.odds_liar`) through a one-feature calibrated
+  belief (:func:`usotsuki.bots.liar_calibrated.simple_truth`) and fixed weights: each
+  legal move gets an expected change of its own hand size; near-equal moves are mixed
+  (:func:`gibbs_choice`, issue 11).
+- ``hard``: the same choice with the full calibrated belief
+  (:func:`usotsuki.bots.liar_calibrated.calibrated_truth`: how the bots actually declare,
+  fitted by maximum likelihood on self-play) and a lower temperature.
 - ``expert``: determinized search (:mod:`usotsuki.bots.liar_search`) over a few
-  candidate moves, with ``hard`` as the default policy inside the simulations.
+  candidate moves, with ``hard`` at the root, the calibrated belief in the
+  determinizations and a mixed final choice among statistically tied moves;
+  ``expert-v1`` is the expert before issue 11 (kept for comparisons, hidden from players).
 """
 
 from __future__ import annotations
