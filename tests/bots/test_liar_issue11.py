@@ -108,9 +108,10 @@ def test_old_expert_is_kept_hidden_and_the_weights_default_to_the_old_rule() -> 
 @pytest.mark.parametrize("x", [x.name for x in exploiters("liar")])
 def test_liar_exploiters_play_legally(x: str) -> None:
     assert x.startswith("x-") and x not in bot_names("liar")
-    moves = play([x, "hard"], "", 2, 120)
+    slow = x.startswith("x-br-")  # a reader runs a level's rule on 40 hands per doubt
+    moves = play([x, "hard"], "", 2, 50 if slow else 120)
     moves += play([x, "normal", x], "multi,revolution,eight_cut,jack_back,six_up,binding",
-                  4, 80)
+                  4, 40 if slow else 80)
     assert len(moves) >= 20
 
 
