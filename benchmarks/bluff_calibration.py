@@ -31,8 +31,8 @@ DATA = ROOT / "src" / "usotsuki" / "bots" / "bluff_calibration.json"
 LINEUPS = {
     "normal": [("normal",) * 2, ("normal",) * 4],
     "hard": [("hard",) * 2, ("hard",) * 4],
-    "mix": [("expert", "hard"), ("normal", "expert"), ("expert", "hard", "normal", "hard"),
-            ("normal", "normal", "expert", "hard")],
+    "mix": [("hard", "normal"), ("expert", "normal"), ("normal", "hard", "normal", "hard"),
+            ("expert", "normal", "hard", "normal")],
 }
 GRID = [(1.0, 0.3), (2.0, 0.3), (3.0, 0.3), (2.0, 0.0)]
 
@@ -133,12 +133,11 @@ def main(argv: list[str] | None = None) -> int:
                                             "fitted_on": len(fit_set)}
         else:
             cal = bc.calibration(name)
+            shipped["about"] = ("fitted by benchmarks/bluff_calibration.py --fit (maximum "
+                                "likelihood on self-play; see usotsuki.bots.bluff_calibration)")
+            DATA.write_text(json.dumps(shipped, indent=2) + "\n")  # after each population
+            print(f"wrote {DATA}")
         out.append(report(name, held, cal))
-    if args.fit:
-        shipped["about"] = ("fitted by benchmarks/bluff_calibration.py --fit (maximum "
-                            "likelihood on self-play; see usotsuki.bots.bluff_calibration)")
-        DATA.write_text(json.dumps(shipped, indent=2) + "\n")
-        print(f"wrote {DATA}")
     return 0
 
 

@@ -178,7 +178,7 @@ class ExpertBluffBot:
 
     name = "expert"
 
-    def __init__(self, worlds: int = 256, particles: int = 512, margin: float = 0.05,
+    def __init__(self, worlds: int = 160, particles: int = 512, margin: float = 0.05,
                  temperature: float = 0.02, cal: Calibration | None = None,
                  rule: MixedRule | None = None, playout: MixedRule | None = None,
                  mix: float = 0.15) -> None:
@@ -256,7 +256,9 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
         probs = np.where(mask, call_probabilities_rows(held, unseen, v.ranks), NO_CALL)
         cur = current[live]
         p_cur = probs[np.arange(live.size), cur]
-        probs = np.where(columns[None, :] < _STRONGER[cur][:, None], NO_CALL, probs)
+        starts = _STRONGER[cur]
+        lo = int(starts.min())  # calls below every row's start are never legal: cut them
+        probs = np.where(columns[None, lo:] < starts[:, None], NO_CALL, probs[:, lo:])
         c, w = distribution_rows(probs, 0, p_cur, rule)
         u = gen.random(live.size)
         challenged = u < c
@@ -271,7 +273,7 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
             target = np.minimum(u[go] - c[go], cum[:, -1] * (1.0 - 1e-9))
             choice = np.argmax(cum > target[:, None], axis=1)
             moved = live[go]
-            current[moved] = choice
+            current[moved] = lo + choice
             caller[moved] = seat
         seat = _next(v.hand_sizes, seat)
     return lost
