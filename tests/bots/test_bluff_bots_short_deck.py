@@ -32,7 +32,7 @@ from usotsuki.odds import call_probabilities
 
 def bot(name: str) -> Bot:
     if name == "expert":  # a light search keeps the test short; the same code runs
-        return ExpertBluffBot(iterations=30, model=BeliefModel(particles=64))
+        return ExpertBluffBot(worlds=24, particles=64)
     return make_bot("bluff", name)
 
 

@@ -30,7 +30,7 @@ from usotsuki.bluff.deal import deal_hands
 from usotsuki.bots import make_bot
 from usotsuki.bots.bluff_belief import BeliefModel, sample
 from usotsuki.bots.bluff_levels import Thresholds, decide_array, decide_index
-from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.bluff_search import ExpertV1BluffBot
 from usotsuki.cards import DECK, Card, parse_cards
 from usotsuki.odds import call_probabilities
 from usotsuki.tournament import Spec, run, summarize
@@ -210,7 +210,7 @@ def test_expert_time_limit_caps_its_search() -> None:
     state = mid_round(7, ["pair 8"])
     seat = state.to_move
     assert seat is not None
-    bot = ExpertBluffBot(iterations=10_000_000, time_limit=0.05)
+    bot = ExpertV1BluffBot(iterations=10_000_000, time_limit=0.05)  # expert-v1 has the limit
     import time
 
     began = time.perf_counter()
