@@ -224,3 +224,22 @@ def test_server_hint_payload_only_for_the_seat_to_move() -> None:
     assert payload is not None and set(payload) == {"calibrated", "odds"}
     assert 0.0 <= payload["odds"] <= 1.0 and 0.0 <= payload["calibrated"] <= 1.0
     assert all(hint_json(session, s) is None for s in (None, *range(3)) if s != mover)
+
+
+def test_bluff_hint_shows_a_calibrated_number_only_when_one_was_fitted() -> None:
+    from usotsuki.bluff import BluffRules
+    from usotsuki.bots.bluff_hints import bluff_truth_hint, calibration_fitted
+    from usotsuki.session import BluffSession
+
+    session = BluffSession.create(BluffRules(players=3))
+    rng = random.Random(4)
+    while session.chance_due:
+        session, _ = session.deal(session.draw_chance(rng))
+    seat = session.to_move
+    assert seat is not None
+    assert bluff_truth_hint(session.view(seat)) is None  # no call yet
+    session, _ = session.apply(session.legal()[0])
+    hint = bluff_truth_hint(session.view(session.to_move))
+    assert hint is not None and hint.odds is not None
+    assert (hint.calibrated is not None) == calibration_fitted()
+    assert len(hint.lines()) == (2 if calibration_fitted() else 1)

@@ -3,9 +3,12 @@ bot would do in their place. Built from the person's view alone, like any bot's 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from usotsuki.bluff.actions import Action, Call
 from usotsuki.bluff.view import BluffView, info_key
@@ -24,8 +27,9 @@ class BluffHint:
     belief: float | None  # the same, also reading the others' calls (particle beliefs)
     suggestion: Action  # what the adviser (the ``expert`` bot) would do
     # given how people play: the belief calibrated on how players call (issue 11,
-    # :func:`calibrated_truth`); the uncalibrated particle ``belief`` is not shown (it put
-    # calls that were true 45% of the time at 0.14)
+    # :func:`calibrated_truth`), None while the shipped calibration is a placeholder
+    # (:func:`calibration_fitted`); the uncalibrated particle ``belief`` is not shown (it
+    # put calls that were true 45% of the time at 0.14)
     calibrated: float | None = None
 
     def truth(self) -> TruthHint | None:
@@ -47,7 +51,7 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
         odds = call_probability(current, hand, v.cards_in_play - len(hand), v.ranks)
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
-        calibrated = calibrated_truth(v, current)
+        calibrated = calibrated_truth(v, current) if calibration_fitted() else None
     return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng), calibrated)
 
 
@@ -64,14 +68,26 @@ def calibrated_truth(v: BluffView, call: Call, particles: int = 1024) -> float:
     return float(probs[call.index])
 
 
+@cache
+def calibration_fitted(population: str = "mix") -> bool:
+    """Whether the shipped Bluff calibration of ``population`` was fitted to self-play
+    (its entry records ``fitted_on``), not a placeholder: only then is its number shown
+    as "given how people play" (a hint never shows a number it cannot stand behind)."""
+    text = resources.files("usotsuki.bots").joinpath("bluff_calibration.json").read_text()
+    entry = json.loads(text).get("populations", {}).get(population, {})
+    return isinstance(entry, dict) and "fitted_on" in entry
+
+
 def bluff_truth_hint(v: BluffView, particles: int = 256) -> TruthHint | None:
     """The labelled chances that the current call is true (what the server shows): given
     how people play (:func:`calibrated_truth`, on fewer particles than the terminal's
-    hint: the server computes it on its event loop) and from the cards alone (the exact
-    odds). None when there is no current call or the seat has no hand."""
+    hint: the server computes it on its event loop; None until the calibration is fitted)
+    and from the cards alone (the exact odds). None when there is no current call or the
+    seat has no hand."""
     current = v.current_call
     if current is None or v.hand is None:
         return None
     hand = v.hand
-    return TruthHint(calibrated_truth(v, current, particles),
+    calibrated = calibrated_truth(v, current, particles) if calibration_fitted() else None
+    return TruthHint(calibrated,
                      call_probability(current, hand, v.cards_in_play - len(hand), v.ranks))
