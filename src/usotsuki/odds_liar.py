@@ -25,8 +25,9 @@ truthful" from the cards alone: the hints (``play liar --hints``, the browser) s
 :func:`truth_probability` as "from the cards alone", beside the calibrated belief of
 :mod:`usotsuki.bots.liar_calibrated` ("given how people play"), which reads these odds
 among its inputs; the ``normal`` and ``sensible`` bots weigh :func:`able_before_play`
-(could the player have made the play truthfully) with their own policy; ``hard``'s beliefs count hands with
-:func:`hands_with` over :func:`knowledge`; the ``expert``'s playouts use
+(could the player have made the play truthfully) with their own policy; the structural
+belief of :mod:`usotsuki.bots.liar_belief` counts hands with :func:`hands_with` over
+:func:`knowledge`; the ``expert``'s playouts use
 :func:`hypergeometric_at_least` on their determinized hands. The API:
 
 - from a view: :func:`truth_probability`, :func:`able_before_play`,
