@@ -89,19 +89,25 @@ def report(name: str, held: list[tuple[Any, bool]], cal: Any) -> dict[str, Any]:
                                        v.ranks) for v, _ in held])
     rows = reliability(p, y)
     print(f"\n{name}: held-out decisions {len(held)}; calibration {cal}")
-    print("  bucket       n   predicted  observed  |diff|")
+    from usotsuki.tournament import wilson
+
+    print("  bucket       n   predicted  observed (95% CI)      |diff|")
     worst = 0.0
+    consistent = True  # every bucket's prediction within 0.05 of its observed interval
     for low, high, n, mean_p, obs in rows:
         diff = abs(mean_p - obs)
+        lo, hi = wilson(round(obs * n), n)
+        consistent &= lo - 0.05 <= mean_p <= hi + 0.05
         if n >= 30:
             worst = max(worst, diff)
-        print(f"  {low:.1f}-{high:.1f} {n:6}   {mean_p:.3f}     {obs:.3f}    {diff:.3f}"
-              f"{'' if n >= 30 else '  (n < 30)'}")
+        print(f"  {low:.1f}-{high:.1f} {n:6}   {mean_p:.3f}     {obs:.3f} [{lo:.3f}, {hi:.3f}]"
+              f"  {diff:.3f}{'' if n >= 30 else '  (n < 30)'}")
     b, b0 = brier(p, y), brier(plain, y)
     print(f"  Brier: calibrated {b:.4f}, plain odds {b0:.4f}; worst bucket (n >= 30) "
-          f"{worst:.3f} ({'met' if worst <= 0.05 and b < b0 else 'NOT met'})")
+          f"{worst:.3f} ({'met' if worst <= 0.05 and b < b0 else 'NOT met'}); every "
+          f"prediction within 0.05 of its bucket's 95% interval: {consistent}")
     return {"population": name, "n": len(held), "brier": b, "brier_plain": b0,
-            "worst_bucket": worst, "buckets": rows}
+            "worst_bucket": worst, "within_interval": consistent, "buckets": rows}
 
 
 def main(argv: list[str] | None = None) -> int:

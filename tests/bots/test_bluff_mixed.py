@@ -21,12 +21,12 @@ from usotsuki.bots.bluff_calibration import (
 )
 from usotsuki.bots.bluff_hints import calibrated_truth
 from usotsuki.bots.bluff_levels import HARD_RULE, NORMAL_RULE
-from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.bots.bluff_policy import (
     DETERMINISTIC,
     distribution,
     distribution_rows,
 )
+from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.bots.exploit import PREFIX, Exploiter, exploiters
 from usotsuki.cards import parse_cards
 from usotsuki.odds import call_probabilities

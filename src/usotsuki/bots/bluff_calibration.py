@@ -56,8 +56,8 @@ def calibrations() -> dict[str, Calibration]:
     out = {}
     for name, fields in data["populations"].items():
         knots = tuple((float(x), float(y)) for x, y in fields.get("knots", ()))
-        out[name] = Calibration(*(float(fields[k]) for k in
-                                  ("support", "faith", "slope", "intercept")), knots)
+        out[name] = Calibration(float(fields["support"]), float(fields["faith"]),
+                                float(fields["slope"]), float(fields["intercept"]), knots)
     return out
 
 

@@ -187,7 +187,7 @@ class ExpertBluffBot:
         self.particles = particles
         self.margin = margin
         self.temperature = temperature
-        self.cal = cal or calibration("expert")
+        self.cal = cal or calibration("hard")  # the opponents it meets most: the levels
         self.rule = rule or EXPERT_RULE
         self.playout = playout or PLAYOUT_RULE
 
