@@ -35,7 +35,7 @@ from usotsuki.analysis.common import Estimate, Z, mean_estimate
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Call
 from usotsuki.bots.bluff_belief import sample
 from usotsuki.bots.bluff_levels import decide_array, deck_probs, first_legal_index
-from usotsuki.bots.bluff_search import ExpertBluffBot, _hands, _next
+from usotsuki.bots.bluff_search import ExpertV1BluffBot, _hands, _next
 from usotsuki.bots.liar_belief import truth_belief
 from usotsuki.bots.liar_search import SearchLiarBot, candidates, determinize, rollout_action
 from usotsuki.cards import Card
@@ -69,9 +69,9 @@ class Search(Protocol[V_contra, A]):
 class ExpertBluffSearch:
     """The Bluff expert's search with ``playouts`` deals per candidate raise."""
 
-    def __init__(self, playouts: int = 120, bot: ExpertBluffBot | None = None) -> None:
+    def __init__(self, playouts: int = 120, bot: ExpertV1BluffBot | None = None) -> None:
         self.playouts = playouts
-        self.bot = bot or ExpertBluffBot()
+        self.bot = bot or ExpertV1BluffBot()
 
     def evaluate(self, v: bluff.BluffView, taken: bluff.Action, rng: random.Random
                  ) -> Evaluation[bluff.Action]:
@@ -118,7 +118,7 @@ class ExpertBluffSearch:
 
     def _loser(self, v: bluff.BluffView, hands: list[tuple[Card, ...]],
                truth: np.ndarray, index: int) -> int:
-        """The expert's playout (``ExpertBluffBot._loses``) after this seat calls
+        """The expert's playout (``ExpertV1BluffBot._loses``) after this seat calls
         ``ALL_CALLS[index]``, giving the round's loser rather than only whether it is
         this seat: the win chart needs who."""
         assert v.seat is not None
