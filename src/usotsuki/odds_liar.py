@@ -21,10 +21,13 @@ is in the unseen pool: each unseen place is equally likely to hold it. So hand s
 the stock's size matter only through the player's hand size and its known cards.
 
 **One model, shared.** This module is the project's only model of "is this play
-truthful": the hints (``play liar --hints``) show :func:`truth_probability`; the
-``normal`` and ``sensible`` bots weigh :func:`able_before_play` (could the player have
-made the play truthfully) with their own policy; ``hard``'s beliefs count hands with
-:func:`hands_with` over :func:`knowledge`; the ``expert``'s playouts use
+truthful" from the cards alone: the hints (``play liar --hints``, the browser) show
+:func:`truth_probability` as "from the cards alone", beside the calibrated belief of
+:mod:`usotsuki.bots.liar_calibrated` ("given how people play"), which reads these odds
+among its inputs; the ``normal`` and ``sensible`` bots weigh :func:`able_before_play`
+(could the player have made the play truthfully) with their own policy; the structural
+belief of :mod:`usotsuki.bots.liar_belief` counts hands with :func:`hands_with` over
+:func:`knowledge`; the ``expert``'s playouts use
 :func:`hypergeometric_at_least` on their determinized hands. The API:
 
 - from a view: :func:`truth_probability`, :func:`able_before_play`,

@@ -82,7 +82,7 @@ def test_odds_hints_and_bots_give_the_models_number(name: str) -> None:
     assert able_before_play(v) == pytest.approx(able, abs=1e-12)
     # the hint shows the model's number
     lines = hint_lines(v, "pass", Names(["a", "b", "c"], seat))
-    assert f"with probability {truthful:.2f} given your cards" in lines[0]
+    assert f"{truthful:.2f} from the cards alone (カードだけから計算すると)" in "\n".join(lines)
     # normal and sensible read the same model (with their own policy on top)
     assert normal_estimate(v) == pytest.approx(NORMAL_HONESTY * able, abs=1e-12)
     bot = SensibleLiarBot()

@@ -58,6 +58,7 @@ def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
     from usotsuki.bots.bluff_search import ExpertBluffBot, ExpertV1BluffBot, HardBluffBot
     from usotsuki.bots.exploit import exploiters
     from usotsuki.bots.liar_levels import LEVELS as LIAR_LEVELS
+    from usotsuki.bots.liar_levels import OLD_LEVELS as LIAR_OLD_LEVELS
     from usotsuki.bots.liar_random import RandomLiarBot
     from usotsuki.bots.liar_sensible import SensibleLiarBot
 
@@ -66,7 +67,8 @@ def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
         "normal": NormalBluffBot, "hard": HardBluffBot, "expert": ExpertBluffBot,
         "expert-v1": ExpertV1BluffBot}
     liar_bots: dict[str, Callable[[], AnyBot]] = {
-        "random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS}
+        "random": RandomLiarBot, "sensible": SensibleLiarBot, **LIAR_LEVELS,
+        **LIAR_OLD_LEVELS}
     for game, bots in (("bluff", bluff_bots), ("liar", liar_bots)):
         for x in exploiters(game):  # hidden from players: see usotsuki.bots.exploit
             bots[x.name] = x.make

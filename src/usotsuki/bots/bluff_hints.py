@@ -3,15 +3,19 @@ bot would do in their place. Built from the person's view alone, like any bot's 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from usotsuki.bluff.actions import Action, Call
 from usotsuki.bluff.view import BluffView, info_key
 from usotsuki.bots.bluff_belief import BeliefModel, sample
 from usotsuki.bots.bluff_calibration import calibrated_probabilities, calibration
 from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.liar_hints import TruthHint
 from usotsuki.odds import call_probability
 
 ADVISER = "expert"
@@ -22,6 +26,15 @@ class BluffHint:
     odds: float | None  # the current call's exact probability from the seat's cards alone
     belief: float | None  # the same, also reading the others' calls (particle beliefs)
     suggestion: Action  # what the adviser (the ``expert`` bot) would do
+    # given how people play: the belief calibrated on how players call (issue 11,
+    # :func:`calibrated_truth`), None while the shipped calibration is a placeholder
+    # (:func:`calibration_fitted`); the uncalibrated particle ``belief`` is not shown (it
+    # put calls that were true 45% of the time at 0.14)
+    calibrated: float | None = None
+
+    def truth(self) -> TruthHint | None:
+        """The two labelled probabilities a person is shown (None: no current call)."""
+        return None if self.odds is None else TruthHint(self.calibrated, self.odds)
 
 
 def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
@@ -31,17 +44,18 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
     bots' draws: a seeded game plays the same with or without hints.
     """
     rng = random.Random(info_key(v))
-    odds = belief = None
+    odds = belief = calibrated = None
     current = v.current_call
     if current is not None:
         hand = v.hand or ()
         odds = call_probability(current, hand, v.cards_in_play - len(hand), v.ranks)
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
-    return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng))
+        calibrated = calibrated_truth(v, current) if calibration_fitted() else None
+    return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng), calibrated)
 
 
-def calibrated_truth(v: BluffView, call: Call) -> float:
+def calibrated_truth(v: BluffView, call: Call, particles: int = 256) -> float:
     """How likely ``call`` is true "given how people play": seat ``v.seat``'s own cards,
     the others' calls read by the belief fitted to self-play (the ``mix`` population of
     :mod:`usotsuki.bots.bluff_calibration`), recalibrated so that calls given 0.3 are
@@ -50,5 +64,30 @@ def calibrated_truth(v: BluffView, call: Call) -> float:
     Seeded from the view, like :func:`bluff_hint`: the same view gives the same number.
     """
     rng = random.Random("calibrated:" + info_key(v))
-    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=256)  # as fitted
+    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=particles)
     return float(probs[call.index])
+
+
+@cache
+def calibration_fitted(population: str = "mix") -> bool:
+    """Whether the shipped Bluff calibration of ``population`` was fitted to self-play
+    (its entry records ``fitted_on``), not a placeholder: only then is its number shown
+    as "given how people play" (a hint never shows a number it cannot stand behind)."""
+    text = resources.files("usotsuki.bots").joinpath("bluff_calibration.json").read_text()
+    entry = json.loads(text).get("populations", {}).get(population, {})
+    return isinstance(entry, dict) and "fitted_on" in entry
+
+
+def bluff_truth_hint(v: BluffView, particles: int = 256) -> TruthHint | None:
+    """The labelled chances that the current call is true (what the server shows): given
+    how people play (:func:`calibrated_truth`, on fewer particles than the terminal's
+    hint: the server computes it on its event loop; None until the calibration is fitted)
+    and from the cards alone (the exact odds). None when there is no current call or the
+    seat has no hand."""
+    current = v.current_call
+    if current is None or v.hand is None:
+        return None
+    hand = v.hand
+    calibrated = calibrated_truth(v, current, particles) if calibration_fitted() else None
+    return TruthHint(calibrated,
+                     call_probability(current, hand, v.cards_in_play - len(hand), v.ranks))

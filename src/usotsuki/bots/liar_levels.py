@@ -6,22 +6,34 @@ randomness from the ``rng`` it is given, so a game replays exactly.
 
 - ``easy``: random with light sense: always doubts a play that empties a hand (L10),
   plays truthfully more often than not when it can, otherwise acts at random.
-- ``normal``: exact odds (:mod:`usotsuki.odds_liar`) and fixed weights: each legal move
-  gets an expected change of its own hand size, and the smallest wins.
-- ``hard``: the same choice with the belief model of :mod:`usotsuki.bots.liar_belief`
-  (what the declaration and the player's record of lies say) instead of the plain odds.
+- ``normal``: exact odds (:mod:`usotsuki.odds_liar`) through a one-feature calibrated
+  belief (:func:`usotsuki.bots.liar_calibrated.simple_truth`) and fixed weights: each
+  legal move gets an expected change of its own hand size; near-equal moves are mixed
+  (:func:`gibbs_choice`, issue 11).
+- ``hard``: the same choice with the full calibrated belief
+  (:func:`usotsuki.bots.liar_calibrated.calibrated_truth`: how the bots actually declare,
+  fitted by maximum likelihood on self-play) and a lower temperature.
 - ``expert``: determinized search (:mod:`usotsuki.bots.liar_search`) over a few
-  candidate moves, with ``hard`` as the default policy inside the simulations.
+  candidate moves, with ``hard`` at the root, the calibrated belief in the
+  determinizations and a mixed final choice among statistically tied moves;
+  ``expert-v1`` is the expert before issue 11 (kept for comparisons, hidden from players).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from usotsuki.bots.liar_common import give_cards, lie_play, owed_size, truthful_plays
+from usotsuki.bots.liar_common import (
+    give_cards,
+    lie_play,
+    order_key,
+    owed_size,
+    truthful_plays,
+)
 from usotsuki.liar.actions import DOUBT, PASS, Action, Play
 from usotsuki.liar.legal import LegalSummary
 from usotsuki.liar.view import LiarView
@@ -35,17 +47,51 @@ Estimator = Callable[[LiarView], float | None]
 
 @dataclass
 class Weights:
-    """The fixed weights of the expected-cost choice (units: cards in one's own hand)."""
+    """The weights of the expected-cost choice (units: cards in one's own hand)."""
 
     other_loss: float = 0.5  # a card drawn by someone else is worth this much to me
     lead: float = 0.7  # leading the next field
     lie_risk: float = 0.45  # the chance a lie is doubted (a play that empties a hand: 1)
     high_lead: bool = True  # lead the highest card held (nobody can beat the top rate)
+    # Mixed play (issue 11). ``temperature`` (cards): each scored move is chosen with
+    # probability proportional to exp(-cost / temperature) (a Gibbs or "quantal" choice).
+    # Its expected loss against always taking the cheapest move is at most
+    # temperature * ln(k) for k moves (the entropy bound), and in practice much less since
+    # moves a card or more worse get weight e^(-1/temperature); but two moves within about
+    # one temperature of each other are both played often, so an opponent cannot read the
+    # hand from which one was chosen, nor find a sharp doubt threshold to play against.
+    # 0 keeps the old rule: the cheapest move, ties broken by the generator.
+    temperature: float = 0.0
+    # how much a card of a higher rate is worth keeping (cards per rate step): playing it
+    # now instead of the lowest truthful play, or declaring a lie higher than the lowest
+    # legal rate, costs this much per step; with a temperature these become near-equal
+    # plays that the bot mixes, so its declared rate no longer pins its hand down
+    keep: float = 0.0
+    lie_rates: int = 1  # how many declared rates (lowest legal first) a lie is scored at
+
+
+def gibbs_choice(scored: list[tuple[float, Action]], temperature: float,
+                 rng: random.Random) -> Action:
+    """The move of least cost (ties broken by ``rng``), or with a ``temperature`` a move
+    drawn with probability proportional to exp(-cost / temperature): see
+    :class:`Weights`. Always one draw of ``rng`` (replays stay exact)."""
+    best = min(cost for cost, _ in scored)
+    if temperature <= 0.0:
+        ties = [a for cost, a in scored if cost <= best + 1e-9]
+        return ties[rng.randrange(len(ties))]
+    weights = [math.exp((best - cost) / temperature) for cost, _ in scored]
+    x = rng.random() * sum(weights)
+    for w, (_, action) in zip(weights, scored, strict=True):
+        x -= w
+        if x < 0.0:
+            return action
+    return scored[-1][1]
 
 
 class LevelBot:
     """Chooses the move of least expected cost to its own hand, from an estimate of the
-    current play's truth (the exact odds for ``normal``, the beliefs for ``hard``)."""
+    current play's truth (the exact odds for ``normal``, the calibrated belief for
+    ``hard``), mixing near-equal moves when its weights give a temperature."""
 
     def __init__(self, name: str, estimate: Estimator, weights: Weights | None = None) -> None:
         self.name = name
@@ -58,10 +104,7 @@ class LevelBot:
             return give_cards(hand, owed_size(view))
         if legal.accept:  # L10: accepting loses at once; a doubt can only help
             return DOUBT
-        scored = self.options(view, legal)
-        best = min(cost for cost, _ in scored)
-        ties = [a for cost, a in scored if cost <= best + 1e-9]
-        return ties[rng.randrange(len(ties))]
+        return gibbs_choice(self.options(view, legal), self.weights.temperature, rng)
 
     def options(self, view: LiarView, legal: LegalSummary) -> list[tuple[float, Action]]:
         """(expected cost, action) for each move worth considering."""
@@ -73,14 +116,22 @@ class LevelBot:
             truthful = truthful_plays(view, legal)
             if truthful:
                 # leading, the top rate held: the others can then only pass or doubt
-                play = truthful[-1] if not view.field and w.high_lead else truthful[0]
-                out = len(play.cards) == len(hand)
-                scored.append((-len(play.cards) - (100.0 if out else 0.0), play))
-            lie = lie_play(view, legal)
-            if lie is not None:
+                if not view.field and w.high_lead:
+                    truthful.reverse()
+                if not w.keep:
+                    truthful = truthful[:1]
+                for i, play in enumerate(truthful):
+                    out = len(play.cards) == len(hand)
+                    scored.append((-len(play.cards) - (100.0 if out else 0.0) + w.keep * i,
+                                   play))
+            key = order_key(view.reversed)
+            for i, rate in enumerate(sorted(legal.rates, key=key)[:max(1, w.lie_rates)]):
+                lie = lie_play(view, legal, rate)
+                if lie is None:
+                    continue
                 c = len(lie.cards)
                 risk = 1.0 if c == len(hand) else w.lie_risk
-                scored.append((-c + risk * (field_cards + c + w.lead), lie))
+                scored.append((-c + risk * (field_cards + c + w.lead) + w.keep * i, lie))
         if legal.pass_:
             scored.append((1.0 if view.stock_size else 0.0, PASS))
         if legal.doubt:
@@ -130,17 +181,41 @@ def normal_estimate(view: LiarView) -> float | None:
     return None if able is None else NORMAL_HONESTY * able
 
 
+NORMAL_WEIGHTS = Weights(temperature=0.15, keep=0.1, lie_rates=3)
+HARD_WEIGHTS = Weights(temperature=0.1, keep=0.1, lie_rates=3)
+"""The mixed levels' weights (issue 11). Temperatures in cards, so the Gibbs choice
+(:func:`gibbs_choice`) costs ``normal`` at most 0.15 ln k and ``hard`` 0.1 ln k cards per
+decision against its own cost model (entropy bound; k is at most 6 scored moves, so at
+most 0.27 and 0.18, and far less where one move is a card better than the rest); the
+``keep`` value of 0.1 card per rate step makes the next truthful play up, and a lie one
+or two rates above the lowest, near-equal to the cheapest, so they are mixed in about
+e^(-0.1/0.1) = 37% (``hard``) or 51% (``normal``) of the cheapest's weight each. A doubt
+is mixed the same way: it is taken with probability one half exactly where the cost
+model is indifferent, and the share falls off over a temperature on either side, so
+there is no sharp threshold of belief at which the bot's doubts switch on."""
+
+
 def normal_bot() -> LevelBot:
-    return LevelBot("normal", normal_estimate)
+    from usotsuki.bots.liar_calibrated import simple_truth
+
+    return LevelBot("normal", simple_truth, NORMAL_WEIGHTS)
 
 
 def hard_bot() -> LevelBot:
-    from usotsuki.bots.liar_belief import truth_belief
+    from usotsuki.bots.liar_calibrated import calibrated_truth
 
-    return LevelBot("hard", truth_belief)
+    return LevelBot("hard", calibrated_truth, HARD_WEIGHTS)
 
 
 def expert_bot() -> SearchLiarBot:
+    from usotsuki.bots.liar_search import SearchLiarBot
+
+    return SearchLiarBot.mixed()
+
+
+def expert_v1_bot() -> SearchLiarBot:
+    """The expert as it was before issue 11 (kept for the comparison): the old ``hard``
+    (deterministic, structural belief) inside and at the root."""
     from usotsuki.bots.liar_search import SearchLiarBot
 
     return SearchLiarBot()
@@ -152,3 +227,5 @@ LEVELS: dict[str, Callable[[], Any]] = {
 }
 """The Liar Game levels users see, weakest first."""
 
+OLD_LEVELS: dict[str, Callable[[], Any]] = {"expert-v1": expert_v1_bot}
+"""Earlier versions kept for comparisons (tournaments, benchmarks)."""

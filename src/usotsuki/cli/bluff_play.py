@@ -180,14 +180,16 @@ class BluffScreen:
         return self.hint(session).suggestion
 
     def hint_lines(self, session: Session, suggestion: Any) -> list[str]:
-        """The current call's odds from your cards, the belief that also reads the
-        others' calls, and the adviser's suggestion: the move ``auto`` makes."""
+        """How likely the current call is, each way labelled in English and Japanese
+        (:class:`~usotsuki.bots.liar_hints.TruthHint`: given how people play, when a
+        calibrated belief exists; from the cards alone, the exact odds), and the
+        adviser's suggestion: the move ``auto`` makes."""
         hint, current = self.hint(session), self.view(session).current_call
         lines = []
-        if current is not None and hint.odds is not None and hint.belief is not None:
-            lines.append(f"[cyan]hint:[/cyan] {current} is true with probability "
-                         f"{hint.odds:.2f} given your cards; {hint.belief:.2f} also reading "
-                         "the others' calls")
+        truth = hint.truth()
+        if current is not None and truth is not None:
+            lines.append(f"[cyan]hint:[/cyan] the chance that {current} is true:")
+            lines += [f"[cyan]hint:[/cyan]   {line}" for line in truth.lines()]
         lines.append(f"[cyan]hint:[/cyan] the {ADVISER} bot suggests "
                      f"[bold]{session.format_action(suggestion)}[/bold]")
         return lines

@@ -228,25 +228,23 @@ def match_winner_line(winners: Sequence[int | None], names: render.Names) -> str
 
 
 def hint_lines(v: liar.LiarView, suggestion: str, names: render.Names) -> list[str]:
-    """``hint`` and ``--hints``: the odds that the current play is truthful (exact, uniform
-    over the cards you cannot see; and the belief from how people declare), and the
+    """``hint`` and ``--hints``: how likely the current play is truthful, two ways, each
+    labelled in English and Japanese (:mod:`usotsuki.bots.liar_hints`: given how people
+    play, calibrated on self-play; from the cards alone, the exact odds), and the
     adviser's suggestion, the move ``auto`` would make. The adviser's generator is seeded
     from the view, so hints never change the bots' draws: the same seed plays the same
     game with or without hints."""
-    from usotsuki.bots.liar_belief import truth_belief
-    from usotsuki.odds_liar import truth_probability
+    from usotsuki.bots.liar_hints import liar_truth_hint
 
     lines = []
-    odds = truth_probability(v)
-    if odds is not None and v.field:
+    hint = liar_truth_hint(v)
+    if hint is not None and v.field:
         current = v.field[-1]
-        belief = truth_belief(v)
         claim = f"{current.count} card{'s' if current.count > 1 else ''} as " \
                 f"{liar.RATE_NAMES[current.rate]}"
-        lines.append(f"[cyan]hint:[/cyan] {names[current.seat]}'s {claim} is true "
-                     f"with probability {odds:.2f} given your cards (uniform over the cards "
-                     f"you cannot see); {belief if belief is None else f'{belief:.2f}'} "
-                     "allowing for how people declare")
+        lines.append(f"[cyan]hint:[/cyan] the chance that {names[current.seat]}'s {claim} "
+                     "is true:")
+        lines += [f"[cyan]hint:[/cyan]   {escape(line)}" for line in hint.lines()]
     lines.append(f"[cyan]hint:[/cyan] the {ADVISER} bot suggests "
                  f"[bold]{escape(suggestion)}[/bold]")
     return lines

@@ -45,6 +45,38 @@ def view_json(session: AnySession, seat: int | None) -> dict[str, Any] | None:
     return result
 
 
+def hint_json(session: AnySession, seat: int | None) -> dict[str, Any] | None:
+    """For the seat to move only: the chance that the current claim is true, given how
+    people play (calibrated) and from the cards alone (exact odds), as
+    ``{"calibrated": p|null, "odds": p}``; None when there is no claim to judge (issue 11,
+    :mod:`usotsuki.bots.liar_hints`). Read from the seat's own view: nothing hidden leaks."""
+    if seat is None or session.to_move != seat:
+        return None
+    if isinstance(session, LiarSession):
+        if session.match is None:
+            return None
+        return _liar_hint(session.view(seat))
+    return _bluff_hint(session.view(seat))
+
+
+# Once per information state: every client of the seat, every re-send, gets the same
+# numbers without recomputing them on the event loop (a Bluff hint reads 256 particles).
+@functools.lru_cache(maxsize=256)
+def _liar_hint(v: liar.LiarView) -> dict[str, Any] | None:
+    from usotsuki.bots.liar_hints import liar_truth_hint
+
+    hint = liar_truth_hint(v)
+    return None if hint is None else hint.to_json()
+
+
+@functools.lru_cache(maxsize=256)
+def _bluff_hint(v: bluff.BluffView) -> dict[str, Any] | None:
+    from usotsuki.bots.bluff_hints import bluff_truth_hint
+
+    hint = bluff_truth_hint(v)
+    return None if hint is None else hint.to_json()
+
+
 @functools.lru_cache(maxsize=512)
 def _bluff_text(action: Any) -> str:
     """Bluff notation needs no state (a value's canonical text): cache all 327."""

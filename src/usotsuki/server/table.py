@@ -28,7 +28,7 @@ from usotsuki.liar import new_seed
 from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotFault, BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
-from usotsuki.server.games import AnySession, legal_json, new_session, view_json
+from usotsuki.server.games import AnySession, hint_json, legal_json, new_session, view_json
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
 from usotsuki.session import BluffSession
@@ -291,9 +291,10 @@ class Table:
         slot = self.current
         view = None if slot is None else view_json(slot.session, seat)
         to_move = None if slot is None else slot.session.to_move
-        legal = None
+        legal = hint = None
         if slot is not None and seat is not None and to_move == seat:
             legal = legal_json(slot.session)
+            hint = hint_json(slot.session, seat)
         clock = None
         if self._deadline is not None and self._deadline[0] == to_move and self.playing:
             left = max(0.0, self._deadline[1] - self.clock.time())
@@ -301,7 +302,7 @@ class Table:
         return {"type": "state", "n": len(self.events) - 1,
                 "game": None if slot is None else slot.number,
                 "status": self.status, "to_move": to_move,
-                "view": view, "legal": legal, "clock": clock}
+                "view": view, "legal": legal, "clock": clock, "hint": hint}
 
     def events_since(self, seat: int | None, since: int) -> list[str]:
         """The encoded event messages after number ``since`` that ``seat`` may see."""

@@ -9,6 +9,7 @@ import { currentLang, errorText, initPage, onLangChange, ordinal, t, toggleLang 
 import { liarCenter, liarControls, liarReveal, liarSeatExtra, resetIfNew, selectable, selectedCards, toggleCard } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
 import { motion } from "./motion.js";
+import { hintEl } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -332,6 +333,7 @@ function renderBoard(view) {
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
+  if (ctx.legal && state.hint) controls.unshift(hintEl(state.hint)); // issue 11: honest hints
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));

@@ -89,6 +89,9 @@ export default {
   "turn.of": "{name} to play",
   "turn.dealing": "Dealing…",
   "turn.over": "Game over",
+  "hint.heading": "Chance that the last claim is true:",
+  "hint.calibrated": "given how people play",
+  "hint.odds": "from the cards alone",
 
   "seat.cards": "{n} cards",
   "seat.losses": "lost {n} of {max}",

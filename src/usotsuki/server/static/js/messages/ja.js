@@ -89,6 +89,9 @@ export default {
   "turn.of": "{name} の番",
   "turn.dealing": "配っています…",
   "turn.over": "ゲーム終了",
+  "hint.heading": "直前の宣言が本当である確率：",
+  "hint.calibrated": "人の打ち方を踏まえると",
+  "hint.odds": "カードだけから計算すると",
 
   "seat.cards": "{n}枚",
   "seat.losses": "負け {n}/{max}",

@@ -1,0 +1,153 @@
+"""A calibrated belief that the Liar Game's current play is truthful: "given how people
+play", fitted to how the bots actually declare (issue 11).
+
+The exact odds (:func:`usotsuki.odds_liar.truth_probability`) take the played cards as a
+uniform sample of the player's hand. Players choose their cards: they play truthfully
+when they can, mostly at the lowest legal rate, and lie when they cannot. Measured on
+self-play, plays the odds put at 0.085 on average were truthful 93% of the time: exact
+for their model, misleading for a person.
+
+**The model.** A logistic model of ``P(truthful | what the seat sees)`` over a few
+features that say how the player could and would declare (:func:`features`): the log-odds
+that the player *could* make the play truthfully (exact, :func:`usotsuki.odds_liar.
+able_before_play`), the plain odds, the structural belief of :mod:`usotsuki.bots.
+liar_belief` (truthful when able, lowest truthful rate, passes as evidence), whether the
+player led, emptied its hand, declared the lowest legal rate (and how far above it), the
+field's size, the player's lies and truths caught in doubts this game, a multi-card play,
+and the player's hand size. A claim the seat knows to be impossible (fewer unplaced cards
+of the rate than the play holds) is a lie with probability 0 exactly, before any fit.
+
+**The fit.** Maximum likelihood (logistic regression, a small ridge, then a second
+logistic stage on a piecewise-linear function of the first's log-odds, see
+:func:`link_basis`) on self-play records
+of the levels (``scripts/fit_liar_calibration.py``: each play by a bot, seen by the next
+seat to move, labelled by whether it was truthful), per level and pooled; the
+coefficients ship as data (``liar_calibration.json``) with the held-out reliability
+table and Brier scores the script measured. People at a table cannot tell which level
+made a play, so the hints and the bots use the pooled model (``level=None``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from usotsuki.bots.liar_belief import legal_before, pass_factor, truth_belief
+from usotsuki.liar.view import LiarView
+from usotsuki.odds_liar import able_before_play, truth_probability
+
+FEATURES = ("bias", "able", "odds", "belief", "leading", "final", "lowest", "above",
+            "field", "lies", "truths", "multi", "hand", "passed", "heads", "stock")
+"""The names of :func:`features`' entries, in order (the data file names them too)."""
+
+DATA = "liar_calibration.json"
+CLIP = 1e-3  # probabilities are clipped to [CLIP, 1 - CLIP] before their log-odds
+
+
+def logit(p: float) -> float:
+    p = min(1.0 - CLIP, max(CLIP, p))
+    return math.log(p / (1.0 - p))
+
+
+def features(view: LiarView) -> list[float] | None:
+    """The model's inputs for the current play as ``view``'s seat sees it (see the module
+    docstring); None when there is no current play, it is the seat's own, or the seat
+    knows it cannot be truthful (then the belief is exactly 0)."""
+    able = able_before_play(view)
+    if able is None:
+        return None
+    if able <= 0.0:
+        return None
+    odds = truth_probability(view) or 0.0
+    belief = truth_belief(view) or 0.0
+    field = view.field
+    current = field[-1]
+    seat = current.seat
+    legal, _ = legal_before(view)
+    position = legal.index(current.rate) if current.rate in legal else 0
+    lies = sum(1 for d in view.doubts if d.doubted == seat and not d.truthful)
+    truths = sum(1 for d in view.doubts if d.doubted == seat and d.truthful)
+    passed = pass_factor(view, 1.0, 0, 1) < 1.0  # passed where this rate was legal
+    return [1.0, logit(able), logit(odds), logit(belief), float(len(field) == 1),
+            float(view.hand_sizes[seat] == 0), float(position == 0),
+            math.log1p(position), math.log1p(sum(p.count for p in field)),
+            float(min(lies, 3)), float(min(truths, 3)), float(current.count > 1),
+            math.log1p(view.hand_sizes[seat] + current.count), float(passed),
+            float(view.rules.players == 2), math.log1p(view.stock_size)]
+
+
+SIMPLE = ("bias", "able")
+"""The one-feature model ``normal`` doubts by: the log-odds that the player could make
+the play truthfully, recalibrated (fitted the same way)."""
+
+
+@cache
+def _data() -> Mapping[str, Any]:
+    text = resources.files("usotsuki.bots").joinpath(DATA).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{DATA} was fitted on other features: {data['features']}")
+    return data
+
+
+def coefficients(level: str | None = None) -> Sequence[float]:
+    """The fitted coefficients for plays by ``level`` (None: pooled over the levels), one
+    per name in :data:`FEATURES`; ``"simple"``: the two of :data:`SIMPLE`."""
+    models = _data()["models"]
+    return list(models.get(level or "pooled", models["pooled"]))
+
+
+def link(level: str | None = None) -> Sequence[float] | None:
+    """The second stage fitted for ``level``'s model (None: none, the identity)."""
+    links = _data().get("links", {})
+    found = links.get(level or "pooled")
+    return None if found is None else list(found)
+
+
+KNOTS = (-2.0, -1.0, 0.0, 1.0, 2.0, 3.0)
+"""Where the second stage's link bends (log-odds of the first stage)."""
+
+
+def link_basis(z: float) -> list[float]:
+    """The second stage's inputs: a piecewise-linear function of the first stage's
+    log-odds ``z`` with bends at :data:`KNOTS` (a logistic model is linear in its inputs,
+    so its reliability curve cannot bend; this lets it, still fitted by likelihood)."""
+    return [1.0, z, *(max(0.0, z - k) for k in KNOTS)]
+
+
+def probability(x: Sequence[float], coef: Sequence[float],
+                link: Sequence[float] | None = None) -> float:
+    z = sum(a * b for a, b in zip(x, coef, strict=True))
+    if link is not None:
+        z = sum(a * b for a, b in zip(link_basis(z), link, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
+    """P(the current play is truthful), calibrated on how the bots play (see the module
+    docstring); None when there is no current play or it is the seat's own; 0.0 when the
+    seat knows the claim is impossible."""
+    if not view.field or view.hand is None or view.field[-1].seat == view.seat:
+        return None
+    x = features(view)
+    if x is None:
+        return 0.0
+    return probability(x, coefficients(level), link(level))
+
+
+def simple_trust(able: float) -> float:
+    """The one-feature calibrated belief from the able odds alone (fast: the expert's
+    playouts call it at every doubt they weigh)."""
+    if able <= 0.0:
+        return 0.0
+    return probability((1.0, logit(able)), coefficients("simple"), link("simple"))
+
+
+def simple_truth(view: LiarView) -> float | None:
+    """The one-feature calibrated belief (:data:`SIMPLE`), as :func:`calibrated_truth`."""
+    able = able_before_play(view)
+    return None if able is None else simple_trust(able)

@@ -1,0 +1,159 @@
+"""Fitting the calibrated Liar Game belief (:mod:`usotsuki.bots.liar_calibrated`) to
+self-play records, and measuring its calibration (issue 11).
+
+- :func:`collect` plays seeded games of the given line-ups and records, for every play
+  made by a bot, what the next seat to move sees (:func:`~usotsuki.bots.liar_calibrated.
+  features`), whether the play was truthful, the level that made it, and the plain odds
+  (:func:`usotsuki.odds_liar.truth_probability`) for comparison;
+- :func:`fit` is maximum likelihood for the logistic model (Newton's method, a small
+  ridge so that a feature that never varies in a level's records stays at 0), and
+  :func:`fit_link` for its second stage;
+- :func:`reliability` and :func:`brier` measure predictions on held-out records.
+
+``scripts/fit_liar_calibration.py`` runs all three and writes ``liar_calibration.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from usotsuki.bots.base import make_bot
+from usotsuki.bots.liar_calibrated import FEATURES, KNOTS, features, link_basis, probability
+from usotsuki.liar import legal_summary, new_game, parse_rules_text, push, view
+from usotsuki.liar.actions import CARD_RATE, Play
+from usotsuki.liar.match import deal
+from usotsuki.odds_liar import truth_probability
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One play by a bot, as the next seat to move saw it."""
+
+    game: int
+    level: str
+    x: tuple[float, ...] | None  # None: the seat knew the claim impossible (a certain lie)
+    truthful: bool
+    odds: float  # the plain odds of the same play
+
+
+def collect(lineups: Sequence[tuple[str, ...]], rules: Sequence[str], games: int,
+            seed: int, turn_limit: int = 400, first: int = 0,
+            tweak: Callable[[Any], None] | None = None) -> list[Record]:
+    """Records from games ``first .. first + games - 1``; game ``g`` uses line-up
+    ``g % len(lineups)`` (seats rotated by ``g``), rules ``g % len(rules)`` and generators
+    derived from ``(seed, g)``. ``tweak`` may change each bot made (tests speed up the
+    expert)."""
+    out: list[Record] = []
+    for g in range(first, first + games):
+        lineup = lineups[g % len(lineups)]
+        n = len(lineup)
+        names = [lineup[(s + g) % n] for s in range(n)]
+        bots = [make_bot("liar", name) for name in names]
+        if tweak is not None:
+            for b in bots:
+                tweak(b)
+        rng = random.Random(f"liar-fit:{seed}:{g}")
+        r = parse_rules_text(rules[g % len(rules)], n, turn_limit=turn_limit)
+        hands, stock = deal(r, rng)
+        state = new_game(r, hands, stock, rng.getrandbits(32))
+        while state.to_move is not None:
+            seat = state.to_move
+            legal = legal_summary(state)
+            assert legal is not None
+            action = bots[seat].act(view(state, seat), legal, rng)
+            state = push(state, action)
+            nxt = state.to_move
+            if isinstance(action, Play) and nxt is not None and nxt != seat and state.field \
+                    and state.field[-1].seat == seat:
+                v = view(state, nxt)
+                x = features(v)
+                truthful = all(CARD_RATE[c] == action.rate for c in action.cards)
+                out.append(Record(g, names[seat], None if x is None else tuple(x), truthful,
+                                  truth_probability(v) or 0.0))
+    return out
+
+
+def fit(records: Sequence[Record], ridge: float = 1e-2, steps: int = 50,
+        columns: Sequence[int] | None = None, width: int | None = None) -> list[float]:
+    """Maximum-likelihood logistic coefficients (ridge on all but the bias) over the
+    records with features; ``columns`` picks some features (the bias first)."""
+    rows = [r for r in records if r.x is not None]
+    if width is None:
+        width = len(FEATURES) if columns is None else len(columns)
+    if not rows:
+        return [0.0] * width
+    x = np.array([r.x for r in rows], dtype=float)
+    if columns is not None:
+        x = x[:, list(columns)]
+    y = np.array([r.truthful for r in rows], dtype=float)
+    w = np.zeros(x.shape[1])
+    penalty = np.full(x.shape[1], ridge)
+    penalty[0] = 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        grad = x.T @ (p - y) + penalty * w
+        hess = (x.T * (p * (1 - p))) @ x + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.max(np.abs(step))) < 1e-8:
+            break
+    return [float(v) for v in w]
+
+
+def fit_link(records: Sequence[Record], coef: Sequence[float],
+             columns: Sequence[int] | None = None, ridge: float = 1e-1) -> list[float]:
+    """The second stage (:func:`~usotsuki.bots.liar_calibrated.link_basis`) by maximum
+    likelihood, on the first stage's log-odds."""
+    staged = []
+    for r in records:
+        if r.x is None:
+            continue
+        x = r.x if columns is None else [r.x[i] for i in columns]
+        z = sum(a * b for a, b in zip(x, coef, strict=True))
+        staged.append(Record(r.game, r.level, tuple(link_basis(z)), r.truthful, r.odds))
+    return fit(staged, ridge=ridge, width=len(KNOTS) + 2)
+
+
+def predict(record: Record, coef: Sequence[float], columns: Sequence[int] | None = None,
+            link: Sequence[float] | None = None) -> float:
+    if record.x is None:
+        return 0.0
+    x = record.x if columns is None else [record.x[i] for i in columns]
+    return probability(x, coef, link)
+
+
+def save(records: Sequence[Record], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([[r.game, r.level, r.x, r.truthful, r.odds] for r in records]))
+
+
+def load(path: Path) -> list[Record]:
+    return [Record(g, level, None if x is None else tuple(x), truthful, odds)
+            for g, level, x, truthful, odds in json.loads(path.read_text())]
+
+
+def brier(pairs: Sequence[tuple[float, bool]]) -> float:
+    """The mean squared error of the probabilities against what happened."""
+    return sum((p - float(t)) ** 2 for p, t in pairs) / max(1, len(pairs))
+
+
+def reliability(pairs: Sequence[tuple[float, bool]], buckets: int = 10
+                ) -> list[dict[str, float]]:
+    """Per probability bucket (tenths by default): how many, the mean prediction and the
+    observed share of truthful plays."""
+    rows = []
+    for b in range(buckets):
+        lo, hi = b / buckets, (b + 1) / buckets
+        inside = [(p, t) for p, t in pairs if lo <= p < hi or (b == buckets - 1 and p == 1.0)]
+        if inside:
+            rows.append({"lo": lo, "hi": hi, "n": len(inside),
+                         "predicted": sum(p for p, _ in inside) / len(inside),
+                         "observed": sum(t for _, t in inside) / len(inside)})
+    return rows

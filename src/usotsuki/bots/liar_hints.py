@@ -1,0 +1,60 @@
+"""Honest hints for both games (issue 11): how likely the current claim is, two ways.
+
+- **given how people play** (「人の打ち方を踏まえると」): the calibrated belief, fitted to
+  how players actually declare (Liar Game: :func:`usotsuki.bots.liar_calibrated.
+  calibrated_truth`; Bluff: the calibrated function of :mod:`usotsuki.bots.bluff_hints`
+  when there is one, else nothing is shown);
+- **from the cards alone** (「カードだけから計算すると」): the exact odds when the cards you
+  cannot see are taken as dealt at random and the claim as any of the player's cards
+  (:func:`usotsuki.odds_liar.truth_probability`, :func:`usotsuki.odds.call_probability`).
+
+The second is exact for its model, but people do not play at random: in the Liar Game,
+plays the card odds put at 0.085 on average were truthful 93% of the time. The hint shows
+both, each labelled, so a person can see the difference. The terminal prints both
+languages' labels; the browser shows the labels of its language (``hint.*`` messages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from usotsuki.liar.view import LiarView
+
+LABELS: dict[str, dict[str, str]] = {
+    "calibrated": {"en": "given how people play", "ja": "人の打ち方を踏まえると"},
+    "odds": {"en": "from the cards alone", "ja": "カードだけから計算すると"},
+}
+"""The two probabilities' labels in both languages (the browser's messages say the same)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TruthHint:
+    """The current claim's chance of being true, two ways (None: not known)."""
+
+    calibrated: float | None  # given how people play
+    odds: float | None  # from the cards alone
+
+    def to_json(self) -> dict[str, Any]:
+        return {"calibrated": self.calibrated, "odds": self.odds}
+
+    def lines(self) -> list[str]:
+        """One line per known probability, labelled in English and Japanese."""
+        out = []
+        for key in ("calibrated", "odds"):
+            p = getattr(self, key)
+            if p is not None:
+                out.append(f"{p:.2f} {LABELS[key]['en']} ({LABELS[key]['ja']})")
+        return out
+
+
+def liar_truth_hint(view: LiarView) -> TruthHint | None:
+    """The hint on the Liar Game's current play for ``view``'s seat; None when there is
+    no current play or it is the seat's own."""
+    from usotsuki.bots.liar_calibrated import calibrated_truth
+    from usotsuki.odds_liar import truth_probability
+
+    odds = truth_probability(view)
+    if odds is None:
+        return None
+    return TruthHint(calibrated_truth(view), odds)

@@ -1,0 +1,245 @@
+"""Issue 11, the Liar Game half: mixed levels replay exactly and do mix, the exploiters
+play legally, the calibrated belief fits and is exact where the cards decide, and the
+honest hint says both numbers in both languages (terminal, server payload, browser)."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from usotsuki.bots import make_bot
+from usotsuki.bots.base import bot_names
+from usotsuki.bots.exploit import exploiters
+from usotsuki.bots.liar_calibrated import calibrated_truth, simple_truth
+from usotsuki.bots.liar_fit import Record, brier, collect, fit, predict, reliability
+from usotsuki.bots.liar_hints import LABELS, TruthHint, liar_truth_hint
+from usotsuki.bots.liar_levels import Weights, gibbs_choice
+from usotsuki.cards import DECK, parse_card
+from usotsuki.liar import (
+    LiarRules,
+    LiarState,
+    apply,
+    format_action,
+    legal_summary,
+    new_game,
+    parse_action,
+    parse_rules_text,
+    push,
+    view,
+)
+from usotsuki.liar.actions import DOUBT, PASS, Play
+from usotsuki.liar.match import deal
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "usotsuki" / "server" / "static" / "js"
+
+
+def fast(name: str) -> object:
+    made = make_bot("liar", name)
+    if name.startswith("expert"):
+        made.iterations, made.horizon = 16, 8  # type: ignore[attr-defined]
+    return made
+
+
+def play(names: list[str], rules_text: str, seed: int, limit: int) -> list[str]:
+    """A game with every action checked by ``apply``; the moves as text."""
+    rules = parse_rules_text(rules_text, len(names), turn_limit=None)
+    rng, bot_rng = random.Random(seed), random.Random(seed + 1)
+    hands, stock = deal(rules, rng)
+    state = new_game(rules, hands, stock, seed)
+    bots = [fast(n) for n in names]
+    moves: list[str] = []
+    while state.to_move is not None and len(moves) < limit:
+        seat = state.to_move
+        action = bots[seat].act(view(state, seat), legal_summary(state), bot_rng)  # type: ignore[attr-defined]
+        state = apply(state, action).state
+        moves.append(format_action(action))
+    return moves
+
+
+@pytest.mark.parametrize("name", ["normal", "hard", "expert"])
+def test_mixed_levels_replay_exactly_given_a_seed(name: str) -> None:
+    limit = 40 if name == "expert" else 200
+    first = play([name, "hard", name], "all", 5, limit)
+    assert first == play([name, "hard", name], "all", 5, limit)
+    assert len(first) >= 20
+
+
+def test_gibbs_choice_is_the_cheapest_at_zero_and_mixes_near_equals() -> None:
+    scored = [(0.0, PASS), (0.1, DOUBT), (3.0, Play((DECK[0],), 0))]
+    rng = random.Random(1)
+    assert {gibbs_choice(scored, 0.0, rng) for _ in range(50)} == {PASS}
+    picks = [gibbs_choice(scored, 0.1, rng) for _ in range(4000)]
+    share = picks.count(DOUBT) / len(picks)
+    expected = math.exp(-1) / (1 + math.exp(-1) + math.exp(-30))
+    assert share == pytest.approx(expected, abs=0.03)
+    assert picks.count(scored[2][1]) == 0  # 3 cards worse: weight e^-30
+
+
+@pytest.mark.parametrize("name", ["normal", "hard"])
+def test_levels_above_easy_randomise_their_choices(name: str) -> None:
+    """The same decision asked with different generators gets different answers at some
+    points of a game: the hand cannot be read off one choice."""
+    rules = LiarRules(players=3)
+    rng = random.Random(3)
+    hands, stock = deal(rules, rng)
+    state = new_game(rules, hands, stock, 3)
+    bot = make_bot("liar", name)
+    mixed = 0
+    for _ in range(120):
+        if state.to_move is None:
+            break
+        v, legal = view(state, state.to_move), legal_summary(state)
+        if len({bot.act(v, legal, random.Random(s)) for s in range(12)}) > 1:
+            mixed += 1
+        state = push(state, bot.act(v, legal, rng))
+    assert mixed >= 3
+
+
+def test_old_expert_is_kept_hidden_and_the_weights_default_to_the_old_rule() -> None:
+    assert "expert-v1" in bot_names("liar", hidden=True)
+    assert "expert-v1" not in bot_names("liar")
+    assert Weights().temperature == 0.0 and Weights().keep == 0.0
+
+
+@pytest.mark.parametrize("x", [x.name for x in exploiters("liar")])
+def test_liar_exploiters_play_legally(x: str) -> None:
+    assert x.startswith("x-") and x not in bot_names("liar")
+    slow = x.startswith("x-br-")  # a reader runs a level's rule on 40 hands per doubt
+    moves = play([x, "hard"], "", 2, 50 if slow else 120)
+    moves += play([x, "normal", x], "multi,revolution,eight_cut,jack_back,six_up,binding",
+                  4, 40 if slow else 80)
+    assert len(moves) >= 20
+
+
+def test_the_family_has_a_held_out_half() -> None:
+    family = exploiters("liar")
+    held = [x for x in family if x.held_out]
+    assert 0 < len(held) < len(family)
+    assert {"x-always-lie", "x-never-lie", "x-br-normal", "x-br-hard"} <= {x.name for x in family}
+
+
+# -- calibration -----------------------------------------------------------------------------
+
+
+def test_fit_recovers_a_known_logistic_model_and_is_calibrated() -> None:
+    rng = random.Random(0)
+    true_w = [0.5, 1.5, -1.0] + [0.0] * 11
+    records = []
+    for g in range(3000):
+        x = [1.0, rng.gauss(0, 1), float(rng.random() < 0.3)] + [0.0] * 11
+        p = 1 / (1 + math.exp(-sum(a * b for a, b in zip(x, true_w, strict=True))))
+        records.append(Record(g, "hard", tuple(x), rng.random() < p, 0.5))
+    w = fit(records)
+    assert w[:3] == pytest.approx(true_w[:3], abs=0.15)
+    pairs = [(predict(r, w), r.truthful) for r in records]
+    assert all(abs(b["predicted"] - b["observed"]) < 0.05 for b in reliability(pairs)
+               if b["n"] >= 300)
+    assert brier(pairs) < brier([(0.5, r.truthful) for r in records])
+
+
+def test_collect_on_a_tiny_fixture() -> None:
+    records = collect([("normal", "hard")], [""], 1, seed=1, turn_limit=60)
+    assert records and {r.level for r in records} <= {"normal", "hard"}
+    assert all(0.0 <= r.odds <= 1.0 for r in records)
+    # a claim the seat knows impossible is recorded without features: a certain lie
+    assert all(not r.truthful for r in records if r.x is None)
+    w = fit(records)
+    assert all(0.0 <= predict(r, w) <= 1.0 for r in records)
+
+
+def game(rules: LiarRules, hands: tuple[str, ...], *actions: str) -> LiarState:
+    dealt = [tuple(parse_card(t) for t in h.split()) for h in hands]
+    used = {c for hand in dealt for c in hand}
+    state = new_game(rules, dealt, [c for c in DECK if c not in used], 7)
+    for text in actions:
+        state = push(state, parse_action(text))
+    return state
+
+
+def test_calibrated_belief_is_exact_where_the_cards_decide() -> None:
+    state = game(LiarRules(players=2, hand_size=5, multi=True),
+                 ("9S 9C 3S 5D 6D", "9H 9D 4H 7H 8H"),
+                 "play 9S 9C as 9", "doubt", "play 3S 5D as 9")
+    v = view(state, 1)
+    assert calibrated_truth(v) == simple_truth(v) == 0.0  # 9S 9C are under the stock
+    assert calibrated_truth(view(state, 0)) is None  # one's own play
+    hint = liar_truth_hint(v)
+    assert hint is not None and hint.calibrated == hint.odds == 0.0
+
+
+def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds() -> None:
+    rules = LiarRules(players=4)
+    hands, stock = deal(rules, random.Random(11))
+    state = new_game(rules, hands, stock, 11)
+    seat = state.to_move
+    assert seat is not None
+    state = push(state, make_bot("liar", "hard").act(view(state, seat), legal_summary(state),
+                                                      random.Random(0)))
+    v = view(state, state.to_move)
+    hint = liar_truth_hint(v)
+    assert hint is not None and hint.calibrated is not None and hint.odds is not None
+    assert 0.0 < hint.odds < hint.calibrated < 1.0
+
+
+# -- hints -----------------------------------------------------------------------------------
+
+
+def test_hint_lines_say_both_numbers_in_both_languages() -> None:
+    lines = TruthHint(0.93, 0.085).lines()
+    assert lines == ["0.93 given how people play (人の打ち方を踏まえると)",
+                     "0.09 from the cards alone (カードだけから計算すると)"]
+    assert TruthHint(None, 0.5).lines() == ["0.50 from the cards alone (カードだけから計算すると)"]
+
+
+def test_browser_messages_label_both_numbers_in_both_languages() -> None:
+    for lang in ("en", "ja"):
+        text = (STATIC / "messages" / f"{lang}.js").read_text(encoding="utf-8")
+        for key in ("calibrated", "odds"):
+            found = re.search(rf'"hint\.{key}": "([^"]+)"', text)
+            assert found is not None and found.group(1) == LABELS[key][lang]
+        assert '"hint.heading"' in text
+    assert "hintEl" in (STATIC / "table.js").read_text(encoding="utf-8")
+
+
+def test_server_hint_payload_only_for_the_seat_to_move() -> None:
+    from usotsuki.server.games import hint_json
+    from usotsuki.session import LiarSession
+
+    session = LiarSession.create(LiarRules(players=3), seed=1)
+    rng = random.Random(2)
+    while session.chance_due:
+        session, _ = session.deal(session.draw_chance(rng))
+    seat = session.to_move
+    assert seat is not None
+    assert hint_json(session, seat) is None  # a lead: no claim to judge
+    session, _ = session.apply(make_bot("liar", "hard").act(session.view(seat),
+                                                             session.legal(), rng))
+    mover = session.to_move
+    assert mover is not None
+    payload = hint_json(session, mover)
+    assert payload is not None and set(payload) == {"calibrated", "odds"}
+    assert 0.0 <= payload["odds"] <= 1.0 and 0.0 <= payload["calibrated"] <= 1.0
+    assert all(hint_json(session, s) is None for s in (None, *range(3)) if s != mover)
+
+
+def test_bluff_hint_shows_a_calibrated_number_only_when_one_was_fitted() -> None:
+    from usotsuki.bluff import BluffRules
+    from usotsuki.bots.bluff_hints import bluff_truth_hint, calibration_fitted
+    from usotsuki.session import BluffSession
+
+    session = BluffSession.create(BluffRules(players=3))
+    rng = random.Random(4)
+    while session.chance_due:
+        session, _ = session.deal(session.draw_chance(rng))
+    seat = session.to_move
+    assert seat is not None
+    assert bluff_truth_hint(session.view(seat)) is None  # no call yet
+    session, _ = session.apply(session.legal()[0])
+    hint = bluff_truth_hint(session.view(session.to_move))
+    assert hint is not None and hint.odds is not None
+    assert (hint.calibrated is not None) == calibration_fitted()
+    assert len(hint.lines()) == (2 if calibration_fitted() else 1)
