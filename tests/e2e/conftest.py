@@ -41,6 +41,7 @@ playwright_api = _import_or_skip("playwright.sync_api")
 uvicorn = _import_or_skip("uvicorn")
 
 from usotsuki.server.app import create_app  # noqa: E402
+from usotsuki.server.config import Settings  # noqa: E402
 from usotsuki.server.guard import allowed_hosts  # noqa: E402
 
 CHROMIUM = os.environ.get("USOTSUKI_CHROMIUM", "/usr/bin/chromium")
@@ -97,7 +98,12 @@ class LiveServer:
         self.clock = clock
         # The pages run under the server's Content Security Policy and host checks;
         # Playwright's wait_for_function evaluates strings, hence 'unsafe-eval' here.
-        self.app = create_app(bot_delay=0, deal_seed=deal_seed, clock=clock,
+        # One server serves a whole session of tests from one address: its quotas are
+        # raised so that the number of tests never decides whether a table can be made
+        # (the quotas themselves are tested in tests/security).
+        settings = Settings(bot_delay=0, deal_seed=deal_seed, tables_per_minute=10_000,
+                            open_tables=10_000, bot_tables=100)
+        self.app = create_app(clock=clock, settings=settings,
                               allowed_hosts=allowed_hosts("127.0.0.1"),
                               script_sources=("'unsafe-eval'",), **app_options)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
