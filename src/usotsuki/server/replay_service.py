@@ -23,6 +23,14 @@ from pebble import ProcessExpired, ProcessPool
 
 from usotsuki.server.replay import limit_worker, work
 
+
+def limited_pool(workers: int, memory: int) -> ProcessPool:
+    """Worker processes bounded in memory and niced below the server (``limit_worker``).
+    Spawned, not forked: a fork of a server with threads and an event loop is unsafe."""
+    return ProcessPool(max_workers=workers, initializer=limit_worker, initargs=(memory,),
+                       context=multiprocessing.get_context("spawn"))
+
+
 MiB = 1024 * 1024
 
 
@@ -95,11 +103,7 @@ class ReplayService:
 
     def _workers(self) -> ProcessPool:
         if self._pool is None:
-            # spawn: a fork of a server with threads and an event loop is unsafe.
-            self._pool = ProcessPool(max_workers=self.limits.workers,
-                                     initializer=limit_worker,
-                                     initargs=(self.limits.memory,),
-                                     context=multiprocessing.get_context("spawn"))
+            self._pool = limited_pool(self.limits.workers, self.limits.memory)
         return self._pool
 
     def close(self) -> None:

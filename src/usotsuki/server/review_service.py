@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import CancelledError, Future, TimeoutError
@@ -26,7 +25,8 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
-from usotsuki.server.replay import NotReplayable, check_size, limit_worker, parse_record
+from usotsuki.server.replay import NotReplayable, check_size, parse_record
+from usotsuki.server.replay_service import limited_pool
 
 MiB = 1024 * 1024
 MAX_DECISIONS = 1500  # decisions in a reviewed record (about 2 min of one core at most)
@@ -208,11 +208,7 @@ class ReviewService:
 
     def _workers(self) -> ProcessPool:
         if self._pool is None:
-            # spawn: a fork of a server with threads and an event loop is unsafe.
-            self._pool = ProcessPool(max_workers=self.limits.workers,
-                                     initializer=limit_worker,
-                                     initargs=(self.limits.memory,),
-                                     context=multiprocessing.get_context("spawn"))
+            self._pool = limited_pool(self.limits.workers, self.limits.memory)
         return self._pool
 
     def close(self) -> None:
