@@ -28,7 +28,8 @@ def percentiles(times: list[float]) -> dict[str, float]:
 
 def time_levels(game: str, levels: Sequence[str], sample: Sequence[tuple[Any, Any]],
                 seed: int) -> dict[str, dict[str, float]]:
-    """Each level's decision time over the same sample of (view, legal) decision points."""
+    """Each level's decision time over the same sample of (view, legal) decision points, in
+    CPU time (the process's, so other jobs on a shared machine do not inflate it)."""
     from usotsuki.bots import make_bot
 
     out = {}
@@ -39,9 +40,9 @@ def time_levels(game: str, levels: Sequence[str], sample: Sequence[tuple[Any, An
             bot.act(v, legal, rng)
         times = []
         for v, legal in sample:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             bot.act(v, legal, rng)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
         out[name] = percentiles(times)
     return out
 

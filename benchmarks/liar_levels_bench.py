@@ -2,7 +2,7 @@
 
 **Decision time.** A fixed sample of decision points (the views of seats to move, taken
 from games of ``hard`` bots, plain rules and all house rules, fixed seeds) is handed to
-each level's ``act``; the median and 95th percentile of the wall time per decision are
+each level's ``act``; the median and 95th percentile of the CPU time per decision are
 reported. Targets: ``hard`` under 20 ms, ``expert`` under 1 s.
 
 **Strength.** Each level against three copies of the level below (``easy`` against three

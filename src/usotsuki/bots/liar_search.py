@@ -134,10 +134,11 @@ def old_trust(able: float) -> float:
 
 
 def rollout_action(s: LiarState, rng: random.Random,
-                   trust: Callable[[float], float] = old_trust) -> Action:
+                   trust: Callable[[float], float] = old_trust, low_lead: bool = False) -> Action:
     """The default policy inside simulations: a fast ``normal``-like player that acts on
     its own (determinized) hand only; ``trust`` turns the odds that the current play's
-    player could make it truthfully into its belief that it did."""
+    player could make it truthfully into its belief that it did; ``low_lead``: a leader
+    leads its lowest rate, as the mixed levels do, else its top one (as before)."""
     seat = s.to_move
     assert seat is not None
     hand = s.hands[seat]
@@ -152,8 +153,9 @@ def rollout_action(s: LiarState, rng: random.Random,
         held = [0] * 13
         for c in hand:
             held[CARD_RATE[c]] += 1
-        if not field:  # lead the top rate held, all its cards with O1
-            rate = max((CARD_RATE[c] for c in hand), key=lambda r: -r if rev else r)
+        if not field:  # lead the top (or lowest) rate held, all its cards with O1
+            rate = max((CARD_RATE[c] for c in hand),
+                       key=lambda r: -r if rev != low_lead else r)
             count = held[rate] if s.rules.multi else 1
             return Play(tuple(c for c in hand if CARD_RATE[c] == rate)[:count], rate)
         count = counts[0]
@@ -236,7 +238,7 @@ class SearchLiarBot:
                  fallback: LevelBot | None = None,
                  belief: Callable[[LiarView], float | None] = truth_belief,
                  margin: float = 0.0, lie_rates: int = 1, name: str = "expert-v1",
-                 trust: Callable[[float], float] = old_trust) -> None:
+                 trust: Callable[[float], float] = old_trust, low_lead: bool = False) -> None:
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
@@ -247,6 +249,7 @@ class SearchLiarBot:
         self.lie_rates = lie_rates
         self.name = name
         self.trust = trust
+        self.low_lead = low_lead
 
     @classmethod
     def mixed(cls) -> SearchLiarBot:
@@ -303,7 +306,7 @@ class SearchLiarBot:
             for _ in range(self.horizon):
                 if s.to_move is None:
                     break
-                s = push(s, rollout_action(s, rng, self.trust))
+                s = push(s, rollout_action(s, rng, self.trust, self.low_lead))
             totals[i] += score(s, me)
             visits[i] += 1
         return [totals[i] / visits[i] if visits[i] else -1.0 for i in range(len(moves))]
