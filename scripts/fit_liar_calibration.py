@@ -3,11 +3,13 @@
 ``src/usotsuki/bots/liar_calibration.json`` (issue 11).
 
 Plays seeded games of the levels (heads-up and 4 players, plain rules and all house
-rules), records every play as the next seat to move saw it, fits the logistic model of
-:mod:`usotsuki.bots.liar_calibrated` by maximum likelihood per level and pooled on three
-games in four, and reports on the held-out fourth: a reliability table by bucket and the
-Brier score of the calibrated belief, of the plain card odds and of the old structural
-belief. Everything is derived from ``--seed``; the JSON keeps the figures.
+rules), records every play as the next seat to move saw it, fits the model of
+:mod:`usotsuki.bots.liar_calibrated` (two logistic stages and a monotone map) by maximum
+likelihood per level and pooled on all the games, and reports held-out calibration by
+cross-validation (:func:`fold`: each play predicted by the model fitted without its
+game): a reliability table by bucket and the Brier score of the calibrated belief, of
+the plain card odds and of the old structural belief. Everything is derived from
+``--seed``; the JSON keeps the figures.
 
     nice -n 10 .venv/bin/python scripts/fit_liar_calibration.py [--games 400] [--jobs 2]
         [--seed 1] [--dry-run]
@@ -30,6 +32,7 @@ from usotsuki.bots.liar_fit import (
     collect,
     fit,
     fit_link,
+    isotonic_knots,
     load,
     predict,
     reliability,
@@ -55,8 +58,38 @@ def _chunk(args: tuple[int, int, int]) -> list[Record]:
     return collect(LINEUPS, RULES, count, seed, turn_limit=TURN_LIMIT, first=first)
 
 
-def held_out(r: Record) -> bool:
-    return r.game % 4 == 3
+FOLDS = 4
+
+
+def fold(r: Record) -> int:
+    """The cross-validation fold of a play's game: game ``g`` uses line-up ``g % 10`` and
+    rule set ``g % 2``, so folds of game pairs (``g // 2 % FOLDS``) each cover every
+    line-up under both rule sets, and a game's plays never straddle two folds."""
+    return r.game // 2 % FOLDS
+
+
+Fitted = tuple[dict[str, list[float]], dict[str, list[float]],
+               dict[str, list[tuple[float, float]]]]
+
+
+def fit_all(records: list[Record], simple: list[int], per_level: bool) -> Fitted:
+    """The pooled and simple models (and, with ``per_level``, one per level with 200
+    plays or more): first stage, second stage, and the monotone third stage fitted on the
+    same records' second-stage predictions."""
+    models = {"pooled": fit(records), "simple": fit(records, columns=simple)}
+    links = {"pooled": fit_link(records, models["pooled"]),
+             "simple": fit_link(records, models["simple"], simple)}
+    if per_level:
+        for level in LEVELS:
+            mine = [r for r in records if r.level == level]
+            if len(mine) >= 200:
+                models[level] = fit(mine)
+                links[level] = fit_link(mine, models[level])
+    knots = {"pooled": isotonic_knots([(predict(r, models["pooled"], link=links["pooled"]),
+                                        r.truthful) for r in records if r.x is not None]),
+             "simple": isotonic_knots([(predict(r, models["simple"], simple, links["simple"]),
+                                        r.truthful) for r in records if r.x is not None])}
+    return models, links, knots
 
 
 def table(name: str, pairs: list[tuple[float, bool]]) -> dict[str, object]:
@@ -99,49 +132,60 @@ def main(argv: list[str] | None = None) -> int:
         save(records, args.records)
     print(f"{len(records)} plays from {len({r.game for r in records})} games in "
           f"{time.perf_counter() - t0:.0f} s")
-    train = [r for r in records if not held_out(r)]
-    test = [r for r in records if held_out(r)]
+    # Held-out figures by cross-validation: each play is predicted by a model fitted
+    # without its game (FOLDS folds of game pairs, :func:`fold`), so every play is held
+    # out once; the shipped model is then fitted on all the games.
     simple = [FEATURES.index(f) for f in SIMPLE]
-    models = {"pooled": fit(train), "simple": fit(train, columns=simple)}
-    links = {"pooled": fit_link(train, models["pooled"]),
-             "simple": fit_link(train, models["simple"], simple)}
-    for level in LEVELS:
-        mine = [r for r in train if r.level == level]
-        if len(mine) >= 200:
-            models[level] = fit(mine)
-            links[level] = fit_link(mine, models[level])
+    out_of_fold: dict[str, list[tuple[float, bool]]] = {
+        "pooled": [], "two": [], "first": [], "simple": []}
+    ordered: list[Record] = []
+    for k in range(FOLDS):
+        train = [r for r in records if fold(r) != k]
+        test = [r for r in records if fold(r) == k]
+        models, links, knots = fit_all(train, simple, per_level=False)
+        ordered += test
+        out_of_fold["pooled"] += [(predict(r, models["pooled"], link=links["pooled"],
+                                           knots=knots["pooled"]), r.truthful) for r in test]
+        out_of_fold["two"] += [(predict(r, models["pooled"], link=links["pooled"]),
+                                r.truthful) for r in test]
+        out_of_fold["first"] += [(predict(r, models["pooled"]), r.truthful) for r in test]
+        out_of_fold["simple"] += [(predict(r, models["simple"], simple, links["simple"],
+                                           knots["simple"]), r.truthful) for r in test]
     report: dict[str, object] = {}
-    pooled = models["pooled"]
     report["calibrated (pooled), held out"] = table(
-        "calibrated belief (pooled), held-out games",
-        [(predict(r, pooled, link=links["pooled"]), r.truthful) for r in test])
+        f"calibrated belief (pooled, three stages), held out ({FOLDS}-fold by game)",
+        out_of_fold["pooled"])
+    report["calibrated, two stages (no monotone map), held out"] = table(
+        "two logistic stages alone (no monotone map), held out", out_of_fold["two"])
     report["calibrated, first stage only, held out"] = table(
-        "first stage alone (no link), held-out games",
-        [(predict(r, pooled), r.truthful) for r in test])
+        "first stage alone (no link), held out", out_of_fold["first"])
     report["simple (normal's), held out"] = table(
-        "simple one-feature model (normal's doubts), held-out games",
-        [(predict(r, models["simple"], simple, links["simple"]), r.truthful) for r in test])
+        "simple one-feature model (normal's doubts), held out", out_of_fold["simple"])
     report["plain odds, held out"] = table(
-        "plain card odds, held-out games", [(r.odds, r.truthful) for r in test])
+        "plain card odds", [(r.odds, r.truthful) for r in ordered])
     belief = FEATURES.index("belief")
     report["old structural belief, held out"] = table(
-        "old structural belief (hard's before issue 11), held-out games",
+        "old structural belief (hard's before issue 11)",
         [(0.0 if r.x is None else 1 / (1 + math.exp(-r.x[belief])), r.truthful)
-         for r in test])
+         for r in ordered])
     for level in LEVELS:
-        mine = [r for r in test if r.level == level]
+        mine = [pair for r, pair in zip(ordered, out_of_fold["pooled"], strict=True)
+                if r.level == level]
         if mine:
             report[f"calibrated (pooled) on {level}'s plays"] = table(
-                f"calibrated (pooled) on {level}'s plays, held out",
-                [(predict(r, pooled, link=links["pooled"]), r.truthful) for r in mine])
+                f"calibrated (pooled) on {level}'s plays, held out", mine)
+    models, links, knots = fit_all(records, simple, per_level=True)
     data = {
         "features": list(FEATURES),
-        "note": ("logistic model of P(truthful) fitted by maximum likelihood on self-play "
-                 "(scripts/fit_liar_calibration.py); 'pooled' is used at the table"),
+        "note": ("logistic model of P(truthful) (two stages, then a monotone map) fitted by "
+                 "maximum likelihood on self-play (scripts/fit_liar_calibration.py) on all "
+                 "the games; 'pooled' is used at the table; 'held_out' is the "
+                 f"{FOLDS}-fold cross-validation by game of the same procedure"),
         "fitted_on": {"games": args.games, "seed": args.seed, "lineups": LINEUPS,
-                      "rules": RULES, "train_plays": len(train), "held_out_plays": len(test)},
+                      "rules": RULES, "plays": len(records), "folds": FOLDS},
         "models": models,
         "links": links,
+        "isotonic": knots,
         "held_out": report,
     }
     if not args.dry_run:

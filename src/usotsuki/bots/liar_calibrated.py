@@ -19,7 +19,8 @@ of the rate than the play holds) is a lie with probability 0 exactly, before any
 
 **The fit.** Maximum likelihood (logistic regression, a small ridge, then a second
 logistic stage on a piecewise-linear function of the first's log-odds, see
-:func:`link_basis`) on self-play records
+:func:`link_basis`, then a monotone map of that probability fitted by pool-adjacent-
+violators, see :func:`calibrate`) on self-play records
 of the levels (``scripts/fit_liar_calibration.py``: each play by a bot, seen by the next
 seat to move, labelled by whether it was truthful), per level and pooled; the
 coefficients ship as data (``liar_calibration.json``) with the held-out reliability
@@ -119,12 +120,36 @@ def link_basis(z: float) -> list[float]:
     return [1.0, z, *(max(0.0, z - k) for k in KNOTS)]
 
 
+def isotonic(level: str | None = None) -> Sequence[tuple[float, float]] | None:
+    """The third stage fitted for ``level``'s model: knots (predicted, observed) of a
+    non-decreasing map (None: none, the identity)."""
+    found = _data().get("isotonic", {}).get(level or "pooled")
+    return None if not found else [(float(x), float(f)) for x, f in found]
+
+
+def calibrate(p: float, knots: Sequence[tuple[float, float]] | None) -> float:
+    """``p`` through the monotone map given by ``knots`` (linear between knots; the ends
+    are (0, 0) and (1, 1)): the maximum-likelihood non-decreasing fix of what the two
+    logistic stages leave (their curve cannot follow every bend of the observed one)."""
+    if not knots:
+        return p
+    x0, f0 = knots[0]
+    if p <= x0:
+        return f0
+    for x1, f1 in knots[1:]:
+        if p <= x1:
+            return f0 + (f1 - f0) * (p - x0) / (x1 - x0) if x1 > x0 else f1
+        x0, f0 = x1, f1
+    return f0
+
+
 def probability(x: Sequence[float], coef: Sequence[float],
-                link: Sequence[float] | None = None) -> float:
+                link: Sequence[float] | None = None,
+                knots: Sequence[tuple[float, float]] | None = None) -> float:
     z = sum(a * b for a, b in zip(x, coef, strict=True))
     if link is not None:
         z = sum(a * b for a, b in zip(link_basis(z), link, strict=True))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return calibrate(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), knots)
 
 
 def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
@@ -136,7 +161,7 @@ def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
     x = features(view)
     if x is None:
         return 0.0
-    return probability(x, coefficients(level), link(level))
+    return probability(x, coefficients(level), link(level), isotonic(level))
 
 
 def simple_trust(able: float) -> float:
@@ -144,7 +169,8 @@ def simple_trust(able: float) -> float:
     playouts call it at every doubt they weigh)."""
     if able <= 0.0:
         return 0.0
-    return probability((1.0, logit(able)), coefficients("simple"), link("simple"))
+    return probability((1.0, logit(able)), coefficients("simple"), link("simple"),
+                       isotonic("simple"))
 
 
 def simple_truth(view: LiarView) -> float | None:

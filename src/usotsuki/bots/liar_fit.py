@@ -6,8 +6,8 @@ self-play records, and measuring its calibration (issue 11).
   features`), whether the play was truthful, the level that made it, and the plain odds
   (:func:`usotsuki.odds_liar.truth_probability`) for comparison;
 - :func:`fit` is maximum likelihood for the logistic model (Newton's method, a small
-  ridge so that a feature that never varies in a level's records stays at 0), and
-  :func:`fit_link` for its second stage;
+  ridge so that a feature that never varies in a level's records stays at 0),
+  :func:`fit_link` for its second stage and :func:`isotonic_knots` for its third;
 - :func:`reliability` and :func:`brier` measure predictions on held-out records.
 
 ``scripts/fit_liar_calibration.py`` runs all three and writes ``liar_calibration.json``.
@@ -122,11 +122,33 @@ def fit_link(records: Sequence[Record], coef: Sequence[float],
 
 
 def predict(record: Record, coef: Sequence[float], columns: Sequence[int] | None = None,
-            link: Sequence[float] | None = None) -> float:
+            link: Sequence[float] | None = None,
+            knots: Sequence[tuple[float, float]] | None = None) -> float:
     if record.x is None:
         return 0.0
     x = record.x if columns is None else [record.x[i] for i in columns]
-    return probability(x, coef, link)
+    return probability(x, coef, link, knots)
+
+
+def isotonic_knots(pairs: Sequence[tuple[float, bool]], bins: int = 40
+                   ) -> list[tuple[float, float]]:
+    """The third stage: the maximum-likelihood non-decreasing map from predicted to
+    observed frequency (pool adjacent violators) over ``bins`` bins of equal count of the
+    predictions, as knots at the pooled blocks' mean predictions, with (0, 0) and (1, 1)
+    at the ends (:func:`~usotsuki.bots.liar_calibrated.calibrate` interpolates)."""
+    if len(pairs) < 2 * bins:
+        return []
+    p = np.array([q for q, _ in pairs], dtype=float)
+    y = np.array([t for _, t in pairs], dtype=float)
+    order = np.argsort(p, kind="stable")
+    merged: list[list[float]] = []  # [sum of predictions, sum of outcomes, count]
+    for group in np.array_split(order, bins):
+        merged.append([float(p[group].sum()), float(y[group].sum()), float(group.size)])
+        while len(merged) > 1 and merged[-2][1] / merged[-2][2] > merged[-1][1] / merged[-1][2]:
+            last = merged.pop()
+            merged[-1] = [a + b for a, b in zip(merged[-1], last, strict=True)]
+    knots = [(round(sp / n, 5), round(sy / n, 5)) for sp, sy, n in merged]
+    return [(0.0, 0.0), *knots, (1.0, 1.0)]
 
 
 def save(records: Sequence[Record], path: Path) -> None:
