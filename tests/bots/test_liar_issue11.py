@@ -4,6 +4,7 @@ honest hint says both numbers in both languages (terminal, server payload, brows
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import re
@@ -14,8 +15,16 @@ import pytest
 from usotsuki.bots import make_bot
 from usotsuki.bots.base import bot_names
 from usotsuki.bots.exploit import exploiters
-from usotsuki.bots.liar_calibrated import calibrated_truth, simple_truth
-from usotsuki.bots.liar_fit import Record, brier, collect, fit, predict, reliability
+from usotsuki.bots.liar_calibrated import calibrate, calibrated_truth, simple_truth
+from usotsuki.bots.liar_fit import (
+    Record,
+    brier,
+    collect,
+    fit,
+    isotonic_knots,
+    predict,
+    reliability,
+)
 from usotsuki.bots.liar_hints import LABELS, TruthHint, liar_truth_hint
 from usotsuki.bots.liar_levels import Weights, gibbs_choice
 from usotsuki.cards import DECK, parse_card
@@ -173,6 +182,25 @@ def test_fit_recovers_a_known_logistic_model_and_is_calibrated() -> None:
     assert all(abs(b["predicted"] - b["observed"]) < 0.05 for b in reliability(pairs)
                if b["n"] >= 300)
     assert brier(pairs) < brier([(0.5, r.truthful) for r in records])
+
+
+def test_the_monotone_third_stage_fixes_a_bent_reliability_curve() -> None:
+    """Predictions p whose true frequency is p squared: the pool-adjacent-violators map
+    is non-decreasing, pinned at (0, 0) and (1, 1), and brings every bucket within 0.05."""
+    rng = random.Random(4)
+    pairs = []
+    for _ in range(20000):
+        p = rng.random()
+        pairs.append((p, rng.random() < p * p))
+    knots = isotonic_knots(pairs)
+    assert knots[0] == (0.0, 0.0) and knots[-1] == (1.0, 1.0)
+    assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in itertools.pairwise(knots))
+    before = reliability(pairs)
+    after = reliability([(calibrate(p, knots), t) for p, t in pairs])
+    assert max(abs(b["predicted"] - b["observed"]) for b in before) > 0.2
+    assert all(abs(b["predicted"] - b["observed"]) < 0.05 for b in after if b["n"] >= 300)
+    assert calibrate(0.3, None) == 0.3 and calibrate(0.5, [(0.0, 0.0), (1.0, 1.0)]) == 0.5
+    assert isotonic_knots(pairs[:10]) == []  # too few to fit: the identity
 
 
 def test_collect_on_a_tiny_fixture() -> None:

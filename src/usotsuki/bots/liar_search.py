@@ -253,7 +253,8 @@ class SearchLiarBot:
 
     @classmethod
     def mixed(cls) -> SearchLiarBot:
-        """The issue-11 expert: the mixed ``hard`` at the root, the calibrated belief in
+        """The issue-11 expert: the mixed ``hard`` rule (at its first temperature,
+        ``EXPERT_ROOT_WEIGHTS``) at the root, the calibrated belief in
         the determinizations, and a final choice mixed among moves within 0.02 of the best
         mean (statistically tied); its playouts lead low, as the mixed levels now do
         (:data:`usotsuki.bots.liar_levels.HARD_WEIGHTS`), and it runs 800 playouts a
@@ -265,9 +266,10 @@ class SearchLiarBot:
         plays (42% truthful in self-play) and lost to the threshold doubters (1 of 12
         heads-up games against ``x-doubt-70``) and to ``expert-v1`` (9 of 30)."""
         from usotsuki.bots.liar_calibrated import calibrated_truth
-        from usotsuki.bots.liar_levels import hard_bot
+        from usotsuki.bots.liar_levels import EXPERT_ROOT_WEIGHTS
 
-        return cls(iterations=800, fallback=hard_bot(), belief=calibrated_truth, margin=0.02,
+        root = LevelBot("hard", calibrated_truth, EXPERT_ROOT_WEIGHTS)
+        return cls(iterations=800, fallback=root, belief=calibrated_truth, margin=0.02,
                    name="expert", low_lead=True)
 
     def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
