@@ -20,7 +20,7 @@ CORE_SOURCES := setup.py $(wildcard src/usotsuki/cards.py src/usotsuki/core/*.py
 # The rules and conformance tests, run again on the pure-Python cores by `make test`.
 PURE_TESTS := tests/bluff tests/liar tests/core tests/test_golden.py
 
-.PHONY: setup run test lint bench clean browser postgres native vendor-axe
+.PHONY: setup run test lint bench clean browser postgres native vendor-axe dist
 
 $(UV):
 	@$(PYTHON) -m venv .uv && .uv/bin/python -m pip install -q --disable-pip-version-check uv \
@@ -102,8 +102,14 @@ vendor-axe:
 		cp package/axe.min.js package/LICENSE package/LICENSE-3RD-PARTY.txt $(CURDIR)/tests/e2e/vendor/ && \
 		rm -rf $$tmp
 
+# The sdist and the compiled wheel (`python -m build`, into dist/), each installed into a
+# fresh environment and checked: the wheel and the sdist compiled, the sdist with CC=false
+# pure, all passing the conformance records (scripts/check_dist.sh; minutes: three builds).
+dist: setup
+	scripts/check_dist.sh
+
 bench: $(BENCH_STAMP) $(NATIVE_STAMP)
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .uv build .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench
+	rm -rf $(VENV) .uv build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench

@@ -9,7 +9,11 @@
    rotating, the tournament's seeds (``usotsuki.tournament.play_game``). Iteration budgets
    keep it reproducible: the same seed plays the same games on any machine.
 
-    nice -n 10 python benchmarks/expert_speed.py [--decisions 30] [--games 24] [--seed 1]
+    nice -n 19 python benchmarks/expert_speed.py [--decisions 30] [--games 200] [--jobs 2]
+        [--seed 1] [--fast-iterations N]
+
+``--fast-iterations`` fixes the fast expert's budget (default: 160 x the measured speed-up,
+rounded), so a tournament can be repeated exactly whatever this machine's timing says.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -71,23 +76,42 @@ def playouts_per_second(decisions: int, seed: int) -> dict[str, Any]:
             "median_s_per_decision": median, "playouts_per_s": BASE_ITERATIONS / median}
 
 
-def tournament(iterations: tuple[int, int], games: int, seed: int) -> dict[str, Any]:
-    """``expert-fast`` (iterations[0]) vs ``expert`` (iterations[1]), two seats each."""
+def _play(spec: Any, g: int, names: dict[str, int]) -> Any:
+    """Game ``g`` of the tournament, with ``names`` mapped to experts of those budgets
+    (a module-level function, so worker processes can run it)."""
     from usotsuki import tournament as t
     from usotsuki.bots.liar_search import SearchLiarBot
 
-    names = {"expert-fast": iterations[0], "expert": iterations[1]}
     real_make_bot = t.make_bot
+    if getattr(real_make_bot, "budgets", None) != names:
+        real_make_bot = getattr(real_make_bot, "real", real_make_bot)
 
-    def make_bot(game: str, name: str) -> Any:
-        if game == "liar" and name in names:
-            return SearchLiarBot(iterations=names[name])
-        return real_make_bot(game, name)
+        def make_bot(game: str, name: str) -> Any:
+            if game == "liar" and name in names:
+                return SearchLiarBot(iterations=names[name])
+            return real_make_bot(game, name)
 
-    t.make_bot = make_bot  # type: ignore[assignment]
+        make_bot.budgets = names  # type: ignore[attr-defined]
+        make_bot.real = real_make_bot  # type: ignore[attr-defined]
+        t.make_bot = make_bot  # type: ignore[assignment]
+    return t.play_game(spec, g)
+
+
+def tournament(iterations: tuple[int, int], games: int, seed: int,
+               jobs: int = 1) -> dict[str, Any]:
+    """``expert-fast`` (iterations[0]) vs ``expert`` (iterations[1]), two seats each, the
+    line-up rotating by one seat a game (``Spec.lineup``)."""
+    from usotsuki import tournament as t
+
+    names = {"expert-fast": iterations[0], "expert": iterations[1]}
     spec = t.Spec("liar", PLAYERS, ("expert-fast", "expert", "expert-fast", "expert"),
                   games, seed)
-    results = [t.play_game(spec, g) for g in range(games)]
+    results = []
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for r in pool.map(_play, [spec] * games, range(games), [names] * games):
+            results.append(r)  # one line a game on stderr: a long run's partial result
+            print(json.dumps({"game": r.index, "lineup": r.lineup, "places": r.places,
+                              "winner": r.winner}), file=sys.stderr, flush=True)
     wins = sum(1 for r in results if r.winner is not None and r.lineup[r.winner] == "expert-fast")
     decided = sum(1 for r in results if r.winner is not None)
     low, high = t.wilson(wins, decided) if decided else (0.0, 1.0)
@@ -102,7 +126,10 @@ def tournament(iterations: tuple[int, int], games: int, seed: int) -> dict[str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=30)
-    parser.add_argument("--games", type=int, default=24)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=1, help="tournament processes")
+    parser.add_argument("--fast-iterations", type=int, default=0,
+                        help="the fast expert's budget (default: 160 x the measured speed-up)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=Path(".bench/expert_speed.json"))
@@ -122,8 +149,9 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     report: dict[str, Any] = {"compiled": here, "pure": pure, "speedup": speedup}
     if args.games:
-        fast = round(BASE_ITERATIONS * speedup)
-        report["tournament"] = result = tournament((fast, BASE_ITERATIONS), args.games, args.seed)
+        fast = args.fast_iterations or round(BASE_ITERATIONS * speedup)
+        report["tournament"] = result = tournament((fast, BASE_ITERATIONS), args.games,
+                                                   args.seed, args.jobs)
         low, high = result["wilson95"]
         print(f"tournament, {args.games} games: expert with {fast} playouts won "
               f"{result['fast_wins']}/{result['decided']} decided games against the expert "

@@ -14,12 +14,22 @@ import pickle
 import random
 import subprocess
 import sys
+import tomllib
+from dataclasses import FrozenInstanceError, fields
 from pathlib import Path
 
 import pytest
 
 from usotsuki import _native
-from usotsuki.bluff import BluffRules, deal_unchecked, legal_actions, new_game, push
+from usotsuki.bluff import (
+    BluffRules,
+    apply,
+    deal_unchecked,
+    legal_actions,
+    new_game,
+    push,
+    start_round,
+)
 from usotsuki.bluff.deal import deal_hands
 from usotsuki.liar import LiarRules, random_action
 from usotsuki.liar import new_game as liar_new_game
@@ -51,6 +61,27 @@ def play_digest(games: int = 12) -> str:
     return digest.hexdigest()
 
 
+def checked_games(games: int = 10) -> list[object]:
+    """Seeded random Bluff games on the checked path (``start_round``, ``apply``): every
+    step's state and events, in order."""
+    out: list[object] = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = new_game(BluffRules(players=2 + seed % 7, ranks=13 - seed % 3))
+        while not state.is_over:
+            if state.needs_deal:
+                step = start_round(state, deal_hands(state, rng))
+            else:
+                step = apply(state, rng.choice(legal_actions(state)))
+            out += [step.state, step.events]
+            state = step.state
+    return out
+
+
+def checked_digest() -> str:
+    return hashlib.sha256(b"".join(pickle.dumps(x) for x in checked_games())).hexdigest()
+
+
 def test_make_test_runs_the_compiled_cores() -> None:
     if os.environ.get("USOTSUKI_REQUIRE_COMPILED") != "1":
         pytest.skip("only `make test` requires the compiled build")
@@ -73,6 +104,53 @@ def test_both_builds_play_the_same_games_to_the_same_states() -> None:
     out = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)], env=env,
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == play_digest()
+
+
+def test_both_builds_give_the_same_checked_steps_and_events() -> None:
+    other = "1" if _native.compiled() else "0"
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import test_native as t; "
+            "print(t.checked_digest())")
+    env = {**os.environ, "USOTSUKI_PURE": other}
+    out = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)], env=env,
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == checked_digest()
+
+
+def test_fast_built_events_are_those_their_classes_build() -> None:
+    # The checked path builds its events without their __init__ (bluff.state._called ...):
+    # each must be what the class itself builds from the same fields, frozen as ever.
+    kinds = set()
+    for item in checked_games(4):
+        if not isinstance(item, tuple):
+            continue
+        for event in item:
+            again = type(event)(**{f.name: getattr(event, f.name) for f in fields(event)})
+            assert (again, hash(again), repr(again)) == (event, hash(event), repr(event))
+            assert pickle.loads(pickle.dumps(event)) == event
+            with pytest.raises(FrozenInstanceError):
+                setattr(event, fields(event)[0].name, 9)
+            kinds.add(type(event).__name__)
+    assert {"RoundDealt", "HandDealt", "Called", "Challenged", "GameOver"} <= kinds
+
+
+def test_the_package_data_is_every_file_of_the_package_but_python() -> None:
+    # The wheel holds what [tool.setuptools.package-data] names; scripts/check_dist.sh
+    # (`make dist`) checks the built wheel itself. A data file must not be left out.
+    root = Path(__file__).resolve().parents[2]
+    globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]
+    package = root / "src" / "usotsuki"
+    packages = [d for d in [package, *package.rglob("*")] if (d / "__init__.py").is_file()]
+    covered: set[Path] = set()
+    for d in packages:
+        name = ".".join(d.relative_to(package.parent).parts)
+        for pattern in [*globs.get("*", []), *globs.get(name, [])]:
+            covered |= {f for f in d.glob(pattern) if f.is_file()}
+    built = (".py", ".pyc", ".so")  # sources, caches and a compiled build's own files
+    data = {f for f in package.rglob("*") if f.is_file() and f.suffix not in built
+            and f.name != _native.STAMP}
+    assert data, "no data files found"
+    assert sorted(str(f.relative_to(package)) for f in data - covered) == []
 
 
 def test_a_stale_build_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
