@@ -108,8 +108,11 @@ vendor-axe:
 dist: setup
 	scripts/check_dist.sh
 
+# BENCH_ARGS: options of benchmarks/run.py, e.g. --only openspiel/liars_dice,bluff/,liar/push/
+# for the cores' rows alone (and their pure-Python run) without the bots and the server.
+BENCH_ARGS ?=
 bench: $(BENCH_STAMP) $(NATIVE_STAMP)
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .uv build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench
