@@ -17,10 +17,12 @@ owner. A follower that sees a gap in the entries' numbers, or whose Redis connec
 came back, reads what it missed from the log; every few seconds it also compares its
 length with the log's, so an entry lost with Redis is found there.
 
-Every ``ttl / 3`` seconds a worker renews its leases (one statement), drops the tables
-whose lease it lost (they become followers: fenced, they can never write again), and
-takes expired leases of tables still in use (a dead worker's): rebuilt from the log,
-deals due are dealt and bots and turn timers start again.
+A thread of each worker renews its leases (one statement every ``ttl / 4`` seconds,
+whatever the event loop is busy with); the tables whose lease another worker took are
+dropped (they become followers: fenced, they can never write again). Every ``ttl / 3``
+seconds the loop takes leases expired for longer than the grace, of tables still in use
+(a dead worker's): rebuilt from the log, deals due are dealt and bots and turn timers
+start again.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,7 +46,7 @@ from redis.exceptions import RedisError
 
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
-from usotsuki.server.lease import Fenced, Leases, load_log_from, log_lengths, table_row
+from usotsuki.server.lease import Fenced, Leases, table_row
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
@@ -57,6 +60,7 @@ NOT_OWNER = "not_owner"  # internal: the command reached a worker that no longer
 RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
 ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread over workers
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
+PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
 
 T = TypeVar("T")
 
@@ -80,8 +84,18 @@ class ClusterTable(Table):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.token: int | None = None
+        self._token: int | None = None
         self.advanced = asyncio.Condition(self.lock)  # a follower's copy grew
+
+    @property
+    def token(self) -> int | None:
+        """The fencing token of this worker's lease on the table; None: a follower."""
+        return self._token
+
+    @token.setter
+    def token(self, value: int | None) -> None:
+        self._token = value
+        self.cluster.holding(self.row.pk, value)  # the renewer's list
 
     @property
     def owner(self) -> bool:
@@ -172,7 +186,8 @@ class ClusterTable(Table):
             self.advanced.notify_all()
 
     async def _catch_up_locked(self) -> None:
-        entries = await self.store.call(load_log_from, self.store, self.row.pk, self.seq)
+        entries = await self.store.call(self.cluster.leases.load_log_from, self.row.pk,
+                                        self.seq)
         self._apply_locked(entries)
         await self.refresh_seats()
 
@@ -358,6 +373,18 @@ class Coordinator:
         self.listening = False  # subscribed to Redis now (readiness)
         self._behind: dict[int, int] = {}  # follower copies behind the log at the last check
         self._behind_known = False  # False after a (re)subscription: catch up at once
+        # The leases held (table pk -> token), kept by the loop, renewed by a thread of
+        # its own: a busy event loop (or a full store pool) cannot delay a renewal.
+        self.owned: dict[int, int] = {}
+        self._renewer: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    def holding(self, table_pk: int, token: int | None) -> None:
+        """This worker holds the table's lease with ``token`` now (None: no longer)."""
+        if token is None:
+            self.owned.pop(table_pk, None)
+        else:
+            self.owned[table_pk] = token
 
     def lobby_for(self, store: Store, settings: Settings, clock: Clock,
                   runner: BotRunner | None = None) -> ClusterLobby:
@@ -377,9 +404,17 @@ class Coordinator:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send()),
                        loop.create_task(self._tick_forever())]
+        self._stopping.clear()
+        self._renewer = threading.Thread(target=self._renew_forever, args=(loop,),
+                                         name="usotsuki-leases", daemon=True)
+        self._renewer.start()
         log.info("worker %s joined the cluster", self.me)
 
     async def close(self) -> None:
+        self._stopping.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join)
+            self._renewer = None
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -395,6 +430,7 @@ class Coordinator:
                     self._count_lease("released")
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+        self.leases.close()
 
     # publishing (ordered, never blocking a table: a lost message is found in the log)
 
@@ -410,9 +446,14 @@ class Coordinator:
 
     async def _send(self) -> None:
         while True:
-            channel, message = await self._outbox.get()
-            try:
-                await self.redis.publish(channel, message)
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self._outbox.get_nowait())
+            try:  # what piled up meanwhile goes in one round trip, in order
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
             except (RedisError, OSError) as exc:
                 self._redis_failed("publish", exc)
 
@@ -579,15 +620,30 @@ class Coordinator:
                 log.warning("lease tick failed: %s", exc)
             await asyncio.sleep(max(0.05, period - (time.monotonic() - started)))
 
+    def _renew_forever(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The renewer thread: every ``ttl / 4`` s, all of this worker's leases in one
+        statement; those another worker took are handed to the loop to drop."""
+        while not self._stopping.wait(self.config.lease_seconds / 4):
+            held = dict(self.owned)
+            try:
+                kept = self.leases.renew(held)
+            except Exception as exc:  # the database away: its leases run out, fenced
+                log.warning("lease renewal failed: %s", exc)
+                continue
+            lost = {pk: token for pk, token in held.items() if kept.get(pk) != token}
+            if lost:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self._lost, lost)
+
+    def _lost(self, lost: dict[int, int]) -> None:
+        if self.lobby is None:
+            return
+        for table in self.lobby.tables():
+            if table.token is not None and lost.get(table.row.pk) == table.token:
+                table.demote("taken")
+
     async def _tick(self, tick: int) -> None:
         assert self.lobby is not None
-        owned = {t.row.pk: t for t in self.lobby.tables() if t.token is not None}
-        held = await self.store.call(self.leases.renew,
-                                     {pk: t.token for pk, t in owned.items()
-                                      if t.token is not None})
-        for pk, table in owned.items():
-            if pk not in held and table.token is not None:
-                table.demote("expired")
         since = time.time() - self.lobby.settings.idle_seconds
         taken = await self.store.call(self.leases.claim_orphans, ORPHANS_PER_TICK, since)
         for pk, token in taken.items():
@@ -616,7 +672,7 @@ class Coordinator:
         followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None}
         if not followed:
             return
-        lengths = await self.store.call(log_lengths, self.store, list(followed))
+        lengths = await self.store.call(self.leases.log_lengths, list(followed))
         behind = {pk: followed[pk].seq for pk, length in lengths.items()
                   if length > followed[pk].seq}
         for pk, seq in behind.items():
