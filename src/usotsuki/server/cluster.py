@@ -32,6 +32,7 @@ import contextlib
 import itertools
 import json
 import logging
+import math
 import os
 import secrets
 import socket
@@ -62,6 +63,49 @@ ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread ov
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
 PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
 
+QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the workers
+ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
+WINDOW = 60  # seconds of the per-address creation quota (as ``lobby.WINDOW``)
+
+# Atomic in Redis: drop reservations older than the window, then count and add one.
+# Redis's own clock, so the workers' clocks need not agree.
+_RESERVE = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t - tonumber(ARGV[1]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, tostring(tonumber(oldest[2]) + tonumber(ARGV[1]) - t)}
+end
+redis.call('ZADD', KEYS[1], t, ARGV[3])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]) + 1)
+return {1, '0'}
+"""
+# One hash per address: worker -> its sockets from there. Workers that are not alive
+# any more (their key expired) are dropped from the count. (Keys outside KEYS: fine on
+# one Redis server, not on Redis Cluster.)
+_OPEN = """
+local fields = redis.call('HGETALL', KEYS[1])
+local total = 0
+for i = 1, #fields, 2 do
+  if fields[i] == ARGV[1] or redis.call('EXISTS', ARGV[3] .. fields[i]) == 1 then
+    total = total + tonumber(fields[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+if total >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[1], 86400)
+return 1
+"""
+_CLOSE = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
 T = TypeVar("T")
 
 
@@ -86,6 +130,7 @@ class ClusterTable(Table):
         super().__init__(*args, **kwargs)
         self._token: int | None = None
         self.advanced = asyncio.Condition(self.lock)  # a follower's copy grew
+        self._outgoing: list[list[Any]] = []  # [kind, data] committed, not yet published
 
     @property
     def token(self) -> int | None:
@@ -119,7 +164,9 @@ class ClusterTable(Table):
             self.demote("fenced")
             raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
         self.active = now
-        self.cluster.publish_entry(self, self.seq, kind, data)
+        # Published with the command's other entries once the turn's timer is set
+        # (``schedule``): followers fold them at once and show the same clock.
+        self._outgoing.append([kind, data])
         return self._absorb(games, events)
 
     async def _set_seat(self, row: SeatRow) -> None:
@@ -143,6 +190,25 @@ class ClusterTable(Table):
             self._pending = None
             return
         super().schedule()
+        self._flush()
+
+    async def _serialised(self, command: Callable[[], Awaitable[T]]) -> T:
+        async def flushed() -> T:
+            try:
+                return await command()
+            finally:  # a command that failed after a commit: its entries still go out
+                self._flush()
+
+        return await super()._serialised(flushed)
+
+    def _flush(self) -> None:
+        """Publish the entries committed since the last flush, in one message, with the
+        turn's deadline (owner's wall clock: the followers' clients see the countdown)."""
+        if not self._outgoing:
+            return
+        entries, self._outgoing = self._outgoing, []
+        first = self.seq - len(entries)
+        self.cluster.publish_entries(self, first, entries, self._deadline)
 
     async def resume(self) -> None:
         if self.token is not None:
@@ -162,13 +228,17 @@ class ClusterTable(Table):
         """Lost the lease: a follower from now on (fenced: no write can succeed)."""
         if self.token is None:
             return
+        self._flush()  # committed: the followers may hear of them
         self.token = None
         self.schedule()
         self.cluster.lease_changed("lost", self, why)
 
     # a follower's copy
 
-    def _apply_locked(self, entries: list[LogEntry]) -> None:
+    def _apply_locked(self, entries: list[LogEntry],
+                      clock: tuple[int, float, float] | None = None) -> None:
+        """Fold the entries this copy lacks and tell its clients; ``clock``: the turn's
+        deadline the owner set after the last of them (None when unknown)."""
         fresh: list[Numbered] = []
         for entry in entries:
             if entry.seq != self.seq:
@@ -182,6 +252,7 @@ class ClusterTable(Table):
             fresh += self._absorb(games, events)
             self.active = self.clock.time()
         if fresh:
+            self._deadline = clock
             self._publish(fresh)
             self.advanced.notify_all()
 
@@ -196,15 +267,17 @@ class ClusterTable(Table):
             if self.token is None:
                 await self._catch_up_locked()
 
-    async def follow(self, seq: int, kind: str, data: dict[str, Any]) -> None:
-        """An entry the owner committed and published."""
+    async def follow(self, first: int, entries: list[list[Any]],
+                     clock: tuple[int, float, float] | None) -> None:
+        """Entries the owner committed and published, numbered from ``first``."""
         async with self.lock:
-            if self.token is not None or seq < self.seq:
+            if self.token is not None or first + len(entries) <= self.seq:
                 return
-            if seq > self.seq:  # a gap: what was missed is in the log
+            if first > self.seq:  # a gap: what was missed is in the log
                 await self._catch_up_locked()
-            else:
-                self._apply_locked([LogEntry(seq, kind, data)])
+                return
+            self._apply_locked([LogEntry(first + i, kind, data)
+                                for i, (kind, data) in enumerate(entries)], clock)
 
     def seat_changed(self, row: SeatRow) -> None:
         if self.token is None and 0 <= row.seat < len(self.seats):
@@ -328,7 +401,18 @@ class ClusterLobby(Lobby):
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
                      address: str | None = None) -> tuple[Table, str]:
-        table, host_token = await super().create(game, config, bots, address)
+        # The per-minute quota of an address counts in every worker (the balancer
+        # spreads its requests); this worker's own count is kept too, never stricter.
+        reserved = None
+        if address is not None:
+            reserved = await self.cluster.reserve_table(address,
+                                                        self.settings.tables_per_minute)
+        try:
+            table, host_token = await super().create(game, config, bots, address)
+        except BaseException:
+            if reserved is not None and address is not None:  # not a creation
+                await self.cluster.refund_table(address, reserved)
+            raise
         assert isinstance(table, ClusterTable)
         token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
         if token is not None:  # a new table: nobody else knows it yet
@@ -363,6 +447,9 @@ class Coordinator:
         self.leases = Leases(store, self.me, config.lease_seconds)
         self.redis = aioredis.from_url(config.redis_url, socket_connect_timeout=2,
                                        socket_timeout=5, health_check_interval=10)
+        self._reserve = self.redis.register_script(_RESERVE)
+        self._open = self.redis.register_script(_OPEN)
+        self._close = self.redis.register_script(_CLOSE)
         self.lobby: ClusterLobby | None = None
         self._inbox = f"usotsuki:w:{self.me}"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -404,11 +491,16 @@ class Coordinator:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send()),
                        loop.create_task(self._tick_forever())]
+        self.start_renewer()
+        log.info("worker %s joined the cluster", self.me)
+
+    def start_renewer(self) -> None:
+        """Start the thread that renews this worker's leases (part of ``start``)."""
         self._stopping.clear()
-        self._renewer = threading.Thread(target=self._renew_forever, args=(loop,),
+        self._renewer = threading.Thread(target=self._renew_forever,
+                                         args=(asyncio.get_running_loop(),),
                                          name="usotsuki-leases", daemon=True)
         self._renewer.start()
-        log.info("worker %s joined the cluster", self.me)
 
     async def close(self) -> None:
         self._stopping.set()
@@ -434,10 +526,11 @@ class Coordinator:
 
     # publishing (ordered, never blocking a table: a lost message is found in the log)
 
-    def publish_entry(self, table: Table, seq: int, kind: str, data: dict[str, Any]) -> None:
+    def publish_entries(self, table: Table, first: int, entries: list[list[Any]],
+                        clock: tuple[int, float, float] | None) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
-            {"t": table.public_id, "seq": seq, "kind": kind, "data": data, "by": self.me},
-            separators=(",", ":"))))
+            {"t": table.public_id, "seq": first, "entries": entries, "clock": clock,
+             "by": self.me}, separators=(",", ":"))))
 
     def publish_seat(self, table: Table, row: SeatRow) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
@@ -513,7 +606,11 @@ class Coordinator:
         if "seat" in message:
             table.seat_changed(SeatRow(*message["seat"]))
         else:
-            self._spawn(table.follow(message["seq"], message["kind"], message["data"]))
+            clock = message.get("clock")
+            self._spawn(table.follow(message["seq"], message["entries"],
+                                     None if clock is None else (int(clock[0]),
+                                                                 float(clock[1]),
+                                                                 float(clock[2]))))
 
     # relaying a follower's command to the owner
 
@@ -644,6 +741,7 @@ class Coordinator:
 
     async def _tick(self, tick: int) -> None:
         assert self.lobby is not None
+        await self._alive()
         since = time.time() - self.lobby.settings.idle_seconds
         taken = await self.store.call(self.leases.claim_orphans, ORPHANS_PER_TICK, since)
         for pk, token in taken.items():
@@ -681,6 +779,51 @@ class Coordinator:
             if self._behind.get(pk) == seq or not self._behind_known:
                 self._spawn(followed[pk].catch_up())
         self._behind, self._behind_known = behind, True
+
+    # per-address quotas, shared by the workers (each would count only its own share)
+
+    async def reserve_table(self, address: str, limit: int) -> str | None:
+        """Count a new table against ``address``'s per-minute quota in every worker:
+        the reservation's id (to refund it), or None when Redis cannot be reached (the
+        worker's own count decides alone). Raises ``Refused`` past the quota."""
+        member = f"{self.me}:{next(self._ids)}"
+        try:
+            allowed, wait = await self._reserve(keys=[f"{QUOTA}new:{address}"],
+                                                args=[WINDOW, limit, member])
+        except (RedisError, OSError) as exc:
+            self._redis_failed("quota", exc)
+            return None
+        if not allowed:
+            seconds = max(1, math.ceil(float(wait)))
+            raise Refused("too_many_tables", f"at most {limit} new tables a minute from one "
+                          f"address: try again in {seconds} s", 429,
+                          {"max": limit, "wait": seconds})
+        return member
+
+    async def refund_table(self, address: str, member: str) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.zrem(f"{QUOTA}new:{address}", member)
+
+    async def open_socket(self, address: str, cap: int) -> bool | None:
+        try:
+            return bool(await self._open(keys=[f"{QUOTA}ws:{address}"],
+                                         args=[self.me, cap, ALIVE]))
+        except (RedisError, OSError) as exc:
+            self._redis_failed("quota", exc)
+            return None
+
+    async def close_socket(self, address: str) -> None:
+        try:
+            await self._close(keys=[f"{QUOTA}ws:{address}"], args=[self.me])
+        except (RedisError, OSError) as exc:
+            self._redis_failed("quota", exc)
+
+    async def _alive(self) -> None:
+        """Say this worker lives (its sockets count in the shared quotas); a dead
+        worker's count is dropped once its key expires."""
+        ttl = max(1, math.ceil(3 * self.config.lease_seconds))
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.set(f"{ALIVE}{self.me}", 1, ex=ttl)
 
     # metrics
 
