@@ -47,7 +47,7 @@ from redis.exceptions import RedisError
 
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
-from usotsuki.server.lease import Fenced, Leases, table_row
+from usotsuki.server.lease import Fenced, FencedLog, Leases, table_row
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
@@ -158,7 +158,7 @@ class ClusterTable(Table):
         games, events = self._fold(kind, data)
         now = self.clock.time()
         try:
-            await self.store.call(self.cluster.leases.append, self.row.pk, self.seq, kind,
+            await self.cluster.log.append(self.row.pk, self.seq, kind,
                                   data, now, token)
         except Fenced:
             self.demote("fenced")
@@ -175,7 +175,7 @@ class ClusterTable(Table):
             raise Refused(NOT_OWNER, "this worker does not own the table", 503)
         now = self.clock.time()
         try:
-            await self.store.call(self.cluster.leases.set_seat, self.row.pk, row, now, token)
+            await self.cluster.log.set_seat(self.row.pk, row, now, token)
         except Fenced:
             self.demote("fenced")
             raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
@@ -445,6 +445,7 @@ class Coordinator:
         self.store = store
         self.metrics = metrics
         self.leases = Leases(store, self.me, config.lease_seconds)
+        self.log = FencedLog(store, self.me)
         self.redis = aioredis.from_url(config.redis_url, socket_connect_timeout=2,
                                        socket_timeout=5, health_check_interval=10)
         self._reserve = self.redis.register_script(_RESERVE)
@@ -522,6 +523,7 @@ class Coordinator:
                     self._count_lease("released")
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+        await self.log.close()
         self.leases.close()
 
     # publishing (ordered, never blocking a table: a lost message is found in the log)
