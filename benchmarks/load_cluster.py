@@ -4,17 +4,24 @@ PostgreSQL and Redis (Debian's servers, as the tests start them).
 Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
 seats land on different workers), and every seat plays its own game over its own
 WebSocket, pausing ``--think`` seconds on average (0.5x to 1.5x) before each action, as
-people do. Measures tables finished, actions per second, the latency from sending an
-action to its ``ack`` (p50, p99), errors, and lost actions: each table's log (read from
-PostgreSQL at the end) must hold every acknowledged action (an action whose socket died
-before its ack may be in the log: counted apart, as "in doubt", never as lost).
+people do. Measures tables finished, actions per second, the latency from a client
+sending an action to each seat's socket (the actor's and the others', on whichever
+worker) receiving that action's event (p50, p99; the actor's ``ack`` apart), errors,
+and lost actions: each table's log (read from PostgreSQL at the end) must hold every
+acknowledged action (an action whose socket died, or whose run ended, before its ack
+may be in the log: counted apart, as "in doubt", never as lost). The load generator's
+own CPU share and event-loop lag are printed too: if it were the bottleneck, its lag
+would show.
 
 Then, with ``--kill-after S``, the same load again with one worker SIGKILLed S seconds
 into play: its sockets reconnect through nginx with ``since``; measured also how long
 until every table it owned has a live lease held by another worker.
 
     python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 1.0]
-        [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--json PATH]
+        [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--only-sigkill]
+        [--json PATH]
+
+Timed: run it holding the shared lock (``flock /work/wt/measure.lock ...``).
 """
 
 from __future__ import annotations
