@@ -318,8 +318,10 @@ def test_stale_owner_writes_are_refused(stack: Cluster) -> None:
 def test_a_late_renewal_keeps_the_lease_until_another_worker_takes_it(
         stack: Cluster) -> None:
     store = Store(stack.db)
+    # Last used long ago: the cluster's own workers leave its lease alone (they take
+    # only tables in use), so only the two below compete for it.
     pk = store.create_table("late", "late-invite", "h", "bluff", {"players": 2},
-                            [None, None])
+                            [None, None], now=0.0)
     a, b = Leases(store, "slow-owner", 30.0, grace=10.0), Leases(store, "other", 30.0,
                                                                   grace=10.0)
     token = a.acquire(pk)
@@ -350,7 +352,7 @@ def test_a_starved_event_loop_keeps_its_leases(stack: Cluster) -> None:
     ttl = 0.6
     store = Store(stack.db)
     pk = store.create_table("starved", "starved-invite", "h", "bluff", {"players": 2},
-                            [None, None])
+                            [None, None], now=0.0)  # as above: only the rival competes
     rival = Leases(store, "rival", ttl)
 
     async def starve() -> list[int]:
