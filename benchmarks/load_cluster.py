@@ -4,17 +4,24 @@ PostgreSQL and Redis (Debian's servers, as the tests start them).
 Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
 seats land on different workers), and every seat plays its own game over its own
 WebSocket, pausing ``--think`` seconds on average (0.5x to 1.5x) before each action, as
-people do. Measures tables finished, actions per second, the latency from sending an
-action to its ``ack`` (p50, p99), errors, and lost actions: each table's log (read from
-PostgreSQL at the end) must hold every acknowledged action (an action whose socket died
-before its ack may be in the log: counted apart, as "in doubt", never as lost).
+people do. Measures tables finished, actions per second, the latency from a client
+sending an action to each seat's socket (the actor's and the others', on whichever
+worker) receiving that action's event (p50, p99; the actor's ``ack`` apart), errors,
+and lost actions: each table's log (read from PostgreSQL at the end) must hold every
+acknowledged action (an action whose socket died, or whose run ended, before its ack
+may be in the log: counted apart, as "in doubt", never as lost). The load generator's
+own CPU share and event-loop lag are printed too: if it were the bottleneck, its lag
+would show.
 
 Then, with ``--kill-after S``, the same load again with one worker SIGKILLed S seconds
 into play: its sockets reconnect through nginx with ``since``; measured also how long
 until every table it owned has a live lease held by another worker.
 
     python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 1.0]
-        [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--json PATH]
+        [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--only-sigkill]
+        [--json PATH]
+
+Timed: run it holding the shared lock (``flock /work/wt/measure.lock ...``).
 """
 
 from __future__ import annotations
@@ -39,18 +46,31 @@ from pg_helpers import new_database, throwaway_postgres  # noqa: E402
 
 TARGET_P99_MS = 150.0
 EVENT = '{"type":"event","n":'
+loads = json.loads
 RETRY = ("unavailable", "not_owner")  # the table is moving: ask again, as a person would
 
 
 @dataclass
+class Sent:
+    """An action on its way: when its client sent it, and the table's last event number
+    then (the first event above it that a seat receives is this action's)."""
+
+    at: float
+    after: int
+
+
+@dataclass
 class Totals:
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # action sent -> its ack
+    delivered: list[float] = field(default_factory=list)  # action sent -> each seat's event
     errors: list[str] = field(default_factory=list)
     acks: dict[str, int] = field(default_factory=dict)  # table id -> acknowledged actions
     finished: set[str] = field(default_factory=set)
+    in_flight: dict[str, Sent] = field(default_factory=dict)  # table id -> its last action
     reconnects: int = 0
     retried: int = 0  # actions answered "unavailable" while their table moved
     unacked: int = 0  # actions whose socket died before the ack came
+    lag: list[float] = field(default_factory=list)  # the load generator's own loop lag
 
 
 async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline: float,
@@ -62,6 +82,7 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
     last_n = -1
     seat: int | None = None
     acted_at: int | None = None
+    heard: Sent | None = None  # the last action whose event this seat received
     while time.monotonic() < deadline:
         awaiting = False
         sent = 0.0
@@ -76,9 +97,16 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                     except TimeoutError:
                         return
                     if raw.startswith(EVENT):  # only its number matters here
-                        last_n = max(last_n, int(raw[len(EVENT):raw.index(",", len(EVENT))]))
+                        n = int(raw[len(EVENT):raw.index(",", len(EVENT))])
+                        last_n = max(last_n, n)
+                        sent_action = totals.in_flight.get(table_id)
+                        if (sent_action is not None and sent_action is not heard
+                                and n > sent_action.after):
+                            # The first event above the actor's: the action reached us.
+                            heard = sent_action
+                            totals.delivered.append(time.perf_counter() - sent_action.at)
                         continue
-                    m = json.loads(raw)
+                    m = loads(raw)
                     kind = m["type"]
                     if kind == "welcome":
                         seat = m["seat"]
@@ -111,16 +139,30 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                             text = choose(m, rng)
                             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                             sent = time.perf_counter()
+                            totals.in_flight[table_id] = Sent(sent, m["n"])
                             awaiting = True
                             await ws.send(json.dumps({"type": "act", "action": text}))
         except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
             pass
+        if time.monotonic() >= deadline:
+            if awaiting:
+                totals.unacked += 1
+            return
         # The worker went away: back through nginx, from the last event seen.
         totals.reconnects += 1
         if awaiting:
             totals.unacked += 1
         acted_at = None
         await asyncio.sleep(random.uniform(0.1, 0.5))
+
+
+async def _probe_lag(totals: Totals, every: float = 0.05) -> None:
+    """How late this process's own event loop wakes up: if the load generator is the
+    bottleneck, its lag (not the servers') shows in the latencies, and here."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(every)
+        totals.lag.append(time.perf_counter() - before - every)
 
 
 async def _setup(url: str, tables: int, players: int, rules: dict[str, Any]
@@ -202,6 +244,10 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
                     totals.errors.append(f"{tid}: start: {exc!r}")
 
         began = time.perf_counter()
+        cpu_began = time.process_time()
+        probe = asyncio.create_task(_probe_lag(totals))
+        print(f"{len(opened)} tables opened, {len(tasks)} sockets connected: play begins",
+              file=sys.stderr, flush=True)
         await asyncio.gather(*(start(tid, host) for tid, host, _ in opened))
     failover: dict[str, Any] | None = None
     if kill_after is not None:
@@ -218,6 +264,8 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
         failover["killed_at_s"] = round(kill_after, 1)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - began
+    client_cpu = time.process_time() - cpu_began
+    probe.cancel()
     totals.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
     async with await psycopg.AsyncConnection.connect(stack.db, autocommit=True) as conn:
         logged = dict(await (await conn.execute(
@@ -226,24 +274,40 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
     lost = sum(max(0, totals.acks.get(tid, 0) - logged.get(tid, 0)) for tid, _, _ in opened)
     doubt = sum(max(0, logged.get(tid, 0) - totals.acks.get(tid, 0)) for tid, _, _ in opened)
     actions = len(totals.latencies)
-    ordered = sorted(totals.latencies)
 
-    def pct(q: float) -> float | None:
+    def pct(values: list[float], q: float) -> float | None:
+        ordered = sorted(values)
         return None if not ordered else round(
             ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+    def spread(values: list[float]) -> dict[str, float | None]:
+        return {"p50": pct(values, 0.5), "p99": pct(values, 0.99), "max": pct(values, 1.0)}
 
     return {"tables": tables, "players": players, "rules": rules, "think_s": think,
             "seconds_limit": seconds, "elapsed_s": round(elapsed, 1),
             "tables_finished": len(totals.finished), "actions": actions,
             "actions_per_s": round(actions / elapsed, 1) if elapsed else None,
-            "latency_ms": {"p50": pct(0.5), "p99": pct(0.99),
-                           "max": round(ordered[-1] * 1000, 1) if ordered else None},
+            # An action sent -> every seat's socket (the actor's too) received its event.
+            "latency_ms": spread(totals.delivered), "deliveries": len(totals.delivered),
+            "ack_ms": spread(totals.latencies),  # an action sent -> the actor's ack
+            "client_lag_ms": spread(totals.lag),
+            "client_cpu": round(client_cpu / elapsed, 2) if elapsed else None,
             "errors": len(totals.errors), "error_samples": totals.errors[:5],
             "lost_actions": lost, "in_doubt_logged_not_acked": doubt,
             "acked_not_in_log_tables": [tid for tid, _, _ in opened
                                         if totals.acks.get(tid, 0) > logged.get(tid, 0)][:5],
             "reconnects": totals.reconnects, "retried_while_moving": totals.retried,
             "unacked_at_disconnect": totals.unacked, "failover": failover}
+
+
+def _loop_factory() -> Any:
+    """uvloop when installed (uvicorn[standard] brings it): the load generator's own
+    overhead must stay well below the servers'."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think: float,
@@ -254,9 +318,10 @@ def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think:
               "--sockets-per-address", "1000000", "--bot-games", "0"]
     with throwaway_postgres() as server:
         db = new_database(server, f"usotsuki_load_{int(time.time())}")
-        with cluster(db, workers, lifted, connections=4 * tables * players + 1024) as stack:
-            result = asyncio.run(_drive(stack, tables, players, rules, seconds, think,
-                                        kill_after))
+        with (cluster(db, workers, lifted, connections=4 * tables * players + 1024) as stack,
+              asyncio.Runner(loop_factory=_loop_factory()) as runner):
+            result = runner.run(_drive(stack, tables, players, rules, seconds, think,
+                                       kill_after))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     result["workers"] = workers
     result["target_met"] = (result["latency_ms"]["p99"] is not None
@@ -271,11 +336,14 @@ def report(name: str, r: dict[str, Any]) -> None:
     print(f"{name}: {r['tables_finished']}/{r['tables']} tables of {r['players']} finished "
           f"in {r['elapsed_s']} s over {r['workers']} workers behind nginx (think "
           f"{r['think_s']} s); {r['actions']} actions, {r['actions_per_s']} actions/s; "
-          f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+          f"latency (an action sent -> each seat got its event, {r['deliveries']} "
+          f"deliveries) p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+          f"ack p50 {r['ack_ms']['p50']} ms, p99 {r['ack_ms']['p99']} ms; "
           f"errors {r['errors']}; lost actions {r['lost_actions']} (in doubt: logged, "
           f"ack lost with the worker: {r['in_doubt_logged_not_acked']}); reconnects "
           f"{r['reconnects']}, retried while moving {r['retried_while_moving']}; "
-          f"target met: {r['target_met']}", flush=True)
+          f"target met: {r['target_met']}; load generator: {r['client_cpu']} of a core, "
+          f"its loop lag p99 {r['client_lag_ms']['p99']} ms", flush=True)
     if r["failover"] is not None:
         f = r["failover"]
         print(f"  failover: {f['worker']} SIGKILLed at {f['killed_at_s']} s owning "
@@ -297,12 +365,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-after", type=float, default=30.0,
                         help="seconds into the second run when a worker is SIGKILLed "
                         "(negative: no second run)")
+    parser.add_argument("--only-sigkill", action="store_true",
+                        help="skip the steady run (each run alone stays under the "
+                        "shared lock's time)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     rules = json.loads(args.rules)
-    results = {"steady": run(args.tables, args.players, rules, args.seconds, args.think,
-                             None)}
-    report("cluster load", results["steady"])
+    results: dict[str, dict[str, Any]] = {}
+    if not args.only_sigkill:
+        results["steady"] = run(args.tables, args.players, rules, args.seconds, args.think,
+                                None)
+        report("cluster load", results["steady"])
     if args.kill_after >= 0:
         results["sigkill"] = run(args.tables, args.players, rules, args.seconds, args.think,
                                  args.kill_after)

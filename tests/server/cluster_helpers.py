@@ -213,3 +213,7 @@ def cluster(db: str, workers: int = 3, extra: Sequence[str] = (),
             for w in started:
                 w.stop()
             redis.stop()
+            if keep := os.environ.get("USOTSUKI_KEEP_LOGS"):  # for a failure's post-mortem
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                for log in tmp.glob("*.log"):
+                    shutil.copy(log, Path(keep) / log.name)

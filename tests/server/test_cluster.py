@@ -5,6 +5,7 @@ with nothing lost; a stale owner's writes are refused; Redis restarts mid-game."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import signal
@@ -18,14 +19,18 @@ import pytest
 from cluster_helpers import Cluster, cluster
 from drive import choose
 from pg_helpers import new_database, throwaway_postgres
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from usotsuki.replay import replay_record
+from usotsuki.server.cluster import ClusterConfig, Coordinator
+from usotsuki.server.config import RealClock, Settings
 from usotsuki.server.lease import Fenced, Leases
 from usotsuki.server.store import SeatRow, Store
 
 LEASE = 1.5  # seconds: a dead worker's tables move after this
+TABLES_PER_MINUTE = 12  # per address, in all the workers together
+SOCKETS = 64  # WebSockets per address, in all the workers together
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,8 @@ def pg_server() -> Iterator[str]:
 def stack(pg_server: str) -> Iterator[Cluster]:
     db = new_database(pg_server, "usotsuki_cluster")
     with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", str(LEASE),
-                         "--sockets-per-address", "64"]) as c:
+                         "--sockets-per-address", str(SOCKETS),
+                         "--tables-per-minute", str(TABLES_PER_MINUTE)]) as c:
         yield c
 
 
@@ -100,10 +106,12 @@ class Person:
                 return message
 
 
-def open_table(stack: Cluster, seats: list[str | None]) -> tuple[str, list[str]]:
+def open_table(stack: Cluster, seats: list[str | None],
+               turn_seconds: float | None = None) -> tuple[str, list[str]]:
     api = stack.nginx.url  # round robin: create, joins and start land on any worker
     table = httpx.post(f"{api}/api/tables", json={
-        "game": "bluff", "seats": [{"bot": b} for b in seats], "rules": {}}).json()
+        "game": "bluff", "seats": [{"bot": b} for b in seats], "rules": {},
+        "turn_seconds": turn_seconds}).json()
     tokens = []
     for i, bot in enumerate(seats):
         if bot is None:
@@ -195,6 +203,67 @@ def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
     assert 'usotsuki_lease_changes_total{change="acquired"}' in metrics
 
 
+def test_a_followers_clients_see_the_turn_clock(stack: Cluster) -> None:
+    # The owner alone runs the turn timer; it publishes the deadline with the entries,
+    # so a person connected to another worker sees the same countdown.
+    table_id, tokens = open_table(stack, [None, None], turn_seconds=600)
+    owner = stack.owner(table_id)
+    assert owner is not None
+    follower = next(w for w in stack.workers if w.name != owner[0])
+    people = [Person(stack, table_id, tokens[0], stack.worker(owner[0]).port),
+              Person(stack, table_id, tokens[1], follower.port)]
+    start(stack, table_id, tokens[0], people)
+    for _ in range(3):
+        for p in people:
+            clock = p.state["clock"]
+            assert clock is not None, p.state
+            assert clock["seat"] == p.state["to_move"] and clock["seconds"] == 600
+            assert 590 < clock["left"] <= 600
+        if play(people, stop_after=1) == 0:
+            break
+        for p in people:
+            p.until_state(max(q.state["n"] for q in people))
+
+
+def test_an_address_quotas_count_in_every_worker(stack: Cluster) -> None:
+    # Straight to the workers in turn (each believes X-Forwarded-For from 127.0.0.1, as
+    # from nginx): one client address whose requests the balancer spread.
+    client = {"X-Forwarded-For": "198.51.100.23"}
+    answers = [httpx.post(f"{stack.workers[i % 3].url}/api/tables", headers=client, json={
+        "game": "bluff", "seats": [{}, {}], "rules": {}}) for i in range(TABLES_PER_MINUTE + 3)]
+    assert [r.status_code for r in answers] == [201] * TABLES_PER_MINUTE + [429] * 3
+    assert {r.json()["error"] for r in answers[TABLES_PER_MINUTE:]} == {"too_many_tables"}
+    # WebSockets at once: SOCKETS in all, wherever they land
+    table_id = answers[0].json()["table_id"]
+    spectator = {"X-Forwarded-For": "198.51.100.24"}
+    opened: list[ClientConnection] = []
+    try:
+        for i in range(SOCKETS):
+            ws = connect(f"ws://127.0.0.1:{stack.workers[i % 3].port}/ws/tables/{table_id}",
+                         additional_headers=spectator, open_timeout=10)
+            opened.append(ws)
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        for w in stack.workers:  # one more is refused by each worker
+            with pytest.raises((InvalidStatus, ConnectionClosed)):
+                extra = connect(f"ws://127.0.0.1:{w.port}/ws/tables/{table_id}",
+                                additional_headers=spectator, open_timeout=10)
+                extra.recv(timeout=10)
+        opened.pop().close()  # a closed one no longer counts, on any worker
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                again = connect(f"ws://127.0.0.1:{stack.workers[0].port}/ws/tables/"
+                                f"{table_id}", additional_headers=spectator, open_timeout=10)
+                break
+            except InvalidStatus:  # the close is counted once the server has seen it
+                assert time.monotonic() < deadline
+        opened.append(again)
+        assert json.loads(again.recv(timeout=10))["type"] == "welcome"
+    finally:
+        for ws in opened:
+            ws.close()
+
+
 def test_the_real_client_address_is_seen_behind_nginx(stack: Cluster) -> None:
     # The per-address quota counts the address nginx forwards (not nginx's own): a
     # forged X-Forwarded-For sent straight to a worker is not believed from elsewhere.
@@ -243,6 +312,72 @@ def test_stale_owner_writes_are_refused(stack: Cluster) -> None:
     assert store.load_seats(pk)[0].name is None
     b.append(pk, 1, "chance", {"deck": []}, 0.0, token_a + 1)
     assert [e.seq for e in store.load_log(pk)] == [0, 1]
+    store.close()
+
+
+def test_a_late_renewal_keeps_the_lease_until_another_worker_takes_it(
+        stack: Cluster) -> None:
+    store = Store(stack.db)
+    # Last used long ago: the cluster's own workers leave its lease alone (they take
+    # only tables in use), so only the two below compete for it.
+    pk = store.create_table("late", "late-invite", "h", "bluff", {"players": 2},
+                            [None, None], now=0.0)
+    a, b = Leases(store, "slow-owner", 30.0, grace=10.0), Leases(store, "other", 30.0,
+                                                                  grace=10.0)
+    token = a.acquire(pk)
+    assert token is not None
+
+    def expired(seconds_ago: float) -> None:
+        with psycopg.connect(stack.db) as conn:
+            conn.execute("UPDATE leases SET expires = extract(epoch from clock_timestamp())"
+                         " - %s WHERE table_pk = %s", (seconds_ago, pk))
+
+    expired(1.0)  # within the grace: the owner may still renew, nobody takes it
+    assert b.acquire(pk) is None and pk not in b.claim_orphans(1000, 0.0)
+    assert b.holder(pk) == ("slow-owner", token)
+    assert a.renew({pk: token}) == {pk: token}  # late, but nobody took it: still its own
+    expired(11.0)  # past the grace: taken, and then the old owner's renewal fails
+    assert b.acquire(pk) == token + 1
+    assert a.renew({pk: token}) == {}
+    with pytest.raises(Fenced):
+        a.append(pk, 0, "start", {"names": ["x", "y"]}, 0.0, token)
+    a.close()
+    b.close()
+    store.close()
+
+
+def test_a_starved_event_loop_keeps_its_leases(stack: Cluster) -> None:
+    # Leases are renewed by a thread of their own: a worker whose event loop is stuck
+    # (a long callback, CPU starvation) still renews, so its tables do not bounce.
+    ttl = 0.6
+    store = Store(stack.db)
+    pk = store.create_table("starved", "starved-invite", "h", "bluff", {"players": 2},
+                            [None, None], now=0.0)  # as above: only the rival competes
+    rival = Leases(store, "rival", ttl)
+
+    async def starve() -> list[int]:
+        coordinator = Coordinator(ClusterConfig(stack.redis.url, "starved", ttl), store,
+                                  None)
+        coordinator.lobby_for(store, Settings(), RealClock())
+        coordinator.start_renewer()  # only the renewer: no other table is touched
+        token = coordinator.leases.acquire(pk)
+        assert token is not None
+        coordinator.holding(pk, token)
+        taken = []
+        try:
+            # The loop is blocked all this while (5 lease periods): a rival keeps
+            # trying to take the table.
+            end = time.monotonic() + 5 * ttl
+            while time.monotonic() < end:
+                if (got := rival.acquire(pk)) is not None:
+                    taken.append(got)
+                    break
+            return taken
+        finally:
+            await coordinator.close()
+
+    assert asyncio.run(starve()) == []
+    rival.close()
     store.close()
 
 

@@ -207,7 +207,8 @@ def serve(
         help="This worker's name in the cluster (default: host, pid and a random part).")]
     = None,
     lease_seconds: Annotated[float, typer.Option(
-        help="A dead worker's tables move to others after this many seconds.")] = 3.0,
+        help="A dead worker's tables move to others after this many seconds (and a "
+        "grace of a third of it).")] = 3.0,
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="Comma-separated addresses of trusted proxies (nginx): the client address "
              "is taken from their X-Forwarded-For; nobody else's is believed.")] = None,

@@ -133,7 +133,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
 
     # Outermost last: every answer gets the security headers, hosts are checked first.
     app.add_middleware(BodyLimit, max_body=max_body)
-    app.add_middleware(ConnectionCap, cap=ws_per_address)
+    app.add_middleware(ConnectionCap, cap=ws_per_address, shared=coordinator)
     app.add_middleware(SocketGauge, metrics=metrics)
     if allowed_hosts is not None:
         app.add_middleware(OriginCheck, hosts=allowed_hosts)

@@ -17,10 +17,12 @@ owner. A follower that sees a gap in the entries' numbers, or whose Redis connec
 came back, reads what it missed from the log; every few seconds it also compares its
 length with the log's, so an entry lost with Redis is found there.
 
-Every ``ttl / 3`` seconds a worker renews its leases (one statement), drops the tables
-whose lease it lost (they become followers: fenced, they can never write again), and
-takes expired leases of tables still in use (a dead worker's): rebuilt from the log,
-deals due are dealt and bots and turn timers start again.
+A thread of each worker renews its leases (one statement every ``ttl / 4`` seconds,
+whatever the event loop is busy with); the tables whose lease another worker took are
+dropped (they become followers: fenced, they can never write again). Every ``ttl / 3``
+seconds the loop takes leases expired for longer than the grace, of tables still in use
+(a dead worker's): rebuilt from the log, deals due are dealt and bots and turn timers
+start again.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ import contextlib
 import itertools
 import json
 import logging
+import math
 import os
 import secrets
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,7 +47,7 @@ from redis.exceptions import RedisError
 
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
-from usotsuki.server.lease import Fenced, Leases, load_log_from, log_lengths, table_row
+from usotsuki.server.lease import Fenced, FencedLog, Leases, table_row
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
@@ -57,6 +61,50 @@ NOT_OWNER = "not_owner"  # internal: the command reached a worker that no longer
 RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
 ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread over workers
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
+PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
+
+QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the workers
+ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
+WINDOW = 60  # seconds of the per-address creation quota (as ``lobby.WINDOW``)
+
+# Atomic in Redis: drop reservations older than the window, then count and add one.
+# Redis's own clock, so the workers' clocks need not agree.
+_RESERVE = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t - tonumber(ARGV[1]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, tostring(tonumber(oldest[2]) + tonumber(ARGV[1]) - t)}
+end
+redis.call('ZADD', KEYS[1], t, ARGV[3])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]) + 1)
+return {1, '0'}
+"""
+# One hash per address: worker -> its sockets from there. Workers that are not alive
+# any more (their key expired) are dropped from the count. (Keys outside KEYS: fine on
+# one Redis server, not on Redis Cluster.)
+_OPEN = """
+local fields = redis.call('HGETALL', KEYS[1])
+local total = 0
+for i = 1, #fields, 2 do
+  if fields[i] == ARGV[1] or redis.call('EXISTS', ARGV[3] .. fields[i]) == 1 then
+    total = total + tonumber(fields[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+if total >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[1], 86400)
+return 1
+"""
+_CLOSE = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+"""
 
 T = TypeVar("T")
 
@@ -80,8 +128,19 @@ class ClusterTable(Table):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.token: int | None = None
+        self._token: int | None = None
         self.advanced = asyncio.Condition(self.lock)  # a follower's copy grew
+        self._outgoing: list[list[Any]] = []  # [kind, data] committed, not yet published
+
+    @property
+    def token(self) -> int | None:
+        """The fencing token of this worker's lease on the table; None: a follower."""
+        return self._token
+
+    @token.setter
+    def token(self, value: int | None) -> None:
+        self._token = value
+        self.cluster.holding(self.row.pk, value)  # the renewer's list
 
     @property
     def owner(self) -> bool:
@@ -99,13 +158,15 @@ class ClusterTable(Table):
         games, events = self._fold(kind, data)
         now = self.clock.time()
         try:
-            await self.store.call(self.cluster.leases.append, self.row.pk, self.seq, kind,
+            await self.cluster.log.append(self.row.pk, self.seq, kind,
                                   data, now, token)
         except Fenced:
             self.demote("fenced")
             raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
         self.active = now
-        self.cluster.publish_entry(self, self.seq, kind, data)
+        # Published with the command's other entries once the turn's timer is set
+        # (``schedule``): followers fold them at once and show the same clock.
+        self._outgoing.append([kind, data])
         return self._absorb(games, events)
 
     async def _set_seat(self, row: SeatRow) -> None:
@@ -114,7 +175,7 @@ class ClusterTable(Table):
             raise Refused(NOT_OWNER, "this worker does not own the table", 503)
         now = self.clock.time()
         try:
-            await self.store.call(self.cluster.leases.set_seat, self.row.pk, row, now, token)
+            await self.cluster.log.set_seat(self.row.pk, row, now, token)
         except Fenced:
             self.demote("fenced")
             raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
@@ -129,6 +190,25 @@ class ClusterTable(Table):
             self._pending = None
             return
         super().schedule()
+        self._flush()
+
+    async def _serialised(self, command: Callable[[], Awaitable[T]]) -> T:
+        async def flushed() -> T:
+            try:
+                return await command()
+            finally:  # a command that failed after a commit: its entries still go out
+                self._flush()
+
+        return await super()._serialised(flushed)
+
+    def _flush(self) -> None:
+        """Publish the entries committed since the last flush, in one message, with the
+        turn's deadline (owner's wall clock: the followers' clients see the countdown)."""
+        if not self._outgoing:
+            return
+        entries, self._outgoing = self._outgoing, []
+        first = self.seq - len(entries)
+        self.cluster.publish_entries(self, first, entries, self._deadline)
 
     async def resume(self) -> None:
         if self.token is not None:
@@ -148,13 +228,17 @@ class ClusterTable(Table):
         """Lost the lease: a follower from now on (fenced: no write can succeed)."""
         if self.token is None:
             return
+        self._flush()  # committed: the followers may hear of them
         self.token = None
         self.schedule()
         self.cluster.lease_changed("lost", self, why)
 
     # a follower's copy
 
-    def _apply_locked(self, entries: list[LogEntry]) -> None:
+    def _apply_locked(self, entries: list[LogEntry],
+                      clock: tuple[int, float, float] | None = None) -> None:
+        """Fold the entries this copy lacks and tell its clients; ``clock``: the turn's
+        deadline the owner set after the last of them (None when unknown)."""
         fresh: list[Numbered] = []
         for entry in entries:
             if entry.seq != self.seq:
@@ -168,11 +252,13 @@ class ClusterTable(Table):
             fresh += self._absorb(games, events)
             self.active = self.clock.time()
         if fresh:
+            self._deadline = clock
             self._publish(fresh)
             self.advanced.notify_all()
 
     async def _catch_up_locked(self) -> None:
-        entries = await self.store.call(load_log_from, self.store, self.row.pk, self.seq)
+        entries = await self.store.call(self.cluster.leases.load_log_from, self.row.pk,
+                                        self.seq)
         self._apply_locked(entries)
         await self.refresh_seats()
 
@@ -181,15 +267,17 @@ class ClusterTable(Table):
             if self.token is None:
                 await self._catch_up_locked()
 
-    async def follow(self, seq: int, kind: str, data: dict[str, Any]) -> None:
-        """An entry the owner committed and published."""
+    async def follow(self, first: int, entries: list[list[Any]],
+                     clock: tuple[int, float, float] | None) -> None:
+        """Entries the owner committed and published, numbered from ``first``."""
         async with self.lock:
-            if self.token is not None or seq < self.seq:
+            if self.token is not None or first + len(entries) <= self.seq:
                 return
-            if seq > self.seq:  # a gap: what was missed is in the log
+            if first > self.seq:  # a gap: what was missed is in the log
                 await self._catch_up_locked()
-            else:
-                self._apply_locked([LogEntry(seq, kind, data)])
+                return
+            self._apply_locked([LogEntry(first + i, kind, data)
+                                for i, (kind, data) in enumerate(entries)], clock)
 
     def seat_changed(self, row: SeatRow) -> None:
         if self.token is None and 0 <= row.seat < len(self.seats):
@@ -313,7 +401,18 @@ class ClusterLobby(Lobby):
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
                      address: str | None = None) -> tuple[Table, str]:
-        table, host_token = await super().create(game, config, bots, address)
+        # The per-minute quota of an address counts in every worker (the balancer
+        # spreads its requests); this worker's own count is kept too, never stricter.
+        reserved = None
+        if address is not None:
+            reserved = await self.cluster.reserve_table(address,
+                                                        self.settings.tables_per_minute)
+        try:
+            table, host_token = await super().create(game, config, bots, address)
+        except BaseException:
+            if reserved is not None and address is not None:  # not a creation
+                await self.cluster.refund_table(address, reserved)
+            raise
         assert isinstance(table, ClusterTable)
         token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
         if token is not None:  # a new table: nobody else knows it yet
@@ -346,8 +445,12 @@ class Coordinator:
         self.store = store
         self.metrics = metrics
         self.leases = Leases(store, self.me, config.lease_seconds)
+        self.log = FencedLog(store, self.me)
         self.redis = aioredis.from_url(config.redis_url, socket_connect_timeout=2,
                                        socket_timeout=5, health_check_interval=10)
+        self._reserve = self.redis.register_script(_RESERVE)
+        self._open = self.redis.register_script(_OPEN)
+        self._close = self.redis.register_script(_CLOSE)
         self.lobby: ClusterLobby | None = None
         self._inbox = f"usotsuki:w:{self.me}"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -358,6 +461,18 @@ class Coordinator:
         self.listening = False  # subscribed to Redis now (readiness)
         self._behind: dict[int, int] = {}  # follower copies behind the log at the last check
         self._behind_known = False  # False after a (re)subscription: catch up at once
+        # The leases held (table pk -> token), kept by the loop, renewed by a thread of
+        # its own: a busy event loop (or a full store pool) cannot delay a renewal.
+        self.owned: dict[int, int] = {}
+        self._renewer: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    def holding(self, table_pk: int, token: int | None) -> None:
+        """This worker holds the table's lease with ``token`` now (None: no longer)."""
+        if token is None:
+            self.owned.pop(table_pk, None)
+        else:
+            self.owned[table_pk] = token
 
     def lobby_for(self, store: Store, settings: Settings, clock: Clock,
                   runner: BotRunner | None = None) -> ClusterLobby:
@@ -377,9 +492,22 @@ class Coordinator:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send()),
                        loop.create_task(self._tick_forever())]
+        self.start_renewer()
         log.info("worker %s joined the cluster", self.me)
 
+    def start_renewer(self) -> None:
+        """Start the thread that renews this worker's leases (part of ``start``)."""
+        self._stopping.clear()
+        self._renewer = threading.Thread(target=self._renew_forever,
+                                         args=(asyncio.get_running_loop(),),
+                                         name="usotsuki-leases", daemon=True)
+        self._renewer.start()
+
     async def close(self) -> None:
+        self._stopping.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join)
+            self._renewer = None
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -395,13 +523,16 @@ class Coordinator:
                     self._count_lease("released")
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+        await self.log.close()
+        self.leases.close()
 
     # publishing (ordered, never blocking a table: a lost message is found in the log)
 
-    def publish_entry(self, table: Table, seq: int, kind: str, data: dict[str, Any]) -> None:
+    def publish_entries(self, table: Table, first: int, entries: list[list[Any]],
+                        clock: tuple[int, float, float] | None) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
-            {"t": table.public_id, "seq": seq, "kind": kind, "data": data, "by": self.me},
-            separators=(",", ":"))))
+            {"t": table.public_id, "seq": first, "entries": entries, "clock": clock,
+             "by": self.me}, separators=(",", ":"))))
 
     def publish_seat(self, table: Table, row: SeatRow) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
@@ -410,9 +541,14 @@ class Coordinator:
 
     async def _send(self) -> None:
         while True:
-            channel, message = await self._outbox.get()
-            try:
-                await self.redis.publish(channel, message)
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self._outbox.get_nowait())
+            try:  # what piled up meanwhile goes in one round trip, in order
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
             except (RedisError, OSError) as exc:
                 self._redis_failed("publish", exc)
 
@@ -472,7 +608,11 @@ class Coordinator:
         if "seat" in message:
             table.seat_changed(SeatRow(*message["seat"]))
         else:
-            self._spawn(table.follow(message["seq"], message["kind"], message["data"]))
+            clock = message.get("clock")
+            self._spawn(table.follow(message["seq"], message["entries"],
+                                     None if clock is None else (int(clock[0]),
+                                                                 float(clock[1]),
+                                                                 float(clock[2]))))
 
     # relaying a follower's command to the owner
 
@@ -579,15 +719,31 @@ class Coordinator:
                 log.warning("lease tick failed: %s", exc)
             await asyncio.sleep(max(0.05, period - (time.monotonic() - started)))
 
+    def _renew_forever(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The renewer thread: every ``ttl / 4`` s, all of this worker's leases in one
+        statement; those another worker took are handed to the loop to drop."""
+        while not self._stopping.wait(self.config.lease_seconds / 4):
+            held = dict(self.owned)
+            try:
+                kept = self.leases.renew(held)
+            except Exception as exc:  # the database away: its leases run out, fenced
+                log.warning("lease renewal failed: %s", exc)
+                continue
+            lost = {pk: token for pk, token in held.items() if kept.get(pk) != token}
+            if lost:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self._lost, lost)
+
+    def _lost(self, lost: dict[int, int]) -> None:
+        if self.lobby is None:
+            return
+        for table in self.lobby.tables():
+            if table.token is not None and lost.get(table.row.pk) == table.token:
+                table.demote("taken")
+
     async def _tick(self, tick: int) -> None:
         assert self.lobby is not None
-        owned = {t.row.pk: t for t in self.lobby.tables() if t.token is not None}
-        held = await self.store.call(self.leases.renew,
-                                     {pk: t.token for pk, t in owned.items()
-                                      if t.token is not None})
-        for pk, table in owned.items():
-            if pk not in held and table.token is not None:
-                table.demote("expired")
+        await self._alive()
         since = time.time() - self.lobby.settings.idle_seconds
         taken = await self.store.call(self.leases.claim_orphans, ORPHANS_PER_TICK, since)
         for pk, token in taken.items():
@@ -616,7 +772,7 @@ class Coordinator:
         followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None}
         if not followed:
             return
-        lengths = await self.store.call(log_lengths, self.store, list(followed))
+        lengths = await self.store.call(self.leases.log_lengths, list(followed))
         behind = {pk: followed[pk].seq for pk, length in lengths.items()
                   if length > followed[pk].seq}
         for pk, seq in behind.items():
@@ -625,6 +781,51 @@ class Coordinator:
             if self._behind.get(pk) == seq or not self._behind_known:
                 self._spawn(followed[pk].catch_up())
         self._behind, self._behind_known = behind, True
+
+    # per-address quotas, shared by the workers (each would count only its own share)
+
+    async def reserve_table(self, address: str, limit: int) -> str | None:
+        """Count a new table against ``address``'s per-minute quota in every worker:
+        the reservation's id (to refund it), or None when Redis cannot be reached (the
+        worker's own count decides alone). Raises ``Refused`` past the quota."""
+        member = f"{self.me}:{next(self._ids)}"
+        try:
+            allowed, wait = await self._reserve(keys=[f"{QUOTA}new:{address}"],
+                                                args=[WINDOW, limit, member])
+        except (RedisError, OSError) as exc:
+            self._redis_failed("quota", exc)
+            return None
+        if not allowed:
+            seconds = max(1, math.ceil(float(wait)))
+            raise Refused("too_many_tables", f"at most {limit} new tables a minute from one "
+                          f"address: try again in {seconds} s", 429,
+                          {"max": limit, "wait": seconds})
+        return member
+
+    async def refund_table(self, address: str, member: str) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.zrem(f"{QUOTA}new:{address}", member)
+
+    async def open_socket(self, address: str, cap: int) -> bool | None:
+        try:
+            return bool(await self._open(keys=[f"{QUOTA}ws:{address}"],
+                                         args=[self.me, cap, ALIVE]))
+        except (RedisError, OSError) as exc:
+            self._redis_failed("quota", exc)
+            return None
+
+    async def close_socket(self, address: str) -> None:
+        try:
+            await self._close(keys=[f"{QUOTA}ws:{address}"], args=[self.me])
+        except (RedisError, OSError) as exc:
+            self._redis_failed("quota", exc)
+
+    async def _alive(self) -> None:
+        """Say this worker lives (its sockets count in the shared quotas); a dead
+        worker's count is dropped once its key expires."""
+        ttl = max(1, math.ceil(3 * self.config.lease_seconds))
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.set(f"{ALIVE}{self.me}", 1, ex=ttl)
 
     # metrics
 

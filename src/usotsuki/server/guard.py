@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -176,12 +177,26 @@ class OriginCheck:
         await self.app(scope, receive, send)
 
 
-class ConnectionCap:
-    """At most ``cap`` WebSockets open at once from one client address."""
+class SharedCount(Protocol):
+    """WebSockets per address counted across several workers (the cluster's Redis)."""
 
-    def __init__(self, app: ASGIApp, cap: int) -> None:
+    async def open_socket(self, address: str, cap: int) -> bool | None:
+        """Count one more from ``address`` if under ``cap`` everywhere: True; False when
+        the cap is reached; None when the shared count cannot be reached now."""
+        ...
+
+    async def close_socket(self, address: str) -> None: ...
+
+
+class ConnectionCap:
+    """At most ``cap`` WebSockets open at once from one client address: in this process,
+    and with ``shared`` in every worker of a cluster (this process's count decides
+    alone while the shared one cannot be reached)."""
+
+    def __init__(self, app: ASGIApp, cap: int, shared: SharedCount | None = None) -> None:
         self.app = app
         self.cap = cap
+        self.shared = shared
         self.open: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -189,9 +204,15 @@ class ConnectionCap:
             await self.app(scope, receive, send)
             return
         address = (scope.get("client") or ("?",))[0]
+        counted = False
+        if self.open[address] < self.cap and self.shared is not None:
+            allowed = await self.shared.open_socket(address, self.cap)
+            counted = bool(allowed)
+            if allowed is False:
+                await _too_many(send)
+                return
         if self.open[address] >= self.cap:
-            await send({"type": "websocket.close", "code": 1013,
-                        "reason": "too many connections from this address"})
+            await _too_many(send)
             return
         self.open[address] += 1
         try:
@@ -200,3 +221,10 @@ class ConnectionCap:
             self.open[address] -= 1
             if not self.open[address]:
                 del self.open[address]
+            if counted and self.shared is not None:
+                await self.shared.close_socket(address)
+
+
+async def _too_many(send: Send) -> None:
+    await send({"type": "websocket.close", "code": 1013,
+                "reason": "too many connections from this address"})

@@ -3,37 +3,44 @@
 Each table is owned by one worker at a time: the row ``leases(table_pk)`` names the
 owner, a fencing ``token`` that grows by one at every change of owner, and when the
 lease ``expires`` (the database's clock, so workers' clocks need not agree). An owner
-renews all its leases in one statement every ``ttl / 3`` seconds; a worker that dies
-stops renewing and after ``ttl`` any other worker may take its tables.
+renews all its leases in one statement every ``ttl / 4`` seconds (from a thread of its
+own, so a busy event loop cannot delay it); a worker that dies stops renewing, and
+``grace`` seconds after its leases expire any other worker may take its tables. A late
+renewal still succeeds while nobody has taken the lease (its token is unchanged), so a
+starved worker's tables do not bounce between workers.
 
 The log is written only through :meth:`Leases.append` (and seats through
-:meth:`Leases.set_seat`): in one transaction it locks the lease row (``FOR SHARE``),
-checks the writer's token, and only then inserts the entry. A worker whose lease was
-taken holds an older token, so its writes are refused (:class:`Fenced`) even if it
-comes back from a pause; a takeover waits for any write in flight to commit, and the
-new owner reads the log after that, so no committed entry is ever missed.
+:meth:`Leases.set_seat`): one statement (one round trip, atomic on its own) locks the
+lease row (``FOR SHARE``), checks the writer's token, and only then inserts the entry.
+A worker whose lease was taken holds an older token, so its writes are refused
+(:class:`Fenced`) even if it comes back from a pause; a takeover waits for any write in
+flight to commit, and the new owner reads the log after that, so no committed entry is
+ever missed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
 
+import psycopg
 from sqlalchemy import (
     BigInteger,
     Column,
-    Connection,
     Float,
     Integer,
     MetaData,
     String,
     Table,
-    insert,
+    TextClause,
+    create_engine,
     select,
     text,
-    update,
 )
 
 from usotsuki.server.store import (
@@ -43,7 +50,6 @@ from usotsuki.server.store import (
     TableRow,
     _table_row,
     log,
-    seats,
     tables,
 )
 
@@ -58,6 +64,26 @@ leases = Table(
 )
 
 NOW = "extract(epoch from clock_timestamp())"
+POOL = 12  # connections of the autocommit engine (commits at once, renewals, reads)
+
+# One statement each (atomic on their own): the lease row is locked FOR SHARE and the
+# writer's token checked; the entry (or seat) is written only if it matched.
+_APPEND = text(
+    "WITH held AS (SELECT 1 FROM leases WHERE table_pk = :pk AND owner = :me "
+    "AND token = :token FOR SHARE), "
+    "entry AS (INSERT INTO log (table_pk, seq, kind, data) "
+    "SELECT :pk, :seq, :kind, :data FROM held RETURNING 1), "
+    "used AS (UPDATE tables SET active = :now WHERE pk = :pk "
+    "AND EXISTS (SELECT 1 FROM held)) "
+    "SELECT count(*) FROM entry")
+_SET_SEAT = text(
+    "WITH held AS (SELECT 1 FROM leases WHERE table_pk = :pk AND owner = :me "
+    "AND token = :token FOR SHARE), "
+    "seat AS (UPDATE seats SET name = :name, token_hash = :hash, bot = :bot "
+    "WHERE table_pk = :pk AND seat = :seat AND EXISTS (SELECT 1 FROM held) RETURNING 1), "
+    "used AS (UPDATE tables SET active = :now WHERE pk = :pk "
+    "AND EXISTS (SELECT 1 FROM held)) "
+    "SELECT (SELECT count(*) FROM held), (SELECT count(*) FROM seat)")
 
 
 class Fenced(Exception):
@@ -72,123 +98,226 @@ class Leases:
     """The lease operations of one worker (``worker``: its unique id) on ``store``
     (PostgreSQL). Every method blocks: the server runs them through ``store.call``."""
 
-    def __init__(self, store: Store, worker: str, ttl: float = 3.0) -> None:
+    def __init__(self, store: Store, worker: str, ttl: float = 3.0,
+                 grace: float | None = None) -> None:
         if not store.url.startswith("postgresql"):
             raise ValueError("several workers need a PostgreSQL database (--db postgresql://...)")
         self.store = store
         self.worker = worker
         self.ttl = ttl
+        # Others wait this long past the expiry before taking a lease: a late renewal
+        # (a starved owner) keeps its tables. Set from ttl, not fitted.
+        self.grace = ttl / 3 if grace is None else grace
+        # Single statements need no transaction around them: autocommit saves the BEGIN,
+        # COMMIT and the reset round trips of each call.
+        self.engine = create_engine(store.engine.url, isolation_level="AUTOCOMMIT",
+                                    pool_size=POOL, max_overflow=POOL,
+                                    pool_reset_on_return=None)
         with store.engine.begin() as conn:
             conn.execute(text("SELECT pg_advisory_xact_lock(16016)"))  # one creator at once
             leases.create(conn, checkfirst=True)
 
     def acquire(self, table_pk: int) -> int | None:
-        """Take the table's lease if it is free or expired (or already ours): the token,
-        or None when another worker holds it."""
-        with self.store.engine.begin() as conn:
+        """Take the table's lease if it is free, expired for longer than the grace (or
+        already ours): the token, or None when another worker holds it."""
+        with self.engine.connect() as conn:
             row = conn.execute(text(
                 f"INSERT INTO leases (table_pk, owner, token, expires) "
                 f"VALUES (:pk, :me, 1, {NOW} + :ttl) "
                 f"ON CONFLICT (table_pk) DO UPDATE SET owner = :me, expires = {NOW} + :ttl, "
                 f"token = CASE WHEN leases.owner = :me AND leases.expires > {NOW} "
                 f"THEN leases.token ELSE leases.token + 1 END "
-                f"WHERE leases.owner = :me OR leases.expires <= {NOW} RETURNING token"),
-                {"pk": table_pk, "me": self.worker, "ttl": self.ttl}).first()
+                f"WHERE leases.owner = :me OR leases.expires <= {NOW} - :grace "
+                f"RETURNING token"),
+                {"pk": table_pk, "me": self.worker, "ttl": self.ttl,
+                 "grace": self.grace}).first()
         return None if row is None else int(row[0])
 
     def holder(self, table_pk: int) -> tuple[str, int] | None:
-        """The worker holding a live lease on the table, and its token; None if none."""
-        with self.store.engine.connect() as conn:
+        """The worker holding a lease on the table (live, or expired within the grace:
+        it may renew it yet), and its token; None if none."""
+        with self.engine.connect() as conn:
             row = conn.execute(text(
-                f"SELECT owner, token FROM leases WHERE table_pk = :pk AND expires > {NOW}"),
-                {"pk": table_pk}).first()
+                f"SELECT owner, token FROM leases WHERE table_pk = :pk "
+                f"AND expires > {NOW} - :grace"), {"pk": table_pk, "grace": self.grace}).first()
         return None if row is None else (str(row[0]), int(row[1]))
 
     def renew(self, held: dict[int, int]) -> dict[int, int]:
         """Extend the leases still ours (``held``: table pk -> token); those returned are
-        held for ``ttl`` more seconds, any other was lost (expired and maybe taken)."""
+        held for ``ttl`` more seconds, any other was lost (taken by another worker). A
+        lease that expired but was not taken is still ours: its token is unchanged, so
+        nobody else can have written meanwhile."""
         if not held:
             return {}
-        with self.store.engine.begin() as conn:
+        pks, tokens = zip(*held.items(), strict=True)
+        with self.engine.connect() as conn:
             rows = conn.execute(text(
-                f"UPDATE leases SET expires = {NOW} + :ttl WHERE owner = :me "
-                f"AND table_pk = ANY(:pks) AND expires > {NOW} RETURNING table_pk, token"),
-                {"ttl": self.ttl, "me": self.worker, "pks": list(held)}).all()
-        return {int(pk): int(token) for pk, token in rows if held.get(int(pk)) == int(token)}
+                f"UPDATE leases l SET expires = {NOW} + :ttl "
+                f"FROM unnest(CAST(:pks AS integer[]), CAST(:tokens AS bigint[])) "
+                f"AS h(pk, token) WHERE l.table_pk = h.pk AND l.token = h.token "
+                f"AND l.owner = :me RETURNING l.table_pk, l.token"),
+                {"ttl": self.ttl, "me": self.worker, "pks": list(pks),
+                 "tokens": list(tokens)}).all()
+        return {int(pk): int(token) for pk, token in rows}
 
     def release(self, table_pks: Sequence[int]) -> None:
         """Give leases up at once (a clean shutdown): others need not wait ``ttl``."""
         if table_pks:
-            with self.store.engine.begin() as conn:
+            with self.engine.connect() as conn:
                 conn.execute(text("UPDATE leases SET expires = 0 WHERE owner = :me "
                                   "AND table_pk = ANY(:pks)"),
                              {"me": self.worker, "pks": list(table_pks)})
 
     def claim_orphans(self, limit: int, active_since: float) -> dict[int, int]:
-        """Take up to ``limit`` expired leases of tables used at or after
-        ``active_since`` (a dead worker's): table pk -> new token."""
-        with self.store.engine.begin() as conn:
+        """Take up to ``limit`` leases expired for longer than the grace, of tables used
+        at or after ``active_since`` (a dead worker's): table pk -> new token."""
+        with self.engine.connect() as conn:
             rows = conn.execute(text(
                 f"UPDATE leases SET owner = :me, token = leases.token + 1, "
                 f"expires = {NOW} + :ttl WHERE table_pk IN ("
                 f"SELECT l.table_pk FROM leases l JOIN tables t ON t.pk = l.table_pk "
-                f"WHERE l.expires <= {NOW} AND t.active >= :since "
+                f"WHERE l.expires <= {NOW} - :grace AND t.active >= :since "
                 f"ORDER BY random() LIMIT :limit FOR UPDATE OF l SKIP LOCKED) "
                 f"RETURNING table_pk, token"),
                 {"me": self.worker, "ttl": self.ttl, "since": active_since,
-                 "limit": limit}).all()
+                 "limit": limit, "grace": self.grace}).all()
         return {int(pk): int(token) for pk, token in rows}
 
     # fenced writes
-
-    def _check(self, conn: Connection, table_pk: int, token: int) -> None:
-        held = conn.execute(select(leases.c.token, leases.c.owner)
-                            .where(leases.c.table_pk == table_pk)
-                            .with_for_update(read=True)).first()
-        if held is None or int(held.token) != token or held.owner != self.worker:
-            raise Fenced(f"table {table_pk}: lease token {token} is stale "
-                         f"(now {None if held is None else held.token})")
 
     def append(self, table_pk: int, seq: int, kind: str, data: dict[str, Any], now: float,
                token: int) -> None:
         """``Store.append``, fenced: committed only if ``token`` is the table's current
         one (raises :class:`Fenced` otherwise, writing nothing)."""
         started = time.perf_counter()
-        with self.store.engine.begin() as conn:
-            self._check(conn, table_pk, token)
-            conn.execute(insert(log).values(table_pk=table_pk, seq=seq, kind=kind,
-                                            data=_dumps(data)))
-            conn.execute(update(tables).where(tables.c.pk == table_pk).values(active=now))
+        with self.engine.connect() as conn:
+            written = conn.execute(_APPEND, {
+                "pk": table_pk, "me": self.worker, "token": token, "seq": seq, "kind": kind,
+                "data": _dumps(data), "now": now}).scalar()
+        if not written:
+            raise Fenced(f"table {table_pk}: lease token {token} is stale")
         if self.store.observer is not None:
             self.store.observer(kind, time.perf_counter() - started)
 
     def set_seat(self, table_pk: int, seat: SeatRow, now: float, token: int) -> None:
         """``Store.set_seat`` and ``Store.touch``, fenced."""
-        with self.store.engine.begin() as conn:
-            self._check(conn, table_pk, token)
-            conn.execute(update(seats)
-                         .where(seats.c.table_pk == table_pk, seats.c.seat == seat.seat)
-                         .values(name=seat.name, token_hash=seat.token_hash, bot=seat.bot))
-            conn.execute(update(tables).where(tables.c.pk == table_pk).values(active=now))
+        with self.engine.connect() as conn:
+            row = conn.execute(_SET_SEAT, {
+                "pk": table_pk, "me": self.worker, "token": token, "seat": seat.seat,
+                "name": seat.name, "hash": seat.token_hash, "bot": seat.bot,
+                "now": now}).one()
+        if not row[0]:
+            raise Fenced(f"table {table_pk}: lease token {token} is stale")
+
+    def load_log_from(self, table_pk: int, first: int) -> list[LogEntry]:
+        """The table's log entries from number ``first`` on (a follower catching up)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(log).where(log.c.table_pk == table_pk,
+                                                  log.c.seq >= first)
+                                .order_by(log.c.seq)).all()
+        return [LogEntry(r.seq, r.kind, json.loads(r.data)) for r in rows]
+
+    def log_lengths(self, table_pks: Sequence[int]) -> dict[int, int]:
+        """How many entries each table's log holds (followers check they missed none)."""
+        if not table_pks:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(text("SELECT table_pk, max(seq) + 1 FROM log "
+                                     "WHERE table_pk = ANY(:pks) GROUP BY table_pk"),
+                                {"pks": list(table_pks)}).all()
+        return {int(pk): int(n) for pk, n in rows}
+
+    def close(self) -> None:
+        self.engine.dispose()
 
 
-def load_log_from(store: Store, table_pk: int, first: int) -> list[LogEntry]:
-    """The table's log entries from number ``first`` on (a follower catching up)."""
-    with store.engine.connect() as conn:
-        rows = conn.execute(select(log).where(log.c.table_pk == table_pk, log.c.seq >= first)
-                            .order_by(log.c.seq)).all()
-    return [LogEntry(r.seq, r.kind, json.loads(r.data)) for r in rows]
+class FencedLog:
+    """:meth:`Leases.append` on the event loop: a few autocommit psycopg connections used
+    asynchronously, so a commit costs one round trip and no hand-off to a thread (under
+    load, threads contending for the GIL with the loop delayed every message)."""
+
+    def __init__(self, store: Store, worker: str, size: int = POOL) -> None:
+        url = store.engine.url.set(drivername="postgresql")
+        self._dsn = url.render_as_string(hide_password=False)
+        self.store = store
+        self.worker = worker
+        self.size = size
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._opened = 0
+        self._free = asyncio.Condition()
+
+    async def _take(self) -> psycopg.AsyncConnection[Any]:
+        async with self._free:
+            while not self._idle and self._opened >= self.size:
+                await self._free.wait()
+            if self._idle:
+                return self._idle.pop()
+            self._opened += 1
+        try:
+            return await psycopg.AsyncConnection.connect(self._dsn, autocommit=True)
+        except BaseException:
+            async with self._free:
+                self._opened -= 1
+                self._free.notify()
+            raise
+
+    async def _give(self, conn: psycopg.AsyncConnection[Any], broken: bool) -> None:
+        async with self._free:
+            if broken or conn.closed:
+                self._opened -= 1
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            else:
+                self._idle.append(conn)
+            self._free.notify()
+
+    async def _run(self, sql: str, params: dict[str, Any]) -> tuple[Any, ...]:
+        conn = await self._take()
+        broken = True
+        try:
+            row = await (await conn.execute(sql, params)).fetchone()
+            broken = False
+        except psycopg.errors.IntegrityError:
+            broken = False  # the statement failed, the connection is fine
+            raise
+        finally:
+            await self._give(conn, broken)
+        assert row is not None
+        return tuple(row)
+
+    async def append(self, table_pk: int, seq: int, kind: str, data: dict[str, Any],
+                     now: float, token: int) -> None:
+        """Like :meth:`Leases.append` (raises :class:`Fenced`, writing nothing, when
+        ``token`` is not the table's current one)."""
+        started = time.perf_counter()
+        row = await self._run(_pg(_APPEND), {
+            "pk": table_pk, "me": self.worker, "token": token, "seq": seq, "kind": kind,
+            "data": _dumps(data), "now": now})
+        if not row[0]:
+            raise Fenced(f"table {table_pk}: lease token {token} is stale")
+        if self.store.observer is not None:
+            self.store.observer(kind, time.perf_counter() - started)
+
+    async def set_seat(self, table_pk: int, seat: SeatRow, now: float, token: int) -> None:
+        """Like :meth:`Leases.set_seat`."""
+        row = await self._run(_pg(_SET_SEAT), {
+            "pk": table_pk, "me": self.worker, "token": token, "seat": seat.seat,
+            "name": seat.name, "hash": seat.token_hash, "bot": seat.bot, "now": now})
+        if not row[0]:
+            raise Fenced(f"table {table_pk}: lease token {token} is stale")
+
+    async def close(self) -> None:
+        async with self._free:
+            idle, self._idle = self._idle, []
+            self._opened -= len(idle)
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
 
-def log_lengths(store: Store, table_pks: Sequence[int]) -> dict[int, int]:
-    """How many entries each table's log holds (followers check they missed none)."""
-    if not table_pks:
-        return {}
-    with store.engine.connect() as conn:
-        rows = conn.execute(text("SELECT table_pk, max(seq) + 1 FROM log "
-                                 "WHERE table_pk = ANY(:pks) GROUP BY table_pk"),
-                            {"pks": list(table_pks)}).all()
-    return {int(pk): int(n) for pk, n in rows}
+def _pg(statement: TextClause) -> str:
+    """A ``text()`` statement's SQL with psycopg's named placeholders."""
+    return re.sub(r"(?<!:):(\w+)", r"%(\1)s", statement.text)
 
 
 def table_row(store: Store, table_pk: int) -> TableRow | None:

@@ -19,7 +19,8 @@ KEEP_ALIVE_SECONDS = 5  # an idle HTTP connection between requests is closed aft
 TCP_PER_ADDRESS = 64  # HTTP connections open at once from one address (before upgrades)
 MAX_HEADER_BYTES = 16 * 1024
 WS_PING_SECONDS = 20.0  # a WebSocket whose peer does not answer a ping within this closes
-MAX_CONNECTIONS = 2000  # connections and tasks at once; more are answered 503
+MAX_CONNECTIONS = 4096  # connections and tasks at once; more are answered 503 (a worker
+# must hold its share of the sockets of a dead one: 4,000 seats over two workers)
 
 
 class GuardedH11Protocol(H11Protocol):

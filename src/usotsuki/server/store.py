@@ -165,7 +165,8 @@ class Store:
         elif self.url.startswith("sqlite"):
             self.engine = create_engine(self.url, connect_args={"check_same_thread": False})
         else:
-            self.engine = create_engine(self.url, pool_pre_ping=True)
+            self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=8,
+                                        max_overflow=8)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.migrate()
@@ -189,7 +190,9 @@ class Store:
         """Run a blocking store method in the store's threads and await its result."""
         if self._executor is None:
             # SQLite allows one writer at a time: one thread, no lock contention.
-            workers = 1 if self.url.startswith("sqlite") else 4
+            # PostgreSQL: enough threads that commits of many tables overlap (each is
+            # mostly a wait for the server); set by load runs, not fitted.
+            workers = 1 if self.url.startswith("sqlite") else 8
             self._executor = ThreadPoolExecutor(workers, thread_name_prefix="usotsuki-store")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor,
