@@ -93,6 +93,27 @@ def calibrated_probabilities(v: BluffView, rng: random.Random, cal: Calibration,
     return recalibrate(believed, exact, cal)
 
 
+def beliefs(v: BluffView, rng: random.Random, cal: Calibration, particles: int
+            ) -> tuple[FloatArray, float | None]:
+    """What a bot acts on: every call's probability by the fitted particle weights alone
+    (its candidate raises), and the current call's probability through the whole
+    calibration (None without a current call).
+
+    The recalibration map was fitted on calls someone chose to make (the current call at
+    a decision), so it applies to the current call only: a hypothetical raise was chosen
+    by nobody, and the map (which lifts weak-looking calls, since players seldom make
+    hopeless ones) would make hopeless raises look plausible. Certain calls stay 0 or 1.
+    """
+    hand = v.hand or ()
+    exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
+    raw = sample(v, rng, cal.model(particles)).probabilities()
+    believed = np.where((exact <= 0.0) | (exact >= 1.0), exact, raw)
+    call = v.current_call
+    if call is None:
+        return believed, None
+    return believed, float(recalibrate(raw, exact, cal)[call.index])
+
+
 # Fitting (used by benchmarks/bluff_calibration.py, which plays the self-play games).
 
 def _logit(p: FloatArray) -> FloatArray:
