@@ -198,7 +198,8 @@ class ExpertBluffBot:
         hand = v.hand or ()
         exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
         particles = sample(v, rng, self.cal.model(self.particles))
-        raw = particles.probabilities()
+        every = particles.truth()  # (particles, 326), computed once: it is the costly part
+        raw = np.asarray(particles.weights @ every, dtype=np.float64)  # = probabilities()
         start = first_legal_index(v)
         current = v.current_call
         if self.current_only:
@@ -224,7 +225,7 @@ class ExpertBluffBot:
         gen = np.random.default_rng(rng.getrandbits(64))
         worlds = gen.choice(particles.weights.shape[0], size=self.worlds, p=particles.weights)
         owner = particles.owner[worlds]
-        truth = particles.truth()[worlds]
+        truth = every[worlds]
         actions = list(raises)
         losses = [float(_playouts(v, owner, truth, i, self.playout, gen).mean())
                   for i in raises]
