@@ -3,16 +3,20 @@
 The belief of :mod:`usotsuki.bots.bluff_belief` weighs deals by how well they explain the
 round's calls (``support``, ``faith``). Issue 11 measured the shipped guess
 (``support=1``, ``faith=0.3``) badly under-confident: calls it put at 0.14 were true 45%
-of the time. ``scripts/fit_bluff_calibration.py`` fits, per population of players
+of the time. ``benchmarks/bluff_calibration.py --fit`` fits, per population of players
 (the self-play games of one level, and a mix of levels), the two parameters by maximum
 likelihood of the observed truth of every call that was on the table at a decision (a
 round ends with a challenge, so every call of the round is revealed true or false), then
 a logistic recalibration ``sigmoid(slope * logit(p) + intercept)`` of the resulting
-probability, also by maximum likelihood. The fitted numbers ship as data
-(``bluff_calibration.json``) and this module applies them: ``normal`` reads by its own
-population's fit, the hints' :func:`usotsuki.bots.bluff_hints.calibrated_truth` by the
-``mix``; ``hard`` and ``expert`` read calls with the ``search`` entry (the fitted support
-without the recalibration map: the configuration that was measured in play).
+probability, also by maximum likelihood, then a monotone (isotonic) map. The fitted
+numbers ship as data (``bluff_calibration.json``) and this module applies them:
+``normal`` and ``hard`` read calls by ``normal``'s fit (:func:`beliefs`: the particle
+weights for every call, the maps for the current call only), the hints'
+:func:`usotsuki.bots.bluff_hints.calibrated_truth` by the ``mix``; ``expert`` reads calls
+with the ``search`` entry (support 2, faith 0.3, no map: not fitted, the configuration
+that was measured in play). Each fit is of the bots as they played when it ran; changing a
+bot afterwards (``hard`` was switched to ``normal``'s fit after the ``mix`` was fitted)
+calls for a refit.
 
 A probability the seat's own cards make certain (0 or 1 by the exact odds) is never
 moved: only the uncertain middle is recalibrated.
