@@ -36,9 +36,9 @@ LINEUPS = {
             ("expert", "normal", "hard", "normal")],
 }
 GRID = [(1.0, 0.3), (2.0, 0.3), (3.0, 0.3), (2.0, 0.0)]
-USE = {"normal": (64, True), "hard": (256, False), "mix": (256, False)}
-"""Per population, how its users read: particles, and whether only the last call (normal
-reads only the call in front of it; hard, expert and the hints read the whole round)."""
+USE = {"normal": (64, False), "hard": (256, False), "mix": (256, False)}
+"""Per population, how its users read: particles, and whether only the last call (all of
+them now read the whole round: normal with 64 particles; the hints with 256)."""
 
 
 def records(population: str, games: int, seed: int) -> list[tuple[int, Any, bool]]:

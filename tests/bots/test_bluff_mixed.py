@@ -167,3 +167,28 @@ def test_calibrated_truth_is_a_probability_and_respects_certainty() -> None:
     p = calibrated_truth(v, call)
     assert 0.0 <= p <= 1.0 and p == calibrated_truth(v, call)  # seeded from the view
     assert calibrated_truth(v, parse_action("card 7")) == 1.0  # its own card
+
+
+def test_beliefs_recalibrate_only_the_current_call() -> None:
+    """normal's belief (bluff_calibration.beliefs): its candidate raises by the particle
+    weights alone, the current call also through the recalibration map (fitted on calls
+    someone chose to make); what the seat's own cards decide stays 0 or 1."""
+    from usotsuki.bots.bluff_belief import sample
+    from usotsuki.bots.bluff_calibration import beliefs, recalibrate
+
+    cal = Calibration(support=1.0, faith=0.3, slope=0.4, intercept=0.5)  # a strong map
+    state = push(heads_up("KS", "7H"), parse_action("card Q"))  # uncertain for seat 1
+    v = seat_view(state, 1)
+    call = v.current_call
+    assert call is not None
+    probs, p_current = beliefs(v, random.Random(3), cal, 64)
+    raw = sample(v, random.Random(3), cal.model(64)).probabilities()  # the same draws
+    exact = call_probabilities(v.hand, v.cards_in_play - len(v.hand))
+    uncertain = (exact > 0.0) & (exact < 1.0)
+    assert np.array_equal(probs[uncertain], raw[uncertain])  # raises: no map
+    assert np.array_equal(probs[~uncertain], exact[~uncertain])
+    assert p_current == pytest.approx(float(recalibrate(raw, exact, cal)[call.index]))
+    assert p_current != pytest.approx(float(raw[call.index]))  # the map moved it
+    assert probs[parse_action("card 7").index] == 1.0  # its own card
+    lead = seat_view(heads_up("KS", "7H"), 0)
+    assert beliefs(lead, random.Random(3), cal, 64)[1] is None  # B5: no call to judge

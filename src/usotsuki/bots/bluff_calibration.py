@@ -3,16 +3,20 @@
 The belief of :mod:`usotsuki.bots.bluff_belief` weighs deals by how well they explain the
 round's calls (``support``, ``faith``). Issue 11 measured the shipped guess
 (``support=1``, ``faith=0.3``) badly under-confident: calls it put at 0.14 were true 45%
-of the time. ``scripts/fit_bluff_calibration.py`` fits, per population of players
+of the time. ``benchmarks/bluff_calibration.py --fit`` fits, per population of players
 (the self-play games of one level, and a mix of levels), the two parameters by maximum
 likelihood of the observed truth of every call that was on the table at a decision (a
 round ends with a challenge, so every call of the round is revealed true or false), then
 a logistic recalibration ``sigmoid(slope * logit(p) + intercept)`` of the resulting
-probability, also by maximum likelihood. The fitted numbers ship as data
-(``bluff_calibration.json``) and this module applies them: ``normal`` reads by its own
-population's fit, the hints' :func:`usotsuki.bots.bluff_hints.calibrated_truth` by the
-``mix``; ``hard`` and ``expert`` read calls with the ``search`` entry (the fitted support
-without the recalibration map: the configuration that was measured in play).
+probability, also by maximum likelihood, then a monotone (isotonic) map. The fitted
+numbers ship as data (``bluff_calibration.json``) and this module applies them:
+``normal`` and ``hard`` read calls by ``normal``'s fit (:func:`beliefs`: the particle
+weights for every call, the maps for the current call only), the hints'
+:func:`usotsuki.bots.bluff_hints.calibrated_truth` by the ``mix``; ``expert`` reads calls
+with the ``search`` entry (support 2, faith 0.3, no map: not fitted, the configuration
+that was measured in play). Each fit is of the bots as they played when it ran; changing a
+bot afterwards (``hard`` was switched to ``normal``'s fit after the ``mix`` was fitted)
+calls for a refit.
 
 A probability the seat's own cards make certain (0 or 1 by the exact odds) is never
 moved: only the uncertain middle is recalibrated.
@@ -91,6 +95,27 @@ def calibrated_probabilities(v: BluffView, rng: random.Random, cal: Calibration,
     exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
     believed = sample(v, rng, cal.model(particles)).probabilities()
     return recalibrate(believed, exact, cal)
+
+
+def beliefs(v: BluffView, rng: random.Random, cal: Calibration, particles: int
+            ) -> tuple[FloatArray, float | None]:
+    """What a bot acts on: every call's probability by the fitted particle weights alone
+    (its candidate raises), and the current call's probability through the whole
+    calibration (None without a current call).
+
+    The recalibration map was fitted on calls someone chose to make (the current call at
+    a decision), so it applies to the current call only: a hypothetical raise was chosen
+    by nobody, and the map (which lifts weak-looking calls, since players seldom make
+    hopeless ones) would make hopeless raises look plausible. Certain calls stay 0 or 1.
+    """
+    hand = v.hand or ()
+    exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
+    raw = sample(v, rng, cal.model(particles)).probabilities()
+    believed = np.where((exact <= 0.0) | (exact >= 1.0), exact, raw)
+    call = v.current_call
+    if call is None:
+        return believed, None
+    return believed, float(recalibrate(raw, exact, cal)[call.index])
 
 
 # Fitting (used by benchmarks/bluff_calibration.py, which plays the self-play games).

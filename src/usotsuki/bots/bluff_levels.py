@@ -6,7 +6,8 @@ They differ in where their probabilities come from, not in how they act on them:
 - ``easy``: random raises a few steps up, challenges on a whim, and never challenges a
   call its own cards make certain (its light sense); it never backs a call nothing
   supports beyond its hand.
-- ``normal``: the exact odds of :mod:`usotsuki.odds` from its own cards, and a mixed rule
+- ``normal``: a small calibrated particle belief (64 deals weighted by how well they
+  explain the round's calls, :mod:`usotsuki.bots.bluff_calibration`) and a mixed rule
   (:mod:`usotsuki.bots.bluff_policy`): it bluffs, challenges near its threshold only some of
   the time, and varies among near-equal calls, so one call no longer pins its hand.
 - ``hard`` (in :mod:`usotsuki.bots.bluff_search`): a small search over calibrated
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +29,7 @@ from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff_belief import BeliefModel, sample
 from usotsuki.bots.bluff_calibration import (
     Calibration,
+    beliefs,
     calibrated_probabilities,
     calibration,
 )
@@ -143,10 +145,15 @@ challenge band suffices."""
 
 
 class NormalBluffBot:
-    """A mixed rule over a small calibrated belief (64 particles) that reads only the call
-    in front of it: its own cards' odds, corrected by what self-play showed such a call to
-    mean (``calibration("normal")``), so it no longer challenges every call it cannot
-    see. (``hard`` reads every call of the round, with more particles.)"""
+    """``normal``: the mixed rule over a small calibrated belief (64 particles) that reads
+    every call of the round (:func:`usotsuki.bots.bluff_calibration.beliefs`): its raises
+    are judged by the particle weights fitted to ``normal``'s self-play, the call in front
+    of it also through the fitted recalibration map.
+
+    Issue 11 measured the earlier ``normal`` (which read only the last call and judged its
+    own raises through the recalibration map too) at 25% heads-up against a reader of its
+    rule: the map lifted hopeless raises to "plausible", so a third of its calls were
+    false and the reader challenged them."""
 
     name = "normal"
 
@@ -157,13 +164,9 @@ class NormalBluffBot:
         self.particles = particles
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
-        # It reads only the call in front of it; hard reads the whole round.
-        last = replace(v, calls=v.calls[-1:])
-        probs = deck_probs(calibrated_probabilities(last, rng, self.cal, self.particles),
-                           v.ranks)
-        current = v.current_call
-        p_current = None if current is None else float(probs[current.index])
-        return as_action(choose(probs, first_legal_index(v), p_current, self.rule, rng))
+        probs, p_current = beliefs(v, rng, self.cal, self.particles)
+        return as_action(choose(deck_probs(probs, v.ranks), first_legal_index(v), p_current,
+                                self.rule, rng))
 
 
 class BeliefBluffBot:

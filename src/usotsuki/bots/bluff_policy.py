@@ -17,12 +17,13 @@ Three sources of randomness, each with a reason:
   probability at which a level starts to challenge (and thus what it holds) from one
   challenge or one raise. Far from indifference it plays the clear action.
 - **Bluffs.** With probability ``bluff`` the raise is one of the weakest legal calls
-  that are not plausible by the level's own odds. Indifference sets its size: a caller
-  whose calls are always honest is challenged only when it holds nothing, and a caller who
-  bluffs with frequency ``b`` makes a reader's posterior odds on a call "I hold it" vs
-  "I do not" at most ``(1 - b) / (b / spread)``, bounded instead of infinite. ``bluff``
-  was set by self-play against the tuning half of the exploiters (benchmarks/exploit.py):
-  0.15 and 0.25 both held against the readers; more loses rounds to plain thresholds.
+  that are not plausible by the level's own odds. An indifference argument sets its size,
+  nothing was fitted: a caller whose calls are always honest is challenged only when it
+  holds nothing, and a caller who bluffs with frequency ``b`` makes a reader's posterior
+  odds on a call "I hold it" vs "I do not" at most ``(1 - b) / (b / spread)``, bounded
+  instead of infinite; 0.15 to 0.2 keeps that ratio near 10 to 20 while few rounds are
+  staked on bluffs. (One self-play trial, 0.15 against 0.25 against the tuning half of
+  the exploiters, benchmarks/exploit.py, showed no measurable difference.)
 - **Near-equal calls.** The honest raise is drawn among the ``spread`` weakest plausible
   calls (weights halving), not always the weakest, so which rank is raised says less.
 
@@ -49,6 +50,8 @@ CHALLENGE_INDEX = -1
 class MixedRule:
     """How a level turns probabilities into a distribution over actions."""
 
+    # plausible, doubt and next_doubt are the hand-set thresholds of the levels before
+    # issue 11 (Thresholds in bluff_levels), not fitted
     plausible: float = 0.5  # an honest raise: a legal call at least this likely
     doubt: float = 0.3  # a current call less likely than this is worth challenging
     next_doubt: float = 0.6  # how often a false raise is expected to be challenged
