@@ -86,22 +86,8 @@ def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
 def time_levels(decisions: int, seed: int) -> dict[str, dict[str, float]]:
     """Each level's CPU time per decision (``time.process_time``: what the bot costs,
     whatever else the machine runs) over the same sample of decision points."""
-    from usotsuki.bots import make_bot
-
-    sample = sample_decisions(decisions, seed)
-    out = {}
-    for name in (*LEVELS, "expert-v1"):
-        bot = make_bot("bluff", name)
-        rng = random.Random(seed)
-        for v, legal in sample[:5]:  # warm caches
-            bot.act(v, legal, rng)
-        times = []
-        for v, legal in sample:
-            t0 = time.process_time()
-            bot.act(v, legal, rng)
-            times.append(time.process_time() - t0)
-        out[name] = percentiles(times)
-    return out
+    return bot_bench.time_levels("bluff", (*LEVELS, "expert-v1"),
+                                 sample_decisions(decisions, seed), seed)
 
 
 def strength(games: int, expert_games: int, jobs: int, seed: int,

@@ -8,6 +8,7 @@ from rich.console import Console
 
 from usotsuki.bluff import (
     BluffRules,
+    BluffState,
     Call,
     legal_actions,
     new_game,
@@ -23,13 +24,18 @@ from usotsuki.cli.bluff_play import run_bluff
 from usotsuki.odds import call_probability
 
 
-def test_hint_gives_exact_odds_belief_and_a_legal_suggestion() -> None:
+def after_pair_9() -> tuple[BluffState, Call]:
+    """A seeded 4-player round where the first caller said "pair 9"."""
     rng = random.Random(4)
     state = new_game(BluffRules(players=4))
     state = start_round(state, deal_hands(state, rng)).state
     call = parse_action("pair 9")
     assert isinstance(call, Call)
-    state = push(state, call)
+    return push(state, call), call
+
+
+def test_hint_gives_exact_odds_belief_and_a_legal_suggestion() -> None:
+    state, call = after_pair_9()
     seat = state.to_move
     assert seat is not None
     v, legal = seat_view(state, seat), legal_actions(state)
@@ -77,12 +83,7 @@ def test_the_shipped_calibration_is_fitted_and_its_number_is_shown() -> None:
     the hint shows "given how people play" beside the card odds; a certain call stays
     certain."""
     assert calibration_fitted()
-    rng = random.Random(4)
-    state = new_game(BluffRules(players=4))
-    state = start_round(state, deal_hands(state, rng)).state
-    call = parse_action("pair 9")
-    assert isinstance(call, Call)
-    state = push(state, call)
+    state, call = after_pair_9()
     seat = state.to_move
     assert seat is not None
     v = seat_view(state, seat)

@@ -5,35 +5,45 @@ English and in Japanese."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from e2e_helpers import ANY_TURN, bluff_turn, create_table, liar_turn, shot, start
 
 
-def test_liar_hint_shows_both_numbers_in_both_languages(new_page: Any) -> None:
-    page = new_page()
-    create_table(page, "liar", "Alice", ["bot:normal"], {"turn_limit": 200})
+def check_hint(page: Any, game: str, options: dict[str, Any], judge: str,
+               play: Callable[[Any, random.Random], None], shots: tuple[str, str]) -> None:
+    """Play turns until ``judge`` (the doubt or challenge button) is offered, then check the
+    hint shows both labelled numbers, in English and (after ``l``) in Japanese; before
+    that, with nothing to judge, no hint shows."""
+    create_table(page, game, "Alice", ["bot:normal"], options)
     start(page)
     rng = random.Random(1)
     for _ in range(60):
         page.wait_for_selector(ANY_TURN)
         if page.get_attribute("body", "data-status") == "finished":
             break
-        if page.locator("#doubt").count():
+        if page.locator(judge).count():
             hint = page.locator("#truth-hint")
             assert hint.count() == 1
             text = hint.inner_text()
             assert "given how people play" in text and "from the cards alone" in text
             assert text.count("%") == 2
-            shot(page, "15-liar-hint-en")
+            shot(page, shots[0])
             page.keyboard.press("l")
             text = page.inner_text("#truth-hint")
             assert "人の打ち方を踏まえると" in text and "カードだけから計算すると" in text
-            shot(page, "16-liar-hint-ja")
+            shot(page, shots[1])
             return
-        assert page.locator("#truth-hint").count() == 0  # a lead: nothing to judge
-        liar_turn(page, rng, doubt=0.0)
-    raise AssertionError("no doubt was offered in 60 turns")
+        assert page.locator("#truth-hint").count() == 0  # nothing to judge yet
+        play(page, rng)
+    raise AssertionError(f"no {judge} was offered in 60 turns")
+
+
+def test_liar_hint_shows_both_numbers_in_both_languages(new_page: Any) -> None:
+    check_hint(new_page(), "liar", {"turn_limit": 200}, "#doubt",
+               lambda page, rng: liar_turn(page, rng, doubt=0.0),
+               ("15-liar-hint-en", "16-liar-hint-ja"))
 
 
 def test_bluff_hint_shows_both_numbers_in_both_languages(new_page: Any) -> None:
@@ -42,26 +52,6 @@ def test_bluff_hint_shows_both_numbers_in_both_languages(new_page: Any) -> None:
     from usotsuki.bots.bluff_hints import calibration_fitted
 
     assert calibration_fitted()  # otherwise only the card odds would show
-    page = new_page()
-    create_table(page, "bluff", "Alice", ["bot:normal"], {})
-    start(page)
-    rng = random.Random(1)
-    for _ in range(60):
-        page.wait_for_selector(ANY_TURN)
-        if page.get_attribute("body", "data-status") == "finished":
-            break
-        if page.locator("#challenge").count():
-            hint = page.locator("#truth-hint")
-            assert hint.count() == 1
-            text = hint.inner_text()
-            assert "given how people play" in text and "from the cards alone" in text
-            assert text.count("%") == 2
-            shot(page, "17-bluff-hint-en")
-            page.keyboard.press("l")
-            text = page.inner_text("#truth-hint")
-            assert "人の打ち方を踏まえると" in text and "カードだけから計算すると" in text
-            shot(page, "18-bluff-hint-ja")
-            return
-        assert page.locator("#truth-hint").count() == 0  # the first call: nothing to judge
-        bluff_turn(page, rng, challenge=0.0)
-    raise AssertionError("no challenge was offered in 60 turns")
+    check_hint(new_page(), "bluff", {}, "#challenge",
+               lambda page, rng: bluff_turn(page, rng, challenge=0.0),
+               ("17-bluff-hint-en", "18-bluff-hint-ja"))
