@@ -21,7 +21,7 @@ until every table it owned has a live lease held by another worker.
         [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--only-sigkill]
         [--json PATH]
 
-Timed: run it holding the shared lock (``flock /work/wt/measure.lock ...``).
+Timed: run it on a quiet machine (other work on the same cores shows up as latency).
 """
 
 from __future__ import annotations
