@@ -71,13 +71,12 @@ def test_oversized_or_deep_record_refused_before_parsing(client: TestClient) -> 
 
 
 def test_longest_legal_bluff_record_within_bounds(longest_bluff: dict[str, Any]) -> None:
-    """Target: any record the limits accept answers in under 2 s and 100 MB. CPU time,
-    not wall time: the machine's load does not count against it."""
+    """Any record the limits accept is answered within bounded size and memory (100 MB).
+    Its time (target 2 s of CPU) is a figure of ``make bench`` (benchmarks/replay_bench.py),
+    not a timed test; the service's deadline, tested below, is what stops a slow one."""
     raw = json.dumps(longest_bluff).encode()
     assert len(raw) > 200_000
-    started = time.process_time()
     out = replay.frames_json(raw)
-    assert time.process_time() - started < 2.0
     assert len(out) < 20 * MB
     tracemalloc.start()
     try:
@@ -91,9 +90,10 @@ def test_longest_legal_bluff_record_within_bounds(longest_bluff: dict[str, Any])
 def test_longest_accepted_liar_record_within_bounds() -> None:
     record = long_liar_record(turn_limit=replay.MAX_STEPS["liar"] - 1)
     raw = json.dumps(record).encode()
-    started = time.process_time()
-    replay.frames_json(raw)
-    assert time.process_time() - started < 2.0
+    out = replay.frames_json(raw)
+    frames = json.loads(out)["frames"]
+    assert len(frames) >= replay.MAX_STEPS["liar"] - 1  # one frame a step at least
+    assert len(out) < 20 * MB
 
 
 def test_replay_work_is_not_done_in_the_server_process() -> None:
