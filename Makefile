@@ -70,10 +70,13 @@ lint: setup
 # USOTSUKI_REQUIRE_BROWSER: here a missing browser or Playwright fails the run, never skips.
 # The full suite on the compiled cores (USOTSUKI_REQUIRE_COMPILED: a pure build fails it),
 # then the rules and conformance tests on the pure-Python ones (USOTSUKI_PURE=1).
+# Each suite runs on every core (pytest-xdist, a file's tests kept on one worker so a
+# module's servers start once); the tests start their own servers on free ports.
+XDIST := -n auto --maxprocesses 4 --dist loadfile
 test: setup lint browser postgres
-	USOTSUKI_REQUIRE_COMPILED=1 $(PY) -m pytest --ignore=tests/e2e
-	USOTSUKI_PURE=1 $(PY) -m pytest -q -p no:cacheprovider $(PURE_TESTS)
-	USOTSUKI_REQUIRE_BROWSER=1 $(PY) -m pytest tests/e2e
+	USOTSUKI_REQUIRE_COMPILED=1 $(PY) -m pytest $(XDIST) --ignore=tests/e2e
+	USOTSUKI_PURE=1 $(PY) -m pytest $(XDIST) -q -p no:cacheprovider $(PURE_TESTS)
+	USOTSUKI_REQUIRE_BROWSER=1 $(PY) -m pytest $(XDIST) tests/e2e
 
 # Debian's chromium and CJK fonts for the browser tests (never `playwright install`).
 browser:

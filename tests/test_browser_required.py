@@ -53,6 +53,7 @@ def test_browser_tests_collected_with_others_fail() -> None:
 def test_make_test_requires_the_browser_and_checks_the_layering() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     targets = dict(re.findall(r"^([\w-]+):[^\n]*\n((?:\t[^\n]*\n)+)", makefile, re.M))
-    assert "USOTSUKI_REQUIRE_BROWSER=1 $(PY) -m pytest tests/e2e" in targets["test"]
+    assert re.search(r"USOTSUKI_REQUIRE_BROWSER=1 \$\(PY\) -m pytest (\$\(XDIST\) )?tests/e2e",
+                     targets["test"])
     assert re.search(r"^test:.*\blint\b", makefile, re.M)
     assert "lint-imports" in targets["lint"]
