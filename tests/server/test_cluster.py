@@ -6,6 +6,7 @@ with nothing lost; a stale owner's writes are refused; Redis restarts mid-game."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import signal
@@ -23,7 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from usotsuki.replay import replay_record
-from usotsuki.server.cluster import ClusterConfig, Coordinator
+from usotsuki.server.cluster import ClusterConfig, Coordinator, redis_client
 from usotsuki.server.config import RealClock, Settings
 from usotsuki.server.lease import Fenced, Leases
 from usotsuki.server.store import SeatRow, Store
@@ -31,6 +32,16 @@ from usotsuki.server.store import SeatRow, Store
 LEASE = 1.5  # seconds: a dead worker's tables move after this
 TABLES_PER_MINUTE = 12  # per address, in all the workers together
 SOCKETS = 64  # WebSockets per address, in all the workers together
+HTTP_SECONDS = 30.0  # an HTTP answer's timeout: on a loaded machine (other tests in
+# parallel, other jobs) a worker's first answers can take more than httpx's default 5 s
+
+
+def post(url: str, **kwargs: Any) -> httpx.Response:
+    return httpx.post(url, timeout=HTTP_SECONDS, **kwargs)
+
+
+def get(url: str, **kwargs: Any) -> httpx.Response:
+    return httpx.get(url, timeout=HTTP_SECONDS, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +59,25 @@ def stack(pg_server: str) -> Iterator[Cluster]:
         yield c
 
 
+@pytest.fixture(autouse=True)
+def sockets() -> Iterator[contextlib.ExitStack]:
+    """Every WebSocket a test opens (each a context manager) is closed after it."""
+    with contextlib.ExitStack() as opened:
+        OPEN.append(opened)
+        try:
+            yield opened
+        finally:
+            OPEN.remove(opened)
+
+
+OPEN: list[contextlib.ExitStack] = []  # the running test's sockets (``sockets`` above)
+
+
+def opened(ws: ClientConnection) -> ClientConnection:
+    """``ws`` entered as a context manager and closed when the test ends."""
+    return OPEN[-1].enter_context(ws)
+
+
 class Person:
     """A person's WebSocket; if it drops, it reconnects through nginx with ``since``."""
 
@@ -56,15 +86,16 @@ class Person:
         self.events: dict[int, dict[str, Any]] = {}
         self.state: dict[str, Any] = {}
         self.acks: list[dict[str, Any]] = []
+        self.refused: list[str] = []  # the codes of this person's refused actions
         self.reconnects = 0
         self.seat = -1
         self._connect(port)
 
     def _connect(self, port: int) -> None:
         since = max(self.events, default=-1)
-        self.ws: ClientConnection = connect(
+        self.ws: ClientConnection = opened(connect(
             f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}?token={self.token}"
-            f"&since={since}", open_timeout=10)
+            f"&since={since}", open_timeout=10))
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome["type"] == "welcome", welcome
         self.seat = welcome["seat"]
@@ -75,6 +106,7 @@ class Person:
         try:
             message: dict[str, Any] = json.loads(self.ws.recv(timeout=60))
         except ConnectionClosed:  # its worker died: back through the balancer
+            self.ws.close()
             self.reconnects += 1
             self._connect(self.stack.nginx.port)
             return {"type": "reconnected"}
@@ -109,13 +141,13 @@ class Person:
 def open_table(stack: Cluster, seats: list[str | None],
                turn_seconds: float | None = None) -> tuple[str, list[str]]:
     api = stack.nginx.url  # round robin: create, joins and start land on any worker
-    table = httpx.post(f"{api}/api/tables", json={
+    table = post(f"{api}/api/tables", json={
         "game": "bluff", "seats": [{"bot": b} for b in seats], "rules": {},
         "turn_seconds": turn_seconds}).json()
     tokens = []
     for i, bot in enumerate(seats):
         if bot is None:
-            r = httpx.post(f"{api}/api/invites/{table['invite']}/join",
+            r = post(f"{api}/api/invites/{table['invite']}/join",
                            json={"name": f"p{i}", "seat": i})
             assert r.status_code == 200, r.text
             tokens.append(r.json()["token"])
@@ -123,7 +155,7 @@ def open_table(stack: Cluster, seats: list[str | None],
 
 
 def start(stack: Cluster, table_id: str, token: str, people: list[Person]) -> None:
-    r = httpx.post(f"{stack.nginx.url}/api/tables/{table_id}/start", json={"token": token})
+    r = post(f"{stack.nginx.url}/api/tables/{table_id}/start", json={"token": token})
     assert r.status_code == 200, r.text
     for p in people:  # each hears of it, whichever worker it is on
         while p.state["status"] == "waiting":
@@ -154,6 +186,7 @@ def play(people: list[Person], stop_after: int | None = None, seconds: float = 6
                 p.until_state(reply["n"])
         else:
             assert reply["code"] in ("unavailable", "reconnected", "not_your_turn"), reply
+            actor.refused.append(reply["code"])
             actor.ws.send(json.dumps({"type": "sync", "since": max(actor.events, default=-1)}))
             actor.recv()
     return done
@@ -169,7 +202,6 @@ def check_nothing_lost(people: list[Person]) -> None:
         fresh = Person(p.stack, p.table_id, p.token, p.stack.nginx.port)
         assert fresh.state["n"] == final
         assert fresh.events == p.events, "an event was missed"
-        fresh.ws.close()
         mine = [(n, e["action"]) for n, e in sorted(p.events.items())
                 if e["type"] == "action" and e["seat"] == p.seat]
         acked = [a["action"] for a in p.acks]
@@ -177,7 +209,7 @@ def check_nothing_lost(people: list[Person]) -> None:
 
 
 def record_of(stack: Cluster, table_id: str) -> dict[str, Any]:
-    r = httpx.get(f"{stack.nginx.url}/api/tables/{table_id}/games/0/record")
+    r = get(f"{stack.nginx.url}/api/tables/{table_id}/games/0/record")
     assert r.status_code == 200, r.text
     record: dict[str, Any] = r.json()
     return record
@@ -195,9 +227,9 @@ def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
     assert owner is not None and owner[0] in {w.name for w in stack.workers}
     # every worker answers health, readiness and metrics; the owner counted the commits
     for w in stack.workers:
-        assert httpx.get(f"{w.url}/healthz").json() == {"status": "ok"}
-        assert httpx.get(f"{w.url}/readyz").status_code == 200
-    metrics = httpx.get(f"{stack.worker(owner[0]).url}/metrics").text
+        assert get(f"{w.url}/healthz").json() == {"status": "ok"}
+        assert get(f"{w.url}/readyz").status_code == 200
+    metrics = get(f"{stack.worker(owner[0]).url}/metrics").text
     assert 'usotsuki_log_entries_total{kind="action"}' in metrics
     assert "usotsuki_commit_seconds_bucket" in metrics
     assert 'usotsuki_lease_changes_total{change="acquired"}' in metrics
@@ -229,39 +261,35 @@ def test_an_address_quotas_count_in_every_worker(stack: Cluster) -> None:
     # Straight to the workers in turn (each believes X-Forwarded-For from 127.0.0.1, as
     # from nginx): one client address whose requests the balancer spread.
     client = {"X-Forwarded-For": "198.51.100.23"}
-    answers = [httpx.post(f"{stack.workers[i % 3].url}/api/tables", headers=client, json={
+    answers = [post(f"{stack.workers[i % 3].url}/api/tables", headers=client, json={
         "game": "bluff", "seats": [{}, {}], "rules": {}}) for i in range(TABLES_PER_MINUTE + 3)]
     assert [r.status_code for r in answers] == [201] * TABLES_PER_MINUTE + [429] * 3
     assert {r.json()["error"] for r in answers[TABLES_PER_MINUTE:]} == {"too_many_tables"}
     # WebSockets at once: SOCKETS in all, wherever they land
     table_id = answers[0].json()["table_id"]
     spectator = {"X-Forwarded-For": "198.51.100.24"}
-    opened: list[ClientConnection] = []
-    try:
-        for i in range(SOCKETS):
-            ws = connect(f"ws://127.0.0.1:{stack.workers[i % 3].port}/ws/tables/{table_id}",
-                         additional_headers=spectator, open_timeout=10)
-            opened.append(ws)
-            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
-        for w in stack.workers:  # one more is refused by each worker
-            with pytest.raises((InvalidStatus, ConnectionClosed)):
-                extra = connect(f"ws://127.0.0.1:{w.port}/ws/tables/{table_id}",
-                                additional_headers=spectator, open_timeout=10)
-                extra.recv(timeout=10)
-        opened.pop().close()  # a closed one no longer counts, on any worker
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                again = connect(f"ws://127.0.0.1:{stack.workers[0].port}/ws/tables/"
-                                f"{table_id}", additional_headers=spectator, open_timeout=10)
-                break
-            except InvalidStatus:  # the close is counted once the server has seen it
-                assert time.monotonic() < deadline
-        opened.append(again)
-        assert json.loads(again.recv(timeout=10))["type"] == "welcome"
-    finally:
-        for ws in opened:
-            ws.close()
+    spectators = []
+    for i in range(SOCKETS):
+        ws = opened(connect(f"ws://127.0.0.1:{stack.workers[i % 3].port}/ws/tables/"
+                            f"{table_id}", additional_headers=spectator, open_timeout=10))
+        spectators.append(ws)
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+    for w in stack.workers:  # one more is refused by each worker
+        with (pytest.raises((InvalidStatus, ConnectionClosed)),
+              connect(f"ws://127.0.0.1:{w.port}/ws/tables/{table_id}",
+                      additional_headers=spectator, open_timeout=10) as extra):
+            extra.recv(timeout=10)
+    spectators.pop().close()  # a closed one no longer counts, on any worker
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            again = opened(connect(f"ws://127.0.0.1:{stack.workers[0].port}/ws/tables/"
+                                   f"{table_id}", additional_headers=spectator,
+                                   open_timeout=10))
+            break
+        except InvalidStatus:  # the close is counted once the server has seen it
+            assert time.monotonic() < deadline
+    assert json.loads(again.recv(timeout=10))["type"] == "welcome"
 
 
 def test_the_real_client_address_is_seen_behind_nginx(stack: Cluster) -> None:
@@ -269,7 +297,7 @@ def test_the_real_client_address_is_seen_behind_nginx(stack: Cluster) -> None:
     # forged X-Forwarded-For sent straight to a worker is not believed from elsewhere.
     logs = [w.log.read_text() for w in stack.workers]
     assert all('"level"' in text for text in logs)  # JSON lines
-    r = httpx.post(f"{stack.nginx.url}/api/tables", json={"game": "bluff",
+    r = post(f"{stack.nginx.url}/api/tables", json={"game": "bluff",
                                                            "seats": [{}, {}], "rules": {}},
                    headers={"X-Forwarded-For": "203.0.113.9"})
     assert r.status_code == 201
@@ -285,8 +313,23 @@ def test_redis_restarted_mid_game(stack: Cluster) -> None:
                                                                   strict=True)]
     start(stack, table_id, tokens[0], people)
     assert play(people, stop_after=6) == 6
-    stack.redis.restart()
+
+    async def publish_on_every_pooled_connection(client: Any) -> list[Any]:
+        return await asyncio.gather(*(client.publish("usotsuki:test", "x") for _ in range(8)),
+                                    return_exceptions=True)
+
+    # A client like the workers', with 8 connections pooled before the restart: each is
+    # closed by it, and each is re-made when next used (redis-py retries the command).
+    with asyncio.Runner() as runner:
+        client = redis_client(stack.redis.url)
+        assert runner.run(publish_on_every_pooled_connection(client)) == [0] * 8
+        stack.redis.restart()
+        assert runner.run(publish_on_every_pooled_connection(client)) == [0] * 8
+        runner.run(client.aclose())
     play(people)
+    # Redis is back: no relayed action was refused (an owner not subscribed again yet,
+    # a stale connection: asked again, not a player's problem).
+    assert [p.refused for p in people] == [[], [], []]
     check_nothing_lost(people)
     assert replay_record(record_of(stack, table_id))["finished"]
 

@@ -43,6 +43,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import EqualJitterBackoff, NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from usotsuki.server.bot_runner import BotRunner
@@ -59,6 +62,9 @@ log = logging.getLogger("usotsuki.cluster")
 LOG_CHANNEL = "usotsuki:log"
 NOT_OWNER = "not_owner"  # internal: the command reached a worker that no longer owns
 RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
+SERVED_SECONDS = 60.0  # an owner remembers a relayed command's answer this long
+REDIS_RETRIES = 4  # a command on a connection found closed is sent again this often
+HEALTH_SECONDS = 5  # an idle Redis connection is PINGed before use after this long
 ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread over workers
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
 PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
@@ -107,6 +113,23 @@ return 0
 """
 
 T = TypeVar("T")
+
+
+def redis_client(url: str, retries: int = REDIS_RETRIES) -> aioredis.Redis:
+    """A Redis client whose pooled connections survive a Redis restart.
+
+    ``from_url`` alone retries nothing: a pooled connection that the restart closed
+    fails the next command sent on it ("Connection closed by server"), however long
+    after. Here redis-py itself reconnects and sends the command again, on a closed
+    connection only (backoff 0.05-0.4 s, ``retries`` times: a restart's second or so).
+    Never on a timeout: the command may have run (a quota would count twice). Idle
+    connections are PINGed (and so reconnected) before use. ``retries=0``: errors reach
+    the caller at once (the subscriber, which must know that it missed messages)."""
+    retry = (Retry(EqualJitterBackoff(cap=0.4, base=0.05), retries, (RedisConnectionError,))
+             if retries else Retry(NoBackoff(), 0))
+    return aioredis.from_url(url, socket_connect_timeout=2, socket_timeout=5,
+                             socket_keepalive=True, health_check_interval=HEALTH_SECONDS,
+                             retry=retry)
 
 
 def worker_id() -> str:
@@ -446,14 +469,20 @@ class Coordinator:
         self.metrics = metrics
         self.leases = Leases(store, self.me, config.lease_seconds)
         self.log = FencedLog(store, self.me)
-        self.redis = aioredis.from_url(config.redis_url, socket_connect_timeout=2,
-                                       socket_timeout=5, health_check_interval=10)
+        self.redis = redis_client(config.redis_url)
+        # The subscription on a connection of its own, never silently re-made: when it
+        # breaks, the listener knows that messages were missed (and reads the log).
+        self._subscriber = redis_client(config.redis_url, retries=0)
         self._reserve = self.redis.register_script(_RESERVE)
         self._open = self.redis.register_script(_OPEN)
         self._close = self.redis.register_script(_CLOSE)
         self.lobby: ClusterLobby | None = None
         self._inbox = f"usotsuki:w:{self.me}"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # Relayed commands this worker ran (request id -> when, its answer): a follower
+        # that heard no answer asks again with the same id and gets the same answer;
+        # the command never runs twice here.
+        self._served: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
         self._ids = itertools.count()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -521,8 +550,9 @@ class Coordinator:
                 await self.store.call(self.leases.release, [t.row.pk for t in owned])
                 for _ in owned:
                     self._count_lease("released")
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self._subscriber):
+            with contextlib.suppress(Exception):
+                await client.aclose()
         await self.log.close()
         self.leases.close()
 
@@ -555,13 +585,13 @@ class Coordinator:
     def _redis_failed(self, what: str, exc: BaseException) -> None:
         if self.metrics is not None:
             self.metrics.redis_errors.inc()
-        log.warning("redis %s failed: %s", what, exc)
+        log.warning("redis %s failed: %s: %s", what, type(exc).__name__, exc)
 
     # the listener: entries for followers, relayed commands and their replies
 
     async def _listen(self) -> None:
         while True:
-            pubsub = self.redis.pubsub()
+            pubsub = self._subscriber.pubsub()
             try:
                 await pubsub.subscribe(LOG_CHANNEL, self._inbox)
                 self.listening = True
@@ -575,7 +605,9 @@ class Coordinator:
             except (RedisError, OSError) as exc:
                 self.listening = False
                 self._redis_failed("subscription", exc)
-                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):  # no stale connection is reused
+                    await self._subscriber.connection_pool.disconnect()
+                await asyncio.sleep(0.2)
             finally:
                 self.listening = False
                 with contextlib.suppress(Exception):
@@ -619,70 +651,111 @@ class Coordinator:
     async def relay(self, table: ClusterTable, command: str,
                     args: dict[str, Any]) -> dict[str, Any] | None:
         """The owner's answer to ``command`` (raises its ``Refused``), or None when this
-        worker has just become the owner (the caller runs the command itself)."""
-        for attempt in range(4):
+        worker has just become the owner (the caller runs the command itself).
+
+        An owner that cannot be reached (the publish failed, nobody was subscribed to its
+        channel, or no answer came) is asked again, the owner looked up afresh each time,
+        for at most ``relay_seconds`` in all: a Redis restart or a table moving between
+        workers is not a player's problem. Every ask carries the same id, so an owner
+        that ran the command already answers again without running it twice."""
+        ref = f"{self.me}:{next(self._ids)}"
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.relay_seconds
+        pause = 0.05
+        while True:
             if table.token is not None:
                 return None
             holder = await self.store.call(self.leases.holder, table.row.pk)
+            reply: dict[str, Any] | None = None
             if holder is None or holder[0] == self.me:
                 token = await self.store.call(self.leases.acquire, table.row.pk)
                 if token is not None:
                     await table.promote(token)
                     return None
-                continue
-            reply = await self._ask(holder[0], table.public_id, command, args)
-            if reply.get("code") == NOT_OWNER:
-                self._count_relay("retried")
-                await asyncio.sleep(0.1 * (attempt + 1))
-                continue
-            if "error" in reply:
-                self._count_relay("refused")
-                raise Refused(reply["code"], reply["error"], reply.get("status", 400),
-                              reply.get("params"))
-            self._count_relay("done")
-            ok: dict[str, Any] = reply["ok"]
-            return ok
-        self._count_relay("failed")
-        raise Refused("unavailable", "the table is moving between servers: try again", 503)
+            elif self.listening:  # (else its answer could not be heard: wait)
+                wait = min(self.config.lease_seconds, give_up - loop.time())
+                reply = await self._ask(holder[0], ref, table.public_id, command, args,
+                                        max(wait, 0.1))
+            if reply is not None and reply.get("code") != NOT_OWNER:
+                if "error" in reply:
+                    self._count_relay("refused")
+                    raise Refused(reply["code"], reply["error"], reply.get("status", 400),
+                                  reply.get("params"))
+                self._count_relay("done")
+                ok: dict[str, Any] = reply["ok"]
+                return ok
+            if loop.time() + pause >= give_up:
+                self._count_relay("failed")
+                raise Refused("unavailable", "the table's server cannot be reached now: "
+                              "try again", 503)
+            self._count_relay("retried")
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.4)
 
-    async def _ask(self, owner: str, table_id: str, command: str,
-                   args: dict[str, Any]) -> dict[str, Any]:
-        ref = f"{self.me}:{next(self._ids)}"
+    @property
+    def relay_seconds(self) -> float:
+        """How long a relayed command may wait for its table's owner: long enough for a
+        dead owner's lease to expire and the table to move (lease, grace, a tick)."""
+        return 2 * self.config.lease_seconds + 1.0
+
+    async def _ask(self, owner: str, ref: str, table_id: str, command: str,
+                   args: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """Send the request to ``owner``: its answer, or None if it was not heard
+        (Redis failed, the owner is not subscribed) or not answered within ``timeout``."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[ref] = future
         try:
-            await self.redis.publish(f"usotsuki:w:{owner}", json.dumps(
+            heard = await self.redis.publish(f"usotsuki:w:{owner}", json.dumps(
                 {"op": "request", "id": ref, "from": self.me, "t": table_id,
                  "command": command, "args": args}))
-            # An owner that has not answered within a lease period is dead or cut off.
-            return await asyncio.wait_for(future, self.config.lease_seconds + 1.0)
+            if not heard:  # its subscription is being re-made, or it died
+                return None
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:  # (an OSError too: caught first) busy, paused or cut off
+            return None
         except (RedisError, OSError) as exc:
             self._redis_failed("relay", exc)
-            self._count_relay("failed")
-            raise Refused("unavailable", "the table's server cannot be reached now: "
-                          "try again", 503) from None
-        except TimeoutError:
-            self._count_relay("failed")
-            raise Refused("unavailable", "the table's server did not answer: try again",
-                          503) from None
+            return None
         finally:
             self._replies.pop(ref, None)
 
     async def _serve(self, request: dict[str, Any]) -> None:
-        """Run a command relayed to this worker (the owner) and answer it."""
-        answer: dict[str, Any]
-        try:
-            answer = {"ok": await self._run(request)}
-        except Refused as exc:
-            answer = {"error": exc.message, "code": exc.code, "status": exc.status,
-                      "params": exc.params}
-        except Exception as exc:  # never leave the follower waiting for nothing
-            log.exception("relayed %s failed", request.get("command"))
-            answer = {"error": f"internal error: {type(exc).__name__}", "code": "internal",
-                      "status": 500}
+        """Run a command relayed to this worker (the owner), once per request id, and
+        answer it (again, if the follower asks again)."""
+        ref = str(request.get("id", ""))
+        now = time.monotonic()
+        while self._served:  # forget old answers (oldest first: insertion order)
+            oldest = next(iter(self._served))
+            if self._served[oldest][0] > now - SERVED_SECONDS:
+                break
+            del self._served[oldest]
+        if ref in self._served:
+            answer = await asyncio.shield(self._served[ref][1])
+        else:
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self._served[ref] = (now, future)
+            answer = {"error": "the table's server is stopping: try again",
+                      "code": "unavailable", "status": 503}  # if cancelled (shutdown)
+            try:
+                answer = await self._answer(request)
+            finally:
+                future.set_result(answer)
+                if answer.get("code") in (NOT_OWNER, "unavailable"):  # not run: a later
+                    self._served.pop(ref, None)  # ask may find this worker the owner
         with contextlib.suppress(RedisError, OSError):
             await self.redis.publish(f"usotsuki:w:{request['from']}", json.dumps(
-                {"op": "reply", "id": request["id"], **answer}))
+                {"op": "reply", "id": ref, **answer}))
+
+    async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return {"ok": await self._run(request)}
+        except Refused as exc:
+            return {"error": exc.message, "code": exc.code, "status": exc.status,
+                    "params": exc.params}
+        except Exception as exc:  # never leave the follower waiting for nothing
+            log.exception("relayed %s failed", request.get("command"))
+            return {"error": f"internal error: {type(exc).__name__}", "code": "internal",
+                    "status": 500}
 
     async def _run(self, request: dict[str, Any]) -> dict[str, Any]:
         assert self.lobby is not None
