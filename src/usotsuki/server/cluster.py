@@ -695,8 +695,10 @@ class Coordinator:
     @property
     def relay_seconds(self) -> float:
         """How long a relayed command may wait for its table's owner: long enough for a
-        dead owner's lease to expire and the table to move (lease, grace, a tick)."""
-        return 2 * self.config.lease_seconds + 1.0
+        dead owner's lease to expire and the table to move (lease, grace, a tick), and
+        for a starved owner (its lease renewed by its thread) to answer late. Set from
+        the lease, not measured: 4 leases and a second."""
+        return 4 * self.config.lease_seconds + 1.0
 
     async def _ask(self, owner: str, ref: str, table_id: str, command: str,
                    args: dict[str, Any], timeout: float) -> dict[str, Any] | None:
