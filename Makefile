@@ -11,6 +11,10 @@ TYPED := src/usotsuki
 # UV_PYTHON_DOWNLOADS=never: uv must use this machine's Python, never fetch one.
 UV := .uv/bin/uv
 export UV_PYTHON_DOWNLOADS := never
+# Installed packages get their bytecode at install: the tests start many Python processes
+# (workers, servers, the CLI), and with PYTHONDONTWRITEBYTECODE set each would otherwise
+# compile fastapi, sqlalchemy and the rest from source again. (pip compiles by default.)
+export UV_COMPILE_BYTECODE := 1
 UV_SYNC = $(UV) sync -q --inexact -p $(PYTHON)
 # The compiled cores (mypyc, issue 15; setup.py, src/usotsuki/_native.py): built when
 # .venv is made, rebuilt only when a core source changes (the build is cached in place).
