@@ -27,6 +27,12 @@ def _warn(message: str) -> None:
     print(f"usotsuki: {message}; installing the pure-Python cores", file=sys.stderr)
 
 
+# The hash of the sources as mypyc reads them, taken before it does: the stamp must name
+# what was compiled, not what the tree holds once a long build ends (a source edited
+# meanwhile must leave the build stale).
+SOURCES_HASH: str = NATIVE["sources_hash"](SRC)
+
+
 def _extensions() -> list[Any]:
     if os.environ.get(NATIVE["PURE_ENV"], "") not in ("", "0"):
         _warn(f"{NATIVE['PURE_ENV']} is set")
@@ -70,7 +76,7 @@ class OptionalBuildExt(build_ext):
             return
         stamp = self._stamp_path()
         stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(NATIVE["sources_hash"](SRC) + "\n")
+        stamp.write_text(SOURCES_HASH + "\n")
 
     def _stamp_path(self) -> Path:
         base = SRC if self.inplace else Path(self.build_lib)

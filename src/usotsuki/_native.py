@@ -24,6 +24,7 @@ from pathlib import Path
 from types import ModuleType
 
 MODULES: tuple[str, ...] = (
+    "usotsuki.core.draws",
     "usotsuki.bluff.state",
     "usotsuki.bluff.deal",
     "usotsuki.liar.state",
@@ -32,8 +33,9 @@ MODULES: tuple[str, ...] = (
     "usotsuki.odds_liar",
     "usotsuki.bots.liar_search",
 )
-"""The modules compiled with mypyc: the hot paths of both cores, and the Liar Game
-expert's search with the odds it reads (where the expert spends its time)."""
+"""The modules compiled with mypyc: the hot paths of both cores (with the exact random
+draws of their deals and flushes), and the Liar Game expert's search with the odds it
+reads (where the expert spends its time)."""
 GROUP = "usotsuki_native"
 """mypyc's group name: the shared library is ``usotsuki_native__mypyc*.so``."""
 HASHED: tuple[str, ...] = ("cards.py", "core", "bluff", "liar", "odds_liar.py", "bots")

@@ -16,6 +16,8 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from usotsuki.cards import DECK, Card
+from usotsuki.core.draws import randbelow, sample
 from usotsuki.liar.actions import (
     ACCEPT,
     DOUBT,
@@ -79,40 +81,54 @@ class Plays(NamedTuple):
     rates: tuple[int, ...]  # the rates allowed, normal order
 
 
-_plays = tuple.__new__  # builds Plays without NamedTuple's keyword handling (hot path)
+_tuple_new = tuple.__new__  # builds a NamedTuple without its keyword handling (hot path)
+_OPEN, _L10, _O3 = 0, 1, 2  # what blocks every play now: nothing, L10, O3
+
+
+def _play_rules(s: LiarState) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """The play rules in force, decided once for :func:`plays` and :func:`playable`:
+    (what blocks every play, ``_OPEN`` for nothing; counts; rates). No message is built
+    here: random play asks this at every step."""
+    seat = s.to_move
+    assert seat is not None
+    hands = s.hands
+    field = s.field
+    if not field:  # leading: any rate (L6); O1 any count up to the whole hand
+        return _OPEN, tuple(range(1, len(hands[seat]) + 1)) if s.rules.multi else (1,), RATES
+    current = field[-1]
+    if not hands[current.seat]:  # L10: only doubt or accept
+        return _L10, (), ()
+    rate = current.rate
+    if rate == EIGHT and s.rules.eight_cut:  # O3: only pass or doubt
+        return _O3, (), ()
+    count = len(current.cards)  # O1: the same count as the current play
+    counts = (count,) if len(hands[seat]) >= count else ()
+    reversed_order = s.revolution != s.jack_back
+    if s.bound:  # O6: exactly the next rate, if there is one
+        nxt = NEXT[reversed_order][rate]
+        return _OPEN, counts, (nxt,) if nxt is not None else ()
+    return _OPEN, counts, HIGHER[reversed_order][rate]  # L6: higher
 
 
 def plays(s: LiarState) -> Plays:
     """The play rules in force for the player to move (not during O7 gives)."""
-    seat = s.to_move
-    assert seat is not None
-    hand = s.hands[seat]
-    field = s.field
-    if not field:  # leading: any rate (L6); O1 any count up to the whole hand
-        return _plays(Plays, (None, tuple(range(1, len(hand) + 1)) if s.rules.multi else (1,),
-                              RATES))
-    current = field[-1]
-    if not s.hands[current.seat]:
-        return Plays(Illegal("L10", f"seat {current.seat} played out their hand: seat {seat} "
+    blocked, counts, rates = _play_rules(s)
+    if blocked == _L10:
+        current, seat = s.field[-1].seat, s.to_move
+        return Plays(Illegal("L10", f"seat {current} played out their hand: seat {seat} "
                                     "may only doubt or accept (L10)"), (), ())
-    if s.rules.eight_cut and current.rate == EIGHT:
+    if blocked == _O3:
         return Plays(Illegal("O3", "after a play declared 8 the others may only pass or doubt "
                                    "(O3)"), (), ())
-    count = len(current.cards)  # O1: the same count as the current play
-    counts = (count,) if len(hand) >= count else ()
-    reversed_order = s.revolution != s.jack_back
-    if s.bound:  # O6: exactly the next rate, if there is one
-        nxt = NEXT[reversed_order][current.rate]
-        return _plays(Plays, (None, counts, (nxt,) if nxt is not None else ()))
-    return _plays(Plays, (None, counts, HIGHER[reversed_order][current.rate]))  # L6: higher
+    return _tuple_new(Plays, (None, counts, rates))
 
 
 def playable(s: LiarState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(counts, rates) the player to move may play, or two empty tuples."""
     if s.to_move is None or s.owed:
         return NO_PLAY
-    blocked, counts, rates = plays(s)
-    if blocked is not None or not counts or not rates:
+    blocked, counts, rates = _play_rules(s)
+    if blocked != _OPEN or not counts or not rates:
         return NO_PLAY
     return counts, rates
 
@@ -122,11 +138,12 @@ def legal_summary(s: LiarState) -> LegalSummary | None:
     if s.to_move is None:
         return None
     if s.owed:
-        return LegalSummary(False, False, False, True, (), ())
-    field = bool(s.field)
-    final = field and not s.hands[s.field[-1].seat]
+        return _tuple_new(LegalSummary, (False, False, False, True, (), ()))
+    field = s.field
+    final = bool(field) and not s.hands[field[-1].seat]
     counts, rates = playable(s)
-    return LegalSummary(field and not final, field, final, False, counts, rates)
+    return _tuple_new(LegalSummary, (bool(field) and not final, bool(field), final, False,
+                                     counts, rates))
 
 
 def check(s: LiarState, action: Action) -> Illegal | None:
@@ -234,23 +251,26 @@ def random_action(s: LiarState, rng: random.Random) -> Action:
         raise ValueError("the game is over: no action is legal")
     hand = s.hands[seat]
     if s.owed:
-        return Give(tuple(rng.sample(hand, s.owed[0].size)))
+        return Give(tuple(sample(rng, hand, s.owed[0].size)))
     field = s.field
     if not field:
-        count = rng.randint(1, len(hand)) if s.rules.multi else 1
-        cards = (hand[rng.randrange(len(hand))],) if count == 1 else tuple(rng.sample(hand, count))
-        return Play(cards, rng.randrange(RATE_COUNT))
+        count = 1 + randbelow(rng, len(hand)) if s.rules.multi else 1  # randint(1, len)
+        if count == 1:
+            return _single(hand[randbelow(rng, len(hand))], randbelow(rng, RATE_COUNT))
+        return _new_play(tuple(sample(rng, hand, count)), randbelow(rng, RATE_COUNT))
     if not s.hands[field[-1].seat]:  # L10
         return DOUBT if rng.random() < 0.5 else ACCEPT
     counts, rates = playable(s)
-    pick = rng.randrange(3 if rates else 2)
+    pick = randbelow(rng, 3 if rates else 2)
     if pick == 0:
         return PASS
     if pick == 1:
         return DOUBT
     count = counts[0]
-    cards = (hand[rng.randrange(len(hand))],) if count == 1 else tuple(rng.sample(hand, count))
-    return Play(cards, rates[rng.randrange(len(rates))])
+    if count == 1:
+        card = hand[randbelow(rng, len(hand))]
+        return _single(card, rates[randbelow(rng, len(rates))])
+    return _new_play(tuple(sample(rng, hand, count)), rates[randbelow(rng, len(rates))])
 
 
 def uniform_action(s: LiarState, rng: random.Random) -> Action:
@@ -266,38 +286,61 @@ def uniform_action(s: LiarState, rng: random.Random) -> Action:
         raise ValueError("the game is over: no action is legal")
     hand = s.hands[seat]
     if s.owed:  # O7: any `size` cards of the giver's hand
-        return Give(tuple(rng.sample(hand, s.owed[0].size)))
+        return Give(tuple(sample(rng, hand, s.owed[0].size)))
     summary = legal_summary(s)
     assert summary is not None
-    others: list[Action] = []
-    if summary.pass_:
-        others.append(PASS)
-    if summary.doubt:
-        others.append(DOUBT)
-    if summary.accept:
-        others.append(ACCEPT)
-    counts, rates = summary.counts, summary.rates
+    pass_, doubt, accept, _, counts, rates = summary
+    others = int(pass_) + int(doubt) + int(accept)  # in this order: pass, doubt, accept
     h = len(hand)
     subsets = 0
     if rates:
         for c in counts:
             subsets += comb(h, c)
-    pick = rng.randrange(len(others) + subsets * len(rates))
-    if pick < len(others):
-        return others[pick]
-    rate = rates[rng.randrange(len(rates))]
+    pick = randbelow(rng, others + subsets * len(rates))
+    if pick < others:
+        if pass_:
+            if pick == 0:
+                return PASS
+            pick -= 1
+        if doubt and pick == 0:
+            return DOUBT
+        return ACCEPT
+    rate = rates[randbelow(rng, len(rates))]
     if len(counts) == 1:
         count = counts[0]
         if count == 1:
-            return Play((hand[rng.randrange(h)],), rate)
-        return Play(tuple(rng.sample(hand, count)), rate)
+            return _single(hand[randbelow(rng, h)], rate)
+        return _new_play(tuple(sample(rng, hand, count)), rate)
     if counts == tuple(range(1, h + 1)):  # O1 lead: a uniform non-empty subset
         bits = 0
         while not bits:
             bits = rng.getrandbits(h)
-        return Play(tuple(c for i, c in enumerate(hand) if bits >> i & 1), rate)
+        return _new_play(tuple([c for i, c in enumerate(hand) if bits >> i & 1]), rate)
     count = rng.choices(counts, [comb(h, c) for c in counts])[0]
-    return Play(tuple(rng.sample(hand, count)), rate)
+    return _new_play(tuple(sample(rng, hand, count)), rate)
+
+
+_new_object = object.__new__
+_set = object.__setattr__
+
+
+def _new_play(cards: tuple[Card, ...], rate: int) -> Play:
+    """``Play(cards, rate)`` without the frozen dataclass's ``__init__`` (each field set
+    through ``object.__setattr__`` from Python code): the same value, built for random
+    play's hot path."""
+    new = _new_object(Play)
+    _set(new, "cards", cards)
+    _set(new, "rate", rate)
+    return new
+
+
+_SINGLES: tuple[Play, ...] = tuple(_new_play((card,), rate) for card in DECK for rate in RATES)
+"""Every one-card play, by ``card * RATE_COUNT + rate``: random play allocates none (actions
+are values; ``PASS`` and ``DOUBT`` are shared the same way)."""
+
+
+def _single(card: Card, rate: int) -> Play:
+    return _SINGLES[card * RATE_COUNT + rate]
 
 
 def iter_legal_actions(s: LiarState) -> Iterator[Action]:

@@ -75,6 +75,8 @@ _set = object.__setattr__
 
 L4_ORDER: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: (CARD_RATE[c], c.suit)))
 """L4: the card whose holder starts: 3S 3H 3D 3C 4S ... 2C (normal rate, then S H D C)."""
+_L4_PLACE: tuple[int, ...] = tuple(L4_ORDER.index(card) for card in DECK)
+"""A card's place in :data:`L4_ORDER`, by card index."""
 
 
 class FieldPlay(NamedTuple):
@@ -271,22 +273,28 @@ def check_deal(rules: LiarRules, hands: Sequence[Iterable[Card]],
     :raises InvalidDeal: for a wrong number of hands, a hand of the wrong size, or cards
         that are not the 52 exactly once.
     """
-    hands_t = tuple(tuple(_card(c) for c in hand) for hand in hands)
-    stock_t = tuple(_card(c) for c in stock)
+    # list comprehensions and a bit set, not generators and a set: every game starts here
+    hands_t = tuple([tuple([_card(c) for c in hand]) for hand in hands])
+    stock_t = tuple([_card(c) for c in stock])
     if len(hands_t) != rules.players:
         raise InvalidDeal(f"{len(hands_t)} hands for {rules.players} players")
     for seat, (hand, size) in enumerate(zip(hands_t, rules.hand_sizes(), strict=True)):
         if len(hand) != size:
             raise InvalidDeal(f"seat {seat} holds {len(hand)} cards; L3 deals {size}")
-    seen: set[Card] = set()
-    for card in (*(c for hand in hands_t for c in hand), *stock_t):
-        if card in seen:
-            raise InvalidDeal(f"the card {card} is dealt twice")
-        seen.add(card)
-    if len(seen) != len(DECK):
-        missing = " ".join(str(c) for c in DECK if c not in seen)
+    seen = 0  # bit i: DECK[i] was met
+    for cards in (*hands_t, stock_t):
+        for card in cards:
+            bit = 1 << int(card)
+            if seen & bit:
+                raise InvalidDeal(f"the card {card} is dealt twice")
+            seen |= bit
+    if seen != _WHOLE_DECK:
+        missing = " ".join(str(c) for c in DECK if not seen >> c & 1)
         raise InvalidDeal(f"hands and stock must hold all 52 cards; missing {missing}")
     return hands_t, stock_t
+
+
+_WHOLE_DECK = (1 << len(DECK)) - 1
 
 
 def _card(value: object) -> Card:
@@ -360,11 +368,16 @@ def dealt_events(state: LiarState) -> tuple[Event, ...]:
 
 def starter(hands: Sequence[Hand]) -> int:
     """L4: the holder of 3S, else of the first card in 3S 3H 3D 3C 4S ... held by anyone."""
-    holder = {card: seat for seat, hand in enumerate(hands) for card in hand}
-    for card in L4_ORDER:
-        if card in holder:
-            return holder[card]
-    raise InvalidDeal("nobody holds a card")
+    first = len(L4_ORDER)
+    holder = -1
+    for seat in range(len(hands)):
+        for card in hands[seat]:
+            place = _L4_PLACE[card]
+            if place <= first:  # (<=: a card held twice goes to the last holder, as before)
+                first, holder = place, seat
+    if holder < 0:
+        raise InvalidDeal("nobody holds a card")
+    return holder
 
 
 def class_order(standings: Standings, winner: int | None, players: int) -> tuple[int, ...]:
