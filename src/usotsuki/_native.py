@@ -29,6 +29,8 @@ MODULES: tuple[str, ...] = (
     "usotsuki.bluff.deal",
     "usotsuki.liar.state",
     "usotsuki.liar.legal",
+    "usotsuki.liar.rng",
+    "usotsuki.liar.dealing",
     "usotsuki.liar.tracking",
     "usotsuki.odds_liar",
     "usotsuki.bots.liar_search",

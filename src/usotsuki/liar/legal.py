@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.draws import randbelow, sample
@@ -81,8 +81,24 @@ class Plays(NamedTuple):
     rates: tuple[int, ...]  # the rates allowed, normal order
 
 
-_tuple_new = tuple.__new__  # builds a NamedTuple without its keyword handling (hot path)
-_OPEN, _L10, _O3 = 0, 1, 2  # what blocks every play now: nothing, L10, O3
+_tuple_new: Final = tuple.__new__  # builds a NamedTuple without its keyword handling
+_OPEN: Final = 0  # what blocks every play now: nothing, L10 or O3
+_L10: Final = 1
+_O3: Final = 2
+# Final names are C statics when compiled (mypyc); other globals are a dict look-up at
+# every use (issue 15)
+_LEGAL_SUMMARY: Final = LegalSummary
+_PLAYS: Final = Plays
+_RATES: Final = RATES
+_HIGHER: Final = HIGHER
+_NEXT: Final = NEXT
+_EIGHT: Final = EIGHT
+_PASS: Final = PASS
+_DOUBT: Final = DOUBT
+_ACCEPT: Final = ACCEPT
+_NO_PLAY: Final = NO_PLAY
+_RATE_COUNT: Final = RATE_COUNT
+_comb: Final = comb
 
 
 def _play_rules(s: LiarState) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
@@ -94,20 +110,20 @@ def _play_rules(s: LiarState) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     hands = s.hands
     field = s.field
     if not field:  # leading: any rate (L6); O1 any count up to the whole hand
-        return _OPEN, tuple(range(1, len(hands[seat]) + 1)) if s.rules.multi else (1,), RATES
+        return _OPEN, tuple(range(1, len(hands[seat]) + 1)) if s.rules.multi else (1,), _RATES
     current = field[-1]
     if not hands[current.seat]:  # L10: only doubt or accept
         return _L10, (), ()
     rate = current.rate
-    if rate == EIGHT and s.rules.eight_cut:  # O3: only pass or doubt
+    if rate == _EIGHT and s.rules.eight_cut:  # O3: only pass or doubt
         return _O3, (), ()
     count = len(current.cards)  # O1: the same count as the current play
     counts = (count,) if len(hands[seat]) >= count else ()
     reversed_order = s.revolution != s.jack_back
     if s.bound:  # O6: exactly the next rate, if there is one
-        nxt = NEXT[reversed_order][rate]
+        nxt = _NEXT[reversed_order][rate]
         return _OPEN, counts, (nxt,) if nxt is not None else ()
-    return _OPEN, counts, HIGHER[reversed_order][rate]  # L6: higher
+    return _OPEN, counts, _HIGHER[reversed_order][rate]  # L6: higher
 
 
 def plays(s: LiarState) -> Plays:
@@ -120,16 +136,16 @@ def plays(s: LiarState) -> Plays:
     if blocked == _O3:
         return Plays(Illegal("O3", "after a play declared 8 the others may only pass or doubt "
                                    "(O3)"), (), ())
-    return _tuple_new(Plays, (None, counts, rates))
+    return _tuple_new(_PLAYS, (None, counts, rates))
 
 
 def playable(s: LiarState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(counts, rates) the player to move may play, or two empty tuples."""
     if s.to_move is None or s.owed:
-        return NO_PLAY
+        return _NO_PLAY
     blocked, counts, rates = _play_rules(s)
     if blocked != _OPEN or not counts or not rates:
-        return NO_PLAY
+        return _NO_PLAY
     return counts, rates
 
 
@@ -138,11 +154,11 @@ def legal_summary(s: LiarState) -> LegalSummary | None:
     if s.to_move is None:
         return None
     if s.owed:
-        return _tuple_new(LegalSummary, (False, False, False, True, (), ()))
+        return _tuple_new(_LEGAL_SUMMARY, (False, False, False, True, (), ()))
     field = s.field
     final = bool(field) and not s.hands[field[-1].seat]
     counts, rates = playable(s)
-    return _tuple_new(LegalSummary, (bool(field) and not final, bool(field), final, False,
+    return _tuple_new(_LEGAL_SUMMARY, (bool(field) and not final, bool(field), final, False,
                                      counts, rates))
 
 
@@ -295,16 +311,16 @@ def uniform_action(s: LiarState, rng: random.Random) -> Action:
     subsets = 0
     if rates:
         for c in counts:
-            subsets += comb(h, c)
+            subsets += _comb(h, c)
     pick = randbelow(rng, others + subsets * len(rates))
     if pick < others:
         if pass_:
             if pick == 0:
-                return PASS
+                return _PASS
             pick -= 1
         if doubt and pick == 0:
-            return DOUBT
-        return ACCEPT
+            return _DOUBT
+        return _ACCEPT
     rate = rates[randbelow(rng, len(rates))]
     if len(counts) == 1:
         count = counts[0]
@@ -320,27 +336,29 @@ def uniform_action(s: LiarState, rng: random.Random) -> Action:
     return _new_play(tuple(sample(rng, hand, count)), rate)
 
 
-_new_object = object.__new__
-_set = object.__setattr__
+_new_object: Final = object.__new__
+_set: Final = object.__setattr__
+_PLAY_CLASS: Final = Play
 
 
 def _new_play(cards: tuple[Card, ...], rate: int) -> Play:
     """``Play(cards, rate)`` without the frozen dataclass's ``__init__`` (each field set
     through ``object.__setattr__`` from Python code): the same value, built for random
     play's hot path."""
-    new = _new_object(Play)
+    new = _new_object(_PLAY_CLASS)
     _set(new, "cards", cards)
     _set(new, "rate", rate)
     return new
 
 
-_SINGLES: tuple[Play, ...] = tuple(_new_play((card,), rate) for card in DECK for rate in RATES)
+_SINGLES: Final[tuple[Play, ...]] = tuple(_new_play((card,), rate)
+                                          for card in DECK for rate in RATES)
 """Every one-card play, by ``card * RATE_COUNT + rate``: random play allocates none (actions
 are values; ``PASS`` and ``DOUBT`` are shared the same way)."""
 
 
 def _single(card: Card, rate: int) -> Play:
-    return _SINGLES[card * RATE_COUNT + rate]
+    return _SINGLES[card * _RATE_COUNT + rate]
 
 
 def iter_legal_actions(s: LiarState) -> Iterator[Action]:

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from usotsuki.cards import DECK, Card
-from usotsuki.core.draws import shuffle
 from usotsuki.core.events import Event
 from usotsuki.liar.actions import Action
+from usotsuki.liar.dealing import deal_cards
 from usotsuki.liar.rules import LiarRules
 from usotsuki.liar.state import Hand, LiarState, Seed, apply, dealt_events, new_game, next_game
 
@@ -24,13 +24,9 @@ def deal(rules: LiarRules, rng: random.Random) -> tuple[tuple[Hand, ...], tuple[
     """L3: shuffle the deck with ``rng`` and deal one card at a time from seat 0.
 
     Returns (hands, stock), the stock top first; with ``deals_all`` the stock is empty.
+    (``usotsuki.liar.dealing``, compiled with the cores.)
     """
-    deck = list(DECK)
-    shuffle(rng, deck)  # rng.shuffle(deck), the same draws, faster (usotsuki.core.draws)
-    n = rules.players
-    dealt = len(deck) if rules.deals_all else n * rules.hand_size
-    hands = tuple(tuple(deck[seat:dealt:n]) for seat in range(n))
-    return hands, tuple(deck[dealt:])
+    return deal_cards(rules, rng)
 
 
 def new_seed() -> int:

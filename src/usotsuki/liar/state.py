@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
@@ -36,6 +36,7 @@ from usotsuki.liar.actions import (
     CARD_RATE,
     JACK,
     NEXT,
+    RATE_COUNT,
     SIX,
     Accept,
     Action,
@@ -70,8 +71,9 @@ Hand = tuple[Card, ...]
 Standings = tuple[tuple[int, ...], ...]
 Seed = int | str
 
-_COMPILED = is_compiled(__file__)  # built by mypyc (issue 15): see usotsuki.core.frozen
-_set = object.__setattr__
+T = TypeVar("T")
+_COMPILED: Final = is_compiled(__file__)  # built by mypyc (issue 15): see usotsuki.core.frozen
+_set: Final = object.__setattr__
 
 L4_ORDER: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: (CARD_RATE[c], c.suit)))
 """L4: the card whose holder starts: 3S 3H 3D 3C 4S ... 2C (normal rate, then S H D C)."""
@@ -210,8 +212,17 @@ class LiarState:
 
 
 _Draft: Any = None if _COMPILED else draft_class(LiarState)  # see usotsuki.core.frozen
-_new_object = object.__new__
-_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
+_new_object: Final = object.__new__
+_new_tuple: Final = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+# Final names are C statics when compiled (mypyc); other globals are a dict look-up at
+# every use, ~5% of a random game's time before these aliases (py-spy, issue 15).
+_FIELD_PLAY: Final = FieldPlay
+_DOUBT_RESULT: Final = DoubtResult
+_PLAY: Final = Play
+_PASS: Final = Pass
+_DOUBT: Final = Doubt
+_NEXT: Final = NEXT
+_CARD_RATE: Final = CARD_RATE
 
 
 def _state(rules: LiarRules, hands: tuple[Hand, ...], stock: tuple[Card, ...],
@@ -337,7 +348,8 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
     if state.standings is None:
         raise IllegalAction("the game is not over yet")
     hands_t, stock_t = check_deal(state.rules, hands, stock)
-    events: list[Event] = [Dealt(seat, hand) for seat, hand in enumerate(hands_t)]
+    events: list[Event] = [_event2(_DEALT, "seat", seat, "cards", hand)
+                           for seat, hand in enumerate(hands_t)]
     classes = class_order(state.standings, state.winner, state.rules.players)
     held = list(hands_t)
     owed = []
@@ -347,18 +359,42 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
         if count == 0:
             continue
         # O7: the lower player's highest cards (normal order), spades first among equals
-        gift = tuple(sorted(held[lower], key=lambda c: (-CARD_RATE[c], c & 3))[:count])
-        held[lower] = tuple(c for c in held[lower] if c not in gift)
+        gift = tuple(sorted(held[lower], key=_GIFT_ORDER.__getitem__)[:count])
+        held[lower] = tuple([c for c in held[lower] if c not in gift])
         held[higher] = held[higher] + gift
-        events += [Gave(lower, higher, count, True), GaveCards(lower, higher, gift)]
-        secret += tuple((c, higher, lower) for c in gift)  # the giver knows where they went
+        gave = _event2(_GAVE, "giver", lower, "receiver", higher)
+        _set(gave, "count", count)
+        _set(gave, "automatic", True)
+        gave_cards = _event2(_GAVE_CARDS, "giver", lower, "receiver", higher)
+        _set(gave_cards, "cards", gift)
+        events += (gave, gave_cards)
+        secret += tuple([(c, higher, lower) for c in gift])  # the giver knows where they went
         owed.append(Exchange(higher, lower, count))
     hands_now = tuple(held)
     to_move = owed[0].giver if owed else starter(hands_now)
     new = _state(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
                  tuple(owed), (), None, None, classes, state.game + 1, state.rng, (), (), (),
                  secret)
-    return Step(new, tuple(events))
+    step: Step[LiarState] = _event2(_STEP, "state", new, "events", tuple(events))
+    return step
+
+
+_GIFT_ORDER: Final = tuple((RATE_COUNT - 1 - CARD_RATE[c]) * 4 + (c & 3) for c in DECK)
+"""O7's order of gifts by card index: highest rate first (normal order), then S H D C."""
+_DEALT: Final = Dealt
+_GAVE: Final = Gave
+_GAVE_CARDS: Final = GaveCards
+_STEP: Final[Any] = Step  # generic: no draft or alias has its type arguments
+
+
+def _event2(cls: type[T], name1: str, value1: object, name2: str, value2: object) -> T:
+    """A frozen slots value (an event, a ``Step``) with two fields set, the rest to be set
+    by the caller: its ``__init__`` is Python code setting each field through
+    ``object.__setattr__``, several times slower (next_game builds ~10 a game)."""
+    new = _new_object(cls)
+    _set(new, name1, value1)
+    _set(new, name2, value2)
+    return new
 
 
 def dealt_events(state: LiarState) -> tuple[Event, ...]:
@@ -428,23 +464,23 @@ def push(state: LiarState, action: Action) -> LiarState:
     An illegal action gives an undefined state; use :func:`apply` for untrusted input.
     """
     # dispatched here, not through _advance: one call less (hot path)
-    if type(action) is Play:
+    if type(action) is _PLAY:
         return _play(state, action.cards, action.rate, None)
     kind = type(action)
-    if kind is Pass:
+    if kind is _PASS:
         return _pass(state, None)
-    if kind is Doubt:
+    if kind is _DOUBT:
         return _doubt(state, None)
     return _advance(state, action, None)
 
 
 def _advance(s: LiarState, action: Action, log: list[Event] | None) -> LiarState:
-    if type(action) is Play:
+    if type(action) is _PLAY:
         return _play(s, action.cards, action.rate, log)
     kind = type(action)
-    if kind is Pass:
+    if kind is _PASS:
         return _pass(s, log)
-    if kind is Doubt:
+    if kind is _DOUBT:
         return _doubt(s, log)
     if kind is Accept:
         return _accept(s, log)
@@ -471,7 +507,7 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
         log += (Played(seat, len(cards), rate), PlayedCards(seat, cards))
     # O6: compared in the order in force just before this play
     if field and rules.binding and not bound and \
-            rate == NEXT[revolution != jack_back][field[-1].rate]:
+            rate == _NEXT[revolution != jack_back][field[-1].rate]:
         bound = True
         if log is not None:
             log.append(Bound(rate))
@@ -501,7 +537,7 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     turns = s.turns + 1
     new = _state(
         rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
-        field + (_new_tuple(FieldPlay, (seat, cards, rate)),), nxt, revolution, jack_back,
+        field + (_new_tuple(_FIELD_PLAY, (seat, cards, rate)),), nxt, revolution, jack_back,
         bound, turns, (), s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock,
         in_hand, before, secret)
     if not left and not rules.final_doubt:  # L10: out at once, the original's rule
@@ -550,7 +586,7 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     assert seat is not None
     field = s.field
     current = field[-1]
-    truthful = all(CARD_RATE[c] == current.rate for c in current.cards)  # L9
+    truthful = all(_CARD_RATE[c] == current.rate for c in current.cards)  # L9
     count = sum(len(play.cards) for play in field)  # N: the whole field
     if log is not None:
         log.append(Doubted(seat, current.seat, current.cards, current.rate, truthful))
@@ -561,7 +597,7 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     hands = s.hands[:drawer] + (s.hands[drawer] + taken,) + s.hands[drawer + 1:]
     if log is not None:
         log += (Drew(drawer, count), DrewCards(drawer, taken))
-    result = _new_tuple(DoubtResult, (seat, current.seat, current.rate, current.cards,
+    result = _new_tuple(_DOUBT_RESULT, (seat, current.seat, current.rate, current.cards,
                                       truthful, drawer, count))
     # tracking: the shown cards go under the stock; what the doubted player certainly held
     # before the play and did not show is certainly still in its hand; then the draw
