@@ -160,13 +160,18 @@ _STRONGER = np.array(FIRST_STRONGER, dtype=np.int64)
 class ExpertBluffBot:
     """Determinized search over calibrated beliefs, with mixed playouts and a mixed choice.
 
-    Candidates: a challenge (it loses exactly when the current call is true, which the
-    calibrated belief estimates) and the raises ``hard``'s mixed rule would consider
-    (its honest calls, its bluffs, and the likeliest call). Each raise is played out in
-    ``worlds`` deals drawn from the calibrated particle weights (the same deals for every
-    raise: common random numbers), every seat then playing ``normal``'s mixed rule on its
-    own cards in that world; the playouts run vectorised over the worlds. The action is
-    drawn among those whose loss rate is within ``margin`` of the best, with weights
+    Belief: ``normal``'s calibration (as ``hard``): the round's calls weigh 256 particle
+    deals by the weights fitted to ``normal``'s self-play, and the call in front of the
+    expert also goes through that fit's recalibration map
+    (:func:`usotsuki.bots.bluff_calibration.beliefs`). Candidates: a challenge (it loses
+    exactly when the current call is true, which the calibrated belief estimates) and the
+    raises ``hard``'s mixed rule would consider (its honest calls, its bluffs, and the
+    likeliest call). Each raise is played out in ``worlds`` deals drawn from the particle
+    weights (the same deals for every raise: common random numbers), every seat then
+    playing ``normal``'s mixed rule on its own cards in that world and judging the call
+    in front of it through the same recalibration map, as ``normal`` does
+    (``playout_map``); the playouts run vectorised over the worlds. The action is drawn
+    among those whose loss rate is within ``margin`` of the best, with weights
     ``exp(-(loss - best) / temperature)``: near-equal actions are mixed, so the choice
     does not pin the hand, and clearly worse ones are never taken. A search that finds
     one action clearly best would still play a pure strategy, and an honest first call
@@ -174,24 +179,34 @@ class ExpertBluffBot:
     own mixed distribution instead (its bluffs included). ``mix`` is the bluff share that
     keeps a reader's odds on "it holds what it calls" bounded (see bluff_policy), at the
     price of a few rounds the search would have played better.
+
+    400 worlds (issue 11; 160 before): set by the time budget, not fitted: the
+    particles' call truths cost the same at any count, the playouts grow with it, and
+    400 keeps the p95 decision well under a second of CPU while the loss estimates'
+    noise (about 0.025) falls below ``margin``. The earlier expert read with the
+    unfitted ``search`` belief on every call, and its playout seats judged calls by their
+    card odds alone (so they challenged weak-looking calls far more than the levels do).
     """
 
     name = "expert"
 
-    def __init__(self, worlds: int = 160, particles: int = 256, margin: float = 0.05,
+    def __init__(self, worlds: int = 400, particles: int = 256, margin: float = 0.05,
                  temperature: float = 0.02, cal: Calibration | None = None,
                  rule: MixedRule | None = None, playout: MixedRule | None = None,
-                 mix: float = 0.15, current_only: bool = False) -> None:
+                 mix: float = 0.15, current_only: bool = True,
+                 playout_map: bool = True) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
         self.margin = margin
         self.temperature = temperature
-        self.cal = cal or calibration("search")  # see bluff_calibration.json
+        self.cal = cal or calibration("normal")  # see bluff_calibration.json
         self.rule = rule or EXPERT_RULE
         self.playout = playout or PLAYOUT_RULE
         # True: the recalibration map only for the current call (bluff_calibration.beliefs)
         self.current_only = current_only
+        # True: a playout seat judges the call in front of it through ``cal``'s map too
+        self.playout_map = playout_map
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -227,7 +242,8 @@ class ExpertBluffBot:
         owner = particles.owner[worlds]
         truth = every[worlds]
         actions = list(raises)
-        losses = [float(_playouts(v, owner, truth, i, self.playout, gen).mean())
+        read = self.cal if self.playout_map else None
+        losses = [float(_playouts(v, owner, truth, i, self.playout, gen, read).mean())
                   for i in raises]
         if p_current is not None:
             actions.append(-1)
@@ -242,10 +258,15 @@ class ExpertBluffBot:
 
 
 def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
-              rule: MixedRule, gen: np.random.Generator) -> np.ndarray:
+              rule: MixedRule, gen: np.random.Generator,
+              cal: Calibration | None = None) -> np.ndarray:
     """(worlds,): whether seat ``v.seat`` loses the round after calling ``ALL_CALLS[first]``
     in each world (``owner``: each card's seat; ``truth``: each call's truth, B8), every
-    seat then playing ``rule`` on its own cards there, all worlds in step."""
+    seat then playing ``rule`` on its own cards there, all worlds in step. With ``cal``,
+    each seat judges the call in front of it through that calibration's map (its card
+    odds moved as :func:`usotsuki.bots.bluff_calibration.recalibrate` moves them), as
+    ``normal`` judges a call that someone chose to make (an approximation: the map was
+    fitted on the particle belief's probabilities, not on card odds)."""
     assert v.seat is not None
     k = owner.shape[0]
     rows = np.arange(k)
@@ -265,6 +286,8 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
         probs = np.where(mask, call_probabilities_rows(held, unseen, v.ranks), NO_CALL)
         cur = current[live]
         p_cur = probs[np.arange(live.size), cur]
+        if cal is not None:
+            p_cur = recalibrate(p_cur, p_cur, cal)
         starts = _STRONGER[cur]
         lo = int(starts.min())  # calls below every row's start are never legal: cut them
         probs = np.where(columns[None, lo:] < starts[:, None], NO_CALL, probs[:, lo:])
@@ -310,4 +333,4 @@ class HardBluffBot(ExpertBluffBot):
 
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
-                         cal=calibration("normal"), current_only=True)
+                         cal=calibration("normal"), current_only=True, playout_map=False)
