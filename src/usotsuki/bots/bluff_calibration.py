@@ -10,15 +10,13 @@ round ends with a challenge, so every call of the round is revealed true or fals
 a logistic recalibration ``sigmoid(slope * logit(p) + intercept)`` of the resulting
 probability, also by maximum likelihood, then a monotone (isotonic) map. The fitted
 numbers ship as data (``bluff_calibration.json``) and this module applies them:
-``normal``, ``hard`` and ``expert`` read calls by ``normal``'s fit (:func:`beliefs`: the
-particle weights for every call, the maps for the current call only; the expert's
-playout seats also read the call in front of them through that map), the hints'
-:func:`usotsuki.bots.bluff_hints.calibrated_truth` by the ``mix``. The ``search`` entry
-(support 2, faith 0.3, no map: not fitted) is what the expert read with before issue 11's
-second session; only :class:`usotsuki.bots.bluff_levels.BeliefBluffBot` (kept for
-comparisons) still uses it. Each fit is of the bots as they played when it ran; changing
-a bot afterwards calls for a refit (the ``mix`` was refitted after ``hard`` went to 32
-worlds and ``expert`` to ``normal``'s fit).
+``normal`` and ``hard`` read calls by ``normal``'s fit (:func:`beliefs`: the particle
+weights for every call, the maps for the current call only), the hints'
+:func:`usotsuki.bots.bluff_hints.calibrated_truth` by the ``mix``; ``expert`` reads calls
+with the ``search`` entry (support 2, faith 0.3, no map: not fitted, the configuration
+that was measured in play). Each fit is of the bots as they played when it ran; changing a
+bot afterwards (``hard`` was switched to ``normal``'s fit after the ``mix`` was fitted)
+calls for a refit.
 
 A probability the seat's own cards make certain (0 or 1 by the exact odds) is never
 moved: only the uncertain middle is recalibrated.
