@@ -160,47 +160,43 @@ _STRONGER = np.array(FIRST_STRONGER, dtype=np.int64)
 class ExpertBluffBot:
     """Determinized search over calibrated beliefs, with mixed playouts and a mixed choice.
 
-    Belief: ``normal``'s calibration (as ``hard``): the round's calls weigh 256 particle
-    deals by the weights fitted to ``normal``'s self-play, and the call in front of the
-    expert also goes through that fit's recalibration map
-    (:func:`usotsuki.bots.bluff_calibration.beliefs`). Candidates: a challenge (it loses
-    exactly when the current call is true, which the calibrated belief estimates) and the
-    raises ``hard``'s mixed rule would consider (its honest calls, its bluffs, and the
-    likeliest call). Each raise is played out in ``worlds`` deals drawn from the particle
-    weights (the same deals for every raise: common random numbers), every seat then
-    playing ``normal``'s mixed rule on its own cards in that world and judging the call
-    in front of it through the same recalibration map, as ``normal`` does
-    (``playout_map``); the playouts run vectorised over the worlds. The action is drawn
-    among those whose loss rate is within ``margin`` of the best, with weights
-    ``exp(-(loss - best) / temperature)``: near-equal actions are mixed, so the choice
-    does not pin the hand, and clearly worse ones are never taken. A search that finds
-    one action clearly best would still play a pure strategy, and an honest first call
-    would name the hand: so with probability ``mix`` the expert plays the candidate rule's
-    own mixed distribution instead (its bluffs included). ``mix`` is the bluff share that
-    keeps a reader's odds on "it holds what it calls" bounded (see bluff_policy), at the
-    price of a few rounds the search would have played better.
+    Belief: the ``search`` entry of the calibration (support 2, faith 0.3, no map; see
+    bluff_calibration.json). Candidates: a challenge (it loses exactly when the current
+    call is true, which the calibrated belief estimates) and the raises ``hard``'s mixed
+    rule would consider (its honest calls, its bluffs, and the likeliest call). Each raise
+    is played out in ``worlds`` deals drawn from the calibrated particle weights (the same
+    deals for every raise: common random numbers), every seat then playing ``normal``'s
+    mixed rule on its own cards in that world; the playouts run vectorised over the
+    worlds. The action is drawn among those whose loss rate is within ``margin`` of the
+    best, with weights ``exp(-(loss - best) / temperature)``: near-equal actions are
+    mixed, so the choice does not pin the hand, and clearly worse ones are never taken. A
+    search that finds one action clearly best would still play a pure strategy, and an
+    honest first call would name the hand: so with probability ``mix`` the expert plays
+    the candidate rule's own mixed distribution instead (its bluffs included). ``mix`` is
+    the bluff share that keeps a reader's odds on "it holds what it calls" bounded (see
+    bluff_policy), at the price of a few rounds the search would have played better.
 
-    400 worlds (issue 11; 160 before): set by the time budget, not fitted: the
-    particles' call truths cost the same at any count, the playouts grow with it, and
-    400 keeps the p95 decision well under a second of CPU while the loss estimates'
-    noise (about 0.025) falls below ``margin``. The earlier expert read with the
-    unfitted ``search`` belief on every call, and its playout seats judged calls by their
-    card odds alone (so they challenged weak-looking calls far more than the levels do).
+    ``playout_map``: the playout seats judge the call in front of them through ``cal``'s
+    recalibration map, as ``normal`` does. Issue 11's second session tried the expert
+    with ``normal``'s belief (``cal=calibration("normal"), current_only=True``), this
+    option and 400 worlds: it won 35/100 heads-up against ``expert-v1`` (this expert won
+    60/100) and 73/150 against ``x-read-normal`` (this one 51/100), so the defaults stay
+    as they were; the options are kept for the next attempt.
     """
 
     name = "expert"
 
-    def __init__(self, worlds: int = 400, particles: int = 256, margin: float = 0.05,
+    def __init__(self, worlds: int = 160, particles: int = 256, margin: float = 0.05,
                  temperature: float = 0.02, cal: Calibration | None = None,
                  rule: MixedRule | None = None, playout: MixedRule | None = None,
-                 mix: float = 0.15, current_only: bool = True,
-                 playout_map: bool = True) -> None:
+                 mix: float = 0.15, current_only: bool = False,
+                 playout_map: bool = False) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
         self.margin = margin
         self.temperature = temperature
-        self.cal = cal or calibration("normal")  # see bluff_calibration.json
+        self.cal = cal or calibration("search")  # see bluff_calibration.json
         self.rule = rule or EXPERT_RULE
         self.playout = playout or PLAYOUT_RULE
         # True: the recalibration map only for the current call (bluff_calibration.beliefs)
@@ -333,4 +329,4 @@ class HardBluffBot(ExpertBluffBot):
 
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
-                         cal=calibration("normal"), current_only=True, playout_map=False)
+                         cal=calibration("normal"), current_only=True)
