@@ -4,6 +4,7 @@ calibration code on a tiny fixture, the vectorised rule and playouts."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -192,3 +193,28 @@ def test_beliefs_recalibrate_only_the_current_call() -> None:
     assert probs[parse_action("card 7").index] == 1.0  # its own card
     lead = seat_view(heads_up("KS", "7H"), 0)
     assert beliefs(lead, random.Random(3), cal, 64)[1] is None  # B5: no call to judge
+
+
+def test_expert_playout_seats_read_the_call_through_the_map() -> None:
+    # Heads-up, three cards each; seat 0 weighs raising to "pair 4" (it holds one 4).
+    # Seat 1's card odds make the call near-impossible, so a playout seat judging by its
+    # odds alone challenges it almost always; one reading it through a map that lifts
+    # called calls (as normal's fitted map does) challenges it less, so the bluff loses
+    # less often in the playouts.
+    from usotsuki.bots.bluff_belief import BeliefModel, sample
+    from usotsuki.bots.bluff_search import _playouts
+
+    state = new_game(BluffRules(players=2, dealer=1))
+    state = replace(state, losses=(2, 2))
+    state = start_round(state, (tuple(parse_cards(["KS", "4D", "9C"])),
+                                tuple(parse_cards(["7H", "2C", "5S"])))).state
+    v = seat_view(state, 0)
+    particles = sample(v, random.Random(3), BeliefModel(particles=200))
+    owner, truth = particles.owner, particles.truth()
+    first = next(c.index for c in ALL_CALLS if str(c) == "pair 4")
+    lifting = Calibration(slope=0.0, intercept=3.0)  # every uncertain call looks 95% likely
+    plain = _playouts(v, owner, truth, first, NORMAL_RULE, np.random.default_rng(1)).mean()
+    read = _playouts(v, owner, truth, first, NORMAL_RULE, np.random.default_rng(1),
+                     lifting).mean()
+    assert plain > 0.7  # 0.81 with this seed
+    assert read < plain - 0.3  # 0.40

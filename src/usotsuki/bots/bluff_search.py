@@ -160,20 +160,28 @@ _STRONGER = np.array(FIRST_STRONGER, dtype=np.int64)
 class ExpertBluffBot:
     """Determinized search over calibrated beliefs, with mixed playouts and a mixed choice.
 
-    Candidates: a challenge (it loses exactly when the current call is true, which the
-    calibrated belief estimates) and the raises ``hard``'s mixed rule would consider
-    (its honest calls, its bluffs, and the likeliest call). Each raise is played out in
-    ``worlds`` deals drawn from the calibrated particle weights (the same deals for every
-    raise: common random numbers), every seat then playing ``normal``'s mixed rule on its
-    own cards in that world; the playouts run vectorised over the worlds. The action is
-    drawn among those whose loss rate is within ``margin`` of the best, with weights
-    ``exp(-(loss - best) / temperature)``: near-equal actions are mixed, so the choice
-    does not pin the hand, and clearly worse ones are never taken. A search that finds
-    one action clearly best would still play a pure strategy, and an honest first call
-    would name the hand: so with probability ``mix`` the expert plays the candidate rule's
-    own mixed distribution instead (its bluffs included). ``mix`` is the bluff share that
-    keeps a reader's odds on "it holds what it calls" bounded (see bluff_policy), at the
-    price of a few rounds the search would have played better.
+    Belief: the ``search`` entry of the calibration (support 2, faith 0.3, no map; see
+    bluff_calibration.json). Candidates: a challenge (it loses exactly when the current
+    call is true, which the calibrated belief estimates) and the raises ``hard``'s mixed
+    rule would consider (its honest calls, its bluffs, and the likeliest call). Each raise
+    is played out in ``worlds`` deals drawn from the calibrated particle weights (the same
+    deals for every raise: common random numbers), every seat then playing ``normal``'s
+    mixed rule on its own cards in that world; the playouts run vectorised over the
+    worlds. The action is drawn among those whose loss rate is within ``margin`` of the
+    best, with weights ``exp(-(loss - best) / temperature)``: near-equal actions are
+    mixed, so the choice does not pin the hand, and clearly worse ones are never taken. A
+    search that finds one action clearly best would still play a pure strategy, and an
+    honest first call would name the hand: so with probability ``mix`` the expert plays
+    the candidate rule's own mixed distribution instead (its bluffs included). ``mix`` is
+    the bluff share that keeps a reader's odds on "it holds what it calls" bounded (see
+    bluff_policy), at the price of a few rounds the search would have played better.
+
+    ``playout_map``: the playout seats judge the call in front of them through ``cal``'s
+    recalibration map, as ``normal`` does. Issue 11's second session tried the expert
+    with ``normal``'s belief (``cal=calibration("normal"), current_only=True``), this
+    option and 400 worlds: it won 35/100 heads-up against ``expert-v1`` (this expert won
+    60/100) and 73/150 against ``x-read-normal`` (this one 51/100), so the defaults stay
+    as they were; the options are kept for the next attempt.
     """
 
     name = "expert"
@@ -181,7 +189,8 @@ class ExpertBluffBot:
     def __init__(self, worlds: int = 160, particles: int = 256, margin: float = 0.05,
                  temperature: float = 0.02, cal: Calibration | None = None,
                  rule: MixedRule | None = None, playout: MixedRule | None = None,
-                 mix: float = 0.15, current_only: bool = False) -> None:
+                 mix: float = 0.15, current_only: bool = False,
+                 playout_map: bool = False) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -192,6 +201,8 @@ class ExpertBluffBot:
         self.playout = playout or PLAYOUT_RULE
         # True: the recalibration map only for the current call (bluff_calibration.beliefs)
         self.current_only = current_only
+        # True: a playout seat judges the call in front of it through ``cal``'s map too
+        self.playout_map = playout_map
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -227,7 +238,8 @@ class ExpertBluffBot:
         owner = particles.owner[worlds]
         truth = every[worlds]
         actions = list(raises)
-        losses = [float(_playouts(v, owner, truth, i, self.playout, gen).mean())
+        read = self.cal if self.playout_map else None
+        losses = [float(_playouts(v, owner, truth, i, self.playout, gen, read).mean())
                   for i in raises]
         if p_current is not None:
             actions.append(-1)
@@ -242,10 +254,15 @@ class ExpertBluffBot:
 
 
 def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
-              rule: MixedRule, gen: np.random.Generator) -> np.ndarray:
+              rule: MixedRule, gen: np.random.Generator,
+              cal: Calibration | None = None) -> np.ndarray:
     """(worlds,): whether seat ``v.seat`` loses the round after calling ``ALL_CALLS[first]``
     in each world (``owner``: each card's seat; ``truth``: each call's truth, B8), every
-    seat then playing ``rule`` on its own cards there, all worlds in step."""
+    seat then playing ``rule`` on its own cards there, all worlds in step. With ``cal``,
+    each seat judges the call in front of it through that calibration's map (its card
+    odds moved as :func:`usotsuki.bots.bluff_calibration.recalibrate` moves them), as
+    ``normal`` judges a call that someone chose to make (an approximation: the map was
+    fitted on the particle belief's probabilities, not on card odds)."""
     assert v.seat is not None
     k = owner.shape[0]
     rows = np.arange(k)
@@ -265,6 +282,8 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
         probs = np.where(mask, call_probabilities_rows(held, unseen, v.ranks), NO_CALL)
         cur = current[live]
         p_cur = probs[np.arange(live.size), cur]
+        if cal is not None:
+            p_cur = recalibrate(p_cur, p_cur, cal)
         starts = _STRONGER[cur]
         lo = int(starts.min())  # calls below every row's start are never legal: cut them
         probs = np.where(columns[None, lo:] < starts[:, None], NO_CALL, probs[:, lo:])
