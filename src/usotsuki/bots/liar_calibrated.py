@@ -21,9 +21,12 @@ of the rate than the play holds) is a lie with probability 0 exactly, before any
 **The fit.** Maximum likelihood (logistic regression, a small ridge, then a second
 logistic stage on a piecewise-linear function of the first's log-odds, see
 :func:`link_basis`, then a monotone map of that probability fitted by pool-adjacent-
-violators, see :func:`calibrate`) on self-play records
-of the levels (``scripts/fit_liar_calibration.py``: each play by a bot, seen by the next
-seat to move, labelled by whether it was truthful), per level and pooled; the
+violators, see :func:`calibrate`) on self-play records of the levels below the expert
+and of players who lie more than they do (``x-always-lie``, and ``hard`` lying in 25%,
+50% or 75% of its truthful plays: fitted on the levels alone, the belief never learnt
+what a record of caught lies says) (``scripts/fit_liar_calibration.py``: each play by a
+bot, seen by the next seat to move, labelled by whether it was truthful), per level and
+pooled; the
 coefficients ship as data (``liar_calibration.json``) with the held-out reliability
 table and Brier scores the script measured. People at a table cannot tell which level
 made a play, so the hints and the bots use the pooled model (``level=None``).
