@@ -247,6 +247,47 @@ def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds()
     assert 0.0 < hint.odds < hint.calibrated < 1.0
 
 
+def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
+    """Issue 11: the belief learnt what a record of caught lies says (it was fitted with
+    liars in the population), so a player caught lying in three doubts out of three is
+    believed less than one never doubted, and one found truthful three times at least as
+    much. (A seeded second play of a field: on a lead the belief saturates.)"""
+    from dataclasses import replace
+
+    from usotsuki.liar.state import DoubtResult
+
+    rules = LiarRules(players=4)
+    hands, stock = deal(rules, random.Random(11))
+    state = new_game(rules, hands, stock, 11)
+    for _ in range(2):
+        seat = state.to_move
+        assert seat is not None
+        state = push(state, make_bot("liar", "hard").act(view(state, seat),
+                                                          legal_summary(state),
+                                                          random.Random(0)))
+    me = state.to_move
+    assert me is not None and len(state.field) == 2
+    v = view(state, me)
+    lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
+    truth = DoubtResult(me, seat, 5, (DECK[0],), True, me, 1)
+    for belief in (calibrated_truth, simple_truth):
+        plain, liar = belief(v), belief(replace(v, doubts=(lie,) * 3))
+        honest = belief(replace(v, doubts=(truth,) * 3))
+        assert plain is not None and liar is not None and honest is not None
+        assert liar < plain - 0.15 and honest >= plain
+
+
+def test_the_fitting_population_includes_players_who_lie_more() -> None:
+    """``lie-NN`` is hard lying in NN% of its truthful plays (liar_fit.fit_bot)."""
+    records = collect([("lie-100", "normal")], [""], 2, seed=1, turn_limit=80)
+    mine = [r for r in records if r.level == "lie-100"]
+    assert mine and {r.level for r in records} == {"lie-100", "normal"}
+    assert sum(r.truthful for r in mine) < len(mine) / 4  # truthful only when no lie is left
+    assert collect([("lie-100", "normal")], [""], 2, seed=1, turn_limit=80) == records
+    with pytest.raises(ValueError, match="unknown liar bot"):
+        collect([("nobody", "normal")], [""], 1, seed=1)
+
+
 # -- hints -----------------------------------------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 """Fitting the calibrated Liar Game belief (:mod:`usotsuki.bots.liar_calibrated`) to
 self-play records, and measuring its calibration (issue 11).
 
-- :func:`collect` plays seeded games of the given line-ups and records, for every play
+- :func:`collect` plays seeded games of the given line-ups (levels, exploiters, and the
+  lying variants of :func:`fit_bot`) and records, for every play
   made by a bot, what the next seat to move sees (:func:`~usotsuki.bots.liar_calibrated.
   features`), whether the play was truthful, the level that made it, and the plain odds
   (:func:`usotsuki.odds_liar.truth_probability`) for comparison;
@@ -26,10 +27,45 @@ import numpy as np
 
 from usotsuki.bots.base import make_bot
 from usotsuki.bots.liar_calibrated import FEATURES, KNOTS, features, link_basis, probability
+from usotsuki.bots.liar_common import lie_play
 from usotsuki.liar import legal_summary, new_game, parse_rules_text, push, view
-from usotsuki.liar.actions import CARD_RATE, Play
+from usotsuki.liar.actions import CARD_RATE, Action, Play
+from usotsuki.liar.legal import LegalSummary
 from usotsuki.liar.match import deal
+from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import truth_probability
+
+
+class MixedLiar:
+    """A level that lies more than it needs to: where ``base`` would play truthfully it
+    lies instead (at the lowest legal rate, with its least useful cards) with probability
+    ``rate``. Only a member of the self-play population the belief is fitted on (issue 11:
+    fitted on the levels alone, the belief never learnt what a record of caught lies
+    says, and trusted a player who lied every turn at about 0.85)."""
+
+    def __init__(self, base: Any, rate: float, name: str) -> None:
+        self.base = base
+        self.rate = rate
+        self.name = name
+
+    def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
+        action: Action = self.base.act(view, legal, rng)
+        lie_now = rng.random() < self.rate  # always one draw: replays stay exact
+        if lie_now and isinstance(action, Play) \
+                and all(CARD_RATE[c] == action.rate for c in action.cards):
+            lie = lie_play(view, legal)
+            if lie is not None:
+                return lie
+        return action
+
+
+def fit_bot(name: str) -> Any:
+    """A bot of the fitting population: ``lie-NN`` is ``hard`` lying in NN% of its
+    truthful plays (:class:`MixedLiar`); any other name comes from the bot registry
+    (levels and ``x-`` exploiters)."""
+    if name.startswith("lie-"):
+        return MixedLiar(make_bot("liar", "hard"), int(name[4:]) / 100, name)
+    return make_bot("liar", name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +91,7 @@ def collect(lineups: Sequence[tuple[str, ...]], rules: Sequence[str], games: int
         lineup = lineups[g % len(lineups)]
         n = len(lineup)
         names = [lineup[(s + g) % n] for s in range(n)]
-        bots = [make_bot("liar", name) for name in names]
+        bots = [fit_bot(name) for name in names]
         if tweak is not None:
             for b in bots:
                 tweak(b)

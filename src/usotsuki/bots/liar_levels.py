@@ -6,8 +6,9 @@ randomness from the ``rng`` it is given, so a game replays exactly.
 
 - ``easy``: random with light sense: always doubts a play that empties a hand (L10),
   plays truthfully more often than not when it can, otherwise acts at random.
-- ``normal``: exact odds (:mod:`usotsuki.odds_liar`) through a one-feature calibrated
-  belief (:func:`usotsuki.bots.liar_calibrated.simple_truth`) and fixed weights: each
+- ``normal``: exact odds (:mod:`usotsuki.odds_liar`) and the player's record in this
+  game's doubts through a small calibrated belief
+  (:func:`usotsuki.bots.liar_calibrated.simple_truth`) and fixed weights: each
   legal move gets an expected change of its own hand size; near-equal moves are mixed
   (:func:`gibbs_choice`, issue 11).
 - ``hard``: the same choice with the full calibrated belief

@@ -128,17 +128,33 @@ def _current_play(current: FieldView, before: list[Card], pool: list[Card], size
     return tuple(cards), [c for c in hand if c not in cards], pool[fill:]
 
 
-def old_trust(able: float) -> float:
-    """The playouts' belief before issue 11: a fixed honesty times the able odds."""
+def old_trust(able: float, liar: float = 0.0) -> float:
+    """The playouts' belief before issue 11: a fixed honesty times the able odds (the
+    player's doubted record ``liar`` is ignored)."""
     return NORMAL_HONESTY * able
 
 
+def record(s: LiarState, seat: int) -> float:
+    """``seat``'s doubted record in the (simulated) game, as
+    :func:`usotsuki.bots.liar_calibrated.liar_record` computes it from a view."""
+    lies = truths = 0
+    for d in s.doubts:
+        if d.doubted == seat:
+            if d.truthful:
+                truths += 1
+            else:
+                lies += 1
+    return math.log((lies + 0.5) / (truths + 0.5))
+
+
 def rollout_action(s: LiarState, rng: random.Random,
-                   trust: Callable[[float], float] = old_trust, low_lead: bool = False) -> Action:
+                   trust: Callable[[float, float], float] = old_trust,
+                   low_lead: bool = False) -> Action:
     """The default policy inside simulations: a fast ``normal``-like player that acts on
     its own (determinized) hand only; ``trust`` turns the odds that the current play's
-    player could make it truthfully into its belief that it did; ``low_lead``: a leader
-    leads its lowest rate, as the mixed levels do, else its top one (as before)."""
+    player could make it truthfully, and that player's doubted record (:func:`record`;
+    ``old_trust`` ignores it), into its belief that it did; ``low_lead``: a leader leads
+    its lowest rate, as the mixed levels do, else its top one (as before)."""
     seat = s.to_move
     assert seat is not None
     hand = s.hands[seat]
@@ -170,7 +186,8 @@ def rollout_action(s: LiarState, rng: random.Random,
         # a belief from the chance the player held the cards, on this determinized seat's
         # own hand only: the odds model's primitive, for speed
         p = trust(hypergeometric_at_least(size, 52 - len(hand), 4 - own,
-                                          len(s.hands[current.seat]) + size))
+                                          len(s.hands[current.seat]) + size),
+                  record(s, current.seat))
         doubt = p * (n + 0.7) - (1 - p) * (n * 0.5 + 0.7)
         best: tuple[float, Action] = (1.0 if s.stock else 0.0, PASS)
         if doubt < best[0]:
@@ -238,7 +255,8 @@ class SearchLiarBot:
                  fallback: LevelBot | None = None,
                  belief: Callable[[LiarView], float | None] = truth_belief,
                  margin: float = 0.0, lie_rates: int = 1, name: str = "expert-v1",
-                 trust: Callable[[float], float] = old_trust, low_lead: bool = False) -> None:
+                 trust: Callable[[float, float], float] = old_trust,
+                 low_lead: bool = False) -> None:
         self.iterations = iterations
         self.horizon = horizon
         self.seconds = seconds
