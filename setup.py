@@ -59,6 +59,18 @@ def _extensions() -> list[Any]:
         os.chdir(cwd)
 
 
+def _drop_stale_extensions() -> None:
+    """An in-place build leaves its extensions beside the sources: one of a module no
+    longer compiled would still be imported in place of its source, so it goes."""
+    import sysconfig
+
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    compiled = {str(NATIVE["source_path"](m, SRC).with_suffix("")) for m in NATIVE["MODULES"]}
+    for built in (SRC / "usotsuki").rglob(f"*{suffix}"):
+        if str(built)[: -len(suffix)] not in compiled:
+            built.unlink()
+
+
 class OptionalBuildExt(build_ext):
     """``build_ext`` that falls back to the pure build (no compiler, a failed compile) and
     writes the stamp of the sources it compiled, which ``usotsuki._native`` checks."""
@@ -66,6 +78,8 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         if not self.extensions:
             return
+        if self.inplace:
+            _drop_stale_extensions()
         try:
             super().run()
         except Exception as error:  # CC=false, no Python.h, a compiler error ...

@@ -29,7 +29,6 @@ MODULES: tuple[str, ...] = (
     "usotsuki.bluff.deal",
     "usotsuki.liar.state",
     "usotsuki.liar.legal",
-    "usotsuki.liar.rng",
     "usotsuki.liar.dealing",
     "usotsuki.liar.tracking",
     "usotsuki.odds_liar",
@@ -37,7 +36,9 @@ MODULES: tuple[str, ...] = (
 )
 """The modules compiled with mypyc: the hot paths of both cores (with the exact random
 draws of their deals and flushes), and the Liar Game expert's search with the odds it
-reads (where the expert spends its time)."""
+reads (where the expert spends its time). Not ``liar.rng``: the OpenSpiel game
+subclasses its ``FlushRng`` (chance chooses the flush order), and interpreted classes
+cannot inherit from compiled ones."""
 GROUP = "usotsuki_native"
 """mypyc's group name: the shared library is ``usotsuki_native__mypyc*.so``."""
 HASHED: tuple[str, ...] = ("cards.py", "core", "bluff", "liar", "odds_liar.py", "bots")
@@ -67,7 +68,7 @@ def hashed_sources(root: Path = _PACKAGE.parent) -> list[Path]:
 
 def sources_hash(root: Path = _PACKAGE.parent) -> str:
     """A hash of the sources a build depends on: what a build's stamp must match."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(" ".join(MODULES).encode() + b"\0")  # what is compiled, too
     for path in hashed_sources(root):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
