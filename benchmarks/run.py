@@ -50,9 +50,9 @@ RATIO_BASELINE = "liars_dice"
 PURE_PREFIXES = ("bluff/", "liar/")  # the rows run again on the pure-Python cores
 
 TARGETS = [
-    # (row key, minimum decisions per second, what the issue asks)
-    ("bluff/push/5", 150_000, "Bluff, 5 players: at least 150,000 decisions/s"),
-    ("liar/push/plain/4", 100_000,
+    # (row key, minimum decisions per second, on the pure-Python cores?, what the issue asks)
+    ("bluff/push/5", 150_000, False, "Bluff, 5 players: at least 150,000 decisions/s"),
+    ("liar/push/plain/4", 100_000, True,
      "Liar Game, plain rules, 4 players: at least 100,000 decisions/s in pure Python"),
 ]
 RELATIVE_TARGETS = [
@@ -251,9 +251,10 @@ def main(argv: list[str] | None = None) -> int:
 
     targets = []
     by_key = {r["key"]: r for r in results}
-    for key, minimum, text in TARGETS:
+    for key, minimum, on_pure, text in TARGETS:
         row = by_key.get(key)
-        measured = row["decisions_per_s"]["median"] if row else None
+        figure = row and (row.get("pure_decisions_per_s") if on_pure else row["decisions_per_s"])
+        measured = figure["median"] if figure else None
         targets.append({"key": key, "target": text, "minimum_decisions_per_s": minimum,
                         "measured": measured,
                         "met": None if measured is None else measured >= minimum})
