@@ -14,13 +14,12 @@ import json
 import statistics
 import sys
 import time
-import tracemalloc
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "security"))
 
-from long_records import long_bluff_record, long_liar_record  # noqa: E402
+from long_records import long_bluff_record, long_liar_record, traced_peak  # noqa: E402
 
 from usotsuki.server import replay  # noqa: E402
 
@@ -43,12 +42,7 @@ def measure(raw: bytes, runs: int = 3) -> dict[str, Any]:
         began = time.process_time()
         out = replay.frames_json(raw)
         times.append(time.process_time() - began)
-    tracemalloc.start()
-    try:
-        replay.frames_json(raw)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    peak = traced_peak(lambda: replay.frames_json(raw))
     seconds = statistics.median(times)
     return {"record_kb": round(len(raw) / 1024), "answer_kb": round(len(out) / 1024),
             "cpu_seconds": round(seconds, 3), "peak_mb": round(peak / MB, 1),

@@ -9,6 +9,8 @@ Used by tests/security and benchmarks/abuse.py.
 from __future__ import annotations
 
 import random
+import tracemalloc
+from collections.abc import Callable
 from typing import Any
 
 from usotsuki import bluff, liar
@@ -62,3 +64,13 @@ def long_liar_record(turn_limit: int = 2000, seed: int = 1) -> dict[str, Any]:
             action = session.random_action(rng)
         session, _ = session.apply(action)
     return session.record()
+
+
+def traced_peak(run: Callable[[], object]) -> int:
+    """The peak of memory allocated by Python while ``run()`` runs, in bytes."""
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

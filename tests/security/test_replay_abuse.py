@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from long_records import long_bluff_record, long_liar_record
+from long_records import long_bluff_record, long_liar_record, traced_peak
 
 from usotsuki.server import replay
 from usotsuki.server.app import create_app
@@ -78,13 +78,7 @@ def test_longest_legal_bluff_record_within_bounds(longest_bluff: dict[str, Any])
     assert len(raw) > 200_000
     out = replay.frames_json(raw)
     assert len(out) < 20 * MB
-    tracemalloc.start()
-    try:
-        replay.frames_json(raw)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 100 * MB
+    assert traced_peak(lambda: replay.frames_json(raw)) < 100 * MB
 
 
 def test_longest_accepted_liar_record_within_bounds() -> None:

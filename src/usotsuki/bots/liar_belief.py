@@ -26,7 +26,10 @@ counting hands (a multivariate hypergeometric convolution over the rates), no sa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from usotsuki.liar.actions import EIGHT, HIGHER, JACK, NEXT, RATES
+from usotsuki.liar.state import DoubtResult
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import choose, hands_with, knowledge
 
@@ -34,16 +37,23 @@ HONESTY_PRIOR = (3.0, 1.0)  # Beta(truthful, lies): most plays are truthful when
 LIE_DECAY = 0.55  # a liar's weight for each next-higher legal rate
 
 
-def honesty(view: LiarView, seat: int) -> float:
-    """The posterior mean of ``seat``'s honesty from this game's doubts of its plays."""
-    truthful, lies = HONESTY_PRIOR
-    for d in view.doubts:
+def doubted_record(doubts: Sequence[DoubtResult], seat: int) -> tuple[int, int]:
+    """How many of ``seat``'s doubted plays in ``doubts`` were truthful, and how many lies."""
+    truthful = lies = 0
+    for d in doubts:
         if d.doubted == seat:
             if d.truthful:
                 truthful += 1
             else:
                 lies += 1
-    return truthful / (truthful + lies)
+    return truthful, lies
+
+
+def honesty(view: LiarView, seat: int) -> float:
+    """The posterior mean of ``seat``'s honesty from this game's doubts of its plays."""
+    truthful, lies = doubted_record(view.doubts, seat)
+    prior_truthful, prior_lies = HONESTY_PRIOR
+    return (truthful + prior_truthful) / (truthful + lies + prior_truthful + prior_lies)
 
 
 def legal_before(view: LiarView) -> tuple[tuple[int, ...], bool]:

@@ -41,7 +41,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from usotsuki.bots.liar_belief import legal_before, pass_factor, truth_belief
+from usotsuki.bots.liar_belief import doubted_record, legal_before, pass_factor, truth_belief
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import able_before_play, truth_probability
 
@@ -181,8 +181,7 @@ def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
 def liar_record(view: LiarView, seat: int) -> float:
     """The ``liar`` feature: log-odds of a lie in ``seat``'s plays doubted this game (a half
     of each as prior; 0 before any doubt)."""
-    lies = sum(1 for d in view.doubts if d.doubted == seat and not d.truthful)
-    truths = sum(1 for d in view.doubts if d.doubted == seat and d.truthful)
+    truths, lies = doubted_record(view.doubts, seat)
     return math.log((lies + 0.5) / (truths + 0.5))
 
 

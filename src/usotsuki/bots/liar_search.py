@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from usotsuki.bots.liar_belief import truth_belief
+from usotsuki.bots.liar_belief import doubted_record, truth_belief
 from usotsuki.bots.liar_common import give_cards, lie_play, order_key, owed_size, truthful_plays
 from usotsuki.bots.liar_levels import NORMAL_HONESTY, LevelBot
 from usotsuki.cards import Card
@@ -137,13 +137,7 @@ def old_trust(able: float, liar: float = 0.0) -> float:
 def record(s: LiarState, seat: int) -> float:
     """``seat``'s doubted record in the (simulated) game, as
     :func:`usotsuki.bots.liar_calibrated.liar_record` computes it from a view."""
-    lies = truths = 0
-    for d in s.doubts:
-        if d.doubted == seat:
-            if d.truthful:
-                truths += 1
-            else:
-                lies += 1
+    truths, lies = doubted_record(s.doubts, seat)
     return math.log((lies + 0.5) / (truths + 0.5))
 
 
