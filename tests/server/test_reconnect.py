@@ -38,7 +38,8 @@ def test_reconnect_gets_exactly_the_missed_events(client: TestClient) -> None:
         m = back.recv()
         if m["type"] == "state":
             break
-        again.append(m)
+        if m["type"] != "table":  # a presence update may arrive at any moment
+            again.append(m)
     assert again == [m for m in missed if m["n"] > last_seen + 3]
 
 
