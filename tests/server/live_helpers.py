@@ -41,7 +41,8 @@ class Server:
             except httpx.HTTPError:
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
-                out, err = self.process.communicate(timeout=5)
+                self.process.kill()  # if still starting: its output, not a second timeout
+                out, err = self.process.communicate(timeout=10)
                 raise RuntimeError(f"the server did not start: {err.decode()[-2000:]}")
             time.sleep(0.05)
 

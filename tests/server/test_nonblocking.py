@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 from collections.abc import Iterator
 from itertools import count
@@ -211,10 +212,11 @@ def test_the_stand_in_notice_survives_a_restart(tmp_path: Path) -> None:
     assert asyncio.run(second(table_id)) == events
 
 
-@pytest.mark.parametrize("idle,expected", [(True, "scheduling policy 5, nice 0"),
-                                           (False, "scheduling policy 0, nice 10")])
-def test_bot_workers_yield_the_cpu_to_the_server(idle: bool, expected: str) -> None:
-    """SCHED_IDLE (5) by default: the bots get only CPU time the server does not want."""
+@pytest.mark.parametrize("idle,policy,added_nice", [(True, 5, 0), (False, 0, 10)])
+def test_bot_workers_yield_the_cpu_to_the_server(idle: bool, policy: int,
+                                                 added_nice: int) -> None:
+    """SCHED_IDLE (5) by default: the bots get only CPU time the server does not want.
+    Niceness adds to the server's own (the suite may itself run reniced), up to 19."""
     from core_helpers import misbehaving_bots
 
     from usotsuki.bluff import BluffRules
@@ -231,4 +233,5 @@ def test_bot_workers_yield_the_cpu_to_the_server(idle: bool, expected: str) -> N
             runner.close()
         raise AssertionError("the bot answered")
 
-    assert asyncio.run(main()) == f"RuntimeError: {expected}"
+    nice = min(19, os.nice(0) + added_nice)
+    assert asyncio.run(main()) == f"RuntimeError: scheduling policy {policy}, nice {nice}"
