@@ -12,8 +12,14 @@ game): a reliability table by bucket and the Brier score of the calibrated belie
 the plain card odds and of the old structural belief. Everything is derived from
 ``--seed``; the JSON keeps the figures.
 
-    nice -n 10 .venv/bin/python scripts/fit_liar_calibration.py [--games 480] [--jobs 2]
-        [--seed 1] [--dry-run]
+    /work/wt/low .venv/bin/python scripts/fit_liar_calibration.py [--games 480] [--jobs 2]
+        [--seed 1] [--dry-run] [--only simple] [--check] [--reuse] [--records FILE]
+
+``--only simple`` refits ``normal``'s small model alone and keeps every other model of the
+shipped file (the pooled model the hints, ``hard`` and the expert read stays as it was
+fitted); the shipped pooled model is then also scored on the new games, which it was not
+fitted on (a fresh held-out check when ``--seed`` differs from the seed it was fitted
+with). ``--check`` only scores the shipped models on the games (no fit, no write).
 """
 
 from __future__ import annotations
@@ -126,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="write nothing")
     parser.add_argument("--records", type=Path, default=RECORDS,
                         help=f"the self-play records (default {RECORDS})")
+    parser.add_argument("--only", choices=("all", "simple"), default="all",
+                        help="simple: refit normal's small model alone (see above)")
+    parser.add_argument("--check", action="store_true",
+                        help="only score the shipped models on the games (no fit, no write)")
     parser.add_argument("--reuse", action="store_true",
                         help="fit the records saved by an earlier run instead of playing")
     args = parser.parse_args(argv)
@@ -142,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         save(records, args.records)
     print(f"{len(records)} plays from {len({r.game for r in records})} games in "
           f"{time.perf_counter() - t0:.0f} s")
+    if args.check:
+        check(records)
+        return 0
     # Held-out figures by cross-validation: each play is predicted by a model fitted
     # without its game (FOLDS folds of game pairs, :func:`fold`), so every play is held
     # out once; the shipped model is then fitted on all the games.
@@ -185,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         if mine:
             report[f"calibrated (pooled) on {level}'s plays"] = table(
                 f"calibrated (pooled) on {level}'s plays, held out", mine)
+    if args.only == "simple":
+        return refit_simple(records, simple, report, args)
     models, links, knots = fit_all(records, simple, per_level=True)
     data = {
         "features": list(FEATURES),
@@ -202,6 +217,60 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dry_run:
         OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {OUT}")
+    return 0
+
+
+def shipped(data: dict[str, object], name: str
+            ) -> tuple[list[float], list[float], list[tuple[float, float]]]:
+    """The shipped model ``name`` of the data file: coefficients, link, monotone map."""
+    models, links, knots = data["models"], data["links"], data["isotonic"]
+    assert isinstance(models, dict) and isinstance(links, dict) and isinstance(knots, dict)
+    return models[name], links[name], [(float(x), float(f)) for x, f in knots[name]]
+
+
+def check(records: list[Record]) -> None:
+    """``--check``: the shipped pooled and simple models scored on these games (held out
+    when the games are new: another ``--seed`` than the models were fitted with)."""
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    if tuple(data["features"]) != FEATURES:
+        raise SystemExit(f"{OUT} was fitted on other features")
+    simple = [FEATURES.index(f) for f in SIMPLE]
+    for name, columns in (("pooled", None), ("simple", simple)):
+        coef, link, knots = shipped(data, name)
+        table(f"the shipped {name} model on these games",
+              [(predict(r, coef, columns, link, knots), r.truthful) for r in records])
+
+
+def refit_simple(records: list[Record], simple: list[int], report: dict[str, object],
+                 args: argparse.Namespace) -> int:
+    """``--only simple``: the shipped file with ``normal``'s small model refitted on all the
+    games and its held-out figures replaced; the other models are kept, and the shipped
+    pooled model is scored on these games (fitted on others, so held out)."""
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    if tuple(data["features"]) != FEATURES:
+        raise SystemExit(f"{OUT} was fitted on other features: refit them all")
+    pooled = shipped(data, "pooled")
+    fresh = table("the shipped pooled model (not refitted) on these games",
+                  [(predict(r, pooled[0], link=pooled[1], knots=pooled[2]), r.truthful)
+                   for r in records])
+    models, links, knots = fit_all(records, simple, per_level=False)
+    data["models"]["simple"] = models["simple"]
+    data["links"]["simple"] = links["simple"]
+    data["isotonic"]["simple"] = knots["simple"]
+    data["simple"] = {
+        "features": list(SIMPLE),
+        "fitted_on": {"games": args.games, "seed": args.seed, "lineups": LINEUPS,
+                      "rules": RULES, "plays": len(records), "folds": FOLDS},
+        "held_out": report["simple (normal's), held out"],
+        "shipped pooled model on these games": fresh,
+    }
+    data["held_out"]["simple (normal's), held out"] = report["simple (normal's), held out"]
+    data["note"] = data["note"].split("; 'simple' was refitted")[0] + (
+        "; 'simple' was refitted alone later (--only simple): its games and held-out "
+        "figures are under 'simple'")
+    if not args.dry_run:
+        OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"\nwrote {OUT} (normal's small model only)")
     return 0
 
 

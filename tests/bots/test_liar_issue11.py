@@ -277,6 +277,78 @@ def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
         assert liar < plain - 0.15 and honest >= plain
 
 
+def test_normals_small_model_reads_its_features_as_the_full_model_does() -> None:
+    """``simple_features`` computes only what ``normal`` needs, in ``SIMPLE``'s order; each
+    value is the full ``features`` entry of that name (the fit takes those columns)."""
+    from usotsuki.bots.liar_calibrated import FEATURES, SIMPLE, features, simple_features
+    from usotsuki.odds_liar import able_before_play
+
+    checked = 0
+    for players, rules_text in ((4, ""), (2, "all")):
+        rules = parse_rules_text(rules_text, players)
+        hands, stock = deal(rules, random.Random(players))
+        state = new_game(rules, hands, stock, players)
+        bots = [make_bot("liar", "x-always-lie" if s == 0 else "hard") for s in range(players)]
+        rng = random.Random(3)
+        for _ in range(120):
+            seat = state.to_move
+            if seat is None:
+                break
+            v = view(state, seat)
+            full, able = features(v), able_before_play(v)
+            if full is not None and able is not None:
+                mine = simple_features(v, able)
+                assert mine == pytest.approx([full[FEATURES.index(f)] for f in SIMPLE])
+                checked += 1
+            state = push(state, bots[seat].act(v, legal_summary(state), rng))
+    assert checked >= 20
+
+
+def test_normal_doubts_a_caught_liar_more_readily() -> None:
+    """``normal``'s caught-liar trigger (``Weights.record``): a doubt of a player whose
+    doubted plays were lies more often than truthful costs ``record`` cards less per lie
+    beyond its truthful ones; a record of as many truths as lies changes nothing, and the
+    levels without the trigger (``hard``) are unchanged."""
+    from dataclasses import replace
+
+    from usotsuki.bots.liar_levels import NORMAL_WEIGHTS, LevelBot
+    from usotsuki.liar.state import DoubtResult
+
+    assert NORMAL_WEIGHTS.record > 0.0 and Weights().record == 0.0
+    rules = LiarRules(players=4)
+    hands, stock = deal(rules, random.Random(11))
+    state = new_game(rules, hands, stock, 11)
+    for _ in range(2):
+        seat = state.to_move
+        assert seat is not None
+        state = push(state, make_bot("liar", "hard").act(view(state, seat),
+                                                          legal_summary(state),
+                                                          random.Random(0)))
+    me = state.to_move
+    assert me is not None
+    v, legal = view(state, me), legal_summary(state)
+    lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
+    truth = DoubtResult(me, seat, 5, (DECK[0],), True, me, 1)
+    fixed = LevelBot("fixed", lambda _: 0.5, NORMAL_WEIGHTS)  # one belief for every record
+
+    def doubt_cost(bot: LevelBot, doubts: tuple[DoubtResult, ...]) -> float:
+        return next(c for c, a in bot.options(replace(v, doubts=doubts), legal) if a == DOUBT)
+
+    base = doubt_cost(fixed, ())
+    r = NORMAL_WEIGHTS.record
+    assert doubt_cost(fixed, (lie, lie)) == pytest.approx(base - 2 * r)
+    assert doubt_cost(fixed, (lie, lie, truth)) == pytest.approx(base - r)
+    assert doubt_cost(fixed, (lie, truth)) == pytest.approx(base)
+    plain = LevelBot("plain", lambda _: 0.5, replace(NORMAL_WEIGHTS, record=0.0))
+    assert doubt_cost(plain, (lie, lie)) == pytest.approx(base)
+    normal = make_bot("liar", "normal")
+    shares = []
+    for doubts in ((), (lie, lie)):
+        w = replace(v, doubts=doubts)
+        shares.append(sum(normal.act(w, legal, random.Random(i)) == DOUBT for i in range(200)))
+    assert shares[1] > shares[0] + 100
+
+
 def test_the_fitting_population_includes_players_who_lie_more() -> None:
     """``lie-NN`` is hard lying in NN% of its truthful plays (liar_fit.fit_bot)."""
     records = collect([("lie-100", "normal")], [""], 2, seed=1, turn_limit=80)

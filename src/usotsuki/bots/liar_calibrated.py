@@ -91,13 +91,33 @@ def features(view: LiarView) -> list[float] | None:
             liar, liar * logit(able)]
 
 
-SIMPLE = ("bias", "able", "liar", "liar_able")
+SIMPLE = ("bias", "able", "leading", "field", "lies", "truths", "heads", "liar", "liar_able")
 """The small model ``normal`` doubts by: the log-odds that the player could make the play
-truthfully, the player's record in this game's doubts (``liar``) and their product,
-recalibrated (fitted the same way). Without the product, three lies caught in three
-doubts lowered the belief only to 0.54-0.72 (the population is mostly honest), too little
-for ``normal`` to doubt a player who lies at every turn (4 players: its copies won 29 of
-48 games against ``x-always-lie``)."""
+truthfully, the player's record in this game's doubts (counts, ``liar`` and its product
+with the able odds) and three facts read straight off the table (a lead, the field's
+size, heads-up), recalibrated (fitted the same way); none needs more than the able odds'
+one count of hands (:func:`simple_features`). Without the record's product, three lies
+caught in three doubts lowered the belief only to 0.54-0.72 (the population is mostly
+honest), too little for ``normal`` to doubt a player who lies at every turn. With the
+record alone (no table facts, as shipped before) its predictions fell on a few values
+(the record is a handful of counts), so the held-out reliability table had near-empty
+buckets between them that the monotone map could not fit: two buckets off by 0.060 and
+0.053; the table facts spread the predictions (scripts/fit_liar_calibration.py reports
+the held-out table)."""
+
+
+def simple_features(view: LiarView, able: float) -> list[float]:
+    """:data:`SIMPLE`'s inputs for the current play (another seat's, ``able`` > 0 the odds
+    that its player could make it truthfully), in that order, computed as
+    :func:`features` computes them."""
+    field = view.field
+    seat = field[-1].seat
+    truths, lies = doubted_record(view.doubts, seat)
+    liar = math.log((lies + 0.5) / (truths + 0.5))
+    z = logit(able)
+    return [1.0, z, float(len(field) == 1), math.log1p(sum(p.count for p in field)),
+            float(min(lies, 3)), float(min(truths, 3)), float(view.rules.players == 2),
+            liar, liar * z]
 
 
 @cache
@@ -185,17 +205,12 @@ def liar_record(view: LiarView, seat: int) -> float:
     return math.log((lies + 0.5) / (truths + 0.5))
 
 
-def simple_trust(able: float, liar: float = 0.0) -> float:
-    """``normal``'s calibrated belief from the able odds and the player's doubted record
-    (``liar``, see :func:`liar_record`; 0: none yet)."""
-    if able <= 0.0:
-        return 0.0
-    z = logit(able)
-    return probability((1.0, z, liar, liar * z), coefficients("simple"), link("simple"),
-                       isotonic("simple"))
-
-
 def simple_truth(view: LiarView) -> float | None:
     """``normal``'s calibrated belief (:data:`SIMPLE`), as :func:`calibrated_truth`."""
     able = able_before_play(view)
-    return None if able is None else simple_trust(able, liar_record(view, view.field[-1].seat))
+    if able is None:
+        return None
+    if able <= 0.0:
+        return 0.0
+    return probability(simple_features(view, able), coefficients("simple"), link("simple"),
+                       isotonic("simple"))
