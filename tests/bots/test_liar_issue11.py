@@ -233,6 +233,31 @@ def test_calibrated_belief_is_exact_where_the_cards_decide() -> None:
     assert hint is not None and hint.calibrated == hint.odds == 0.0
 
 
+def test_the_hint_reads_its_own_refit_and_the_bots_the_pooled_model() -> None:
+    """The hint's model is refitted on the shipped bots' games (``--only hint``) while
+    ``hard`` and the expert keep reading the pooled model; a model the file lacks falls
+    back to the pooled one in all three stages."""
+    from usotsuki.bots.liar_calibrated import coefficients, fitted, hint_truth, isotonic, link
+
+    assert fitted("hint") == "hint" and fitted(None) == "pooled"
+    assert coefficients("hint") != coefficients(None)
+    assert fitted("nobody") == "pooled"
+    assert (coefficients("nobody"), link("nobody"), isotonic("nobody")) == (
+        coefficients(None), link(None), isotonic(None))
+    rules = LiarRules(players=4)
+    hands, stock = deal(rules, random.Random(11))
+    state = new_game(rules, hands, stock, 11)
+    for _ in range(2):
+        seat = state.to_move
+        assert seat is not None
+        state = push(state, make_bot("liar", "hard").act(view(state, seat),
+                                                          legal_summary(state),
+                                                          random.Random(0)))
+    v = view(state, state.to_move)
+    hint = liar_truth_hint(v)
+    assert hint is not None and hint.calibrated == hint_truth(v) == calibrated_truth(v, "hint")
+
+
 def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds() -> None:
     rules = LiarRules(players=4)
     hands, stock = deal(rules, random.Random(11))

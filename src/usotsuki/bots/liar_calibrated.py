@@ -29,7 +29,9 @@ bot, seen by the next seat to move, labelled by whether it was truthful), per le
 pooled; the
 coefficients ship as data (``liar_calibration.json``) with the held-out reliability
 table and Brier scores the script measured. People at a table cannot tell which level
-made a play, so the hints and the bots use the pooled model (``level=None``).
+made a play, so the bots use the pooled model (``level=None``) and the hint a refit of it
+on the shipped bots' games (:func:`hint_truth`: the bots' model lags their play by one
+refit, the hint's does not).
 """
 
 from __future__ import annotations
@@ -129,17 +131,22 @@ def _data() -> Mapping[str, Any]:
     return data
 
 
+def fitted(level: str | None = None) -> str:
+    """The name of the model the data file holds for ``level``: its own when fitted, else
+    ``"pooled"`` (None: pooled over the levels; ``"hint"``: the hint's, see
+    :func:`hint_truth`; ``"simple"``: ``normal``'s small model)."""
+    return level if level is not None and level in _data()["models"] else "pooled"
+
+
 def coefficients(level: str | None = None) -> Sequence[float]:
-    """The fitted coefficients for plays by ``level`` (None: pooled over the levels), one
-    per name in :data:`FEATURES`; ``"simple"``: the four of :data:`SIMPLE`."""
-    models = _data()["models"]
-    return list(models.get(level or "pooled", models["pooled"]))
+    """The fitted coefficients of ``level``'s model (:func:`fitted`), one per name in
+    :data:`FEATURES` (:data:`SIMPLE` for ``"simple"``)."""
+    return list(_data()["models"][fitted(level)])
 
 
 def link(level: str | None = None) -> Sequence[float] | None:
     """The second stage fitted for ``level``'s model (None: none, the identity)."""
-    links = _data().get("links", {})
-    found = links.get(level or "pooled")
+    found = _data().get("links", {}).get(fitted(level))
     return None if found is None else list(found)
 
 
@@ -157,7 +164,7 @@ def link_basis(z: float) -> list[float]:
 def isotonic(level: str | None = None) -> Sequence[tuple[float, float]] | None:
     """The third stage fitted for ``level``'s model: knots (predicted, observed) of a
     non-decreasing map (None: none, the identity)."""
-    found = _data().get("isotonic", {}).get(level or "pooled")
+    found = _data().get("isotonic", {}).get(fitted(level))
     return None if not found else [(float(x), float(f)) for x, f in found]
 
 
@@ -196,6 +203,16 @@ def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
     if x is None:
         return 0.0
     return probability(x, coefficients(level), link(level), isotonic(level))
+
+
+def hint_truth(view: LiarView) -> float | None:
+    """The hint's "given how people play" (:mod:`usotsuki.bots.liar_hints`): the pooled
+    model's procedure, refitted on games of the shipped bots (the ``"hint"`` model; until
+    one is fitted, the pooled model). The bots' own pooled model is part of how ``hard`` and
+    the expert play, so refitting it changes the games it was fitted on and it lags one
+    refit behind them; nobody plays by the hint, so it stays calibrated for the bots whose
+    games it was fitted on."""
+    return calibrated_truth(view, "hint")
 
 
 def liar_record(view: LiarView, seat: int) -> float:

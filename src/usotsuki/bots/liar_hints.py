@@ -2,7 +2,7 @@
 
 - **given how people play** (「人の打ち方を踏まえると」): the calibrated belief, fitted to
   how players actually declare (Liar Game: :func:`usotsuki.bots.liar_calibrated.
-  calibrated_truth`; Bluff: the calibrated function of :mod:`usotsuki.bots.bluff_hints`
+  hint_truth`; Bluff: the calibrated function of :mod:`usotsuki.bots.bluff_hints`
   when there is one, else nothing is shown);
 - **from the cards alone** (「カードだけから計算すると」): the exact odds when the cards you
   cannot see are taken as dealt at random and the claim as any of the player's cards
@@ -51,10 +51,10 @@ class TruthHint:
 def liar_truth_hint(view: LiarView) -> TruthHint | None:
     """The hint on the Liar Game's current play for ``view``'s seat; None when there is
     no current play or it is the seat's own."""
-    from usotsuki.bots.liar_calibrated import calibrated_truth
+    from usotsuki.bots.liar_calibrated import hint_truth
     from usotsuki.odds_liar import truth_probability
 
     odds = truth_probability(view)
     if odds is None:
         return None
-    return TruthHint(calibrated_truth(view), odds)
+    return TruthHint(hint_truth(view), odds)
