@@ -104,8 +104,11 @@ honest), too little for ``normal`` to doubt a player who lies at every turn. Wit
 record alone (no table facts, as shipped before) its predictions fell on a few values
 (the record is a handful of counts), so the held-out reliability table had near-empty
 buckets between them that the monotone map could not fit: two buckets off by 0.060 and
-0.053; the table facts spread the predictions (scripts/fit_liar_calibration.py reports
-the held-out table)."""
+0.053; the table facts spread the predictions. Refitted alone (``--only simple``) on 960
+games of the shipped bots (seeds 3 and 4, 52,895 plays): held out by 4-fold
+cross-validation every bucket within 0.023 of what happened, Brier 0.125 (the plain odds:
+0.697); on 480 fresh games (seed 5, 26,215 plays, played by ``normal`` on this model) one
+bucket of 226 plays off by 0.053, the rest within 0.043, Brier 0.129."""
 
 
 def simple_features(view: LiarView, able: float) -> list[float]:
@@ -211,7 +214,10 @@ def hint_truth(view: LiarView) -> float | None:
     one is fitted, the pooled model). The bots' own pooled model is part of how ``hard`` and
     the expert play, so refitting it changes the games it was fitted on and it lags one
     refit behind them; nobody plays by the hint, so it stays calibrated for the bots whose
-    games it was fitted on."""
+    games it was fitted on. Fitted on 480 games (seed 3) of the shipped bots; on 960
+    fresh games (seeds 4 and 5, 52,773 plays) every bucket within 0.023 of what happened,
+    Brier 0.108, where the bots' pooled model is off by up to 0.097 (its own
+    cross-validation, on the games it was fitted on: 0.014)."""
     return calibrated_truth(view, "hint")
 
 
