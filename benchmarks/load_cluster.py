@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import resource
 import sys
@@ -45,6 +46,7 @@ from cluster_helpers import Cluster, cluster  # noqa: E402
 from pg_helpers import new_database, throwaway_postgres  # noqa: E402
 
 TARGET_P99_MS = 150.0
+TICK = os.sysconf("SC_CLK_TCK")
 EVENT = '{"type":"event","n":'
 loads = json.loads
 RETRY = ("unavailable", "not_owner")  # the table is moving: ask again, as a person would
@@ -156,6 +158,58 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
         await asyncio.sleep(random.uniform(0.1, 0.5))
 
 
+def _stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds: its own and its reaped children's) of a process."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[1]), sum(int(f) for f in fields[11:15]) / TICK
+
+
+def _cpu_groups(stack: Cluster) -> dict[str, float]:
+    """CPU seconds used so far by each part of the stack: the workers (with their child
+    processes), nginx, Redis and this run's PostgreSQL (its postmaster found by port),
+    with the processes that have exited and been reaped by them."""
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)], used[int(entry.name)] = stat
+
+    def tree(root: int) -> float:
+        total, todo = 0.0, [root]
+        while todo:
+            pid = todo.pop()
+            total += used.get(pid, 0.0)
+            todo += [child for child, parent in parents.items() if parent == pid]
+        return total
+
+    port = stack.db.rsplit(":", 1)[1].split("/")[0]
+    postmaster = next((pid for pid in parents if _postmaster(pid, port)), None)
+    groups = {w.name: tree(w.process.pid) for w in stack.workers}
+    groups["nginx"] = tree(stack.nginx.process.pid)
+    assert stack.redis.process is not None
+    groups["redis"] = tree(stack.redis.process.pid)
+    groups["postgres"] = 0.0 if postmaster is None else tree(postmaster)
+    return groups
+
+
+def _postmaster(pid: int, port: str) -> bool:
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return (argv[0].endswith(b"/postgres") and b"-p" in argv
+            and argv[argv.index(b"-p") + 1] == port.encode())
+
+
+def _machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (all cores, every process)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / TICK
+
+
 async def _probe_lag(totals: Totals, every: float = 0.05) -> None:
     """How late this process's own event loop wakes up: if the load generator is the
     bottleneck, its lag (not the servers') shows in the latencies, and here."""
@@ -245,6 +299,7 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
 
         began = time.perf_counter()
         cpu_began = time.process_time()
+        stack_began, busy_began = _cpu_groups(stack), _machine_busy()
         probe = asyncio.create_task(_probe_lag(totals))
         print(f"{len(opened)} tables opened, {len(tasks)} sockets connected: play begins",
               file=sys.stderr, flush=True)
@@ -265,6 +320,8 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - began
     client_cpu = time.process_time() - cpu_began
+    stack_cpu = {k: v - stack_began.get(k, 0.0) for k, v in _cpu_groups(stack).items()}
+    busy = _machine_busy() - busy_began
     probe.cancel()
     totals.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
     async with await psycopg.AsyncConnection.connect(stack.db, autocommit=True) as conn:
@@ -292,6 +349,12 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
             "ack_ms": spread(totals.latencies),  # an action sent -> the actor's ack
             "client_lag_ms": spread(totals.lag),
             "client_cpu": round(client_cpu / elapsed, 2) if elapsed else None,
+            # CPU per action (ms) of each part of the stack, and the whole machine's
+            # (other work on the machine included: compare with the parts' sum).
+            "cpu_ms_per_action": {k: round(1000 * v / max(actions, 1), 2)
+                                  for k, v in {**stack_cpu, "load generator": client_cpu,
+                                               "machine": busy}.items()},
+            "cores_busy": round(busy / elapsed, 2) if elapsed else None,
             "errors": len(totals.errors), "error_samples": totals.errors[:5],
             "lost_actions": lost, "in_doubt_logged_not_acked": doubt,
             "acked_not_in_log_tables": [tid for tid, _, _ in opened
@@ -344,6 +407,11 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"{r['reconnects']}, retried while moving {r['retried_while_moving']}; "
           f"target met: {r['target_met']}; load generator: {r['client_cpu']} of a core, "
           f"its loop lag p99 {r['client_lag_ms']['p99']} ms", flush=True)
+    cpu = r["cpu_ms_per_action"]
+    workers = sum(v for k, v in cpu.items() if k.startswith("w"))
+    print(f"  CPU ms per action: workers {workers:.2f} ("
+          + ", ".join(f"{k} {v}" for k, v in cpu.items()) + f"); machine busy "
+          f"{r['cores_busy']} cores", flush=True)
     if r["failover"] is not None:
         f = r["failover"]
         print(f"  failover: {f['worker']} SIGKILLed at {f['killed_at_s']} s owning "
