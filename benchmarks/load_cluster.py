@@ -46,6 +46,8 @@ from cluster_helpers import Cluster, cluster  # noqa: E402
 from pg_helpers import new_database, throwaway_postgres  # noqa: E402
 
 TARGET_P99_MS = 150.0
+THINK = 5.0  # seconds a person takes for a turn on average (see the docstring)
+HINT_SHARE = 0.25  # people whose hint panel is open (chosen, not measured: see the docstring)
 TICK = os.sysconf("SC_CLK_TCK")
 EVENT = '{"type":"event","n":'
 loads = json.loads
@@ -76,7 +78,7 @@ class Totals:
 
 
 async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline: float,
-                connected: asyncio.Event, think: float) -> None:
+                connected: asyncio.Event, think: float, hints: bool) -> None:
     from drive import choose
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -89,7 +91,10 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
         awaiting = False
         sent = 0.0
         try:
-            async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}&since={last_n}",
+            # As the browser: a person whose hint panel is open asks for hints.
+            show = "&hints=1" if hints else ""
+            async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}&since={last_n}"
+                               f"{show}",
                                max_size=2**22, open_timeout=30, compression=None,
                                ping_interval=None) as ws:
                 connected.set()
@@ -265,7 +270,8 @@ async def _watch_move(stack: Cluster, victim: str, owned: list[str], killed: flo
 
 
 async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any],
-                 seconds: float, think: float, kill_after: float | None) -> dict[str, Any]:
+                 seconds: float, think: float, kill_after: float | None,
+                 hint_share: float) -> dict[str, Any]:
     import psycopg
 
     url = stack.nginx.url
@@ -278,8 +284,9 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
         for token in tokens:
             connected = asyncio.Event()
             events.append(connected)
+            hints = random.Random(f"hints:{table_id}:{token}").random() < hint_share
             tasks.append(asyncio.create_task(_seat(ws_url, table_id, token, totals,
-                                                   deadline, connected, think)))
+                                                   deadline, connected, think, hints)))
             if len(events) % 32 == 0:  # handshakes in batches, not thousands at once
                 await asyncio.gather(*(e.wait() for e in events[-32:]))
     await asyncio.gather(*(e.wait() for e in events))
@@ -341,6 +348,7 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
         return {"p50": pct(values, 0.5), "p99": pct(values, 0.99), "max": pct(values, 1.0)}
 
     return {"tables": tables, "players": players, "rules": rules, "think_s": think,
+            "hint_share": hint_share,
             "seconds_limit": seconds, "elapsed_s": round(elapsed, 1),
             "tables_finished": len(totals.finished), "actions": actions,
             "actions_per_s": round(actions / elapsed, 1) if elapsed else None,
@@ -374,7 +382,8 @@ def _loop_factory() -> Any:
 
 
 def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think: float,
-        kill_after: float | None, workers: int = 3) -> dict[str, Any]:
+        kill_after: float | None, workers: int = 3,
+        hint_share: float = HINT_SHARE) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
     lifted = ["--tables-per-minute", "1000000", "--open-tables", "1000000",
@@ -384,7 +393,7 @@ def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think:
         with (cluster(db, workers, lifted, connections=4 * tables * players + 1024) as stack,
               asyncio.Runner(loop_factory=_loop_factory()) as runner):
             result = runner.run(_drive(stack, tables, players, rules, seconds, think,
-                                       kill_after))
+                                       kill_after, hint_share))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     result["workers"] = workers
     result["target_met"] = (result["latency_ms"]["p99"] is not None
@@ -398,7 +407,8 @@ def report(name: str, r: dict[str, Any]) -> None:
     lat = r["latency_ms"]
     print(f"{name}: {r['tables_finished']}/{r['tables']} tables of {r['players']} finished "
           f"in {r['elapsed_s']} s over {r['workers']} workers behind nginx (think "
-          f"{r['think_s']} s); {r['actions']} actions, {r['actions_per_s']} actions/s; "
+          f"{r['think_s']} s, hints shown by {r['hint_share']:.0%}); {r['actions']} "
+          f"actions, {r['actions_per_s']} actions/s; "
           f"latency (an action sent -> each seat got its event, {r['deliveries']} "
           f"deliveries) p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
           f"ack p50 {r['ack_ms']['p50']} ms, p99 {r['ack_ms']['p99']} ms; "
@@ -429,24 +439,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="Bluff rules as JSON (max_cards 2: games of a few minutes)")
     parser.add_argument("--seconds", type=float, default=240.0,
                         help="each run stops by itself after this long")
-    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--think", type=float, default=THINK)
     parser.add_argument("--kill-after", type=float, default=30.0,
                         help="seconds into the second run when a worker is SIGKILLed "
                         "(negative: no second run)")
     parser.add_argument("--only-sigkill", action="store_true",
                         help="skip the steady run (each run alone stays under the "
                         "shared lock's time)")
+    parser.add_argument("--hint-share", type=float, default=HINT_SHARE,
+                        help="share of people whose hint panel is open (they ask for hints)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     rules = json.loads(args.rules)
     results: dict[str, dict[str, Any]] = {}
     if not args.only_sigkill:
         results["steady"] = run(args.tables, args.players, rules, args.seconds, args.think,
-                                None)
+                                None, hint_share=args.hint_share)
         report("cluster load", results["steady"])
     if args.kill_after >= 0:
         results["sigkill"] = run(args.tables, args.players, rules, args.seconds, args.think,
-                                 args.kill_after)
+                                 args.kill_after, hint_share=args.hint_share)
         report("cluster load, one worker SIGKILLed", results["sigkill"])
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

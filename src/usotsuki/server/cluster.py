@@ -484,6 +484,7 @@ class Coordinator:
         # the command never runs twice here.
         self._served: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
         self._ids = itertools.count()
+        self._holders: dict[int, str] = {}  # table pk -> the owner that last answered
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: set[asyncio.Task[None]] = set()
@@ -662,10 +663,15 @@ class Coordinator:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.relay_seconds
         pause = 0.05
+        pk = table.row.pk
         while True:
             if table.token is not None:
                 return None
-            holder = await self.store.call(self.leases.holder, table.row.pk)
+            # The owner last heard from is asked first (a database round trip saved per
+            # command); any failure looks it up afresh.
+            known = self._holders.get(pk)
+            holder = ((known, 0) if known is not None
+                      else await self.store.call(self.leases.holder, pk))
             reply: dict[str, Any] | None = None
             if holder is None or holder[0] == self.me:
                 token = await self.store.call(self.leases.acquire, table.row.pk)
@@ -677,6 +683,8 @@ class Coordinator:
                 reply = await self._ask(holder[0], ref, table.public_id, command, args,
                                         max(wait, 0.1))
             if reply is not None and reply.get("code") != NOT_OWNER:
+                assert holder is not None
+                self._holders[pk] = holder[0]
                 if "error" in reply:
                     self._count_relay("refused")
                     raise Refused(reply["code"], reply["error"], reply.get("status", 400),
@@ -684,6 +692,7 @@ class Coordinator:
                 self._count_relay("done")
                 ok: dict[str, Any] = reply["ok"]
                 return ok
+            self._holders.pop(pk, None)
             if loop.time() + pause >= give_up:
                 self._count_relay("failed")
                 raise Refused("unavailable", "the table's server cannot be reached now: "

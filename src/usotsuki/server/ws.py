@@ -116,7 +116,7 @@ async def _sender(websocket: WebSocket, client: Client) -> None:
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
-                       since: int = -1) -> None:
+                       since: int = -1, hints: bool = False) -> None:
     lobby: Lobby = websocket.app.state.lobby
     await websocket.accept()
     table = await lobby.find(table_id)
@@ -129,7 +129,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         await websocket.send_json(_error("forbidden", "this token holds no seat here"))
         await websocket.close(code=4403)
         return
-    client = Client(seat)
+    client = Client(seat, hints)
     async with table.lock:  # no event can slip between the catch-up and the live stream
         table.clients.add(client)
         table.announce_table(skip=client)  # to the others: this seat is connected
@@ -154,7 +154,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
 def _catch_up(table: Table, client: Client, since: int) -> None:
     for text in table.events_since(client.seat, max(since, -1)):
         client.send_text(text)
-    client.send(table.state_message(client.seat))
+    client.send(table.state_message(client.seat, client.hints))
 
 
 @dataclass
@@ -227,15 +227,23 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits) -> No
                 return
             for event in events:
                 client.send_text(event)
-            client.send(table.state_message(client.seat))
+            client.send(table.state_message(client.seat, client.hints))
     elif kind == "act":
         await _act(table, client, message.get("action"), ref)
+    elif kind == "hints":
+        on = message.get("on")
+        if not isinstance(on, bool):
+            client.send(_error("bad_message", "on must be true or false", ref))
+            return
+        async with table.lock:  # the state answered is the table's present one
+            client.hints = on
+            client.send(table.state_message(client.seat, client.hints))
     elif kind == "hurry":
         granted = await table.hurry(client.seat)
         client.send({"type": "hurry", "id": ref, "granted": granted})
     else:
         client.send(_error("unknown_type", f"unknown message type {kind!r} "
-                           "(known: act, sync, ping, hurry)", ref))
+                           "(known: act, sync, ping, hurry, hints)", ref))
 
 
 async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:

@@ -74,6 +74,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const query = new URLSearchParams({ since: String(lastN) });
   if (mine?.token) query.set("token", mine.token);
+  if (hintsOn()) query.set("hints", "1"); // the server computes hints only for those who look
   const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?${query}`);
   socket = ws;
   setConn(retry ? "table.reconnecting" : "table.connecting");
@@ -333,7 +334,7 @@ function renderBoard(view) {
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
-  if (ctx.legal && state.hint) controls.unshift(hintEl(state.hint)); // issue 11: honest hints
+  if (judging(ctx.legal)) controls.unshift(hintBox()); // issue 11: honest hints
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
@@ -610,6 +611,25 @@ function presence() {
   $("hurry").hidden = !out;
 }
 
+// The honest hint, behind a toggle remembered in this browser (off at first): open, the
+// server adds it to this socket's state messages whenever there is a claim to judge.
+function hintsOn() { return localStorage.getItem("usotsuki.hints") === "on"; }
+function judging(legal) {
+  if (!legal) return false;
+  return info.game === "bluff" ? legal.includes("challenge") : Boolean(legal.doubt);
+}
+function hintBox() {
+  const on = hintsOn();
+  return el("div", { class: "hint-box" }, on ? hintEl(state.hint) : null,
+    el("button", { type: "button", class: "link-button", id: "hint-toggle", "aria-pressed": on ? "true" : "false",
+      onclick: toggleHints }, t(on ? "hint.hide" : "hint.show")));
+}
+function toggleHints() {
+  localStorage.setItem("usotsuki.hints", hintsOn() ? "off" : "on");
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "hints", on: hintsOn() }));
+  render();
+}
+
 let audio = null;
 function soundOn() { return localStorage.getItem("usotsuki.sound") === "on"; }
 function beep(freq) {
@@ -651,6 +671,7 @@ function onKey(e) {
     case "a": case "A": click("accept"); break;
     case "?": $("help").showModal(); e.preventDefault(); break;
     case "l": case "L": toggleLang(); break;
+    case "h": case "H": click("hint-toggle"); break;
     case "Escape": if (revealOpen) { revealOpen = false; render(); } break;
     default: break;
   }
