@@ -50,6 +50,7 @@ THINK = 5.0  # seconds a person takes for a turn on average (see the docstring)
 HINT_SHARE = 0.25  # people whose hint panel is open (chosen, not measured: see the docstring)
 TICK = os.sysconf("SC_CLK_TCK")
 EVENT = '{"type":"event","n":'
+BATCH = '{"type":"batch",'
 loads = json.loads
 RETRY = ("unavailable", "not_owner")  # the table is moving: ask again, as a person would
 
@@ -91,8 +92,9 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
         awaiting = False
         sent = 0.0
         try:
-            # As the browser: a person whose hint panel is open asks for hints.
-            show = "&hints=1" if hints else ""
+            # As the browser: batch frames, and a person whose hint panel is open asks
+            # for hints.
+            show = "&batch=1&hints=1" if hints else "&batch=1"
             async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}&since={last_n}"
                                f"{show}",
                                max_size=2**22, open_timeout=30, compression=None,
@@ -103,52 +105,58 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                         raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
                     except TimeoutError:
                         return
-                    if raw.startswith(EVENT):  # only its number matters here
-                        n = int(raw[len(EVENT):raw.index(",", len(EVENT))])
-                        last_n = max(last_n, n)
-                        sent_action = totals.in_flight.get(table_id)
-                        if (sent_action is not None and sent_action is not heard
-                                and n > sent_action.after):
-                            # The first event above the actor's: the action reached us.
-                            heard = sent_action
-                            totals.delivered.append(time.perf_counter() - sent_action.at)
-                        continue
-                    m = loads(raw)
-                    kind = m["type"]
-                    if kind == "welcome":
-                        seat = m["seat"]
-                    elif kind == "ack":
-                        awaiting = False
-                        totals.latencies.append(time.perf_counter() - sent)
-                        totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
-                        if table_id in totals.finished:
-                            return  # the game's last action (its ack follows the end)
-                    elif kind == "error" and m["code"] in RETRY:
-                        totals.retried += 1
-                        awaiting, acted_at = False, None
-                        await asyncio.sleep(0.5)
-                        await ws.send(json.dumps({"type": "sync", "since": last_n}))
-                    elif kind == "error" and m["code"] == "not_your_turn" and awaiting:
-                        awaiting = False  # acted already (its ack was lost with a worker)
-                    elif kind == "error":
-                        totals.errors.append(f"{table_id}/{seat}: {m['code']}: {m['message']}")
-                        awaiting = False
-                    elif kind == "state":
-                        if m["status"] == "finished":
-                            totals.finished.add(table_id)
-                            if not awaiting:
-                                return
+                    if raw.startswith(EVENT):  # a lone event: only its number matters
+                        messages: list[Any] = [int(raw[len(EVENT):raw.index(",", len(EVENT))])]
+                    elif raw.startswith(BATCH):  # as the browser: each in order
+                        messages = [m["n"] if m["type"] == "event" else m
+                                    for m in loads(raw)["messages"]]
+                    else:
+                        messages = [loads(raw)]
+                    for m in messages:
+                        if isinstance(m, int):  # an event's number
+                            last_n = max(last_n, m)
+                            sent_action = totals.in_flight.get(table_id)
+                            if (sent_action is not None and sent_action is not heard
+                                    and m > sent_action.after):
+                                # The first event above the actor's: the action reached us.
+                                heard = sent_action
+                                totals.delivered.append(time.perf_counter() - sent_action.at)
                             continue
-                        if (m["to_move"] == seat and m["legal"] is not None
-                                and acted_at != m["n"]):
-                            acted_at = m["n"]
-                            rng = random.Random(f"{table_id}:{m['n']}")
-                            text = choose(m, rng)
-                            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                            sent = time.perf_counter()
-                            totals.in_flight[table_id] = Sent(sent, m["n"])
-                            awaiting = True
-                            await ws.send(json.dumps({"type": "act", "action": text}))
+                        kind = m["type"]
+                        if kind == "welcome":
+                            seat = m["seat"]
+                        elif kind == "ack":
+                            awaiting = False
+                            totals.latencies.append(time.perf_counter() - sent)
+                            totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
+                            if table_id in totals.finished:
+                                return  # the game's last action (its ack follows the end)
+                        elif kind == "error" and m["code"] in RETRY:
+                            totals.retried += 1
+                            awaiting, acted_at = False, None
+                            await asyncio.sleep(0.5)
+                            await ws.send(json.dumps({"type": "sync", "since": last_n}))
+                        elif kind == "error" and m["code"] == "not_your_turn" and awaiting:
+                            awaiting = False  # acted already (its ack was lost with a worker)
+                        elif kind == "error":
+                            totals.errors.append(f"{table_id}/{seat}: {m['code']}: {m['message']}")
+                            awaiting = False
+                        elif kind == "state":
+                            if m["status"] == "finished":
+                                totals.finished.add(table_id)
+                                if not awaiting:
+                                    return
+                                continue
+                            if (m["to_move"] == seat and m["legal"] is not None
+                                    and acted_at != m["n"]):
+                                acted_at = m["n"]
+                                rng = random.Random(f"{table_id}:{m['n']}")
+                                text = choose(m, rng)
+                                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                                sent = time.perf_counter()
+                                totals.in_flight[table_id] = Sent(sent, m["n"])
+                                awaiting = True
+                                await ws.send(json.dumps({"type": "act", "action": text}))
         except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
             pass
         if time.monotonic() >= deadline:

@@ -75,6 +75,7 @@ function connect() {
   const query = new URLSearchParams({ since: String(lastN) });
   if (mine?.token) query.set("token", mine.token);
   if (hintsOn()) query.set("hints", "1"); // the server computes hints only for those who look
+  query.set("batch", "1"); // an action's events and state in one frame
   const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?${query}`);
   socket = ws;
   setConn(retry ? "table.reconnecting" : "table.connecting");
@@ -85,7 +86,11 @@ function connect() {
   };
   ws.onmessage = (m) => {
     if (ws !== socket) return; // a socket being replaced says nothing more
-    try { onMessage(JSON.parse(m.data)); } catch (e) { console.error(e); }
+    let message;
+    try { message = JSON.parse(m.data); } catch (e) { console.error(e); return; }
+    for (const one of message.type === "batch" ? message.messages : [message]) {
+      try { onMessage(one); } catch (e) { console.error(e); }
+    }
   };
   ws.onclose = (ev) => {
     if (ws !== socket) return;
