@@ -76,6 +76,8 @@ class Totals:
     retried: int = 0  # actions answered "unavailable" while their table moved
     unacked: int = 0  # actions whose socket died before the ack came
     lag: list[float] = field(default_factory=list)  # the load generator's own loop lag
+    frames: int = 0  # WebSocket frames received
+    messages: int = 0  # messages received (a batch frame holds several)
 
 
 async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline: float,
@@ -112,6 +114,8 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                                     for m in loads(raw)["messages"]]
                     else:
                         messages = [loads(raw)]
+                    totals.frames += 1
+                    totals.messages += len(messages)
                     for m in messages:
                         if isinstance(m, int):  # an event's number
                             last_n = max(last_n, m)
@@ -375,6 +379,8 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
             "lost_actions": lost, "in_doubt_logged_not_acked": doubt,
             "acked_not_in_log_tables": [tid for tid, _, _ in opened
                                         if totals.acks.get(tid, 0) > logged.get(tid, 0)][:5],
+            "frames_per_action": round(totals.frames / max(actions, 1), 1),
+            "messages_per_action": round(totals.messages / max(actions, 1), 1),
             "reconnects": totals.reconnects, "retried_while_moving": totals.retried,
             "unacked_at_disconnect": totals.unacked, "failover": failover}
 
@@ -427,6 +433,8 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"its loop lag p99 {r['client_lag_ms']['p99']} ms", flush=True)
     cpu = r["cpu_ms_per_action"]
     workers = sum(v for k, v in cpu.items() if k.startswith("w"))
+    print(f"  per action: {r['messages_per_action']} messages received by the people's "
+          f"sockets in {r['frames_per_action']} frames", flush=True)
     print(f"  CPU ms per action: workers {workers:.2f} ("
           + ", ".join(f"{k} {v}" for k, v in cpu.items()) + f"); machine busy "
           f"{r['cores_busy']} cores", flush=True)
