@@ -255,6 +255,13 @@ def test_a_followers_clients_see_the_turn_clock(stack: Cluster) -> None:
             break
         for p in people:
             p.until_state(max(q.state["n"] for q in people))
+    # A worker that reads the table from the log (it has not followed it): the same clock.
+    other = next(w for w in stack.workers if w.name not in (owner[0], follower.name))
+    late = Person(stack, table_id, tokens[1], other.port)
+    assert late.state is not None and late.state["to_move"] == people[0].state["to_move"]
+    assert late.state["clock"] is not None, late.state
+    assert late.state["clock"]["seat"] == late.state["to_move"]
+    assert 590 < late.state["clock"]["left"] <= 600
 
 
 def test_an_address_quotas_count_in_every_worker(stack: Cluster) -> None:

@@ -259,9 +259,12 @@ class ClusterTable(Table):
     # a follower's copy
 
     def _apply_locked(self, entries: list[LogEntry],
-                      clock: tuple[int, float, float] | None = None) -> None:
+                      clock: tuple[int, float, float] | None = None,
+                      active: float | None = None) -> None:
         """Fold the entries this copy lacks and tell its clients; ``clock``: the turn's
-        deadline the owner set after the last of them (None when unknown)."""
+        deadline the owner set after the last of them (published with them), or else
+        derived from ``active``, the time of the table's last command (read from the
+        log)."""
         fresh: list[Numbered] = []
         for entry in entries:
             if entry.seq != self.seq:
@@ -275,14 +278,25 @@ class ClusterTable(Table):
             fresh += self._absorb(games, events)
             self.active = self.clock.time()
         if fresh:
-            self._deadline = clock
+            self._deadline = clock if active is None else self.derived_deadline(active)
             self._publish(fresh)
             self.advanced.notify_all()
 
+    def derived_deadline(self, since: float) -> tuple[int, float, float] | None:
+        """The turn's deadline as the owner set it (``schedule``) when it committed the
+        last entry, at ``since``: a copy that read the log shows its clients the same
+        countdown, give or take the commit's milliseconds."""
+        slot = self.current
+        if (slot is None or slot.session.is_over or (seat := slot.session.to_move) is None
+                or self.seq >= self.settings.max_entries or self.seats[seat].bot is not None
+                or (seconds := self.turn_seconds) is None):
+            return None
+        return (seat, since + seconds, seconds)
+
     async def _catch_up_locked(self) -> None:
-        entries = await self.store.call(self.cluster.leases.load_log_from, self.row.pk,
-                                        self.seq)
-        self._apply_locked(entries)
+        entries, active = await self.store.call(self.cluster.leases.load_log_since,
+                                                self.row.pk, self.seq)
+        self._apply_locked(entries, active=active)
         await self.refresh_seats()
 
     async def catch_up(self) -> None:
@@ -420,6 +434,8 @@ class ClusterLobby(Lobby):
         token = await self.store.call(self.cluster.leases.acquire, row.pk)
         if token is not None:
             await table.promote(token)
+        elif row.active is not None:  # a follower: the owner's turn clock, from the log
+            table._deadline = table.derived_deadline(row.active)
         return table
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
