@@ -74,10 +74,16 @@ ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
 WINDOW = 60  # seconds of the per-address creation quota (as ``lobby.WINDOW``)
 
 # Atomic in Redis: drop reservations older than the window, then count and add one.
-# Redis's own clock, so the workers' clocks need not agree.
+# Redis's own clock, so the workers' clocks need not agree (ARGV[4], when not empty: the
+# time given by the caller instead, for tests).
 _RESERVE = """
-local now = redis.call('TIME')
-local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+local t
+if ARGV[4] ~= nil and ARGV[4] ~= '' then
+  t = tonumber(ARGV[4])
+else
+  local now = redis.call('TIME')
+  t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t - tonumber(ARGV[1]))
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -135,6 +141,41 @@ def redis_client(url: str, retries: int = REDIS_RETRIES) -> aioredis.Redis:
 def worker_id() -> str:
     """Unique per process (a restarted worker is a new one): host, pid, random."""
     return f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class SharedQuotas:
+    """Per-address quotas counted by all the workers together, in Redis: tables created
+    in the last ``WINDOW`` seconds (a sorted set per address, on Redis's clock unless
+    ``clock`` is given) and WebSockets open (a hash per address: worker -> its count; a
+    worker whose ``alive`` key expired no longer counts). Redis errors reach the caller."""
+
+    def __init__(self, redis: aioredis.Redis, me: str,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.redis, self.me, self.clock = redis, me, clock
+        self._reserve = redis.register_script(_RESERVE)
+        self._open = redis.register_script(_OPEN)
+        self._close = redis.register_script(_CLOSE)
+
+    async def reserve(self, address: str, limit: int, member: str) -> tuple[bool, float]:
+        """Count ``member`` (a new table) if under ``limit``: (True, 0); else (False,
+        seconds until the oldest reservation leaves the window)."""
+        now = "" if self.clock is None else repr(self.clock())
+        allowed, wait = await self._reserve(keys=[f"{QUOTA}new:{address}"],
+                                            args=[WINDOW, limit, member, now])
+        return bool(allowed), float(wait)
+
+    async def refund(self, address: str, member: str) -> None:
+        await self.redis.zrem(f"{QUOTA}new:{address}", member)
+
+    async def open(self, address: str, cap: int) -> bool:
+        return bool(await self._open(keys=[f"{QUOTA}ws:{address}"], args=[self.me, cap, ALIVE]))
+
+    async def close(self, address: str) -> None:
+        await self._close(keys=[f"{QUOTA}ws:{address}"], args=[self.me])
+
+    async def alive(self, seconds: int) -> None:
+        """This worker lives for ``seconds`` more (its sockets count)."""
+        await self.redis.set(f"{ALIVE}{self.me}", 1, ex=seconds)
 
 
 @dataclass(frozen=True)
@@ -489,9 +530,7 @@ class Coordinator:
         # The subscription on a connection of its own, never silently re-made: when it
         # breaks, the listener knows that messages were missed (and reads the log).
         self._subscriber = redis_client(config.redis_url, retries=0)
-        self._reserve = self.redis.register_script(_RESERVE)
-        self._open = self.redis.register_script(_OPEN)
-        self._close = self.redis.register_script(_CLOSE)
+        self.quotas = SharedQuotas(self.redis, self.me)
         self.lobby: ClusterLobby | None = None
         self._inbox = f"usotsuki:w:{self.me}"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -890,13 +929,12 @@ class Coordinator:
         worker's own count decides alone). Raises ``Refused`` past the quota."""
         member = f"{self.me}:{next(self._ids)}"
         try:
-            allowed, wait = await self._reserve(keys=[f"{QUOTA}new:{address}"],
-                                                args=[WINDOW, limit, member])
+            allowed, wait = await self.quotas.reserve(address, limit, member)
         except (RedisError, OSError) as exc:
             self._redis_failed("quota", exc)
             return None
         if not allowed:
-            seconds = max(1, math.ceil(float(wait)))
+            seconds = max(1, math.ceil(wait))
             raise Refused("too_many_tables", f"at most {limit} new tables a minute from one "
                           f"address: try again in {seconds} s", 429,
                           {"max": limit, "wait": seconds})
@@ -904,19 +942,18 @@ class Coordinator:
 
     async def refund_table(self, address: str, member: str) -> None:
         with contextlib.suppress(RedisError, OSError):
-            await self.redis.zrem(f"{QUOTA}new:{address}", member)
+            await self.quotas.refund(address, member)
 
     async def open_socket(self, address: str, cap: int) -> bool | None:
         try:
-            return bool(await self._open(keys=[f"{QUOTA}ws:{address}"],
-                                         args=[self.me, cap, ALIVE]))
+            return await self.quotas.open(address, cap)
         except (RedisError, OSError) as exc:
             self._redis_failed("quota", exc)
             return None
 
     async def close_socket(self, address: str) -> None:
         try:
-            await self._close(keys=[f"{QUOTA}ws:{address}"], args=[self.me])
+            await self.quotas.close(address)
         except (RedisError, OSError) as exc:
             self._redis_failed("quota", exc)
 
@@ -925,7 +962,7 @@ class Coordinator:
         worker's count is dropped once its key expires."""
         ttl = max(1, math.ceil(3 * self.config.lease_seconds))
         with contextlib.suppress(RedisError, OSError):
-            await self.redis.set(f"{ALIVE}{self.me}", 1, ex=ttl)
+            await self.quotas.alive(ttl)
 
     # metrics
 
