@@ -4,22 +4,36 @@ PostgreSQL and Redis (Debian's servers, as the tests start them).
 Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
 seats land on different workers), and every seat plays its own game over its own
 WebSocket, pausing ``--think`` seconds on average (0.5x to 1.5x) before each action, as
-people do. Measures tables finished, actions per second, the latency from a client
-sending an action to each seat's socket (the actor's and the others', on whichever
-worker) receiving that action's event (p50, p99; the actor's ``ack`` apart), errors,
-and lost actions: each table's log (read from PostgreSQL at the end) must hold every
+people do. Each seat behaves as the browser does: it takes batch frames, and a share
+``--hint-share`` of the people have their hint panel open (they ask for hints).
+
+People's think time, 5 s on average by default (2.5 s to 7.5 s): a Bluff turn is reading
+the last call, looking at one's cards and picking a call among up to 327 poker hands, or
+challenging; 5 s is on the quick side of that. It is a chosen figure, not one measured
+from people's games (the same as the earlier runs, so they compare); ``--think 1.0``
+(the first runs' figure) is closer to a machine's pace than a person's.
+
+The hint share, 25% by default: the panel is closed until a person opens it (their
+browser remembers it). How many keep it open is not known: 25% is chosen, not
+measured; each hint costs a worker about 2.5 ms of CPU.
+
+Measures tables finished, actions per second, the latency from a client sending an
+action to each seat's socket (the actor's and the others', on whichever worker)
+receiving that action's event (p50, p99; the actor's ``ack`` apart), errors, and lost
+actions: each table's log (read from PostgreSQL at the end) must hold every
 acknowledged action (an action whose socket died, or whose run ended, before its ack
 may be in the log: counted apart, as "in doubt", never as lost). The load generator's
 own CPU share and event-loop lag are printed too: if it were the bottleneck, its lag
-would show.
+would show. So is the CPU each part of the stack used per action (each worker with its
+child processes, nginx, Redis, PostgreSQL, the load generator) and the whole machine's.
 
 Then, with ``--kill-after S``, the same load again with one worker SIGKILLed S seconds
 into play: its sockets reconnect through nginx with ``since``; measured also how long
 until every table it owned has a live lease held by another worker.
 
-    python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 1.0]
-        [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--only-sigkill]
-        [--json PATH]
+    python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 5.0]
+        [--hint-share 0.25] [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30]
+        [--only-sigkill] [--json PATH]
 
 Timed: run it on a quiet machine (other work on the same cores shows up as latency).
 """
