@@ -218,7 +218,9 @@ def _cpu_groups(stack: Cluster) -> dict[str, float]:
 
     port = stack.db.rsplit(":", 1)[1].split("/")[0]
     postmaster = next((pid for pid in parents if _postmaster(pid, port)), None)
-    groups = {w.name: tree(w.process.pid) for w in stack.workers}
+    # A worker that was killed is left out (its CPU went with it).
+    groups = {w.name: tree(w.process.pid) for w in stack.workers
+              if w.process.poll() is None}
     groups["nginx"] = tree(stack.nginx.process.pid)
     assert stack.redis.process is not None
     groups["redis"] = tree(stack.redis.process.pid)
@@ -353,7 +355,8 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - began
     client_cpu = time.process_time() - cpu_began
-    stack_cpu = {k: v - stack_began.get(k, 0.0) for k, v in _cpu_groups(stack).items()}
+    stack_cpu = {k: v - stack_began[k] for k, v in _cpu_groups(stack).items()
+                 if k in stack_began}
     busy = _machine_busy() - busy_began
     probe.cancel()
     totals.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
