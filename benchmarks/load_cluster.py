@@ -4,22 +4,36 @@ PostgreSQL and Redis (Debian's servers, as the tests start them).
 Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
 seats land on different workers), and every seat plays its own game over its own
 WebSocket, pausing ``--think`` seconds on average (0.5x to 1.5x) before each action, as
-people do. Measures tables finished, actions per second, the latency from a client
-sending an action to each seat's socket (the actor's and the others', on whichever
-worker) receiving that action's event (p50, p99; the actor's ``ack`` apart), errors,
-and lost actions: each table's log (read from PostgreSQL at the end) must hold every
+people do. Each seat behaves as the browser does: it takes batch frames, and a share
+``--hint-share`` of the people have their hint panel open (they ask for hints).
+
+People's think time, 5 s on average by default (2.5 s to 7.5 s): a Bluff turn is reading
+the last call, looking at one's cards and picking a call among up to 327 poker hands, or
+challenging; 5 s is on the quick side of that. It is a chosen figure, not one measured
+from people's games (the same as the earlier runs, so they compare); ``--think 1.0``
+(the first runs' figure) is closer to a machine's pace than a person's.
+
+The hint share, 25% by default: the panel is closed until a person opens it (their
+browser remembers it). How many keep it open is not known: 25% is chosen, not
+measured; each hint costs a worker about 2.5 ms of CPU.
+
+Measures tables finished, actions per second, the latency from a client sending an
+action to each seat's socket (the actor's and the others', on whichever worker)
+receiving that action's event (p50, p99; the actor's ``ack`` apart), errors, and lost
+actions: each table's log (read from PostgreSQL at the end) must hold every
 acknowledged action (an action whose socket died, or whose run ended, before its ack
 may be in the log: counted apart, as "in doubt", never as lost). The load generator's
 own CPU share and event-loop lag are printed too: if it were the bottleneck, its lag
-would show.
+would show. So is the CPU each part of the stack used per action (each worker with its
+child processes, nginx, Redis, PostgreSQL, the load generator) and the whole machine's.
 
 Then, with ``--kill-after S``, the same load again with one worker SIGKILLed S seconds
 into play: its sockets reconnect through nginx with ``since``; measured also how long
 until every table it owned has a live lease held by another worker.
 
-    python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 1.0]
-        [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30] [--only-sigkill]
-        [--json PATH]
+    python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 5.0]
+        [--hint-share 0.25] [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30]
+        [--only-sigkill] [--json PATH]
 
 Timed: run it on a quiet machine (other work on the same cores shows up as latency).
 """
@@ -30,6 +44,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import resource
 import sys
@@ -45,7 +60,11 @@ from cluster_helpers import Cluster, cluster  # noqa: E402
 from pg_helpers import new_database, throwaway_postgres  # noqa: E402
 
 TARGET_P99_MS = 150.0
+THINK = 5.0  # seconds a person takes for a turn on average (see the docstring)
+HINT_SHARE = 0.25  # people whose hint panel is open (chosen, not measured: see the docstring)
+TICK = os.sysconf("SC_CLK_TCK")
 EVENT = '{"type":"event","n":'
+BATCH = '{"type":"batch",'
 loads = json.loads
 RETRY = ("unavailable", "not_owner")  # the table is moving: ask again, as a person would
 
@@ -71,10 +90,12 @@ class Totals:
     retried: int = 0  # actions answered "unavailable" while their table moved
     unacked: int = 0  # actions whose socket died before the ack came
     lag: list[float] = field(default_factory=list)  # the load generator's own loop lag
+    frames: int = 0  # WebSocket frames received
+    messages: int = 0  # messages received (a batch frame holds several)
 
 
 async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline: float,
-                connected: asyncio.Event, think: float) -> None:
+                connected: asyncio.Event, think: float, hints: bool) -> None:
     from drive import choose
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -87,7 +108,11 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
         awaiting = False
         sent = 0.0
         try:
-            async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}&since={last_n}",
+            # As the browser: batch frames, and a person whose hint panel is open asks
+            # for hints.
+            show = "&batch=1&hints=1" if hints else "&batch=1"
+            async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}&since={last_n}"
+                               f"{show}",
                                max_size=2**22, open_timeout=30, compression=None,
                                ping_interval=None) as ws:
                 connected.set()
@@ -96,52 +121,60 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                         raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
                     except TimeoutError:
                         return
-                    if raw.startswith(EVENT):  # only its number matters here
-                        n = int(raw[len(EVENT):raw.index(",", len(EVENT))])
-                        last_n = max(last_n, n)
-                        sent_action = totals.in_flight.get(table_id)
-                        if (sent_action is not None and sent_action is not heard
-                                and n > sent_action.after):
-                            # The first event above the actor's: the action reached us.
-                            heard = sent_action
-                            totals.delivered.append(time.perf_counter() - sent_action.at)
-                        continue
-                    m = loads(raw)
-                    kind = m["type"]
-                    if kind == "welcome":
-                        seat = m["seat"]
-                    elif kind == "ack":
-                        awaiting = False
-                        totals.latencies.append(time.perf_counter() - sent)
-                        totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
-                        if table_id in totals.finished:
-                            return  # the game's last action (its ack follows the end)
-                    elif kind == "error" and m["code"] in RETRY:
-                        totals.retried += 1
-                        awaiting, acted_at = False, None
-                        await asyncio.sleep(0.5)
-                        await ws.send(json.dumps({"type": "sync", "since": last_n}))
-                    elif kind == "error" and m["code"] == "not_your_turn" and awaiting:
-                        awaiting = False  # acted already (its ack was lost with a worker)
-                    elif kind == "error":
-                        totals.errors.append(f"{table_id}/{seat}: {m['code']}: {m['message']}")
-                        awaiting = False
-                    elif kind == "state":
-                        if m["status"] == "finished":
-                            totals.finished.add(table_id)
-                            if not awaiting:
-                                return
+                    if raw.startswith(EVENT):  # a lone event: only its number matters
+                        messages: list[Any] = [int(raw[len(EVENT):raw.index(",", len(EVENT))])]
+                    elif raw.startswith(BATCH):  # as the browser: each in order
+                        messages = [m["n"] if m["type"] == "event" else m
+                                    for m in loads(raw)["messages"]]
+                    else:
+                        messages = [loads(raw)]
+                    totals.frames += 1
+                    totals.messages += len(messages)
+                    for m in messages:
+                        if isinstance(m, int):  # an event's number
+                            last_n = max(last_n, m)
+                            sent_action = totals.in_flight.get(table_id)
+                            if (sent_action is not None and sent_action is not heard
+                                    and m > sent_action.after):
+                                # The first event above the actor's: the action reached us.
+                                heard = sent_action
+                                totals.delivered.append(time.perf_counter() - sent_action.at)
                             continue
-                        if (m["to_move"] == seat and m["legal"] is not None
-                                and acted_at != m["n"]):
-                            acted_at = m["n"]
-                            rng = random.Random(f"{table_id}:{m['n']}")
-                            text = choose(m, rng)
-                            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                            sent = time.perf_counter()
-                            totals.in_flight[table_id] = Sent(sent, m["n"])
-                            awaiting = True
-                            await ws.send(json.dumps({"type": "act", "action": text}))
+                        kind = m["type"]
+                        if kind == "welcome":
+                            seat = m["seat"]
+                        elif kind == "ack":
+                            awaiting = False
+                            totals.latencies.append(time.perf_counter() - sent)
+                            totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
+                            if table_id in totals.finished:
+                                return  # the game's last action (its ack follows the end)
+                        elif kind == "error" and m["code"] in RETRY:
+                            totals.retried += 1
+                            awaiting, acted_at = False, None
+                            await asyncio.sleep(0.5)
+                            await ws.send(json.dumps({"type": "sync", "since": last_n}))
+                        elif kind == "error" and m["code"] == "not_your_turn" and awaiting:
+                            awaiting = False  # acted already (its ack was lost with a worker)
+                        elif kind == "error":
+                            totals.errors.append(f"{table_id}/{seat}: {m['code']}: {m['message']}")
+                            awaiting = False
+                        elif kind == "state":
+                            if m["status"] == "finished":
+                                totals.finished.add(table_id)
+                                if not awaiting:
+                                    return
+                                continue
+                            if (m["to_move"] == seat and m["legal"] is not None
+                                    and acted_at != m["n"]):
+                                acted_at = m["n"]
+                                rng = random.Random(f"{table_id}:{m['n']}")
+                                text = choose(m, rng)
+                                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                                sent = time.perf_counter()
+                                totals.in_flight[table_id] = Sent(sent, m["n"])
+                                awaiting = True
+                                await ws.send(json.dumps({"type": "act", "action": text}))
         except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
             pass
         if time.monotonic() >= deadline:
@@ -154,6 +187,60 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
             totals.unacked += 1
         acted_at = None
         await asyncio.sleep(random.uniform(0.1, 0.5))
+
+
+def _stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds: its own and its reaped children's) of a process."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[1]), sum(int(f) for f in fields[11:15]) / TICK
+
+
+def _cpu_groups(stack: Cluster) -> dict[str, float]:
+    """CPU seconds used so far by each part of the stack: the workers (with their child
+    processes), nginx, Redis and this run's PostgreSQL (its postmaster found by port),
+    with the processes that have exited and been reaped by them."""
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)], used[int(entry.name)] = stat
+
+    def tree(root: int) -> float:
+        total, todo = 0.0, [root]
+        while todo:
+            pid = todo.pop()
+            total += used.get(pid, 0.0)
+            todo += [child for child, parent in parents.items() if parent == pid]
+        return total
+
+    port = stack.db.rsplit(":", 1)[1].split("/")[0]
+    postmaster = next((pid for pid in parents if _postmaster(pid, port)), None)
+    # A worker that was killed is left out (its CPU went with it).
+    groups = {w.name: tree(w.process.pid) for w in stack.workers
+              if w.process.poll() is None}
+    groups["nginx"] = tree(stack.nginx.process.pid)
+    assert stack.redis.process is not None
+    groups["redis"] = tree(stack.redis.process.pid)
+    groups["postgres"] = 0.0 if postmaster is None else tree(postmaster)
+    return groups
+
+
+def _postmaster(pid: int, port: str) -> bool:
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return (argv[0].endswith(b"/postgres") and b"-p" in argv
+            and argv[argv.index(b"-p") + 1] == port.encode())
+
+
+def _machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (all cores, every process)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / TICK
 
 
 async def _probe_lag(totals: Totals, every: float = 0.05) -> None:
@@ -211,7 +298,8 @@ async def _watch_move(stack: Cluster, victim: str, owned: list[str], killed: flo
 
 
 async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any],
-                 seconds: float, think: float, kill_after: float | None) -> dict[str, Any]:
+                 seconds: float, think: float, kill_after: float | None,
+                 hint_share: float) -> dict[str, Any]:
     import psycopg
 
     url = stack.nginx.url
@@ -224,8 +312,9 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
         for token in tokens:
             connected = asyncio.Event()
             events.append(connected)
+            hints = random.Random(f"hints:{table_id}:{token}").random() < hint_share
             tasks.append(asyncio.create_task(_seat(ws_url, table_id, token, totals,
-                                                   deadline, connected, think)))
+                                                   deadline, connected, think, hints)))
             if len(events) % 32 == 0:  # handshakes in batches, not thousands at once
                 await asyncio.gather(*(e.wait() for e in events[-32:]))
     await asyncio.gather(*(e.wait() for e in events))
@@ -245,6 +334,7 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
 
         began = time.perf_counter()
         cpu_began = time.process_time()
+        stack_began, busy_began = _cpu_groups(stack), _machine_busy()
         probe = asyncio.create_task(_probe_lag(totals))
         print(f"{len(opened)} tables opened, {len(tasks)} sockets connected: play begins",
               file=sys.stderr, flush=True)
@@ -265,6 +355,9 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - began
     client_cpu = time.process_time() - cpu_began
+    stack_cpu = {k: v - stack_began[k] for k, v in _cpu_groups(stack).items()
+                 if k in stack_began}
+    busy = _machine_busy() - busy_began
     probe.cancel()
     totals.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
     async with await psycopg.AsyncConnection.connect(stack.db, autocommit=True) as conn:
@@ -284,6 +377,7 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
         return {"p50": pct(values, 0.5), "p99": pct(values, 0.99), "max": pct(values, 1.0)}
 
     return {"tables": tables, "players": players, "rules": rules, "think_s": think,
+            "hint_share": hint_share,
             "seconds_limit": seconds, "elapsed_s": round(elapsed, 1),
             "tables_finished": len(totals.finished), "actions": actions,
             "actions_per_s": round(actions / elapsed, 1) if elapsed else None,
@@ -292,10 +386,18 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
             "ack_ms": spread(totals.latencies),  # an action sent -> the actor's ack
             "client_lag_ms": spread(totals.lag),
             "client_cpu": round(client_cpu / elapsed, 2) if elapsed else None,
+            # CPU per action (ms) of each part of the stack, and the whole machine's
+            # (other work on the machine included: compare with the parts' sum).
+            "cpu_ms_per_action": {k: round(1000 * v / max(actions, 1), 2)
+                                  for k, v in {**stack_cpu, "load generator": client_cpu,
+                                               "machine": busy}.items()},
+            "cores_busy": round(busy / elapsed, 2) if elapsed else None,
             "errors": len(totals.errors), "error_samples": totals.errors[:5],
             "lost_actions": lost, "in_doubt_logged_not_acked": doubt,
             "acked_not_in_log_tables": [tid for tid, _, _ in opened
                                         if totals.acks.get(tid, 0) > logged.get(tid, 0)][:5],
+            "frames_per_action": round(totals.frames / max(actions, 1), 1),
+            "messages_per_action": round(totals.messages / max(actions, 1), 1),
             "reconnects": totals.reconnects, "retried_while_moving": totals.retried,
             "unacked_at_disconnect": totals.unacked, "failover": failover}
 
@@ -311,7 +413,8 @@ def _loop_factory() -> Any:
 
 
 def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think: float,
-        kill_after: float | None, workers: int = 3) -> dict[str, Any]:
+        kill_after: float | None, workers: int = 3,
+        hint_share: float = HINT_SHARE) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
     lifted = ["--tables-per-minute", "1000000", "--open-tables", "1000000",
@@ -321,7 +424,7 @@ def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think:
         with (cluster(db, workers, lifted, connections=4 * tables * players + 1024) as stack,
               asyncio.Runner(loop_factory=_loop_factory()) as runner):
             result = runner.run(_drive(stack, tables, players, rules, seconds, think,
-                                       kill_after))
+                                       kill_after, hint_share))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     result["workers"] = workers
     result["target_met"] = (result["latency_ms"]["p99"] is not None
@@ -335,7 +438,8 @@ def report(name: str, r: dict[str, Any]) -> None:
     lat = r["latency_ms"]
     print(f"{name}: {r['tables_finished']}/{r['tables']} tables of {r['players']} finished "
           f"in {r['elapsed_s']} s over {r['workers']} workers behind nginx (think "
-          f"{r['think_s']} s); {r['actions']} actions, {r['actions_per_s']} actions/s; "
+          f"{r['think_s']} s, hints shown by {r['hint_share']:.0%}); {r['actions']} "
+          f"actions, {r['actions_per_s']} actions/s; "
           f"latency (an action sent -> each seat got its event, {r['deliveries']} "
           f"deliveries) p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
           f"ack p50 {r['ack_ms']['p50']} ms, p99 {r['ack_ms']['p99']} ms; "
@@ -344,6 +448,13 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"{r['reconnects']}, retried while moving {r['retried_while_moving']}; "
           f"target met: {r['target_met']}; load generator: {r['client_cpu']} of a core, "
           f"its loop lag p99 {r['client_lag_ms']['p99']} ms", flush=True)
+    cpu = r["cpu_ms_per_action"]
+    workers = sum(v for k, v in cpu.items() if k.startswith("w"))
+    print(f"  per action: {r['messages_per_action']} messages received by the people's "
+          f"sockets in {r['frames_per_action']} frames", flush=True)
+    print(f"  CPU ms per action: workers {workers:.2f} ("
+          + ", ".join(f"{k} {v}" for k, v in cpu.items()) + f"); machine busy "
+          f"{r['cores_busy']} cores", flush=True)
     if r["failover"] is not None:
         f = r["failover"]
         print(f"  failover: {f['worker']} SIGKILLed at {f['killed_at_s']} s owning "
@@ -361,24 +472,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="Bluff rules as JSON (max_cards 2: games of a few minutes)")
     parser.add_argument("--seconds", type=float, default=240.0,
                         help="each run stops by itself after this long")
-    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--think", type=float, default=THINK)
     parser.add_argument("--kill-after", type=float, default=30.0,
                         help="seconds into the second run when a worker is SIGKILLed "
                         "(negative: no second run)")
     parser.add_argument("--only-sigkill", action="store_true",
                         help="skip the steady run (each run alone stays under the "
                         "shared lock's time)")
+    parser.add_argument("--hint-share", type=float, default=HINT_SHARE,
+                        help="share of people whose hint panel is open (they ask for hints)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     rules = json.loads(args.rules)
     results: dict[str, dict[str, Any]] = {}
     if not args.only_sigkill:
         results["steady"] = run(args.tables, args.players, rules, args.seconds, args.think,
-                                None)
+                                None, hint_share=args.hint_share)
         report("cluster load", results["steady"])
     if args.kill_after >= 0:
         results["sigkill"] = run(args.tables, args.players, rules, args.seconds, args.think,
-                                 args.kill_after)
+                                 args.kill_after, hint_share=args.hint_share)
         report("cluster load, one worker SIGKILLed", results["sigkill"])
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

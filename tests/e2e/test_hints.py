@@ -13,9 +13,9 @@ from e2e_helpers import ANY_TURN, bluff_turn, create_table, liar_turn, shot, sta
 
 def check_hint(page: Any, game: str, options: dict[str, Any], judge: str,
                play: Callable[[Any, random.Random], None], shots: tuple[str, str]) -> None:
-    """Play turns until ``judge`` (the doubt or challenge button) is offered, then check the
-    hint shows both labelled numbers, in English and (after ``l``) in Japanese; before
-    that, with nothing to judge, no hint shows."""
+    """Play turns until ``judge`` (the doubt or challenge button) is offered, then open the
+    hint (its toggle) and check it shows both labelled numbers, in English and (after
+    ``l``) in Japanese; before that, with nothing to judge, neither hint nor toggle shows."""
     create_table(page, game, "Alice", ["bot:normal"], options)
     start(page)
     rng = random.Random(1)
@@ -24,8 +24,11 @@ def check_hint(page: Any, game: str, options: dict[str, Any], judge: str,
         if page.get_attribute("body", "data-status") == "finished":
             break
         if page.locator(judge).count():
+            # Behind a toggle (the server computes hints only for those who look).
+            assert page.locator("#truth-hint").count() == 0
+            page.click("#hint-toggle")
             hint = page.locator("#truth-hint")
-            assert hint.count() == 1
+            hint.wait_for()
             text = hint.inner_text()
             assert "given how people play" in text and "from the cards alone" in text
             assert text.count("%") == 2
@@ -36,6 +39,7 @@ def check_hint(page: Any, game: str, options: dict[str, Any], judge: str,
             shot(page, shots[1])
             return
         assert page.locator("#truth-hint").count() == 0  # nothing to judge yet
+        assert page.locator("#hint-toggle").count() == 0
         play(page, rng)
     raise AssertionError(f"no {judge} was offered in 60 turns")
 

@@ -165,3 +165,72 @@ def test_bots_wait_their_delay() -> None:
             message = seat.until("event")
         assert time.monotonic() - t0 >= 0.25
         close_all()
+
+
+def test_hints_only_for_sockets_that_show_them(client: TestClient) -> None:
+    """The honest hint costs milliseconds: a socket's states carry it only once it asks
+    (``hints`` message, or ``hints=1`` when connecting), for the seat to move."""
+    tid, tokens, seats = start_people(client, "bluff", 3)
+    state = seats[0].state
+    assert state is not None
+    first = seats[state["to_move"]]
+    first.send({"type": "act", "action": "card 2", "id": 1})
+    first.until("ack")
+    judge = seats[(state["to_move"] + 1) % 3]
+    after = judge.until_state(state["n"] + 1)
+    assert after["to_move"] == judge.seat and "challenge" in after["legal"]
+    assert after["hint"] is None  # not asked for
+    judge.send({"type": "hints", "on": True})
+    shown = judge.until("state")
+    assert shown["hint"] is not None and 0 <= shown["hint"]["odds"] <= 1
+    judge.send({"type": "hints", "on": "yes"})
+    assert judge.until("error")["code"] == "bad_message"
+    judge.send({"type": "hints", "on": False})
+    assert judge.until("state")["hint"] is None
+    # Asked for when connecting: the same hint; a seat not to move never gets one.
+    again = Seat(client, tid, tokens[judge.seat], since=10**6)
+    other = Seat(client, tid, tokens[first.seat], since=10**6)
+    with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[judge.seat]}"
+                                  f"&since={10**6}&hints=1") as ws:
+        assert ws.receive_json()["type"] == "welcome"
+        message = ws.receive_json()
+        while message["type"] != "state":
+            message = ws.receive_json()
+        assert message["hint"] == shown["hint"]
+    assert again.state is not None and again.state["hint"] is None
+    other.send({"type": "hints", "on": True})
+    assert other.until("state")["hint"] is None
+    for s in [*seats, again, other]:
+        s.close()
+
+
+def test_batch_frames_carry_the_same_messages_in_order(client: TestClient) -> None:
+    """``batch=1``: what is queued together (an action's events and state) comes in one
+    ``batch`` frame; unpacked, the same messages in the same order as one by one."""
+    tid, tokens, seats = start_people(client, "bluff", 3)
+    state = seats[0].state
+    assert state is not None
+    mover = state["to_move"]
+    plain = Seat(client, tid, tokens[mover], since=state["n"])
+    with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[mover]}"
+                                  f"&since={state['n']}&batch=1") as ws:
+        frames = [ws.receive_json()]
+        while frames[-1].get("type") != "state" and not any(
+                m["type"] == "state" for m in frames[-1].get("messages", ())):
+            frames.append(ws.receive_json())
+        seats[mover].send({"type": "act", "action": "card 3", "id": 7})
+        after = seats[mover].until("ack")["n"]
+        plain.until_state(after)
+        while not any(m["type"] == "state" and m["n"] >= after
+                      for m in frames[-1].get("messages", [frames[-1]])):
+            frames.append(ws.receive_json())
+        ws.send_json({"type": "act", "action": "challenge", "id": 8})  # not its turn now
+        error = ws.receive_json()
+    assert error["type"] == "error" and error["code"] == "not_your_turn"
+    unpacked = [m for f in frames for m in (f["messages"] if f["type"] == "batch" else [f])]
+    assert any(f["type"] == "batch" for f in frames)
+    # The plain socket saw the same (the ack went to the acting socket: in neither).
+    seen = [m for m in plain.messages if m["type"] != "table"]
+    assert [m for m in unpacked if m["type"] != "table"] == seen
+    for s in [*seats, plain]:
+        s.close()

@@ -74,10 +74,16 @@ ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
 WINDOW = 60  # seconds of the per-address creation quota (as ``lobby.WINDOW``)
 
 # Atomic in Redis: drop reservations older than the window, then count and add one.
-# Redis's own clock, so the workers' clocks need not agree.
+# Redis's own clock, so the workers' clocks need not agree (ARGV[4], when not empty: the
+# time given by the caller instead, for tests).
 _RESERVE = """
-local now = redis.call('TIME')
-local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+local t
+if ARGV[4] ~= nil and ARGV[4] ~= '' then
+  t = tonumber(ARGV[4])
+else
+  local now = redis.call('TIME')
+  t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t - tonumber(ARGV[1]))
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -135,6 +141,41 @@ def redis_client(url: str, retries: int = REDIS_RETRIES) -> aioredis.Redis:
 def worker_id() -> str:
     """Unique per process (a restarted worker is a new one): host, pid, random."""
     return f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class SharedQuotas:
+    """Per-address quotas counted by all the workers together, in Redis: tables created
+    in the last ``WINDOW`` seconds (a sorted set per address, on Redis's clock unless
+    ``clock`` is given) and WebSockets open (a hash per address: worker -> its count; a
+    worker whose ``alive`` key expired no longer counts). Redis errors reach the caller."""
+
+    def __init__(self, redis: aioredis.Redis, me: str,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.redis, self.me, self.clock = redis, me, clock
+        self._reserve = redis.register_script(_RESERVE)
+        self._open = redis.register_script(_OPEN)
+        self._close = redis.register_script(_CLOSE)
+
+    async def reserve(self, address: str, limit: int, member: str) -> tuple[bool, float]:
+        """Count ``member`` (a new table) if under ``limit``: (True, 0); else (False,
+        seconds until the oldest reservation leaves the window)."""
+        now = "" if self.clock is None else repr(self.clock())
+        allowed, wait = await self._reserve(keys=[f"{QUOTA}new:{address}"],
+                                            args=[WINDOW, limit, member, now])
+        return bool(allowed), float(wait)
+
+    async def refund(self, address: str, member: str) -> None:
+        await self.redis.zrem(f"{QUOTA}new:{address}", member)
+
+    async def open(self, address: str, cap: int) -> bool:
+        return bool(await self._open(keys=[f"{QUOTA}ws:{address}"], args=[self.me, cap, ALIVE]))
+
+    async def close(self, address: str) -> None:
+        await self._close(keys=[f"{QUOTA}ws:{address}"], args=[self.me])
+
+    async def alive(self, seconds: int) -> None:
+        """This worker lives for ``seconds`` more (its sockets count)."""
+        await self.redis.set(f"{ALIVE}{self.me}", 1, ex=seconds)
 
 
 @dataclass(frozen=True)
@@ -259,9 +300,12 @@ class ClusterTable(Table):
     # a follower's copy
 
     def _apply_locked(self, entries: list[LogEntry],
-                      clock: tuple[int, float, float] | None = None) -> None:
+                      clock: tuple[int, float, float] | None = None,
+                      active: float | None = None) -> None:
         """Fold the entries this copy lacks and tell its clients; ``clock``: the turn's
-        deadline the owner set after the last of them (None when unknown)."""
+        deadline the owner set after the last of them (published with them), or else
+        derived from ``active``, the time of the table's last command (read from the
+        log)."""
         fresh: list[Numbered] = []
         for entry in entries:
             if entry.seq != self.seq:
@@ -275,14 +319,25 @@ class ClusterTable(Table):
             fresh += self._absorb(games, events)
             self.active = self.clock.time()
         if fresh:
-            self._deadline = clock
+            self._deadline = clock if active is None else self.derived_deadline(active)
             self._publish(fresh)
             self.advanced.notify_all()
 
+    def derived_deadline(self, since: float) -> tuple[int, float, float] | None:
+        """The turn's deadline as the owner set it (``schedule``) when it committed the
+        last entry, at ``since``: a copy that read the log shows its clients the same
+        countdown, give or take the commit's milliseconds."""
+        slot = self.current
+        if (slot is None or slot.session.is_over or (seat := slot.session.to_move) is None
+                or self.seq >= self.settings.max_entries or self.seats[seat].bot is not None
+                or (seconds := self.turn_seconds) is None):
+            return None
+        return (seat, since + seconds, seconds)
+
     async def _catch_up_locked(self) -> None:
-        entries = await self.store.call(self.cluster.leases.load_log_from, self.row.pk,
-                                        self.seq)
-        self._apply_locked(entries)
+        entries, active = await self.store.call(self.cluster.leases.load_log_since,
+                                                self.row.pk, self.seq)
+        self._apply_locked(entries, active=active)
         await self.refresh_seats()
 
     async def catch_up(self) -> None:
@@ -420,6 +475,8 @@ class ClusterLobby(Lobby):
         token = await self.store.call(self.cluster.leases.acquire, row.pk)
         if token is not None:
             await table.promote(token)
+        elif row.active is not None:  # a follower: the owner's turn clock, from the log
+            table._deadline = table.derived_deadline(row.active)
         return table
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
@@ -473,9 +530,7 @@ class Coordinator:
         # The subscription on a connection of its own, never silently re-made: when it
         # breaks, the listener knows that messages were missed (and reads the log).
         self._subscriber = redis_client(config.redis_url, retries=0)
-        self._reserve = self.redis.register_script(_RESERVE)
-        self._open = self.redis.register_script(_OPEN)
-        self._close = self.redis.register_script(_CLOSE)
+        self.quotas = SharedQuotas(self.redis, self.me)
         self.lobby: ClusterLobby | None = None
         self._inbox = f"usotsuki:w:{self.me}"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -484,6 +539,7 @@ class Coordinator:
         # the command never runs twice here.
         self._served: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
         self._ids = itertools.count()
+        self._holders: dict[int, str] = {}  # table pk -> the owner that last answered
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: set[asyncio.Task[None]] = set()
@@ -662,10 +718,15 @@ class Coordinator:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.relay_seconds
         pause = 0.05
+        pk = table.row.pk
         while True:
             if table.token is not None:
                 return None
-            holder = await self.store.call(self.leases.holder, table.row.pk)
+            # The owner last heard from is asked first (a database round trip saved per
+            # command); any failure looks it up afresh.
+            known = self._holders.get(pk)
+            holder = ((known, 0) if known is not None
+                      else await self.store.call(self.leases.holder, pk))
             reply: dict[str, Any] | None = None
             if holder is None or holder[0] == self.me:
                 token = await self.store.call(self.leases.acquire, table.row.pk)
@@ -677,6 +738,8 @@ class Coordinator:
                 reply = await self._ask(holder[0], ref, table.public_id, command, args,
                                         max(wait, 0.1))
             if reply is not None and reply.get("code") != NOT_OWNER:
+                assert holder is not None
+                self._holders[pk] = holder[0]
                 if "error" in reply:
                     self._count_relay("refused")
                     raise Refused(reply["code"], reply["error"], reply.get("status", 400),
@@ -684,6 +747,7 @@ class Coordinator:
                 self._count_relay("done")
                 ok: dict[str, Any] = reply["ok"]
                 return ok
+            self._holders.pop(pk, None)
             if loop.time() + pause >= give_up:
                 self._count_relay("failed")
                 raise Refused("unavailable", "the table's server cannot be reached now: "
@@ -865,13 +929,12 @@ class Coordinator:
         worker's own count decides alone). Raises ``Refused`` past the quota."""
         member = f"{self.me}:{next(self._ids)}"
         try:
-            allowed, wait = await self._reserve(keys=[f"{QUOTA}new:{address}"],
-                                                args=[WINDOW, limit, member])
+            allowed, wait = await self.quotas.reserve(address, limit, member)
         except (RedisError, OSError) as exc:
             self._redis_failed("quota", exc)
             return None
         if not allowed:
-            seconds = max(1, math.ceil(float(wait)))
+            seconds = max(1, math.ceil(wait))
             raise Refused("too_many_tables", f"at most {limit} new tables a minute from one "
                           f"address: try again in {seconds} s", 429,
                           {"max": limit, "wait": seconds})
@@ -879,19 +942,18 @@ class Coordinator:
 
     async def refund_table(self, address: str, member: str) -> None:
         with contextlib.suppress(RedisError, OSError):
-            await self.redis.zrem(f"{QUOTA}new:{address}", member)
+            await self.quotas.refund(address, member)
 
     async def open_socket(self, address: str, cap: int) -> bool | None:
         try:
-            return bool(await self._open(keys=[f"{QUOTA}ws:{address}"],
-                                         args=[self.me, cap, ALIVE]))
+            return await self.quotas.open(address, cap)
         except (RedisError, OSError) as exc:
             self._redis_failed("quota", exc)
             return None
 
     async def close_socket(self, address: str) -> None:
         try:
-            await self._close(keys=[f"{QUOTA}ws:{address}"], args=[self.me])
+            await self.quotas.close(address)
         except (RedisError, OSError) as exc:
             self._redis_failed("quota", exc)
 
@@ -900,7 +962,7 @@ class Coordinator:
         worker's count is dropped once its key expires."""
         ttl = max(1, math.ceil(3 * self.config.lease_seconds))
         with contextlib.suppress(RedisError, OSError):
-            await self.redis.set(f"{ALIVE}{self.me}", 1, ex=ttl)
+            await self.quotas.alive(ttl)
 
     # metrics
 

@@ -217,6 +217,18 @@ class Leases:
                                 .order_by(log.c.seq)).all()
         return [LogEntry(r.seq, r.kind, json.loads(r.data)) for r in rows]
 
+    def load_log_since(self, table_pk: int, first: int) -> tuple[list[LogEntry], float | None]:
+        """``load_log_from``, and the time of the table's last command (when its owner
+        committed the last entry: a follower derives the turn's deadline from it)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(log).where(log.c.table_pk == table_pk,
+                                                  log.c.seq >= first)
+                                .order_by(log.c.seq)).all()
+            active = conn.execute(select(tables.c.active)
+                                  .where(tables.c.pk == table_pk)).scalar()
+        return ([LogEntry(r.seq, r.kind, json.loads(r.data)) for r in rows],
+                None if active is None else float(active))
+
     def log_lengths(self, table_pks: Sequence[int]) -> dict[int, int]:
         """How many entries each table's log holds (followers check they missed none)."""
         if not table_pks:

@@ -281,20 +281,31 @@ class Table:
     # publishing
 
     def _publish(self, fresh: list[Numbered]) -> None:
-        for client in list(self.clients):
+        # Each seat's state is encoded once, whatever number of sockets it has; the
+        # clients that show the hint (it costs milliseconds) get theirs last, so that
+        # nobody else waits for it.
+        states: dict[tuple[int | None, bool], str] = {}
+        clients = sorted(self.clients, key=lambda c: c.hints)
+        for client in clients:
             for e in fresh:
                 if visible_to(e, client.seat):
                     client.send_text(e.wire)
-            client.send(self.state_message(client.seat))
+            key = (client.seat, client.hints)
+            if (text := states.get(key)) is None:
+                text = states[key] = encode(self.state_message(client.seat, client.hints))
+            client.send_text(text)
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
+    def state_message(self, seat: int | None, hints: bool = False) -> dict[str, Any]:
+        """The seat's state message; ``hints``: with the honest hint when the seat is to
+        move (only sockets that show it ask: ``Client.hints``)."""
         slot = self.current
         view = None if slot is None else view_json(slot.session, seat)
         to_move = None if slot is None else slot.session.to_move
         legal = hint = None
         if slot is not None and seat is not None and to_move == seat:
             legal = legal_json(slot.session)
-            hint = hint_json(slot.session, seat)
+            if hints:
+                hint = hint_json(slot.session, seat)
         clock = None
         if self._deadline is not None and self._deadline[0] == to_move and self.playing:
             left = max(0.0, self._deadline[1] - self.clock.time())

@@ -34,9 +34,13 @@ class Numbered:
 
 @dataclass(eq=False)
 class Client:
-    """One connection: its seat (None: a spectator) and its outgoing queue."""
+    """One connection: its seat (None: a spectator), whether it shows the honest hint
+    (its ``state`` messages carry it only then: a hint costs milliseconds of CPU) and
+    takes batch frames, and its outgoing queue."""
 
     seat: int | None
+    hints: bool = False
+    batch: bool = False  # messages queued together go in one "batch" frame
     queue: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False

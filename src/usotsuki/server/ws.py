@@ -27,6 +27,7 @@ router = APIRouter()
 MAX_MESSAGE_CHARS = 4096
 MAX_ID_CHARS = 64
 MAX_DEPTH = 8  # messages nest 2 levels; deeper text is refused before it is parsed
+BATCH_CHARS = 32768  # a batch frame grows to about this many characters at most
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,24 @@ async def _sender(websocket: WebSocket, client: Client) -> None:
             if message is None:
                 await websocket.close(code=1008 if client.dropped else 1000)
                 return
+            closing = False
+            if client.batch and not client.queue.empty():
+                # What is queued already goes in one frame: one system call for the
+                # server, the balancer and the client instead of one per message.
+                pending, size = [message], len(message)
+                while not client.queue.empty() and size < BATCH_CHARS:
+                    more = client.queue.get_nowait()
+                    if more is None:
+                        closing = True
+                        break
+                    pending.append(more)
+                    size += len(more)
+                if len(pending) > 1:
+                    message = '{"type":"batch","messages":[' + ",".join(pending) + "]}"
             await websocket.send_text(wire_text(message))
+            if closing:
+                await websocket.close(code=1008 if client.dropped else 1000)
+                return
     except (WebSocketDisconnect, OSError, RuntimeError):
         return  # the client went away (or the socket is closed): nothing to send to
     except Exception:
@@ -116,7 +134,7 @@ async def _sender(websocket: WebSocket, client: Client) -> None:
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
-                       since: int = -1) -> None:
+                       since: int = -1, hints: bool = False, batch: bool = False) -> None:
     lobby: Lobby = websocket.app.state.lobby
     await websocket.accept()
     table = await lobby.find(table_id)
@@ -129,7 +147,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         await websocket.send_json(_error("forbidden", "this token holds no seat here"))
         await websocket.close(code=4403)
         return
-    client = Client(seat)
+    client = Client(seat, hints, batch)
     async with table.lock:  # no event can slip between the catch-up and the live stream
         table.clients.add(client)
         table.announce_table(skip=client)  # to the others: this seat is connected
@@ -154,7 +172,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
 def _catch_up(table: Table, client: Client, since: int) -> None:
     for text in table.events_since(client.seat, max(since, -1)):
         client.send_text(text)
-    client.send(table.state_message(client.seat))
+    client.send(table.state_message(client.seat, client.hints))
 
 
 @dataclass
@@ -227,15 +245,23 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits) -> No
                 return
             for event in events:
                 client.send_text(event)
-            client.send(table.state_message(client.seat))
+            client.send(table.state_message(client.seat, client.hints))
     elif kind == "act":
         await _act(table, client, message.get("action"), ref)
+    elif kind == "hints":
+        on = message.get("on")
+        if not isinstance(on, bool):
+            client.send(_error("bad_message", "on must be true or false", ref))
+            return
+        async with table.lock:  # the state answered is the table's present one
+            client.hints = on
+            client.send(table.state_message(client.seat, client.hints))
     elif kind == "hurry":
         granted = await table.hurry(client.seat)
         client.send({"type": "hurry", "id": ref, "granted": granted})
     else:
         client.send(_error("unknown_type", f"unknown message type {kind!r} "
-                           "(known: act, sync, ping, hurry)", ref))
+                           "(known: act, sync, ping, hurry, hints)", ref))
 
 
 async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:

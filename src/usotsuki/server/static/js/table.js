@@ -74,6 +74,8 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const query = new URLSearchParams({ since: String(lastN) });
   if (mine?.token) query.set("token", mine.token);
+  if (hintsOn()) query.set("hints", "1"); // the server computes hints only for those who look
+  query.set("batch", "1"); // an action's events and state in one frame
   const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?${query}`);
   socket = ws;
   setConn(retry ? "table.reconnecting" : "table.connecting");
@@ -84,7 +86,11 @@ function connect() {
   };
   ws.onmessage = (m) => {
     if (ws !== socket) return; // a socket being replaced says nothing more
-    try { onMessage(JSON.parse(m.data)); } catch (e) { console.error(e); }
+    let message;
+    try { message = JSON.parse(m.data); } catch (e) { console.error(e); return; }
+    for (const one of message.type === "batch" ? message.messages : [message]) {
+      try { onMessage(one); } catch (e) { console.error(e); }
+    }
   };
   ws.onclose = (ev) => {
     if (ws !== socket) return;
@@ -333,7 +339,7 @@ function renderBoard(view) {
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
-  if (ctx.legal && state.hint) controls.unshift(hintEl(state.hint)); // issue 11: honest hints
+  if (judging(ctx.legal)) controls.unshift(hintBox()); // issue 11: honest hints
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
@@ -610,6 +616,25 @@ function presence() {
   $("hurry").hidden = !out;
 }
 
+// The honest hint, behind a toggle remembered in this browser (off at first): open, the
+// server adds it to this socket's state messages whenever there is a claim to judge.
+function hintsOn() { return localStorage.getItem("usotsuki.hints") === "on"; }
+function judging(legal) {
+  if (!legal) return false;
+  return info.game === "bluff" ? legal.includes("challenge") : Boolean(legal.doubt);
+}
+function hintBox() {
+  const on = hintsOn();
+  return el("div", { class: "hint-box" }, on ? hintEl(state.hint) : null,
+    el("button", { type: "button", class: "link-button", id: "hint-toggle", "aria-pressed": on ? "true" : "false",
+      onclick: toggleHints }, t(on ? "hint.hide" : "hint.show")));
+}
+function toggleHints() {
+  localStorage.setItem("usotsuki.hints", hintsOn() ? "off" : "on");
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "hints", on: hintsOn() }));
+  render();
+}
+
 let audio = null;
 function soundOn() { return localStorage.getItem("usotsuki.sound") === "on"; }
 function beep(freq) {
@@ -651,6 +676,7 @@ function onKey(e) {
     case "a": case "A": click("accept"); break;
     case "?": $("help").showModal(); e.preventDefault(); break;
     case "l": case "L": toggleLang(); break;
+    case "h": case "H": click("hint-toggle"); break;
     case "Escape": if (revealOpen) { revealOpen = false; render(); } break;
     default: break;
   }

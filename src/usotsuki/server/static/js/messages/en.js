@@ -92,6 +92,8 @@ export default {
   "hint.heading": "Chance that the last claim is true:",
   "hint.calibrated": "given how people play",
   "hint.odds": "from the cards alone",
+  "hint.show": "Show the chance that the last claim is true (h)",
+  "hint.hide": "Hide the chance (h)",
 
   "seat.cards": "{n} cards",
   "seat.losses": "lost {n} of {max}",
@@ -386,7 +388,7 @@ export default {
   "err.spectator": "Spectators cannot act.",
   "help.heading": "Rules and keyboard",
   "help.keys": "Keyboard",
-  "help.keysBody": "<ul><li><kbd>Tab</kbd> / <kbd>Shift+Tab</kbd> move between controls; <kbd>Enter</kbd> or <kbd>Space</kbd> presses the focused one; cards in your hand toggle with <kbd>Enter</kbd>.</li><li><kbd>C</kbd> challenge (Bluff) · <kbd>D</kbd> doubt · <kbd>P</kbd> pass · <kbd>A</kbd> accept (Liar Game).</li><li><kbd>Enter</kbd> on the confirm button makes the call or play.</li><li><kbd>?</kbd> opens this help · <kbd>L</kbd> switches language.</li><li>Replay: <kbd>←</kbd> back, <kbd>→</kbd> forward, <kbd>Home</kbd> first, <kbd>End</kbd> last.</li></ul>",
+  "help.keysBody": "<ul><li><kbd>Tab</kbd> / <kbd>Shift+Tab</kbd> move between controls; <kbd>Enter</kbd> or <kbd>Space</kbd> presses the focused one; cards in your hand toggle with <kbd>Enter</kbd>.</li><li><kbd>C</kbd> challenge (Bluff) · <kbd>D</kbd> doubt · <kbd>P</kbd> pass · <kbd>A</kbd> accept (Liar Game).</li><li><kbd>Enter</kbd> on the confirm button makes the call or play.</li><li><kbd>?</kbd> opens this help · <kbd>L</kbd> switches language · <kbd>H</kbd> shows or hides the chance that the last claim is true.</li><li>Replay: <kbd>←</kbd> back, <kbd>→</kbd> forward, <kbd>Home</kbd> first, <kbd>End</kbd> last.</li></ul>",
   "help.bluff": "Bluff",
   "help.bluffBody": "<p>3 to 8 players (2 as a variant). Each player holds face down one card more than the rounds they have lost. A player who loses while holding the maximum (5 by default) is out.</p><p>In turn, players claim that a poker combination exists among <strong>all players' cards together</strong>. Each call must be stronger than the last; instead of calling, the player to move may <strong>challenge</strong> the last call.</p><p>Calls, weakest type first: one card of a rank; a pair; two pairs; three of a kind; full house; four of a kind; straight flush (five in sequence of one suit, top 5 to A; the ace is low only in 5-4-3-2-A). Within a type, ranks compare A &gt; K &gt; … &gt; 2; two pairs by the higher pair, then the lower; full house by the three, then the pair; straight flushes by their top only, so the suit never makes a call stronger. There are no plain straights or flushes.</p><p>At a challenge all hands are shown. A call is true when the cards contain the claimed cards (more do not matter; a different, stronger combination does not help). A false call loses for its caller, a true one for the challenger. The loser deals the next round and the next player calls first. The last player in wins.</p><p>Short deck (option): play with the four suits of the highest ranks only, e.g. 9 to A, the 24 cards of Polish liar's poker. Only calls of ranks in the deck exist; straight flushes need all five ranks in the deck.</p>",
   "help.liar": "Liar Game",
