@@ -239,8 +239,8 @@ class ExpertBluffBot:
         truth = every[worlds]
         actions = list(raises)
         read = self.cal if self.playout_map else None
-        losses = [float(_playouts(v, owner, truth, i, self.playout, gen, read).mean())
-                  for i in raises]
+        losses = [float(x) for x in
+                  playouts(v, owner, truth, raises, self.playout, gen, read).mean(axis=1)]
         if p_current is not None:
             actions.append(-1)
             losses.append(p_current)  # B9: a challenge loses when the call is true
@@ -257,30 +257,47 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
               rule: MixedRule, gen: np.random.Generator,
               cal: Calibration | None = None) -> np.ndarray:
     """(worlds,): whether seat ``v.seat`` loses the round after calling ``ALL_CALLS[first]``
-    in each world (``owner``: each card's seat; ``truth``: each call's truth, B8), every
-    seat then playing ``rule`` on its own cards there, all worlds in step. With ``cal``,
-    each seat judges the call in front of it through that calibration's map (its card
-    odds moved as :func:`usotsuki.bots.bluff_calibration.recalibrate` moves them), as
-    ``normal`` judges a call that someone chose to make (an approximation: the map was
-    fitted on the particle belief's probabilities, not on card odds)."""
+    in each world: :func:`playouts` for one raise."""
+    return playouts(v, owner, truth, [first], rule, gen, cal)[0]
+
+
+def playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, firsts: Sequence[int],
+             rule: MixedRule, gen: np.random.Generator,
+             cal: Calibration | None = None) -> np.ndarray:
+    """(len(firsts), worlds): whether seat ``v.seat`` loses the round after calling
+    ``ALL_CALLS[first]``, for each raise and each world (``owner``: each card's seat;
+    ``truth``: each call's truth, B8), every seat then playing ``rule`` on its own cards
+    there. Every raise is played out in the same worlds (common random numbers), all of
+    them in step: the seats move in the same order in every row, so one pass serves all
+    the raises, and a seat's card odds in a world (its hand does not change within the
+    round) are computed once. With ``cal``, each seat judges the call in front of it
+    through that calibration's map (its card odds moved as
+    :func:`usotsuki.bots.bluff_calibration.recalibrate` moves them), as ``normal`` judges
+    a call that someone chose to make (an approximation: the map was fitted on the
+    particle belief's probabilities, not on card odds)."""
     assert v.seat is not None
     k = owner.shape[0]
-    rows = np.arange(k)
-    current = np.full(k, first, dtype=np.int64)
-    caller = np.full(k, v.seat, dtype=np.int64)
-    lost = np.zeros(k, dtype=bool)
-    active = np.ones(k, dtype=bool)
+    world = np.tile(np.arange(k), len(firsts))
+    n = world.size
+    rows = np.arange(n)
+    current = np.repeat(np.asarray(firsts, dtype=np.int64), k)
+    caller = np.full(n, v.seat, dtype=np.int64)
+    lost = np.zeros(n, dtype=bool)
+    active = np.ones(n, dtype=bool)
     mask = deck_mask(v.ranks)
     columns = np.arange(len(ALL_CALLS))
+    odds: dict[int, np.ndarray] = {}  # per seat: (worlds, 326) odds of its hand there
     seat = _next(v.hand_sizes, v.seat)
     for _ in range(len(ALL_CALLS)):  # every raise is stronger (B5): the round ends
         live = rows[active]
         if not live.size:
             break
-        held = owner[live] == seat
-        unseen = v.cards_in_play - v.hand_sizes[seat]
-        probs = np.where(mask, call_probabilities_rows(held, unseen, v.ranks), NO_CALL)
+        if seat not in odds:
+            unseen = v.cards_in_play - v.hand_sizes[seat]
+            odds[seat] = np.where(mask, call_probabilities_rows(owner == seat, unseen,
+                                                                v.ranks), NO_CALL)
         cur = current[live]
+        probs = odds[seat][world[live]]
         p_cur = probs[np.arange(live.size), cur]
         if cal is not None:
             p_cur = recalibrate(p_cur, p_cur, cal)
@@ -291,7 +308,7 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
         u = gen.random(live.size)
         challenged = u < c
         ended = live[challenged]
-        true = truth[ended, current[ended]]
+        true = truth[world[ended], current[ended]]
         loser = np.where(true, seat, caller[ended])  # B9
         lost[ended] = loser == v.seat
         active[ended] = False
@@ -304,7 +321,7 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
             current[moved] = lo + choice
             caller[moved] = seat
         seat = _next(v.hand_sizes, seat)
-    return lost
+    return lost.reshape(len(firsts), k)
 
 
 HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04,
