@@ -218,3 +218,34 @@ def test_expert_playout_seats_read_the_call_through_the_map() -> None:
                      lifting).mean()
     assert plain > 0.7  # 0.81 with this seed
     assert read < plain - 0.3  # 0.40
+
+
+@pytest.mark.parametrize("rule", [NORMAL_RULE, HARD_RULE, DETERMINISTIC])
+def test_playout_steps_on_a_window_match_the_whole_rule(rule: object) -> None:
+    # moves() works a playout step out on a window of calls when that decides it; the
+    # challenge and the raise drawn must be exactly those of the rule over every legal
+    # call, ties, short-deck gaps (NO_CALL), certain and impossible calls included.
+    from usotsuki.bots.bluff_search import moves
+
+    rng = np.random.default_rng(5)
+    n = 600
+    levels = np.array([0.0, 0.05, 0.2, 0.45, 0.5, 0.7, 1.0])
+    probs = levels[rng.integers(0, levels.size, (n, len(ALL_CALLS)))]
+    probs[rng.random((n, len(ALL_CALLS))) < rng.random((n, 1)) ** 0.3] = 0.0  # sparse rows
+    probs[:, 200:210] = -1.0  # calls a short deck lacks (B13)
+    starts = rng.integers(1, len(ALL_CALLS) + 1, n)
+    starts[:40] = len(ALL_CALLS)  # B10: after the top straight flush nothing is legal
+    p_cur = levels[rng.integers(0, levels.size, n)]
+    u = rng.random(n)
+    which = rng.permutation(n)
+    c, choice = moves(probs, which, starts, p_cur, rule, u)  # type: ignore[arg-type]
+    for r in range(n):
+        row = np.where(np.arange(len(ALL_CALLS)) < starts[r], -1.0, probs[which[r]])
+        cr, w = distribution_rows(row[None, :], 0, p_cur[r:r + 1], rule)  # type: ignore[arg-type]
+        assert c[r] == cr[0]
+        if u[r] < cr[0]:
+            assert choice[r] == -1
+        else:
+            cum = np.cumsum(w[0])
+            target = min(u[r] - cr[0], cum[-1] * (1.0 - 1e-9))
+            assert choice[r] == int(np.argmax(cum > target))

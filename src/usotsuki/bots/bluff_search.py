@@ -285,7 +285,6 @@ def playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, firsts: Sequenc
     lost = np.zeros(n, dtype=bool)
     active = np.ones(n, dtype=bool)
     mask = deck_mask(v.ranks)
-    columns = np.arange(len(ALL_CALLS))
     odds: dict[int, np.ndarray] = {}  # per seat: (worlds, 326) odds of its hand there
     seat = _next(v.hand_sizes, v.seat)
     for _ in range(len(ALL_CALLS)):  # every raise is stronger (B5): the round ends
@@ -297,31 +296,90 @@ def playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, firsts: Sequenc
             odds[seat] = np.where(mask, call_probabilities_rows(owner == seat, unseen,
                                                                 v.ranks), NO_CALL)
         cur = current[live]
-        probs = odds[seat][world[live]]
-        p_cur = probs[np.arange(live.size), cur]
+        which = world[live]
+        p_cur = odds[seat][which, cur]
         if cal is not None:
             p_cur = recalibrate(p_cur, p_cur, cal)
-        starts = _STRONGER[cur]
-        lo = int(starts.min())  # calls below every row's start are never legal: cut them
-        probs = np.where(columns[None, lo:] < starts[:, None], NO_CALL, probs[:, lo:])
-        c, w = distribution_rows(probs, 0, p_cur, rule)
         u = gen.random(live.size)
+        c, choice = moves(odds[seat], which, _STRONGER[cur], p_cur, rule, u)
         challenged = u < c
         ended = live[challenged]
         true = truth[world[ended], current[ended]]
         loser = np.where(true, seat, caller[ended])  # B9
         lost[ended] = loser == v.seat
         active[ended] = False
-        go = ~challenged
-        if go.any():
-            cum = np.cumsum(w[go], axis=1)
-            target = np.minimum(u[go] - c[go], cum[:, -1] * (1.0 - 1e-9))
-            choice = np.argmax(cum > target[:, None], axis=1)
-            moved = live[go]
-            current[moved] = lo + choice
-            caller[moved] = seat
+        moved = live[~challenged]
+        current[moved] = choice[~challenged]
+        caller[moved] = seat
         seat = _next(v.hand_sizes, seat)
     return lost.reshape(len(firsts), k)
+
+
+WINDOW = 40
+"""How many calls from its first legal one a playout seat's rule is worked out on, when
+they decide it (see :func:`moves`)."""
+_CALLS = len(ALL_CALLS)
+
+
+def moves(probs: np.ndarray, which: np.ndarray, starts: np.ndarray, p_cur: np.ndarray,
+          rule: MixedRule, u: np.ndarray, window: int = WINDOW
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """One step of many playouts: row ``r`` is a seat with the 326 call probabilities
+    ``probs[which[r]]`` facing a call whose first stronger call is ``starts[r]``
+    (believed ``p_cur[r]``); ``u[r]`` is its uniform draw. Returns
+    :func:`distribution_rows`' challenge probability (it challenges when ``u < c``) and
+    the call it raises to otherwise (-1 where it challenges): ``u - c`` is read off the
+    cumulative raise weights.
+
+    The rule is worked out on ``window`` calls from each row's start, plus the row's
+    likeliest legal call, when those hold every call it can pick: ``spread`` plausible
+    calls (or none in the whole row: then the likeliest is its honest call) and
+    ``spread`` bluff candidates, or the end of the calls. The answer is then the one the
+    whole row gives; the other rows are worked out over all their legal calls. (A playout
+    step over all 326 calls was most of ``hard``'s and ``expert``'s time.)"""
+    m = which.size
+    spread = max(1, rule.spread)
+    columns = np.arange(_CALLS)
+    legal = np.where(columns[None, :] >= starts[:, None], probs[which], -2.0)
+    likeliest = np.argmax(legal, axis=1)  # the weakest of equals, as distribution_rows
+    none_plausible = legal[np.arange(m), likeliest] < rule.plausible
+    index = starts[:, None] + np.arange(window)[None, :]
+    inside = index < _CALLS
+    index = np.minimum(index, _CALLS - 1)
+    win = np.where(inside, legal[np.arange(m)[:, None], index], NO_CALL)
+    # the likeliest call once more at the end, unless it is in the window already
+    beyond = likeliest >= starts + window
+    extra = np.where(beyond, legal[np.arange(m), likeliest], NO_CALL)
+    win = np.concatenate([win, extra[:, None]], axis=1)
+    index = np.concatenate([index, likeliest[:, None]], axis=1)
+    valid = win[:, :window] >= 0.0
+    plausible = valid & (win[:, :window] >= rule.plausible)
+    enough = (plausible.sum(axis=1) >= spread) | none_plausible
+    if rule.bluff > 0.0:
+        candidates = (valid & ~plausible & (win[:, :window] > 0.0)).sum(axis=1)
+        enough &= candidates >= spread + none_plausible  # the honest call may be one
+    enough |= starts + window >= _CALLS
+    c = np.empty(m)
+    choice = np.full(m, -1, dtype=np.int64)
+    short = np.flatnonzero(enough)
+    groups = [(short, win[short], index[short])]
+    full = np.flatnonzero(~enough)
+    if full.size:
+        lo = int(starts[full].min())  # calls below every row's start are never legal
+        rest = np.where(legal[full, lo:] < 0.0, NO_CALL, legal[full, lo:])
+        groups.append((full, rest, np.broadcast_to(columns[lo:], rest.shape)))
+    for rows, matrix, at in groups:
+        if not rows.size:
+            continue
+        cg, w = distribution_rows(matrix, 0, p_cur[rows], rule)
+        c[rows] = cg
+        go = u[rows] >= cg
+        if go.any():
+            cum = np.cumsum(w[go], axis=1)
+            target = np.minimum(u[rows][go] - cg[go], cum[:, -1] * (1.0 - 1e-9))
+            picked = np.argmax(cum > target[:, None], axis=1)
+            choice[rows[go]] = at[go][np.arange(picked.size), picked]
+    return c, choice
 
 
 HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04,
