@@ -258,7 +258,7 @@ def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
               cal: Calibration | None = None) -> np.ndarray:
     """(worlds,): whether seat ``v.seat`` loses the round after calling ``ALL_CALLS[first]``
     in each world: :func:`playouts` for one raise."""
-    return playouts(v, owner, truth, [first], rule, gen, cal)[0]
+    return np.asarray(playouts(v, owner, truth, [first], rule, gen, cal)[0])
 
 
 def playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, firsts: Sequence[int],
