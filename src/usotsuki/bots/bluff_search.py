@@ -181,7 +181,11 @@ class ExpertBluffBot:
     with ``normal``'s belief (``cal=calibration("normal"), current_only=True``), this
     option and 400 worlds: it won 35/100 heads-up against ``expert-v1`` (this expert won
     60/100) and 73/150 against ``x-read-normal`` (this one 51/100), so the defaults stay
-    as they were; the options are kept for the next attempt.
+    as they were; the options are kept for the next attempt. The third session, against
+    three ``hard`` (80 games, seed 31): 640 worlds won 23/80 = 28.8% (20-39%), 640 worlds
+    over ``normal``'s belief (``cal=calibration("normal"), current_only=True``) 21/80 =
+    26.3% (18-37%), against 33/120 = 27.5% for these defaults: no gain, so the defaults
+    stay.
     """
 
     name = "expert"
@@ -397,8 +401,11 @@ class HardBluffBot(ExpertBluffBot):
     the uncalibrated ``search`` belief it won 11 of 60 games against three of the
     ``normal`` that reads the whole round; with this belief, 21 of 60. 32 worlds rather
     than 16: against three ``normal``, 109/300 = 36% (31-42%) over seeds 11, 21 and 22,
-    where 16 worlds won 94/300 = 31% and 48 worlds 80/240 = 33%, at the same p95
-    decision time (about 15 ms of CPU: the particles' call truths are the costly part)."""
+    where 16 worlds won 94/300 = 31% and 48 worlds 80/240 = 33%. Its slow decisions were
+    long playouts (22 ms of CPU at p95 in issue 11's second session); :func:`playouts`
+    now plays all its raises in one pass on a window of calls (:func:`moves`), with the
+    same decisions, and the p95 is 13-14 ms (benchmarks/run.py --only bluff-bots, at a
+    load of 10-15)."""
 
     name = "hard"
 
