@@ -14,7 +14,7 @@ observed frequency) and the Brier score of the calibrated probability beside tha
 plain card odds. Target: every bucket within 0.05, Brier below the plain odds'.
 
     python benchmarks/bluff_calibration.py [--fit] [--games 60] [--seed 3]
-        [--populations normal,hard,mix]
+        [--populations normal,hard,mix] [--reuse] [--grid 3:0.3,...]
 """
 
 from __future__ import annotations
@@ -125,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=60, help="games per line-up")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--populations", default="normal,hard,mix")
+    parser.add_argument("--grid", default="",
+                        help="(support, faith) points to fit, e.g. 3:0.3,2:0.3 (default: all "
+                             "of GRID)")
     parser.add_argument("--reuse", action="store_true",
                         help="reuse the self-play records saved under .bench/ by a past run")
     args = parser.parse_args(argv)
@@ -140,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             cache.write_bytes(pickle.dumps(data))
         fit_set, held = split(data)
         if args.fit:
-            grid = GRID
+            pairs = [g.split(":") for g in args.grid.split(",")] if args.grid else []
+            grid = [(float(a), float(b)) for a, b in pairs] if pairs else GRID
             cal, scores = bc.fit(fit_set, grid, *USE[name])
             print(f"{name}: {len(fit_set)} fitting decisions; log-likelihood by "
                   f"(support, faith): " + ", ".join(f"{k}: {v:.4f}" for k, v in scores.items()))

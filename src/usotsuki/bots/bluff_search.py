@@ -271,58 +271,59 @@ def playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, firsts: Sequenc
     """(len(firsts), worlds): whether seat ``v.seat`` loses the round after calling
     ``ALL_CALLS[first]``, for each raise and each world (``owner``: each card's seat;
     ``truth``: each call's truth, B8), every seat then playing ``rule`` on its own cards
-    there. Every raise is played out in the same worlds (common random numbers), all of
-    them in step: the seats move in the same order in every row, so one pass serves all
-    the raises, and a seat's card odds in a world (its hand does not change within the
-    round) are computed once. With ``cal``, each seat judges the call in front of it
-    through that calibration's map (its card odds moved as
-    :func:`usotsuki.bots.bluff_calibration.recalibrate` moves them), as ``normal`` judges
-    a call that someone chose to make (an approximation: the map was fitted on the
-    particle belief's probabilities, not on card odds)."""
+    there, all worlds in step. Every raise is played out in the same worlds (common random
+    numbers), one raise after another (so the generator's draws, and the bots' games, are
+    those of the earlier one-raise-at-a-time playouts); a seat's card odds in a world (its
+    hand does not change within the round) are computed once for all of them. With
+    ``cal``, each seat judges the call in front of it through that calibration's map (its
+    card odds moved as :func:`usotsuki.bots.bluff_calibration.recalibrate` moves them), as
+    ``normal`` judges a call that someone chose to make (an approximation: the map was
+    fitted on the particle belief's probabilities, not on card odds)."""
     assert v.seat is not None
     k = owner.shape[0]
-    world = np.tile(np.arange(k), len(firsts))
-    n = world.size
-    rows = np.arange(n)
-    current = np.repeat(np.asarray(firsts, dtype=np.int64), k)
-    caller = np.full(n, v.seat, dtype=np.int64)
-    lost = np.zeros(n, dtype=bool)
-    active = np.ones(n, dtype=bool)
+    rows = np.arange(k)
     mask = deck_mask(v.ranks)
     odds: dict[int, np.ndarray] = {}  # per seat: (worlds, 326) odds of its hand there
-    seat = _next(v.hand_sizes, v.seat)
-    for _ in range(len(ALL_CALLS)):  # every raise is stronger (B5): the round ends
-        live = rows[active]
-        if not live.size:
-            break
-        if seat not in odds:
-            unseen = v.cards_in_play - v.hand_sizes[seat]
-            odds[seat] = np.where(mask, call_probabilities_rows(owner == seat, unseen,
-                                                                v.ranks), NO_CALL)
-        cur = current[live]
-        which = world[live]
-        p_cur = odds[seat][which, cur]
-        if cal is not None:
-            p_cur = recalibrate(p_cur, p_cur, cal)
-        u = gen.random(live.size)
-        c, choice = moves(odds[seat], which, _STRONGER[cur], p_cur, rule, u)
-        challenged = u < c
-        ended = live[challenged]
-        true = truth[world[ended], current[ended]]
-        loser = np.where(true, seat, caller[ended])  # B9
-        lost[ended] = loser == v.seat
-        active[ended] = False
-        moved = live[~challenged]
-        current[moved] = choice[~challenged]
-        caller[moved] = seat
-        seat = _next(v.hand_sizes, seat)
-    return lost.reshape(len(firsts), k)
+    out = np.zeros((len(firsts), k), dtype=bool)
+    for j, first in enumerate(firsts):
+        current = np.full(k, first, dtype=np.int64)
+        caller = np.full(k, v.seat, dtype=np.int64)
+        lost = out[j]
+        active = np.ones(k, dtype=bool)
+        seat = _next(v.hand_sizes, v.seat)
+        for _ in range(len(ALL_CALLS)):  # every raise is stronger (B5): the round ends
+            live = rows[active]
+            if not live.size:
+                break
+            if seat not in odds:
+                unseen = v.cards_in_play - v.hand_sizes[seat]
+                odds[seat] = np.where(mask, call_probabilities_rows(owner == seat, unseen,
+                                                                    v.ranks), NO_CALL)
+            cur = current[live]
+            p_cur = odds[seat][live, cur]
+            if cal is not None:
+                p_cur = recalibrate(p_cur, p_cur, cal)
+            c, choice = moves(odds[seat], live, _STRONGER[cur], p_cur, rule,
+                              gen.random(live.size))
+            challenged = choice < 0
+            ended = live[challenged]
+            true = truth[ended, current[ended]]
+            loser = np.where(true, seat, caller[ended])  # B9
+            lost[ended] = loser == v.seat
+            active[ended] = False
+            moved = live[~challenged]
+            current[moved] = choice[~challenged]
+            caller[moved] = seat
+            seat = _next(v.hand_sizes, seat)
+    return out
 
 
 WINDOW = 40
 """How many calls from its first legal one a playout seat's rule is worked out on, when
 they decide it (see :func:`moves`)."""
 _CALLS = len(ALL_CALLS)
+SMALL = 64
+"""Fewer playout rows than this are worked out over all their legal calls."""
 
 
 def moves(probs: np.ndarray, which: np.ndarray, starts: np.ndarray, p_cur: np.ndarray,
@@ -344,6 +345,17 @@ def moves(probs: np.ndarray, which: np.ndarray, starts: np.ndarray, p_cur: np.nd
     m = which.size
     spread = max(1, rule.spread)
     columns = np.arange(_CALLS)
+    if m < SMALL:  # few rows: the window's extra steps cost more than they save
+        lo = int(starts.min())  # calls below every row's start are never legal
+        legal = np.where(columns[None, lo:] < starts[:, None], NO_CALL, probs[which, lo:])
+        c, w = distribution_rows(legal, 0, p_cur, rule)
+        choice = np.full(m, -1, dtype=np.int64)
+        go = u >= c
+        if go.any():
+            cum = np.cumsum(w[go], axis=1)
+            target = np.minimum(u[go] - c[go], cum[:, -1] * (1.0 - 1e-9))
+            choice[go] = lo + np.argmax(cum > target[:, None], axis=1)
+        return c, choice
     legal = np.where(columns[None, :] >= starts[:, None], probs[which], -2.0)
     likeliest = np.argmax(legal, axis=1)  # the weakest of equals, as distribution_rows
     none_plausible = legal[np.arange(m), likeliest] < rule.plausible
@@ -402,10 +414,13 @@ class HardBluffBot(ExpertBluffBot):
     ``normal`` that reads the whole round; with this belief, 21 of 60. 32 worlds rather
     than 16: against three ``normal``, 109/300 = 36% (31-42%) over seeds 11, 21 and 22,
     where 16 worlds won 94/300 = 31% and 48 worlds 80/240 = 33%. Its slow decisions were
-    long playouts (22 ms of CPU at p95 in issue 11's second session); :func:`playouts`
-    now plays all its raises in one pass on a window of calls (:func:`moves`), with the
-    same decisions, and the p95 is 13-14 ms (benchmarks/run.py --only bluff-bots, at a
-    load of 10-15)."""
+    long playouts (22 ms of CPU at p95 in issue 11's second session, quiet machine).
+    :func:`playouts` now computes each seat's card odds once per world for all the raises
+    and keeps every draw of the generator, so the decisions are the same; the p95 was
+    19.2 ms at a load of 16-20, where ``expert-v1`` (unchanged) took 1.5 times its quiet
+    time (benchmarks/run.py --only bluff-bots). Playing all the raises in one pass
+    measured 13-14 ms, but it changes the draws, and the seeded ladder test then won
+    19/60 (its interval's low end 0.21): kept for a session that can measure it."""
 
     name = "hard"
 
