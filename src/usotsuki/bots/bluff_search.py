@@ -420,7 +420,7 @@ class HardBluffBot(ExpertBluffBot):
     19.2 ms at a load of 16-20, where ``expert-v1`` (unchanged) took 1.5 times its quiet
     time (benchmarks/run.py --only bluff-bots). Playing all the raises in one pass
     measured 13-14 ms, but it changes the draws, and the seeded ladder test then won
-    19/60 (its interval's low end 0.21): kept for a session that can measure it."""
+    19/60 (its interval's low end 0.21); it is in git history (issue 11, third session)."""
 
     name = "hard"
 
