@@ -29,8 +29,10 @@ from usotsuki.bots.liar_hints import LABELS, TruthHint, liar_truth_hint
 from usotsuki.bots.liar_levels import Weights, gibbs_choice
 from usotsuki.cards import DECK, parse_card
 from usotsuki.liar import (
+    DoubtResult,
     LiarRules,
     LiarState,
+    LiarView,
     apply,
     format_action,
     legal_summary,
@@ -272,15 +274,9 @@ def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds()
     assert 0.0 < hint.odds < hint.calibrated < 1.0
 
 
-def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
-    """Issue 11: the belief learnt what a record of caught lies says (it was fitted with
-    liars in the population), so a player caught lying in three doubts out of three is
-    believed less than one never doubted, and one found truthful three times at least as
-    much. (A seeded second play of a field: on a lead the belief saturates.)"""
-    from dataclasses import replace
-
-    from usotsuki.liar.state import DoubtResult
-
+def _second_play() -> tuple[LiarState, LiarView, DoubtResult, DoubtResult]:
+    """A seeded 4-player field of two plays by ``hard``: the state, the seat to move's
+    view, and a doubted record of the last player's play found a lie / found the truth."""
     rules = LiarRules(players=4)
     hands, stock = deal(rules, random.Random(11))
     state = new_game(rules, hands, stock, 11)
@@ -292,9 +288,19 @@ def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
                                                           random.Random(0)))
     me = state.to_move
     assert me is not None and len(state.field) == 2
-    v = view(state, me)
     lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
     truth = DoubtResult(me, seat, 5, (DECK[0],), True, me, 1)
+    return state, view(state, me), lie, truth
+
+
+def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
+    """Issue 11: the belief learnt what a record of caught lies says (it was fitted with
+    liars in the population), so a player caught lying in three doubts out of three is
+    believed less than one never doubted, and one found truthful three times at least as
+    much. (A seeded second play of a field: on a lead the belief saturates.)"""
+    from dataclasses import replace
+
+    _, v, lie, truth = _second_play()
     for belief in (calibrated_truth, simple_truth):
         plain, liar = belief(v), belief(replace(v, doubts=(lie,) * 3))
         honest = belief(replace(v, doubts=(truth,) * 3))
@@ -337,23 +343,10 @@ def test_normal_doubts_a_caught_liar_more_readily() -> None:
     from dataclasses import replace
 
     from usotsuki.bots.liar_levels import NORMAL_WEIGHTS, LevelBot
-    from usotsuki.liar.state import DoubtResult
 
     assert NORMAL_WEIGHTS.record > 0.0 and Weights().record == 0.0
-    rules = LiarRules(players=4)
-    hands, stock = deal(rules, random.Random(11))
-    state = new_game(rules, hands, stock, 11)
-    for _ in range(2):
-        seat = state.to_move
-        assert seat is not None
-        state = push(state, make_bot("liar", "hard").act(view(state, seat),
-                                                          legal_summary(state),
-                                                          random.Random(0)))
-    me = state.to_move
-    assert me is not None
-    v, legal = view(state, me), legal_summary(state)
-    lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
-    truth = DoubtResult(me, seat, 5, (DECK[0],), True, me, 1)
+    state, v, lie, truth = _second_play()
+    legal = legal_summary(state)
     fixed = LevelBot("fixed", lambda _: 0.5, NORMAL_WEIGHTS)  # one belief for every record
 
     def doubt_cost(bot: LevelBot, doubts: tuple[DoubtResult, ...]) -> float:
