@@ -71,6 +71,25 @@ def play(names: list[str], rules_text: str, seed: int, limit: int) -> list[str]:
     return moves
 
 
+def _second_play() -> tuple[LiarState, LiarView, DoubtResult, DoubtResult]:
+    """A seeded 4-player field of two plays by ``hard``: the state, the seat to move's
+    view, and a doubted record of the last player's play found a lie / found the truth."""
+    rules = LiarRules(players=4)
+    hands, stock = deal(rules, random.Random(11))
+    state = new_game(rules, hands, stock, 11)
+    for _ in range(2):
+        seat = state.to_move
+        assert seat is not None
+        state = push(state, make_bot("liar", "hard").act(view(state, seat),
+                                                          legal_summary(state),
+                                                          random.Random(0)))
+    me = state.to_move
+    assert me is not None and len(state.field) == 2
+    lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
+    truth = DoubtResult(me, seat, 5, (DECK[0],), True, me, 1)
+    return state, view(state, me), lie, truth
+
+
 @pytest.mark.parametrize("name", ["normal", "hard", "expert"])
 def test_mixed_levels_replay_exactly_given_a_seed(name: str) -> None:
     limit = 40 if name == "expert" else 200
@@ -246,16 +265,7 @@ def test_the_hint_reads_its_own_refit_and_the_bots_the_pooled_model() -> None:
     assert fitted("nobody") == "pooled"
     assert (coefficients("nobody"), link("nobody"), isotonic("nobody")) == (
         coefficients(None), link(None), isotonic(None))
-    rules = LiarRules(players=4)
-    hands, stock = deal(rules, random.Random(11))
-    state = new_game(rules, hands, stock, 11)
-    for _ in range(2):
-        seat = state.to_move
-        assert seat is not None
-        state = push(state, make_bot("liar", "hard").act(view(state, seat),
-                                                          legal_summary(state),
-                                                          random.Random(0)))
-    v = view(state, state.to_move)
+    _, v, _, _ = _second_play()
     hint = liar_truth_hint(v)
     assert hint is not None and hint.calibrated == hint_truth(v) == calibrated_truth(v, "hint")
 
@@ -272,25 +282,6 @@ def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds()
     hint = liar_truth_hint(v)
     assert hint is not None and hint.calibrated is not None and hint.odds is not None
     assert 0.0 < hint.odds < hint.calibrated < 1.0
-
-
-def _second_play() -> tuple[LiarState, LiarView, DoubtResult, DoubtResult]:
-    """A seeded 4-player field of two plays by ``hard``: the state, the seat to move's
-    view, and a doubted record of the last player's play found a lie / found the truth."""
-    rules = LiarRules(players=4)
-    hands, stock = deal(rules, random.Random(11))
-    state = new_game(rules, hands, stock, 11)
-    for _ in range(2):
-        seat = state.to_move
-        assert seat is not None
-        state = push(state, make_bot("liar", "hard").act(view(state, seat),
-                                                          legal_summary(state),
-                                                          random.Random(0)))
-    me = state.to_move
-    assert me is not None and len(state.field) == 2
-    lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
-    truth = DoubtResult(me, seat, 5, (DECK[0],), True, me, 1)
-    return state, view(state, me), lie, truth
 
 
 def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
