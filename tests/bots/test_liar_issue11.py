@@ -42,7 +42,7 @@ from usotsuki.liar import (
     push,
     view,
 )
-from usotsuki.liar.actions import DOUBT, PASS, Play
+from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Play
 from usotsuki.liar.match import deal
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "usotsuki" / "server" / "static" / "js"
@@ -427,3 +427,55 @@ def test_bluff_hint_shows_a_calibrated_number_only_when_one_was_fitted() -> None
     assert hint is not None and hint.odds is not None
     assert (hint.calibrated is not None) == calibration_fitted()
     assert len(hint.lines()) == (2 if calibration_fitted() else 1)
+
+
+def _lead(players: int, truthful: bool, seed: int) -> LiarState:
+    """A seeded game after the first seat's one-card lead, truthful or a lie, passed
+    round by every seat but the last before the leader (heads-up: none)."""
+    rules = LiarRules(players=players)
+    hands, stock = deal(rules, random.Random(seed))
+    state = new_game(rules, hands, stock, seed)
+    seat = state.to_move
+    assert seat is not None
+    card = state.hands[seat][0]
+    rate = CARD_RATE[card] if truthful else (CARD_RATE[card] + 1) % 13
+    state = push(state, Play((card,), rate))
+    while (state.to_move + 1) % players != seat:  # type: ignore[operator]
+        state = push(state, PASS)
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_doubt_of_a_one_card_field_weakly_dominates_the_pass_that_ends_the_lap(
+        players: int) -> None:
+    """``pass_dominated``: on a truthful one-card play, the pass that brings the turn back
+    to its player and a doubt leave the same hands, stock and leader (L7, L8, L9: the
+    doubter draws the card the passer would have drawn); on a lie the player draws and
+    the doubter leads. So the expert keeps the doubt and drops the pass there."""
+    from usotsuki.bots.liar_search import pass_dominated
+
+    for seed in range(5):
+        truth = _lead(players, True, seed)
+        me = truth.to_move
+        assert me is not None and pass_dominated(view(truth, me))
+        passed, doubted = push(truth, PASS), push(truth, DOUBT)
+        assert passed.hands == doubted.hands and passed.stock == doubted.stock
+        assert passed.to_move == doubted.to_move == truth.field[-1].seat
+        lie = _lead(players, False, seed)
+        caught = push(lie, DOUBT)
+        leader = lie.field[-1].seat
+        assert len(caught.hands[leader]) == len(lie.hands[leader]) + 1
+        assert caught.to_move == me
+        expert = make_bot("liar", "expert")
+        expert.iterations, expert.horizon = 16, 8  # type: ignore[attr-defined]
+        legal = legal_summary(truth)
+        assert all(expert.act(view(truth, me), legal, random.Random(i)) != PASS
+                   for i in range(3))
+    if players == 4:  # a pass that leaves the lap open is not dominated
+        rules = LiarRules(players=4)
+        hands, stock = deal(rules, random.Random(0))
+        state = new_game(rules, hands, stock, 0)
+        seat = state.to_move
+        assert seat is not None
+        state = push(state, Play((state.hands[seat][0],), CARD_RATE[state.hands[seat][0]]))
+        assert not pass_dominated(view(state, state.to_move))  # type: ignore[arg-type]
