@@ -17,7 +17,8 @@ randomness from the ``rng`` it is given, so a game replays exactly.
   fitted by maximum likelihood on self-play) and a lower temperature.
 - ``expert``: determinized search (:mod:`usotsuki.bots.liar_search`) over a few
   candidate moves, with ``hard`` at the root, the calibrated belief in the
-  determinizations and a mixed final choice among statistically tied moves;
+  determinizations, successive halving on common worlds, no pass where a doubt weakly
+  dominates it, and a mixed final choice among statistically tied moves;
   ``expert-v1`` is the expert before issue 11 (kept for comparisons, hidden from players).
 """
 
