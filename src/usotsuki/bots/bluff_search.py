@@ -194,7 +194,8 @@ class ExpertBluffBot:
                  temperature: float = 0.02, cal: Calibration | None = None,
                  rule: MixedRule | None = None, playout: MixedRule | None = None,
                  mix: float = 0.15, current_only: bool = False,
-                 playout_map: bool = False) -> None:
+                 playout_map: bool = False, playout_read: Calibration | None = None
+                 ) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -207,6 +208,8 @@ class ExpertBluffBot:
         self.current_only = current_only
         # True: a playout seat judges the call in front of it through ``cal``'s map too
         self.playout_map = playout_map
+        # a playout seat judges the call in front of it through this map (over card odds)
+        self.playout_read = playout_read
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -226,6 +229,26 @@ class ExpertBluffBot:
             p_current = None if current is None else float(probs[current.index])
         if self.mix > 0.0 and rng.random() < self.mix:
             return as_action(choose(probs, start, p_current, self.rule, rng))
+        searched = self.search(v, rng, particles, every, probs, p_current)
+        if searched is None:
+            return as_action(-1)  # B10
+        actions, loss = searched
+        if len(actions) == 1:
+            return as_action(actions[0])
+        best = float(loss.min())
+        weights = np.where(loss <= best + self.margin,
+                           np.exp(-(loss - best) / max(self.temperature, 1e-9)), 0.0)
+        pick = rng.random() * float(weights.sum())
+        k = int(np.searchsorted(np.cumsum(weights), pick, side="right"))
+        return as_action(actions[min(k, len(actions) - 1)])
+
+    def search(self, v: BluffView, rng: random.Random, particles: Particles,
+               every: np.ndarray, probs: np.ndarray, p_current: float | None
+               ) -> tuple[list[int], np.ndarray] | None:
+        """The candidate actions (indices into ALL_CALLS, -1 to challenge) and the chance
+        of losing the round the search gives each; None when no raise is left (B10)."""
+        start = first_legal_index(v)
+        current = v.current_call
         indices, _ = distribution(probs, start, p_current, self.rule)
         raises = [int(i) for i in indices if i >= 0]
         valid = np.flatnonzero(probs[start:] >= 0.0)
@@ -234,27 +257,21 @@ class ExpertBluffBot:
             if likeliest not in raises:
                 raises.append(likeliest)
         if not raises:
-            return as_action(-1)  # B10
+            return None  # B10
         if current is None and len(raises) == 1:
-            return ALL_CALLS[raises[0]]
+            return raises, np.zeros(1)
         gen = np.random.default_rng(rng.getrandbits(64))
         worlds = gen.choice(particles.weights.shape[0], size=self.worlds, p=particles.weights)
         owner = particles.owner[worlds]
         truth = every[worlds]
         actions = list(raises)
-        read = self.cal if self.playout_map else None
+        read = self.cal if self.playout_map else self.playout_read
         losses = [float(x) for x in
                   playouts(v, owner, truth, raises, self.playout, gen, read).mean(axis=1)]
         if p_current is not None:
             actions.append(-1)
             losses.append(p_current)  # B9: a challenge loses when the call is true
-        loss = np.array(losses)
-        best = float(loss.min())
-        weights = np.where(loss <= best + self.margin,
-                           np.exp(-(loss - best) / max(self.temperature, 1e-9)), 0.0)
-        pick = rng.random() * float(weights.sum())
-        k = int(np.searchsorted(np.cumsum(weights), pick, side="right"))
-        return as_action(actions[min(k, len(actions) - 1)])
+        return actions, np.array(losses)
 
 
 def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
