@@ -188,13 +188,14 @@ class ExpertBluffBot:
     stay. The fourth session looked at where its rounds go first
     (benchmarks/bluff_expert_diag.py): against three ``hard`` it challenges in 17% of the
     decisions that face a call, and 58% of those challenges hit a true call (its belief
-    had put them at 0.32 on average): ``hard``'s calls are true about half the time even
+    had put them at 0.33 on average): ``hard``'s calls are true about half the time even
     where this belief says 0.05. Its raises are true 69% of the time, and its false
     raises cost about as many rounds as its challenges. Fixes tried against three ``hard`` on
     the same seeds (seed 101, where these defaults won 67/200 = 33.5%): the current call
     judged through a map fitted to those games (logistic, slope 0.22, intercept 0.66)
     with playout seats that challenge as often as ``hard`` was seen to (``playout_read``,
-    a map over card odds, slope 0.3, intercept 0.1) won 11/50; a belief that weighs
+    a map over card odds, slope 0.3, intercept 0.1) won 11/50; the ``mix`` calibration
+    (``cal=calibration("mix"), current_only=True``) 28/90; a belief that weighs
     deals by ``hard``'s mixed rule (as ``x-read-hard`` reads) 3/20; ``mix=0`` 24/70
     (these defaults 23/70 at that point). None was better, so the defaults stay.
     """
