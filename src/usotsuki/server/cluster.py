@@ -183,6 +183,9 @@ class ClusterConfig:
     redis_url: str
     worker: str
     lease_seconds: float = 3.0
+    # The owner hands a table's lease to a worker its sockets reach while it has none of
+    # its own (a balancer routing each table's sockets to one worker: docs/deploy.md).
+    lease_follows_sockets: bool = False
 
 
 class ClusterTable(Table):
@@ -194,6 +197,9 @@ class ClusterTable(Table):
         super().__init__(*args, **kwargs)
         self._token: int | None = None
         self.advanced = asyncio.Condition(self.lock)  # a follower's copy grew
+        # A follower copy with no socket here does not fold published entries (nobody
+        # would hear of them): it reads the log when it is used again.
+        self.stale = False
         self._outgoing: list[list[Any]] = []  # [kind, data] committed, not yet published
 
     @property
@@ -283,19 +289,36 @@ class ClusterTable(Table):
     async def promote(self, token: int) -> None:
         """Become the owner: read what the log holds beyond this copy, then carry on."""
         async with self.lock:
+            if self.token == token:  # (asked twice: a handover's answer and a relay)
+                return
             await self._catch_up_locked()
             self.token = token
         self.cluster.lease_changed("acquired", self)
         await self.resume()
 
-    def demote(self, why: str) -> None:
+    def demote(self, why: str, change: str = "lost") -> None:
         """Lost the lease: a follower from now on (fenced: no write can succeed)."""
         if self.token is None:
             return
         self._flush()  # committed: the followers may hear of them
         self.token = None
         self.schedule()
-        self.cluster.lease_changed("lost", self, why)
+        self.cluster.lease_changed(change, self, why)
+
+    async def hand_over(self, to: str) -> int | None:
+        """Give the lease to worker ``to`` if no socket of the table is here (between
+        two commands: nothing is being written): its new token, or None (kept)."""
+        async def move() -> int | None:
+            token = self.token
+            if token is None or self.clients:
+                return None
+            new = await self.store.call(self.cluster.leases.hand_over, self.row.pk, token,
+                                        to)
+            if new is not None:
+                self.demote(f"to {to}", "handed_over")
+            return new
+
+        return await self._serialised(move)
 
     # a follower's copy
 
@@ -338,6 +361,7 @@ class ClusterTable(Table):
         entries, active = await self.store.call(self.cluster.leases.load_log_since,
                                                 self.row.pk, self.seq)
         self._apply_locked(entries, active=active)
+        self.stale = False  # as long as the log
         await self.refresh_seats()
 
     async def catch_up(self) -> None:
@@ -345,11 +369,26 @@ class ClusterTable(Table):
             if self.token is None:
                 await self._catch_up_locked()
 
+    async def prepare_socket(self) -> None:
+        """A socket is about to be added (under the lock): a follower's copy reads what
+        the log holds beyond it first, so the socket's first state is the log's present
+        one (a copy may miss the entries a dead owner committed but never published;
+        a client acting on that state would act twice)."""
+        if self.token is None:
+            await self._catch_up_locked()
+
+    def socket_added(self) -> None:
+        if self.token is None and self.cluster.config.lease_follows_sockets:
+            self.cluster.want(self)
+
     async def follow(self, first: int, entries: list[list[Any]],
                      clock: tuple[int, float, float] | None) -> None:
         """Entries the owner committed and published, numbered from ``first``."""
         async with self.lock:
             if self.token is not None or first + len(entries) <= self.seq:
+                return
+            if not self.clients:  # nobody here listens: the log has it when one does
+                self.stale = True
                 return
             if first > self.seq:  # a gap: what was missed is in the log
                 await self._catch_up_locked()
@@ -371,6 +410,9 @@ class ClusterTable(Table):
     async def wait_events(self, count: int) -> None:
         """Until this copy holds ``count`` events (a relayed command's)."""
         if len(self.events) >= count:
+            return
+        if not self.clients:  # not folding what is published: the log has them
+            await self.catch_up()
             return
         try:
             async with self.advanced:
@@ -503,7 +545,10 @@ class ClusterLobby(Lobby):
     async def get(self, table_id: str) -> Table:
         table = await super().get(table_id)
         if isinstance(table, ClusterTable) and table.token is None:
-            await table.refresh_seats()  # a seat taken through another worker
+            if table.stale:
+                await table.catch_up()  # the seats too
+            else:
+                await table.refresh_seats()  # a seat taken through another worker
         return table
 
     async def invited(self, invite: str) -> Table:
@@ -540,6 +585,7 @@ class Coordinator:
         self._served: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
         self._ids = itertools.count()
         self._holders: dict[int, str] = {}  # table pk -> the owner that last answered
+        self._wanted: set[int] = set()  # tables whose lease this worker is asking for
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: set[asyncio.Task[None]] = set()
@@ -844,7 +890,30 @@ class Coordinator:
         if command == "start":
             game = await self.lobby.start_game(table, bool(args["rematch"]))
             return {"game": game, "events": len(table.events)}
+        if command == "handover":
+            return {"token": await table.hand_over(str(args["to"]))}
         raise Refused("bad_request", f"unknown relayed command {command!r}")
+
+    # leases following the sockets (``lease_follows_sockets``)
+
+    def want(self, table: ClusterTable) -> None:
+        """A socket reached this follower: ask the owner for the table's lease, which it
+        gives if it has no socket there (a balancer routing by table sends them all
+        here: commands and views need no relay then). At most one ask at a time."""
+        if table.row.pk in self._wanted:
+            return
+        self._wanted.add(table.row.pk)
+        self._spawn(self._want(table))
+
+    async def _want(self, table: ClusterTable) -> None:
+        try:
+            reply = await self.relay(table, "handover", {"to": self.me})
+        except Refused:  # the owner cannot be reached: it keeps the table
+            return
+        finally:
+            self._wanted.discard(table.row.pk)
+        if reply is not None and reply.get("token") is not None:
+            await table.promote(int(reply["token"]))
 
     # leases: renewed, lost, and a dead worker's taken
 
@@ -908,7 +977,8 @@ class Coordinator:
     async def _check_followers(self) -> None:
         if self.lobby is None:
             return
-        followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None}
+        # (a copy without sockets here reads the log when it is used again)
+        followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None and t.clients}
         if not followed:
             return
         lengths = await self.store.call(self.leases.log_lengths, list(followed))

@@ -168,6 +168,18 @@ class Leases:
                                   "AND table_pk = ANY(:pks)"),
                              {"me": self.worker, "pks": list(table_pks)})
 
+    def hand_over(self, table_pk: int, token: int, to: str) -> int | None:
+        """Give our lease (held with ``token``) to worker ``to``, for ``ttl`` seconds: the
+        new token (one more: our writes are fenced from now on), or None if the lease
+        was not ours any more."""
+        with self.engine.connect() as conn:
+            row = conn.execute(text(
+                f"UPDATE leases SET owner = :to, token = token + 1, expires = {NOW} + :ttl "
+                f"WHERE table_pk = :pk AND owner = :me AND token = :token RETURNING token"),
+                {"to": to, "ttl": self.ttl, "pk": table_pk, "me": self.worker,
+                 "token": token}).first()
+        return None if row is None else int(row[0])
+
     def claim_orphans(self, limit: int, active_since: float) -> dict[int, int]:
         """Take up to ``limit`` leases expired for longer than the grace, of tables used
         at or after ``active_since`` (a dead worker's): table pk -> new token."""

@@ -138,6 +138,9 @@ class Deployment:
     lease_seconds: float = 3.0
     forwarded_allow_ips: str | None = None  # proxies whose X-Forwarded-For is believed
     log_format: str = "text"  # or "json": one JSON object per line
+    # A table's lease moves to the worker its sockets reach (nginx hashing each table's
+    # WebSockets to one worker: docs/deploy.md); any worker still serves any table.
+    lease_follows_sockets: bool = False
 
     def problem(self, db: str | None) -> str | None:
         if self.redis is not None and not (db or "").startswith(("postgresql://",
@@ -202,7 +205,8 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
     hosts = allowed_hosts(host, allowed_host)
     cluster = None if deployment.redis is None else ClusterConfig(
-        deployment.redis, worker, deployment.lease_seconds)
+        deployment.redis, worker, deployment.lease_seconds,
+        deployment.lease_follows_sockets)
     try:
         app = create_app(store=store, settings=settings, allowed_hosts=hosts,
                          ws_per_address=limits.sockets_per_address, cluster=cluster)

@@ -315,6 +315,13 @@ class Table:
                 "status": self.status, "to_move": to_move,
                 "view": view, "legal": legal, "clock": clock, "hint": hint}
 
+    async def prepare_socket(self) -> None:
+        """Called under the lock before a socket is added (a cluster's follower copy
+        reads the log first)."""
+
+    def socket_added(self) -> None:
+        """A socket was added (a cluster's follower may ask for the table's lease)."""
+
     def events_since(self, seat: int | None, since: int) -> list[str]:
         """The encoded event messages after number ``since`` that ``seat`` may see."""
         return self.events.since(seat, since)

@@ -149,10 +149,12 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         return
     client = Client(seat, hints, batch)
     async with table.lock:  # no event can slip between the catch-up and the live stream
+        await table.prepare_socket()
         table.clients.add(client)
         table.announce_table(skip=client)  # to the others: this seat is connected
         client.send({"type": "welcome", "seat": seat, "table": table.summary()})
         _catch_up(table, client, since)
+    table.socket_added()
     sender = asyncio.create_task(_sender(websocket, client))
     now = websocket.app.state.monotonic
     (rate, burst), (resent, resent_burst) = (websocket.app.state.rate_limit,

@@ -1,0 +1,106 @@
+"""Table affinity (issue 16, ``--lease-follows-sockets``): nginx hashes each table's
+WebSockets to one worker, and the table's owner hands its lease to the worker its sockets
+reach while it has none of its own. Correctness never depends on it: any worker still
+serves any table (test_cluster.py runs round robin)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from cluster_helpers import Cluster, cluster
+from pg_helpers import new_database
+from test_cluster import (  # noqa: F401  (pg_server, sockets: fixtures used here too)
+    LEASE,
+    Person,
+    check_nothing_lost,
+    get,
+    pg_server,
+    play,
+    post,
+    record_of,
+    sockets,
+    start,
+)
+
+from usotsuki.replay import replay_record
+
+
+@pytest.fixture(scope="module")
+def stack(pg_server: str) -> Iterator[Cluster]:  # noqa: F811
+    db = new_database(pg_server, "usotsuki_affinity")
+    with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", str(LEASE)],
+                 affinity=True) as c:
+        yield c
+
+
+def open_table_at(url: str, people: int) -> tuple[str, list[str]]:
+    table = post(f"{url}/api/tables", json={
+        "game": "bluff", "seats": [{}] * people, "rules": {}}).json()
+    tokens = []
+    for i in range(people):
+        r = post(f"{url}/api/invites/{table['invite']}/join", json={"name": f"p{i}",
+                                                                    "seat": i})
+        assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    return table["table_id"], tokens
+
+
+def owner_is(stack: Cluster, table_id: str, name: str, seconds: float = 30) -> int:
+    """Wait until ``name`` holds the table's lease: its token."""
+    deadline = time.monotonic() + seconds
+    while (holder := stack.owner(table_id)) is None or holder[0] != name:
+        assert time.monotonic() < deadline, f"the lease stayed with {holder}"
+        time.sleep(0.05)
+    return holder[1]
+
+
+def test_the_lease_follows_the_tables_sockets(stack: Cluster) -> None:
+    creator, player_side = stack.workers[0], stack.workers[1]
+    table_id, tokens = open_table_at(creator.url, 3)
+    first = stack.owner(table_id)
+    assert first is not None and first[0] == creator.name  # the creator took it
+    people = [Person(stack, table_id, t, player_side.port) for t in tokens]
+    # the creator has no socket at the table: it hands the lease over (a new token)
+    assert owner_is(stack, table_id, player_side.name) > first[1]
+    start(stack, table_id, tokens[0], people)
+    assert play(people) > 0
+    check_nothing_lost(people)
+    assert replay_record(record_of(stack, table_id))["finished"]
+    metrics = get(f"{creator.url}/metrics").text
+    assert 'usotsuki_lease_changes_total{change="handed_over"} 1.0' in metrics
+    # The creator's copy folded nothing published since (no socket there): it reads the
+    # log when used, so its answers and a socket's first state are the log's present.
+    info = get(f"{creator.url}/api/tables/{table_id}").json()
+    assert info["status"] == "finished" and info["games"] == 1
+    late = Person(stack, table_id, tokens[0], creator.port)
+    assert late.state["n"] == people[0].state["n"] and late.state["status"] == "finished"
+    assert late.events == people[0].events
+    # ... and the owner (with sockets) keeps the table: the lease does not move back
+    holder = stack.owner(table_id)
+    assert holder is not None and holder[0] == player_side.name
+
+
+def test_nginx_sends_a_tables_sockets_to_one_worker_which_takes_the_table(
+        stack: Cluster) -> None:
+    table_id, tokens = open_table_at(stack.nginx.url, 3)  # round robin: any worker
+    people = [Person(stack, table_id, t, stack.nginx.port) for t in tokens]
+    # The worker every socket reached (its summary counts its own sockets) owns it.
+    deadline = time.monotonic() + 30
+    while True:
+        holder = stack.owner(table_id)
+        if holder is not None:
+            seats = get(f"{stack.worker(holder[0]).url}/api/tables/{table_id}").json()["seats"]
+            if all(s["connected"] for s in seats):
+                break
+        assert time.monotonic() < deadline, f"{holder} does not hold the sockets"
+        time.sleep(0.05)
+    for w in stack.workers:
+        if w.name != holder[0]:
+            seats = get(f"{w.url}/api/tables/{table_id}").json()["seats"]
+            assert not any(s["connected"] for s in seats)
+    start(stack, table_id, tokens[0], people)
+    assert play(people) > 0
+    check_nothing_lost(people)
+    assert replay_record(record_of(stack, table_id))["finished"]
