@@ -60,6 +60,7 @@ from usotsuki.server.wire import Numbered
 log = logging.getLogger("usotsuki.cluster")
 
 LOG_CHANNEL = "usotsuki:log"
+LOG_PREFIX = b'{"t":"'  # how every message on it begins (the table's public id first)
 NOT_OWNER = "not_owner"  # internal: the command reached a worker that no longer owns
 RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
 SERVED_SECONDS = 60.0  # an owner remembers a relayed command's answer this long
@@ -451,7 +452,8 @@ class ClusterTable(Table):
                 return await relayed(reply)
         raise Refused("unavailable", "the table is moving between servers: try again", 503)
 
-    async def act(self, seat: int, text: str) -> list[Numbered]:
+    async def act(self, seat: int, text: str,
+                  done: Callable[[list[Numbered]], None] | None = None) -> list[Numbered]:
         async def relayed(reply: dict[str, Any]) -> list[Numbered]:
             await self.wait_events(reply["last"] + 1)
             return [Numbered(reply["first"], None, "", reply["action"]),
@@ -466,7 +468,8 @@ class ClusterTable(Table):
             return None
 
         return await self._command("act", {"seat": seat, "text": text},
-                                   lambda: super(ClusterTable, self).act(seat, text), relayed,
+                                   lambda: super(ClusterTable, self).act(seat, text, done),
+                                   relayed,
                                    recover)
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -721,6 +724,17 @@ class Coordinator:
         task.add_done_callback(self._handlers.discard)
 
     def _dispatch(self, channel: bytes, data: bytes) -> None:
+        if data.startswith(LOG_PREFIX) and self.lobby is not None:
+            # Most entries are of tables nobody here watches (every worker hears every
+            # table's): the id is read first, the message parsed only if need be.
+            end = data.find(b'"', len(LOG_PREFIX))
+            table = self.lobby.by_id.get(data[len(LOG_PREFIX):end].decode(errors="replace"))
+            if not isinstance(table, ClusterTable):
+                return
+            if (not table.clients and not table.lock.locked() and table.token is None
+                    and b'"entries":' in data):
+                table.stale = True  # as ``follow`` would (no socket here, no command)
+                return
         try:
             message = json.loads(data)
         except ValueError:

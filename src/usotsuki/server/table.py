@@ -434,9 +434,18 @@ class Table:
         self._publish(fresh)
         return len(self.games) - 1
 
-    async def act(self, seat: int, text: str) -> list[Numbered]:
-        """A person's action: checked by the core, committed, then published."""
-        return await self._serialised(lambda: self._act(seat, text))
+    async def act(self, seat: int, text: str,
+                  done: Callable[[list[Numbered]], None] | None = None) -> list[Numbered]:
+        """A person's action: checked by the core, committed, then published; ``done``
+        is called with its events right after they are published (the actor's ``ack``
+        then joins the same batch frame as the events and state)."""
+        async def run() -> list[Numbered]:
+            fresh = await self._act(seat, text)
+            if done is not None:
+                done(fresh)
+            return fresh
+
+        return await self._serialised(run)
 
     async def _act(self, seat: int, text: str, notice: dict[str, Any] | None = None,
                    timeout: dict[str, Any] | None = None) -> list[Numbered]:
