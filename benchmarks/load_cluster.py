@@ -121,9 +121,14 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                                ping_interval=None) as ws:
                 connected.set()
                 while time.monotonic() < deadline:
-                    until = deadline if plan is None else min(deadline, plan[0])
+                    # (a timer only while a person thinks: most frames need none)
                     try:
-                        raw = await asyncio.wait_for(ws.recv(), until - time.monotonic())
+                        if plan is None:
+                            async with asyncio.timeout(deadline - time.monotonic()):
+                                raw = await ws.recv()
+                        else:
+                            raw = await asyncio.wait_for(
+                                ws.recv(), min(deadline, plan[0]) - time.monotonic())
                     except TimeoutError:
                         if plan is None or time.monotonic() >= deadline:
                             return
