@@ -201,6 +201,9 @@ class ClusterTable(Table):
         # A follower copy with no socket here does not fold published entries (nobody
         # would hear of them): it reads the log when it is used again.
         self.stale = False
+        # The owner publishes its entries until then (monotonic seconds): while a
+        # follower has sockets at the table it says so, every few seconds.
+        self.watched = 0.0
         self._outgoing: list[list[Any]] = []  # [kind, data] committed, not yet published
 
     @property
@@ -278,8 +281,9 @@ class ClusterTable(Table):
         if not self._outgoing:
             return
         entries, self._outgoing = self._outgoing, []
-        first = self.seq - len(entries)
-        self.cluster.publish_entries(self, first, entries, self._deadline)
+        if time.monotonic() < self.watched:  # (else no follower has a socket here)
+            first = self.seq - len(entries)
+            self.cluster.publish_entries(self, first, entries, self._deadline)
 
     async def resume(self) -> None:
         if self.token is not None:
@@ -294,6 +298,8 @@ class ClusterTable(Table):
                 return
             await self._catch_up_locked()
             self.token = token
+            self.watched = time.monotonic() + self.cluster.watch_seconds  # (followers
+            # may not have told this worker yet)
         self.cluster.lease_changed("acquired", self)
         await self.resume()
 
@@ -379,8 +385,10 @@ class ClusterTable(Table):
             await self._catch_up_locked()
 
     def socket_added(self) -> None:
-        if self.token is None and self.cluster.config.lease_follows_sockets:
-            self.cluster.want(self)
+        if self.token is None:
+            self.cluster.watch(self)
+            if self.cluster.config.lease_follows_sockets:
+                self.cluster.want(self)
 
     async def follow(self, first: int, entries: list[list[Any]],
                      clock: tuple[int, float, float] | None) -> None:
@@ -542,6 +550,7 @@ class ClusterLobby(Lobby):
         token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
         if token is not None:  # a new table: nobody else knows it yet
             table.token = token
+            table.watched = time.monotonic() + self.cluster.watch_seconds
             self.cluster.lease_changed("acquired", table)
         return table, host_token
 
@@ -589,6 +598,7 @@ class Coordinator:
         self._ids = itertools.count()
         self._holders: dict[int, str] = {}  # table pk -> the owner that last answered
         self._wanted: set[int] = set()  # tables whose lease this worker is asking for
+        self._watching: set[int] = set()  # tables whose owner is being told we follow
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: set[asyncio.Task[None]] = set()
@@ -747,6 +757,12 @@ class Coordinator:
                     future.set_result(message)
             elif message.get("op") == "request":
                 self._spawn(self._serve(message))
+            elif message.get("op") == "watch":  # a follower still has sockets there
+                until = time.monotonic() + self.watch_seconds
+                for table_id in message.get("t", ()):
+                    table = self.lobby.by_id.get(table_id) if self.lobby else None
+                    if isinstance(table, ClusterTable) and table.token is not None:
+                        table.watched = max(table.watched, until)
             return
         if message.get("by") == self.me or self.lobby is None:
             return
@@ -906,7 +922,39 @@ class Coordinator:
             return {"game": game, "events": len(table.events)}
         if command == "handover":
             return {"token": await table.hand_over(str(args["to"]))}
+        if command == "watch":
+            table.watched = max(table.watched, time.monotonic() + self.watch_seconds)
+            return {}
         raise Refused("bad_request", f"unknown relayed command {command!r}")
+
+    # followers watching: the owner publishes a table's entries only while some
+    # follower has sockets at it
+
+    @property
+    def watch_seconds(self) -> float:
+        """How long an owner publishes a table's entries after a follower last said it
+        follows it (every ``CHECK_EVERY`` ticks, a third of a lease each): set from the
+        lease, not measured: four leases."""
+        return 4 * self.config.lease_seconds
+
+    def watch(self, table: ClusterTable) -> None:
+        """A socket reached this follower: make sure the owner publishes the table's
+        entries (it may have stopped: nobody followed), then read what the log got
+        meanwhile (committed before the owner heard: not published)."""
+        if table.row.pk in self._watching:
+            return
+        self._watching.add(table.row.pk)
+
+        async def first() -> None:
+            try:
+                await self.relay(table, "watch", {})
+            except Refused:  # not heard: the periodic check reads the log
+                return
+            finally:
+                self._watching.discard(table.row.pk)
+            await table.catch_up()
+
+        self._spawn(first())
 
     # leases following the sockets (``lease_follows_sockets``)
 
@@ -995,9 +1043,18 @@ class Coordinator:
         followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None and t.clients}
         if not followed:
             return
-        lengths = await self.store.call(self.leases.log_lengths, list(followed))
-        behind = {pk: followed[pk].seq for pk, length in lengths.items()
+        known = await self.store.call(self.leases.followed, list(followed))
+        behind = {pk: followed[pk].seq for pk, (length, _) in known.items()
                   if length > followed[pk].seq}
+        # Each owner hears which of its tables this worker still follows: it publishes
+        # their entries (one message per owner).
+        owners: dict[str, list[str]] = {}
+        for pk, (_, owner) in known.items():
+            if owner is not None and owner != self.me:
+                owners.setdefault(owner, []).append(followed[pk].public_id)
+        for owner, ids in owners.items():
+            self._outbox.put_nowait((f"usotsuki:w:{owner}", json.dumps(
+                {"op": "watch", "t": ids}, separators=(",", ":"))))
         for pk, seq in behind.items():
             # Published entries are often just on their way: read the log only for a
             # copy that has not moved since the last check (or after a reconnection).

@@ -251,6 +251,22 @@ class Leases:
                                 {"pks": list(table_pks)}).all()
         return {int(pk): int(n) for pk, n in rows}
 
+    def followed(self, table_pks: Sequence[int]) -> dict[int, tuple[int, str | None]]:
+        """Each table's log length and the worker holding its lease (None: nobody, or
+        expired past the grace): a follower checks it missed nothing, and tells the
+        owner that it follows."""
+        if not table_pks:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(text(
+                f"SELECT p.pk, (SELECT max(seq) + 1 FROM log WHERE table_pk = p.pk), "
+                f"(SELECT owner FROM leases WHERE table_pk = p.pk "
+                f"AND expires > {NOW} - :grace) "
+                f"FROM unnest(CAST(:pks AS integer[])) AS p(pk)"),
+                {"pks": list(table_pks), "grace": self.grace}).all()
+        return {int(pk): (int(n or 0), None if owner is None else str(owner))
+                for pk, n, owner in rows}
+
     def close(self) -> None:
         self.engine.dispose()
 
