@@ -4,8 +4,12 @@ PostgreSQL and Redis (Debian's servers, as the tests start them).
 Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
 seats land on different workers), and every seat plays its own game over its own
 WebSocket, pausing ``--think`` seconds on average (0.5x to 1.5x) before each action, as
-people do. Each seat behaves as the browser does: it takes batch frames, and a share
-``--hint-share`` of the people have their hint panel open (they ask for hints).
+people do. Each seat behaves as the browser does: it takes batch frames, a share
+``--hint-share`` of the people have their hint panel open (they ask for hints), and it
+acts only on the newest state shown: a newer state arriving while the person thinks (a
+reconnection's catch-up) replaces what was about to be played. ``--affinity``: nginx
+routes each table's WebSockets to one worker (a consistent hash of the table's id) and
+the workers run ``--lease-follows-sockets``, as ``deploy/`` ships; else round robin.
 
 People's think time, 5 s on average by default (2.5 s to 7.5 s): a Bluff turn is reading
 the last call, looking at one's cards and picking a call among up to 327 poker hands, or
