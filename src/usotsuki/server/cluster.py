@@ -306,6 +306,9 @@ class ClusterTable(Table):
             self.token = token
             self.watched = time.monotonic() + self.cluster.watch_seconds  # (followers
             # may not have told this worker yet)
+            # The log's length, to every follower: one that lacks entries (a dead
+            # owner's, committed but never published) reads them now.
+            self.cluster.publish_entries(self, self.seq, [], None)
         self.cluster.lease_changed("acquired", self)
         await self.resume()
 
@@ -370,12 +373,13 @@ class ClusterTable(Table):
             return None
         return (seat, since + seconds, seconds)
 
-    async def _catch_up_locked(self) -> None:
+    async def _catch_up_locked(self, seats: bool = True) -> None:
         entries, active = await self.store.call(self.cluster.leases.load_log_since,
                                                 self.row.pk, self.seq)
         self._apply_locked(entries, active=active)
         self.stale = False  # as long as the log
-        await self.refresh_seats()
+        if seats:
+            await self.refresh_seats()
 
     async def catch_up(self) -> None:
         async with self.lock:
@@ -386,9 +390,10 @@ class ClusterTable(Table):
         """A socket is about to be added (under the lock): a follower's copy reads what
         the log holds beyond it first, so the socket's first state is the log's present
         one (a copy may miss the entries a dead owner committed but never published;
-        a client acting on that state would act twice)."""
+        a client acting on that state would act twice). One read: seats are published
+        to every worker whatever it follows."""
         if self.token is None:
-            await self._catch_up_locked()
+            await self._catch_up_locked(seats=False)
 
     def socket_added(self) -> None:
         if self.token is None:
@@ -952,13 +957,23 @@ class Coordinator:
         self._watching.add(table.row.pk)
 
         async def first() -> None:
+            # Asked once (a dead or moving owner is not waited for: after a failover
+            # the new owner publishes at first, and the periodic check reads the log).
             try:
-                await self.relay(table, "watch", {})
-            except Refused:  # not heard: the periodic check reads the log
-                return
+                owner = self._holders.get(table.row.pk)
+                if owner is None:
+                    holder = await self.store.call(self.leases.holder, table.row.pk)
+                    owner = None if holder is None else holder[0]
+                if owner is None or owner == self.me or not self.listening:
+                    return
+                reply = await self._ask(owner, f"{self.me}:{next(self._ids)}",
+                                        table.public_id, "watch", {},
+                                        self.config.lease_seconds)
             finally:
                 self._watching.discard(table.row.pk)
-            await table.catch_up()
+            if reply is not None and "ok" in reply:
+                self._holders[table.row.pk] = owner
+                await table.catch_up()
 
         self._spawn(first())
 
