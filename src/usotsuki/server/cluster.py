@@ -75,6 +75,8 @@ HEALTH_SECONDS = 5  # an idle Redis connection is PINGed before use after this l
 ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread over workers
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
 PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
+# Refusals of a relayed action that a lost answer can explain (the action was made):
+AFTER_A_LOST_ANSWER = ("unavailable", "illegal", "not_your_turn")
 
 QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the workers
 ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
@@ -447,28 +449,31 @@ class ClusterTable(Table):
                        here: Callable[[], Awaitable[T]],
                        relayed: Callable[[dict[str, Any]], Awaitable[T]],
                        recover: Callable[[int], Awaitable[T | None]] | None = None) -> T:
-        for _ in range(4):
-            if self.token is not None:
-                try:
-                    return await here()
-                except Refused as exc:
-                    if exc.code != NOT_OWNER:
-                        raise
-                    continue  # lost the lease meanwhile: relay to the new owner
-            before = len(self.events)
-            try:
+        before = len(self.events)
+        relayed_once = False
+        try:
+            for _ in range(4):
+                if self.token is not None:
+                    try:
+                        return await here()
+                    except Refused as exc:
+                        if exc.code != NOT_OWNER:
+                            raise
+                        continue  # lost the lease meanwhile: relay to the new owner
+                relayed_once = True
                 reply = await self.cluster.relay(self, name, args)
-            except Refused as exc:
-                # No answer (Redis or the owner went away): the command may have been
-                # committed all the same; the log says whether it was.
-                if exc.code != "unavailable" or recover is None:
-                    raise
-                await self.catch_up()
-                if (found := await recover(before)) is not None:
-                    return found
+                if reply is not None:
+                    return await relayed(reply)
+        except Refused as exc:
+            # No answer (Redis or the owner went away), or an answer from a new owner
+            # that finds the action no longer legal: an owner that died after committing
+            # it (its answer lost) made it already. The log says whether it did.
+            if not relayed_once or recover is None or exc.code not in AFTER_A_LOST_ANSWER:
                 raise
-            if reply is not None:
-                return await relayed(reply)
+            await self.catch_up()
+            if (found := await recover(before)) is not None:
+                return found
+            raise
         raise Refused("unavailable", "the table is moving between servers: try again", 503)
 
     async def act(self, seat: int, text: str,
