@@ -5,11 +5,14 @@ serves any table (test_cluster.py runs round robin)."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
 from collections.abc import Iterator
 
 import pytest
 from cluster_helpers import Cluster, cluster
+from drive import choose
 from pg_helpers import new_database
 from test_cluster import (  # noqa: F401  (pg_server, sockets: fixtures used here too)
     LEASE,
@@ -25,6 +28,10 @@ from test_cluster import (  # noqa: F401  (pg_server, sockets: fixtures used her
 )
 
 from usotsuki.replay import replay_record
+from usotsuki.server.cluster import ClusterConfig, ClusterTable, Coordinator
+from usotsuki.server.config import RealClock, Settings
+from usotsuki.server.store import Store
+from usotsuki.server.wire import Numbered
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +111,48 @@ def test_nginx_sends_a_tables_sockets_to_one_worker_which_takes_the_table(
     assert play(people) > 0
     check_nothing_lost(people)
     assert replay_record(record_of(stack, table_id))["finished"]
+
+
+def test_an_action_made_by_an_owner_that_died_before_answering_is_not_refused(
+        stack: Cluster) -> None:
+    # The owner commits a person's action and dies before anyone hears of it; the
+    # person's worker, which relayed it (or sends it again), takes the table and finds
+    # the action already made: it acknowledges it, it does not refuse it as illegal.
+    ttl = 0.6
+    store = Store(stack.db)
+
+    async def scenario() -> tuple[list[Numbered], int]:
+        gone = Coordinator(ClusterConfig(stack.redis.url, "gone", ttl), store, None)
+        here = Coordinator(ClusterConfig(stack.redis.url, "here", ttl), store, None)
+        # Neither listens to Redis: nothing the owner commits is heard elsewhere, and
+        # its lease is not renewed (it runs out: as if it had died).
+        lobby = gone.lobby_for(store, Settings(bot_delay=0.0), RealClock())
+        other = here.lobby_for(store, Settings(bot_delay=0.0), RealClock())
+        try:
+            table, _ = await lobby.create("bluff", {"players": 2, "rules": {}, "games": 1},
+                                          [None, None])
+            for i in range(2):
+                await table.join(f"p{i}", i)
+            await table.start(False)
+            copy = await other.get(table.public_id)  # a follower's copy, from the log
+            assert isinstance(copy, ClusterTable) and copy.token is None
+            slot = table.current
+            assert slot is not None and slot.session.to_move is not None
+            seat = slot.session.to_move
+            text = choose(table.state_message(seat), random.Random(1))
+            made = await table.act(seat, text)  # committed; the copy never hears of it
+            assert copy.seq < table.seq
+            again = await copy.act(seat, text)  # relayed; the owner is gone
+            assert copy.token is not None  # this worker took the table
+            assert again[0].action == made[0].action
+            mine = [e for e in copy.events_since(seat, -1) if '"type":"action"' in e]
+            return again, len(mine)
+        finally:
+            await gone.close()
+            await here.close()
+            lobby.stop()
+            other.stop()
+
+    again, actions = asyncio.run(scenario())
+    assert actions == 1  # made once, acknowledged twice
+    store.close()
