@@ -389,16 +389,18 @@ class ClusterTable(Table):
                 await self._catch_up_locked()
 
     async def prepare_socket(self) -> None:
-        """A socket is about to be added (under the lock): a follower's copy reads what
-        the log holds beyond it first, so the socket's first state is the log's present
-        one (a copy may miss the entries a dead owner committed but never published;
-        a client acting on that state would act twice). One read: seats are published
-        to every worker whatever it follows."""
-        if self.token is None:
+        """A socket is about to be added (under the lock): a follower's copy with no
+        socket here yet reads what the log holds beyond it first (it folded nothing
+        published meanwhile, or its owner stopped publishing: nobody followed), so the
+        socket's first state is the log's present one. A copy already followed is as
+        current as its other sockets' (a reconnection storm after a failover costs no
+        read per socket). One read: seats are published to every worker whatever it
+        follows."""
+        if self.token is None and (self.stale or not self.clients):
             await self._catch_up_locked(seats=False)
 
     def socket_added(self) -> None:
-        if self.token is None:
+        if self.token is None and len(self.clients) == 1:  # the first here: tell the owner
             self.cluster.watch(self)
             if self.cluster.config.lease_follows_sockets:
                 self.cluster.want(self)
