@@ -4,8 +4,12 @@ PostgreSQL and Redis (Debian's servers, as the tests start them).
 Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
 seats land on different workers), and every seat plays its own game over its own
 WebSocket, pausing ``--think`` seconds on average (0.5x to 1.5x) before each action, as
-people do. Each seat behaves as the browser does: it takes batch frames, and a share
-``--hint-share`` of the people have their hint panel open (they ask for hints).
+people do. Each seat behaves as the browser does: it takes batch frames, a share
+``--hint-share`` of the people have their hint panel open (they ask for hints), and it
+acts only on the newest state shown: a newer state arriving while the person thinks (a
+reconnection's catch-up) replaces what was about to be played. ``--affinity``: nginx
+routes each table's WebSockets to one worker (a consistent hash of the table's id) and
+the workers run ``--lease-follows-sockets``, as ``deploy/`` ships; else round robin.
 
 People's think time, 5 s on average by default (2.5 s to 7.5 s): a Bluff turn is reading
 the last call, looking at one's cards and picking a call among up to 327 poker hands, or
@@ -33,7 +37,7 @@ until every table it owned has a live lease held by another worker.
 
     python benchmarks/load_cluster.py [--tables 1000] [--players 4] [--think 5.0]
         [--hint-share 0.25] [--rules '{"max_cards": 2}'] [--seconds 240] [--kill-after 30]
-        [--only-sigkill] [--json PATH]
+        [--only-sigkill] [--affinity] [--json PATH]
 
 Timed: run it on a quiet machine (other work on the same cores shows up as latency).
 """
@@ -107,6 +111,10 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
     while time.monotonic() < deadline:
         awaiting = False
         sent = 0.0
+        # As a person: the action chosen on the newest state shown, sent once the think
+        # time is up, unless a newer state came meanwhile (then it is chosen afresh):
+        # (when to send it, its text, the state's number).
+        plan: tuple[float, str, int] | None = None
         try:
             # As the browser: batch frames, and a person whose hint panel is open asks
             # for hints.
@@ -117,10 +125,24 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                                ping_interval=None) as ws:
                 connected.set()
                 while time.monotonic() < deadline:
+                    # (a timer only while a person thinks: most frames need none)
                     try:
-                        raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
+                        if plan is None:
+                            async with asyncio.timeout(deadline - time.monotonic()):
+                                raw = await ws.recv()
+                        else:
+                            raw = await asyncio.wait_for(
+                                ws.recv(), min(deadline, plan[0]) - time.monotonic())
                     except TimeoutError:
-                        return
+                        if plan is None or time.monotonic() >= deadline:
+                            return
+                        text, n = plan[1], plan[2]
+                        plan = None
+                        sent = time.perf_counter()
+                        totals.in_flight[table_id] = Sent(sent, n)
+                        awaiting = True
+                        await ws.send(json.dumps({"type": "act", "action": text}))
+                        continue
                     if raw.startswith(EVENT):  # a lone event: only its number matters
                         messages: list[Any] = [int(raw[len(EVENT):raw.index(",", len(EVENT))])]
                     elif raw.startswith(BATCH):  # as the browser: each in order
@@ -151,7 +173,7 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                                 return  # the game's last action (its ack follows the end)
                         elif kind == "error" and m["code"] in RETRY:
                             totals.retried += 1
-                            awaiting, acted_at = False, None
+                            awaiting, acted_at, plan = False, None, None
                             await asyncio.sleep(0.5)
                             await ws.send(json.dumps({"type": "sync", "since": last_n}))
                         elif kind == "error" and m["code"] == "not_your_turn" and awaiting:
@@ -165,16 +187,15 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                                 if not awaiting:
                                     return
                                 continue
+                            if plan is not None and plan[2] != m["n"]:
+                                plan = None  # a newer state: what was planned is stale
                             if (m["to_move"] == seat and m["legal"] is not None
                                     and acted_at != m["n"]):
                                 acted_at = m["n"]
                                 rng = random.Random(f"{table_id}:{m['n']}")
                                 text = choose(m, rng)
-                                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                                sent = time.perf_counter()
-                                totals.in_flight[table_id] = Sent(sent, m["n"])
-                                awaiting = True
-                                await ws.send(json.dumps({"type": "act", "action": text}))
+                                plan = (time.monotonic() + rng.uniform(0.5 * think, 1.5 * think),
+                                        text, m["n"])
         except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
             pass
         if time.monotonic() >= deadline:
@@ -414,19 +435,21 @@ def _loop_factory() -> Any:
 
 def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think: float,
         kill_after: float | None, workers: int = 3,
-        hint_share: float = HINT_SHARE) -> dict[str, Any]:
+        hint_share: float = HINT_SHARE, affinity: bool = False) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
     lifted = ["--tables-per-minute", "1000000", "--open-tables", "1000000",
               "--sockets-per-address", "1000000", "--bot-games", "0"]
     with throwaway_postgres() as server:
         db = new_database(server, f"usotsuki_load_{int(time.time())}")
-        with (cluster(db, workers, lifted, connections=4 * tables * players + 1024) as stack,
+        with (cluster(db, workers, lifted, connections=4 * tables * players + 1024,
+                      affinity=affinity) as stack,
               asyncio.Runner(loop_factory=_loop_factory()) as runner):
             result = runner.run(_drive(stack, tables, players, rules, seconds, think,
                                        kill_after, hint_share))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     result["workers"] = workers
+    result["balancer"] = "table affinity" if affinity else "round robin"
     result["target_met"] = (result["latency_ms"]["p99"] is not None
                             and result["latency_ms"]["p99"] < TARGET_P99_MS
                             and result["lost_actions"] == 0 and result["errors"] == 0
@@ -437,7 +460,8 @@ def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think:
 def report(name: str, r: dict[str, Any]) -> None:
     lat = r["latency_ms"]
     print(f"{name}: {r['tables_finished']}/{r['tables']} tables of {r['players']} finished "
-          f"in {r['elapsed_s']} s over {r['workers']} workers behind nginx (think "
+          f"in {r['elapsed_s']} s over {r['workers']} workers behind nginx "
+          f"({r['balancer']}; think "
           f"{r['think_s']} s, hints shown by {r['hint_share']:.0%}); {r['actions']} "
           f"actions, {r['actions_per_s']} actions/s; "
           f"latency (an action sent -> each seat got its event, {r['deliveries']} "
@@ -481,17 +505,21 @@ def main(argv: list[str] | None = None) -> int:
                         "shared lock's time)")
     parser.add_argument("--hint-share", type=float, default=HINT_SHARE,
                         help="share of people whose hint panel is open (they ask for hints)")
+    parser.add_argument("--affinity", action="store_true",
+                        help="nginx routes each table's WebSockets to one worker (a "
+                        "consistent hash of its id) and the table's lease follows them")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     rules = json.loads(args.rules)
     results: dict[str, dict[str, Any]] = {}
     if not args.only_sigkill:
         results["steady"] = run(args.tables, args.players, rules, args.seconds, args.think,
-                                None, hint_share=args.hint_share)
+                                None, hint_share=args.hint_share, affinity=args.affinity)
         report("cluster load", results["steady"])
     if args.kill_after >= 0:
         results["sigkill"] = run(args.tables, args.players, rules, args.seconds, args.think,
-                                 args.kill_after, hint_share=args.hint_share)
+                                 args.kill_after, hint_share=args.hint_share,
+                                 affinity=args.affinity)
         report("cluster load, one worker SIGKILLed", results["sigkill"])
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -71,6 +71,18 @@ class Redis:
         self.start()
 
 
+PROXY = """
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_read_timeout 1h;
+            proxy_send_timeout 1h;
+            proxy_connect_timeout 2s;
+            proxy_next_upstream error timeout http_502 http_503;"""
+
 NGINX_CONF = """
 worker_processes 1;
 worker_rlimit_nofile {connections};
@@ -87,30 +99,37 @@ http {{
     upstream usotsuki {{
 {servers}
     }}
+{tables_upstream}
     server {{
         listen 127.0.0.1:{port};
         location / {{
-            proxy_pass http://usotsuki;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-            proxy_connect_timeout 2s;
-            proxy_next_upstream error timeout http_502 http_503;
+            proxy_pass http://usotsuki;{proxy}
         }}
+{tables_location}
     }}
 }}
 """
+
+# Table affinity (``affinity=True``; deploy/nginx.conf documents it): a table's
+# WebSockets all reach the worker chosen by a consistent hash of the table's id; every
+# other request is spread round robin as before.
+TABLES_UPSTREAM = """
+    map $uri $usotsuki_table {{ "~^/ws/tables/(?<id>[^/]+)" $id; default ""; }}
+    upstream usotsuki_tables {{
+        hash $usotsuki_table consistent;
+{servers}
+    }}"""
+TABLES_LOCATION = """
+        location /ws/tables/ {{
+            proxy_pass http://usotsuki_tables;{proxy}
+        }}"""
 
 
 class Nginx:
     """nginx in the foreground, balancing ``ports`` round robin (WebSocket upgrade)."""
 
-    def __init__(self, tmp: Path, ports: Sequence[int], connections: int = 4096) -> None:
+    def __init__(self, tmp: Path, ports: Sequence[int], connections: int = 4096,
+                 affinity: bool = False) -> None:
         binary = shutil.which("nginx") or "/usr/sbin/nginx"
         if not os.path.exists(binary):
             raise RuntimeError("nginx is not installed: run `make test` (it installs "
@@ -120,9 +139,13 @@ class Nginx:
         servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;"
                             for p in ports)
         conf = tmp / "nginx.conf"
+        tables = {"tables_upstream": "", "tables_location": ""}
+        if affinity:
+            tables = {"tables_upstream": TABLES_UPSTREAM.format(servers=servers),
+                      "tables_location": TABLES_LOCATION.format(proxy=PROXY)}
         conf.write_text(NGINX_CONF.format(
             tmp=tmp, port=self.port, servers=servers, connections=connections,
-            user="user root;" if os.geteuid() == 0 else ""))
+            user="user root;" if os.geteuid() == 0 else "", proxy=PROXY, **tables))
         self.process = subprocess.Popen([binary, "-p", str(tmp), "-c", str(conf)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait(lambda: httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200,
@@ -194,18 +217,21 @@ class Cluster:
 
 @contextlib.contextmanager
 def cluster(db: str, workers: int = 3, extra: Sequence[str] = (),
-            connections: int = 4096) -> Iterator[Cluster]:
-    """PostgreSQL database ``db`` (given), Redis, ``workers`` workers and nginx."""
+            connections: int = 4096, affinity: bool = False) -> Iterator[Cluster]:
+    """PostgreSQL database ``db`` (given), Redis, ``workers`` workers and nginx (round
+    robin; ``affinity``: each table's WebSockets hashed to one worker, and the workers
+    hand a table's lease to the one its sockets reach)."""
     with tempfile.TemporaryDirectory(prefix="usotsuki-cluster-") as name:
         tmp = Path(name)
         redis = Redis(tmp)
         started: list[Worker] = []
         nginx: Nginx | None = None
         try:
-            started = [Worker(tmp, f"w{i}", db, redis.url, *extra) for i in range(workers)]
+            options = [*extra, "--lease-follows-sockets"] if affinity else list(extra)
+            started = [Worker(tmp, f"w{i}", db, redis.url, *options) for i in range(workers)]
             for w in started:
                 w.wait_ready()
-            nginx = Nginx(tmp, [w.port for w in started], connections)
+            nginx = Nginx(tmp, [w.port for w in started], connections, affinity)
             yield Cluster(db, redis, started, nginx, tmp)
         finally:
             if nginx is not None:

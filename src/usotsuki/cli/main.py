@@ -214,13 +214,18 @@ def serve(
              "is taken from their X-Forwarded-For; nobody else's is believed.")] = None,
     log_format: Annotated[str, typer.Option(help="text, or json (one object a line).")]
     = "text",
+    lease_follows_sockets: Annotated[bool, typer.Option(
+        help="A table's owner hands its lease to the worker its WebSockets reach when it "
+             "has none of them (for a balancer routing each table to one worker: "
+             "docs/deploy.md).")] = False,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
     from usotsuki.server.serve import Deployment, Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
                     idle_hours, bot_idle_cpu, sockets_per_address)
-    deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format)
+    deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
+                            lease_follows_sockets)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,
                                 allowed_host or (), deployment))
 

@@ -15,7 +15,13 @@ entries with the same code (:meth:`Table._fold`), so it serves views, catch-up a
 ``sync`` itself; its sockets' commands (act, join, leave, start) are relayed to the
 owner. A follower that sees a gap in the entries' numbers, or whose Redis connection
 came back, reads what it missed from the log; every few seconds it also compares its
-length with the log's, so an entry lost with Redis is found there.
+length with the log's, so an entry lost with Redis is found there (and tells each owner
+which of its tables it still follows: an owner publishes only those). A copy without a
+socket at its worker folds nothing; it reads the log when used again.
+
+With ``lease_follows_sockets`` (a balancer sending each table's sockets to one worker), an
+owner with no socket at a table hands its lease to the worker a socket reached: the
+table is then played where its sockets are, with no relay and no fan-out.
 
 A thread of each worker renews its leases (one statement every ``ttl / 4`` seconds,
 whatever the event loop is busy with); the tables whose lease another worker took are
@@ -60,6 +66,7 @@ from usotsuki.server.wire import Numbered
 log = logging.getLogger("usotsuki.cluster")
 
 LOG_CHANNEL = "usotsuki:log"
+LOG_PREFIX = b'{"t":"'  # how every message on it begins (the table's public id first)
 NOT_OWNER = "not_owner"  # internal: the command reached a worker that no longer owns
 RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
 SERVED_SECONDS = 60.0  # an owner remembers a relayed command's answer this long
@@ -68,6 +75,8 @@ HEALTH_SECONDS = 5  # an idle Redis connection is PINGed before use after this l
 ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread over workers
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
 PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
+# Refusals of a relayed action that a lost answer can explain (the action was made):
+AFTER_A_LOST_ANSWER = ("unavailable", "illegal", "not_your_turn")
 
 QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the workers
 ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
@@ -183,6 +192,9 @@ class ClusterConfig:
     redis_url: str
     worker: str
     lease_seconds: float = 3.0
+    # The owner hands a table's lease to a worker its sockets reach while it has none of
+    # its own (a balancer routing each table's sockets to one worker: docs/deploy.md).
+    lease_follows_sockets: bool = False
 
 
 class ClusterTable(Table):
@@ -194,6 +206,12 @@ class ClusterTable(Table):
         super().__init__(*args, **kwargs)
         self._token: int | None = None
         self.advanced = asyncio.Condition(self.lock)  # a follower's copy grew
+        # A follower copy with no socket here does not fold published entries (nobody
+        # would hear of them): it reads the log when it is used again.
+        self.stale = False
+        # The owner publishes its entries until then (monotonic seconds): while a
+        # follower has sockets at the table it says so, every few seconds.
+        self.watched = 0.0
         self._outgoing: list[list[Any]] = []  # [kind, data] committed, not yet published
 
     @property
@@ -271,8 +289,9 @@ class ClusterTable(Table):
         if not self._outgoing:
             return
         entries, self._outgoing = self._outgoing, []
-        first = self.seq - len(entries)
-        self.cluster.publish_entries(self, first, entries, self._deadline)
+        if time.monotonic() < self.watched:  # (else no follower has a socket here)
+            first = self.seq - len(entries)
+            self.cluster.publish_entries(self, first, entries, self._deadline)
 
     async def resume(self) -> None:
         if self.token is not None:
@@ -283,19 +302,41 @@ class ClusterTable(Table):
     async def promote(self, token: int) -> None:
         """Become the owner: read what the log holds beyond this copy, then carry on."""
         async with self.lock:
+            if self.token == token:  # (asked twice: a handover's answer and a relay)
+                return
             await self._catch_up_locked()
             self.token = token
+            self.watched = time.monotonic() + self.cluster.watch_seconds  # (followers
+            # may not have told this worker yet)
+            # The log's length, to every follower: one that lacks entries (a dead
+            # owner's, committed but never published) reads them now.
+            self.cluster.publish_entries(self, self.seq, [], None)
         self.cluster.lease_changed("acquired", self)
         await self.resume()
 
-    def demote(self, why: str) -> None:
+    def demote(self, why: str, change: str = "lost") -> None:
         """Lost the lease: a follower from now on (fenced: no write can succeed)."""
         if self.token is None:
             return
         self._flush()  # committed: the followers may hear of them
         self.token = None
         self.schedule()
-        self.cluster.lease_changed("lost", self, why)
+        self.cluster.lease_changed(change, self, why)
+
+    async def hand_over(self, to: str) -> int | None:
+        """Give the lease to worker ``to`` if no socket of the table is here (between
+        two commands: nothing is being written): its new token, or None (kept)."""
+        async def move() -> int | None:
+            token = self.token
+            if token is None or self.clients:
+                return None
+            new = await self.store.call(self.cluster.leases.hand_over, self.row.pk, token,
+                                        to)
+            if new is not None:
+                self.demote(f"to {to}", "handed_over")
+            return new
+
+        return await self._serialised(move)
 
     # a follower's copy
 
@@ -334,22 +375,44 @@ class ClusterTable(Table):
             return None
         return (seat, since + seconds, seconds)
 
-    async def _catch_up_locked(self) -> None:
+    async def _catch_up_locked(self, seats: bool = True) -> None:
         entries, active = await self.store.call(self.cluster.leases.load_log_since,
                                                 self.row.pk, self.seq)
         self._apply_locked(entries, active=active)
-        await self.refresh_seats()
+        self.stale = False  # as long as the log
+        if seats:
+            await self.refresh_seats()
 
     async def catch_up(self) -> None:
         async with self.lock:
             if self.token is None:
                 await self._catch_up_locked()
 
+    async def prepare_socket(self) -> None:
+        """A socket is about to be added (under the lock): a follower's copy with no
+        socket here yet reads what the log holds beyond it first (it folded nothing
+        published meanwhile, or its owner stopped publishing: nobody followed), so the
+        socket's first state is the log's present one. A copy already followed is as
+        current as its other sockets' (a reconnection storm after a failover costs no
+        read per socket). One read: seats are published to every worker whatever it
+        follows."""
+        if self.token is None and (self.stale or not self.clients):
+            await self._catch_up_locked(seats=False)
+
+    def socket_added(self) -> None:
+        if self.token is None and len(self.clients) == 1:  # the first here: tell the owner
+            self.cluster.watch(self)
+            if self.cluster.config.lease_follows_sockets:
+                self.cluster.want(self)
+
     async def follow(self, first: int, entries: list[list[Any]],
                      clock: tuple[int, float, float] | None) -> None:
         """Entries the owner committed and published, numbered from ``first``."""
         async with self.lock:
             if self.token is not None or first + len(entries) <= self.seq:
+                return
+            if not self.clients:  # nobody here listens: the log has it when one does
+                self.stale = True
                 return
             if first > self.seq:  # a gap: what was missed is in the log
                 await self._catch_up_locked()
@@ -372,6 +435,9 @@ class ClusterTable(Table):
         """Until this copy holds ``count`` events (a relayed command's)."""
         if len(self.events) >= count:
             return
+        if not self.clients:  # not folding what is published: the log has them
+            await self.catch_up()
+            return
         try:
             async with self.advanced:
                 await asyncio.wait_for(
@@ -385,31 +451,35 @@ class ClusterTable(Table):
                        here: Callable[[], Awaitable[T]],
                        relayed: Callable[[dict[str, Any]], Awaitable[T]],
                        recover: Callable[[int], Awaitable[T | None]] | None = None) -> T:
-        for _ in range(4):
-            if self.token is not None:
-                try:
-                    return await here()
-                except Refused as exc:
-                    if exc.code != NOT_OWNER:
-                        raise
-                    continue  # lost the lease meanwhile: relay to the new owner
-            before = len(self.events)
-            try:
+        before = len(self.events)
+        relayed_once = False
+        try:
+            for _ in range(4):
+                if self.token is not None:
+                    try:
+                        return await here()
+                    except Refused as exc:
+                        if exc.code != NOT_OWNER:
+                            raise
+                        continue  # lost the lease meanwhile: relay to the new owner
+                relayed_once = True
                 reply = await self.cluster.relay(self, name, args)
-            except Refused as exc:
-                # No answer (Redis or the owner went away): the command may have been
-                # committed all the same; the log says whether it was.
-                if exc.code != "unavailable" or recover is None:
-                    raise
-                await self.catch_up()
-                if (found := await recover(before)) is not None:
-                    return found
+                if reply is not None:
+                    return await relayed(reply)
+        except Refused as exc:
+            # No answer (Redis or the owner went away), or an answer from a new owner
+            # that finds the action no longer legal: an owner that died after committing
+            # it (its answer lost) made it already. The log says whether it did.
+            if not relayed_once or recover is None or exc.code not in AFTER_A_LOST_ANSWER:
                 raise
-            if reply is not None:
-                return await relayed(reply)
+            await self.catch_up()
+            if (found := await recover(before)) is not None:
+                return found
+            raise
         raise Refused("unavailable", "the table is moving between servers: try again", 503)
 
-    async def act(self, seat: int, text: str) -> list[Numbered]:
+    async def act(self, seat: int, text: str,
+                  done: Callable[[list[Numbered]], None] | None = None) -> list[Numbered]:
         async def relayed(reply: dict[str, Any]) -> list[Numbered]:
             await self.wait_events(reply["last"] + 1)
             return [Numbered(reply["first"], None, "", reply["action"]),
@@ -424,7 +494,8 @@ class ClusterTable(Table):
             return None
 
         return await self._command("act", {"seat": seat, "text": text},
-                                   lambda: super(ClusterTable, self).act(seat, text), relayed,
+                                   lambda: super(ClusterTable, self).act(seat, text, done),
+                                   relayed,
                                    recover)
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -497,13 +568,17 @@ class ClusterLobby(Lobby):
         token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
         if token is not None:  # a new table: nobody else knows it yet
             table.token = token
+            table.watched = time.monotonic() + self.cluster.watch_seconds
             self.cluster.lease_changed("acquired", table)
         return table, host_token
 
     async def get(self, table_id: str) -> Table:
         table = await super().get(table_id)
         if isinstance(table, ClusterTable) and table.token is None:
-            await table.refresh_seats()  # a seat taken through another worker
+            if table.stale:
+                await table.catch_up()  # the seats too
+            else:
+                await table.refresh_seats()  # a seat taken through another worker
         return table
 
     async def invited(self, invite: str) -> Table:
@@ -540,6 +615,8 @@ class Coordinator:
         self._served: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
         self._ids = itertools.count()
         self._holders: dict[int, str] = {}  # table pk -> the owner that last answered
+        self._wanted: set[int] = set()  # tables whose lease this worker is asking for
+        self._watching: set[int] = set()  # tables whose owner is being told we follow
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: set[asyncio.Task[None]] = set()
@@ -675,6 +752,17 @@ class Coordinator:
         task.add_done_callback(self._handlers.discard)
 
     def _dispatch(self, channel: bytes, data: bytes) -> None:
+        if data.startswith(LOG_PREFIX) and self.lobby is not None:
+            # Most entries are of tables nobody here watches (every worker hears every
+            # table's): the id is read first, the message parsed only if need be.
+            end = data.find(b'"', len(LOG_PREFIX))
+            table = self.lobby.by_id.get(data[len(LOG_PREFIX):end].decode(errors="replace"))
+            if not isinstance(table, ClusterTable):
+                return
+            if (not table.clients and not table.lock.locked() and table.token is None
+                    and b'"entries":' in data):
+                table.stale = True  # as ``follow`` would (no socket here, no command)
+                return
         try:
             message = json.loads(data)
         except ValueError:
@@ -687,6 +775,12 @@ class Coordinator:
                     future.set_result(message)
             elif message.get("op") == "request":
                 self._spawn(self._serve(message))
+            elif message.get("op") == "watch":  # a follower still has sockets there
+                until = time.monotonic() + self.watch_seconds
+                for table_id in message.get("t", ()):
+                    table = self.lobby.by_id.get(table_id) if self.lobby else None
+                    if isinstance(table, ClusterTable) and table.token is not None:
+                        table.watched = max(table.watched, until)
             return
         if message.get("by") == self.me or self.lobby is None:
             return
@@ -844,7 +938,72 @@ class Coordinator:
         if command == "start":
             game = await self.lobby.start_game(table, bool(args["rematch"]))
             return {"game": game, "events": len(table.events)}
+        if command == "handover":
+            return {"token": await table.hand_over(str(args["to"]))}
+        if command == "watch":
+            table.watched = max(table.watched, time.monotonic() + self.watch_seconds)
+            return {}
         raise Refused("bad_request", f"unknown relayed command {command!r}")
+
+    # followers watching: the owner publishes a table's entries only while some
+    # follower has sockets at it
+
+    @property
+    def watch_seconds(self) -> float:
+        """How long an owner publishes a table's entries after a follower last said it
+        follows it (every ``CHECK_EVERY`` ticks, a third of a lease each): set from the
+        lease, not measured: four leases."""
+        return 4 * self.config.lease_seconds
+
+    def watch(self, table: ClusterTable) -> None:
+        """A socket reached this follower: make sure the owner publishes the table's
+        entries (it may have stopped: nobody followed), then read what the log got
+        meanwhile (committed before the owner heard: not published)."""
+        if table.row.pk in self._watching:
+            return
+        self._watching.add(table.row.pk)
+
+        async def first() -> None:
+            # Asked once (a dead or moving owner is not waited for: after a failover
+            # the new owner publishes at first, and the periodic check reads the log).
+            try:
+                owner = self._holders.get(table.row.pk)
+                if owner is None:
+                    holder = await self.store.call(self.leases.holder, table.row.pk)
+                    owner = None if holder is None else holder[0]
+                if owner is None or owner == self.me or not self.listening:
+                    return
+                reply = await self._ask(owner, f"{self.me}:{next(self._ids)}",
+                                        table.public_id, "watch", {},
+                                        self.config.lease_seconds)
+            finally:
+                self._watching.discard(table.row.pk)
+            if reply is not None and "ok" in reply:
+                self._holders[table.row.pk] = owner
+                await table.catch_up()
+
+        self._spawn(first())
+
+    # leases following the sockets (``lease_follows_sockets``)
+
+    def want(self, table: ClusterTable) -> None:
+        """A socket reached this follower: ask the owner for the table's lease, which it
+        gives if it has no socket there (a balancer routing by table sends them all
+        here: commands and views need no relay then). At most one ask at a time."""
+        if table.row.pk in self._wanted:
+            return
+        self._wanted.add(table.row.pk)
+        self._spawn(self._want(table))
+
+    async def _want(self, table: ClusterTable) -> None:
+        try:
+            reply = await self.relay(table, "handover", {"to": self.me})
+        except Refused:  # the owner cannot be reached: it keeps the table
+            return
+        finally:
+            self._wanted.discard(table.row.pk)
+        if reply is not None and reply.get("token") is not None:
+            await table.promote(int(reply["token"]))
 
     # leases: renewed, lost, and a dead worker's taken
 
@@ -908,12 +1067,22 @@ class Coordinator:
     async def _check_followers(self) -> None:
         if self.lobby is None:
             return
-        followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None}
+        # (a copy without sockets here reads the log when it is used again)
+        followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None and t.clients}
         if not followed:
             return
-        lengths = await self.store.call(self.leases.log_lengths, list(followed))
-        behind = {pk: followed[pk].seq for pk, length in lengths.items()
+        known = await self.store.call(self.leases.followed, list(followed))
+        behind = {pk: followed[pk].seq for pk, (length, _) in known.items()
                   if length > followed[pk].seq}
+        # Each owner hears which of its tables this worker still follows: it publishes
+        # their entries (one message per owner).
+        owners: dict[str, list[str]] = {}
+        for pk, (_, owner) in known.items():
+            if owner is not None and owner != self.me:
+                owners.setdefault(owner, []).append(followed[pk].public_id)
+        for owner, ids in owners.items():
+            self._outbox.put_nowait((f"usotsuki:w:{owner}", json.dumps(
+                {"op": "watch", "t": ids}, separators=(",", ":"))))
         for pk, seq in behind.items():
             # Published entries are often just on their way: read the log only for a
             # copy that has not moved since the last check (or after a reconnection).

@@ -168,6 +168,18 @@ class Leases:
                                   "AND table_pk = ANY(:pks)"),
                              {"me": self.worker, "pks": list(table_pks)})
 
+    def hand_over(self, table_pk: int, token: int, to: str) -> int | None:
+        """Give our lease (held with ``token``) to worker ``to``, for ``ttl`` seconds: the
+        new token (one more: our writes are fenced from now on), or None if the lease
+        was not ours any more."""
+        with self.engine.connect() as conn:
+            row = conn.execute(text(
+                f"UPDATE leases SET owner = :to, token = token + 1, expires = {NOW} + :ttl "
+                f"WHERE table_pk = :pk AND owner = :me AND token = :token RETURNING token"),
+                {"to": to, "ttl": self.ttl, "pk": table_pk, "me": self.worker,
+                 "token": token}).first()
+        return None if row is None else int(row[0])
+
     def claim_orphans(self, limit: int, active_since: float) -> dict[int, int]:
         """Take up to ``limit`` leases expired for longer than the grace, of tables used
         at or after ``active_since`` (a dead worker's): table pk -> new token."""
@@ -238,6 +250,22 @@ class Leases:
                                      "WHERE table_pk = ANY(:pks) GROUP BY table_pk"),
                                 {"pks": list(table_pks)}).all()
         return {int(pk): int(n) for pk, n in rows}
+
+    def followed(self, table_pks: Sequence[int]) -> dict[int, tuple[int, str | None]]:
+        """Each table's log length and the worker holding its lease (None: nobody, or
+        expired past the grace): a follower checks it missed nothing, and tells the
+        owner that it follows."""
+        if not table_pks:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(text(
+                f"SELECT p.pk, (SELECT max(seq) + 1 FROM log WHERE table_pk = p.pk), "
+                f"(SELECT owner FROM leases WHERE table_pk = p.pk "
+                f"AND expires > {NOW} - :grace) "
+                f"FROM unnest(CAST(:pks AS integer[])) AS p(pk)"),
+                {"pks": list(table_pks), "grace": self.grace}).all()
+        return {int(pk): (int(n or 0), None if owner is None else str(owner))
+                for pk, n, owner in rows}
 
     def close(self) -> None:
         self.engine.dispose()

@@ -94,6 +94,39 @@ class GuardedH11Protocol(H11Protocol):
             self._await_headers()  # bytes of the next request: its headers are due
 
 
+def _quiet_ping_protocol() -> Any:
+    """uvicorn's sans-I/O WebSocket protocol (its default with websockets >= 13) whose
+    keep-alive ping is sent only to a peer that has sent nothing for a whole interval: a
+    peer heard from within it is alive, and a dead one is still found within an interval
+    and the ping's timeout of its last message. Under load every socket's ping (and its
+    pong, through the balancer) cost as much I/O as a fifth of the game's frames;
+    players who act every few seconds are not pinged. "auto" if it is not there."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+    except ImportError:
+        return "auto"
+
+    class QuietPingProtocol(WebSocketsSansIOProtocol):
+        heard = 0.0  # loop time when the peer last sent anything
+
+        def data_received(self, data: bytes) -> None:
+            self.heard = self.loop.time()
+            super().data_received(data)
+
+        def send_keepalive_ping(self) -> None:
+            quiet = self.loop.time() - self.heard
+            if (self.ping_interval is not None and quiet < self.ping_interval
+                    and not self.close_sent):
+                self.ping_timer = self.loop.call_later(self.ping_interval - quiet,
+                                                       self.send_keepalive_ping)
+                return
+            super().send_keepalive_ping()
+
+    return QuietPingProtocol
+
+
 def uvicorn_options() -> dict[str, Any]:
     """The uvicorn settings that bound slow and idle clients."""
     return {"http": GuardedH11Protocol, "timeout_keep_alive": KEEP_ALIVE_SECONDS,
@@ -101,7 +134,7 @@ def uvicorn_options() -> dict[str, Any]:
             "limit_concurrency": MAX_CONNECTIONS, "ws_max_size": 65536,
             "ws_ping_interval": WS_PING_SECONDS, "ws_ping_timeout": WS_PING_SECONDS,
             # Frames are small JSON: compressing each costs more CPU than it saves.
-            "ws_per_message_deflate": False}
+            "ws_per_message_deflate": False, "ws": _quiet_ping_protocol()}
 
 
 @dataclass(frozen=True)
@@ -138,6 +171,9 @@ class Deployment:
     lease_seconds: float = 3.0
     forwarded_allow_ips: str | None = None  # proxies whose X-Forwarded-For is believed
     log_format: str = "text"  # or "json": one JSON object per line
+    # A table's lease moves to the worker its sockets reach (nginx hashing each table's
+    # WebSockets to one worker: docs/deploy.md); any worker still serves any table.
+    lease_follows_sockets: bool = False
 
     def problem(self, db: str | None) -> str | None:
         if self.redis is not None and not (db or "").startswith(("postgresql://",
@@ -202,7 +238,8 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
     hosts = allowed_hosts(host, allowed_host)
     cluster = None if deployment.redis is None else ClusterConfig(
-        deployment.redis, worker, deployment.lease_seconds)
+        deployment.redis, worker, deployment.lease_seconds,
+        deployment.lease_follows_sockets)
     try:
         app = create_app(store=store, settings=settings, allowed_hosts=hosts,
                          ws_per_address=limits.sockets_per_address, cluster=cluster)

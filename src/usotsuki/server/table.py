@@ -315,6 +315,13 @@ class Table:
                 "status": self.status, "to_move": to_move,
                 "view": view, "legal": legal, "clock": clock, "hint": hint}
 
+    async def prepare_socket(self) -> None:
+        """Called under the lock before a socket is added (a cluster's follower copy
+        reads the log first)."""
+
+    def socket_added(self) -> None:
+        """A socket was added (a cluster's follower may ask for the table's lease)."""
+
     def events_since(self, seat: int | None, since: int) -> list[str]:
         """The encoded event messages after number ``since`` that ``seat`` may see."""
         return self.events.since(seat, since)
@@ -427,9 +434,18 @@ class Table:
         self._publish(fresh)
         return len(self.games) - 1
 
-    async def act(self, seat: int, text: str) -> list[Numbered]:
-        """A person's action: checked by the core, committed, then published."""
-        return await self._serialised(lambda: self._act(seat, text))
+    async def act(self, seat: int, text: str,
+                  done: Callable[[list[Numbered]], None] | None = None) -> list[Numbered]:
+        """A person's action: checked by the core, committed, then published; ``done``
+        is called with its events right after they are published (the actor's ``ack``
+        then joins the same batch frame as the events and state)."""
+        async def run() -> list[Numbered]:
+            fresh = await self._act(seat, text)
+            if done is not None:
+                done(fresh)
+            return fresh
+
+        return await self._serialised(run)
 
     async def _act(self, seat: int, text: str, notice: dict[str, Any] | None = None,
                    timeout: dict[str, Any] | None = None) -> list[Numbered]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from usotsuki.server.tables import Client, Lobby, Refused, Table
+from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table
 
 router = APIRouter()
 
@@ -149,10 +149,12 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         return
     client = Client(seat, hints, batch)
     async with table.lock:  # no event can slip between the catch-up and the live stream
+        await table.prepare_socket()
         table.clients.add(client)
         table.announce_table(skip=client)  # to the others: this seat is connected
         client.send({"type": "welcome", "seat": seat, "table": table.summary()})
         _catch_up(table, client, since)
+    table.socket_added()
     sender = asyncio.create_task(_sender(websocket, client))
     now = websocket.app.state.monotonic
     (rate, burst), (resent, resent_burst) = (websocket.app.state.rate_limit,
@@ -272,12 +274,21 @@ async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
         client.send(_error("bad_action", "action must be a string in RULES.md Part 3 "
                            "notation", ref))
         return
+    acked = False
+
+    def ack(fresh: list[Numbered]) -> None:
+        # fresh[0] is the action event; the ack follows the events it caused in this
+        # queue (queued with them by the table's owner: one batch frame).
+        nonlocal acked
+        acked = True
+        client.send({"type": "ack", "id": ref, "action": fresh[0].action,
+                     "n": fresh[-1].n})
+
     try:
-        fresh = await table.act(client.seat, action)  # serialised by the table's lock
+        fresh = await table.act(client.seat, action, ack)  # serialised by the table's lock
     except Refused as exc:
         # Only the actor hears why: the message can name the actor's own cards.
         client.send(_error(exc.code, exc.message, ref, exc.params))
         return
-    # fresh[0] is the action event; the ack follows the events it caused in this queue.
-    client.send({"type": "ack", "id": ref, "action": fresh[0].action,
-                 "n": fresh[-1].n})
+    if not acked:  # relayed to the owner: acknowledged once this copy has its events
+        ack(fresh)
