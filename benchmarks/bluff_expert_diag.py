@@ -40,7 +40,7 @@ import numpy as np
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE
 from usotsuki.bots.base import make_bot
 from usotsuki.session import BluffSession
-from usotsuki.tournament import Spec, _derived, bluff_rules, wilson
+from usotsuki.tournament import Spec, play_game, wilson
 
 
 class Logged:
@@ -111,18 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     for g in range(spec.games):
         names = spec.lineup(g)
         bots = [Logged(make_bot("bluff", n)) for n in names]
-        rngs = [_derived(spec.seed, g, f"bot{s}") for s in range(spec.players)]
-        chance = _derived(spec.seed, g, "deal")
-        session = BluffSession.create(bluff_rules("", spec.players))
         pending: list[dict[str, Any]] = []
-        while not session.is_over:
-            if session.chance_due:
-                session, _ = session.deal(session.draw_chance(chance))
-                continue
-            seat = session.to_move
-            assert seat is not None
+
+        def observe(session: BluffSession, seat: int, action: Any, after: BluffSession,
+                    g: int = g, names: tuple[str, ...] = names, bots: list[Logged] = bots,
+                    pending: list[dict[str, Any]] = pending) -> None:
             v = session.view(seat)
-            action = bots[seat].act(v, session.legal(), rngs[seat])
             kind, true = kind_of(session, action)
             row: dict[str, Any] = {"game": g, "bot": names[seat], "seat": seat, "kind": kind,
                                    "true": true, "calls": len(v.calls),
@@ -150,18 +144,17 @@ def main(argv: list[str] | None = None) -> int:
                 oracle.append(value_actions(session, names, v, index, last, other, args, g,
                                             kind, true))
             pending.append(row)
-            done = len(session.state.results)
-            session, _ = session.apply(action)
-            if len(session.state.results) > done:
-                loser = session.state.results[-1].loser
+            if len(after.state.results) > len(session.state.results):
+                loser = after.state.results[-1].loser
                 for r in pending:
                     r["lost"] = r["seat"] == loser
-                rows += pending
-                pending = []
-        standings = session.standings
-        assert standings is not None
-        wins[names[standings[0][0]]] += 1
-        print(f"game {g}: winner {names[standings[0][0]]}", flush=True)
+                rows.extend(pending)
+                pending.clear()
+
+        result = play_game(spec, g, bots=bots, observe=observe)
+        assert result.winner is not None
+        wins[names[result.winner]] += 1
+        print(f"game {g}: winner {names[result.winner]}", flush=True)
     report(rows, oracle, wins, spec)
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "oracle": oracle}) + "\n")

@@ -39,6 +39,24 @@ def test_games_replay_exactly_and_do_not_depend_on_jobs() -> None:
     assert run(other, jobs=1) != run(spec, jobs=1)
 
 
+def test_an_observer_hears_every_action_and_changes_no_game() -> None:
+    from usotsuki.bots.base import make_bot
+    from usotsuki.session import BluffSession
+
+    spec = Spec("bluff", 3, ("normal", "easy", "easy"), 2, seed=9)
+    heard: list[tuple[int, object, bool]] = []
+
+    def observe(before: BluffSession, seat: int, action: object, after: BluffSession) -> None:
+        assert before is not after
+        heard.append((seat, action, after.is_over))
+
+    bots = [make_bot("bluff", name) for name in spec.lineup(1)]
+    watched = play_game(spec, 1, bots=bots, observe=observe)
+    assert watched == play_game(spec, 1)  # same seeds, same game
+    assert len(heard) == watched.actions
+    assert [over for _, _, over in heard] == [False] * (watched.actions - 1) + [True]
+
+
 def test_copies_are_pooled_under_one_name() -> None:
     spec = Spec("bluff", 4, ("normal", "easy", "easy", "easy"), 12, seed=2)
     results = run(spec)

@@ -118,10 +118,18 @@ def _derived(seed: int, g: int, what: str) -> random.Random:
     return random.Random(f"usotsuki-tournament:{seed}:{g}:{what}")
 
 
-def play_game(spec: Spec, g: int) -> GameResult:
-    """Play game ``g`` of the tournament to its end."""
+# Hears each action: the session before it, the seat that acted, the action, the session after.
+Observer = Callable[[Any, int, Any, Any], None]
+
+
+def play_game(spec: Spec, g: int, bots: Sequence[AnyBot] | None = None,
+              observe: Observer | None = None) -> GameResult:
+    """Play game ``g`` of the tournament to its end. ``bots`` replaces the line-up's own
+    (e.g. wrapped to log their searches; the seeds stay the game's), and ``observe``
+    hears every action (diagnostics such as ``benchmarks/bluff_expert_diag.py``)."""
     lineup = spec.lineup(g)
-    bots: list[AnyBot] = [make_bot(spec.game, name) for name in lineup]
+    if bots is None:
+        bots = [make_bot(spec.game, name) for name in lineup]
     bot_rngs = [_derived(spec.seed, g, f"bot{seat}") for seat in range(spec.players)]
     chance_rng = _derived(spec.seed, g, "deal")
     session: AnySession = new_session(spec, g)
@@ -133,11 +141,14 @@ def play_game(spec: Spec, g: int) -> GameResult:
         seat = session.to_move
         assert seat is not None
         action = bots[seat].act(session.view(seat), session.legal(), bot_rngs[seat])
+        before = session
         try:
             session, _ = session.apply(action)
         except ValueError as exc:  # IllegalAction: a bot bug, named for whoever debugs it
             raise BotFault(f"game {g} (seed {spec.seed}): bot {lineup[seat]!r} at seat "
                            f"{seat} played {action!r}: {exc}") from exc
+        if observe is not None:
+            observe(before, seat, action, session)
         actions += 1
         if actions > MAX_ACTIONS:
             raise BotFault(f"game {g} (seed {spec.seed}) did not end after {MAX_ACTIONS} "
