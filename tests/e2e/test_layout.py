@@ -9,6 +9,26 @@ import pytest
 from e2e_helpers import assert_can_act, create_table, shot, start
 
 NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+# A bot's call shows in a bubble at its seat for 2.6 s: a long call at an edge seat once made the
+# phone's page wider, seen only when a check fell in those seconds. So every seat gets the longest
+# calls of both languages in turn, and each must show whole, the page no wider than the screen.
+LONG_BUBBLES = """(texts) => {
+  const fits = [];
+  for (const seat of document.querySelectorAll("#opponents .seat")) {
+    for (const text of texts) {
+      const bubble = document.createElement("div");
+      bubble.className = "bubble";
+      bubble.textContent = text;
+      seat.appendChild(bubble);
+      const box = bubble.getBoundingClientRect();  // on the screen, cut off at neither edge
+      fits.push(box.left >= 0 && box.right <= window.innerWidth
+                && document.documentElement.scrollWidth <= window.innerWidth);
+      bubble.remove();
+    }
+  }
+  return fits; }"""
+LONGEST_CALLS = ["♣ straight flush to the queen", "full house, queens over jacks",
+                 "♦のQまでのストレートフラッシュ"]
 BOTS = ["bot:random", "bot:sensible", "bot:easy", "bot:normal", "bot:random", "bot:random",
         "bot:random"]
 
@@ -24,6 +44,8 @@ def test_eight_seat_table_fits_the_screen(new_page: Any, game: str, phone: bool)
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     start(page)
     page.wait_for_selector(".turn.yours")
+    fits = page.evaluate(LONG_BUBBLES, LONGEST_CALLS)
+    assert len(fits) == 7 * len(LONGEST_CALLS) and all(fits), fits
     assert page.locator("#opponents .seat").count() == 7
     if game == "liar":
         assert page.locator("#hand .card").count() >= 6  # 52 cards dealt round 8 seats (L3)
