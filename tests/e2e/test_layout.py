@@ -33,11 +33,13 @@ BOTS = ["bot:random", "bot:sensible", "bot:easy", "bot:normal", "bot:random", "b
         "bot:random"]
 
 
-@pytest.mark.parametrize(("game", "phone"), [("liar", True), ("liar", False),
-                                             ("bluff", True)],
-                         ids=["liar-phone", "liar-1280x720", "bluff-phone"])
-def test_eight_seat_table_fits_the_screen(new_page: Any, game: str, phone: bool) -> None:
-    page = new_page(phone=phone, size=(1280, 720))
+@pytest.mark.parametrize(("game", "phone", "size"),
+                         [("liar", True, (390, 844)), ("liar", False, (1280, 720)),
+                          ("bluff", True, (390, 844)), ("bluff", False, (768, 1024))],
+                         ids=["liar-phone", "liar-1280x720", "bluff-phone", "bluff-768x1024"])
+def test_eight_seat_table_fits_the_screen(new_page: Any, game: str, phone: bool,
+                                          size: tuple[int, int]) -> None:
+    page = new_page(phone=phone, size=size)
     bots = BOTS if game == "liar" else [b if b != "bot:sensible" else "bot:random" for b in BOTS]
     options = {"multi": True, "jack_back": True, "eight_cut": True} if game == "liar" else {}
     create_table(page, game, "Mika", bots, options)
@@ -54,4 +56,4 @@ def test_eight_seat_table_fits_the_screen(new_page: Any, game: str, phone: bool)
     # Every control of the turn (what is legal) is on show.
     controls = page.locator("#controls button").all()
     assert controls and all(c.is_visible() for c in controls)
-    shot(page, f"16-{game}-eight-seats-" + ("phone" if phone else "desktop"))
+    shot(page, f"16-{game}-eight-seats-" + ("phone" if phone else "{}x{}".format(*size)))
