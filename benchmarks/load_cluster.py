@@ -86,6 +86,7 @@ class Sent:
 class Totals:
     latencies: list[float] = field(default_factory=list)  # action sent -> its ack
     delivered: list[float] = field(default_factory=list)  # action sent -> each seat's event
+    delivered_at: list[float] = field(default_factory=list)  # when each was sent (perf)
     errors: list[str] = field(default_factory=list)
     acks: dict[str, int] = field(default_factory=dict)  # table id -> acknowledged actions
     finished: set[str] = field(default_factory=set)
@@ -161,6 +162,7 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                                 # The first event above the actor's: the action reached us.
                                 heard = sent_action
                                 totals.delivered.append(time.perf_counter() - sent_action.at)
+                                totals.delivered_at.append(sent_action.at)
                             continue
                         kind = m["type"]
                         if kind == "welcome":
@@ -273,6 +275,154 @@ async def _probe_lag(totals: Totals, every: float = 0.05) -> None:
         totals.lag.append(time.perf_counter() - before - every)
 
 
+SCRAPE_EVERY = 10.0  # seconds between two readings of every worker's /metrics
+WINDOW = 30.0  # seconds of each line of the report over time
+
+
+async def _scrape(stack: Cluster, snapshots: list[tuple[float, str, dict[str, Any]]],
+                  every: float | None = SCRAPE_EVERY) -> None:
+    """Read every live worker's ``/metrics`` (directly, not through nginx) every
+    ``every`` seconds (None: once): (perf time, worker, its histograms and counters)."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=5) as http:
+        while True:
+            for w in stack.workers:
+                if w.process.poll() is not None:
+                    continue
+                with contextlib.suppress(httpx.HTTPError):
+                    r = await http.get(f"{w.url}/metrics")
+                    snapshots.append((time.perf_counter(), w.name, _parse_metrics(r.text)))
+            if every is None:
+                return
+            await asyncio.sleep(every)
+
+
+def _parse_metrics(text: str) -> dict[str, Any]:
+    """The samples we read: histogram buckets by (metric, label) -> [(le, count)], and
+    counters by (metric, label) -> value."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: dict[str, Any] = {}
+    for family in text_string_to_metric_families(text):
+        if not family.name.startswith("usotsuki_"):
+            continue
+        for s in family.samples:
+            label = s.labels.get("phase") or s.labels.get("generation") or \
+                s.labels.get("thread") or ""
+            if s.name.endswith("_bucket"):
+                out.setdefault((family.name, label), []).append(
+                    (float(s.labels["le"]), s.value))
+            elif s.name.endswith(("_sum", "_total")):
+                out[(s.name, label)] = s.value
+    return out
+
+
+def _quantile(buckets: list[tuple[float, float]], q: float) -> float | None:
+    """A histogram's quantile from its cumulative buckets (as Prometheus's
+    ``histogram_quantile``: linear within a bucket; the last finite bound above it)."""
+    if not buckets or buckets[-1][1] <= 0:
+        return None
+    rank, low, below = q * buckets[-1][1], 0.0, 0.0
+    for le, count in buckets:
+        if count >= rank:
+            if le == float("inf"):
+                return low
+            return low + (le - low) * ((rank - below) / max(count - below, 1e-9))
+        low, below = le, count
+    return low
+
+
+def _delta(after: dict[str, Any], before: dict[str, Any] | None, key: Any) -> Any:
+    """``after - before`` of one histogram's buckets or one counter."""
+    now = after.get(key)
+    if now is None:
+        return None
+    then = None if before is None else before.get(key)
+    if isinstance(now, list):
+        if then is None:
+            return now
+        return [(le, c - c0) for (le, c), (_, c0) in zip(now, then, strict=True)]
+    return now - (then or 0.0)
+
+
+def _merge(parts: list[Any]) -> Any:
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return None
+    if isinstance(parts[0], list):
+        return [(le, sum(p[i][1] for p in parts)) for i, (le, _) in enumerate(parts[0])]
+    return sum(parts)
+
+
+def _breakdown(snapshots: list[tuple[float, str, dict[str, Any]]], began: float,
+               totals: Totals) -> dict[str, Any]:
+    """Where the time went: per phase over the run (all workers), and per window of
+    ``WINDOW`` seconds: the people's latency, the loops' lag, GC pauses, commits."""
+    from usotsuki.server.metrics import PHASES
+
+    by_worker: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+    for t, name, values in snapshots:
+        by_worker.setdefault(name, []).append((t - began, values))
+
+    def window(lo: float, hi: float, key: Any) -> Any:
+        """Summed over workers: the change between the last readings at or before lo
+        and hi (a worker's first reading counts from zero)."""
+        parts = []
+        for series in by_worker.values():
+            before = [v for t, v in series if t <= lo]
+            after = [v for t, v in series if t <= hi]
+            if after:
+                parts.append(_delta(after[-1], before[-1] if before else None, key))
+        return _merge(parts)
+
+    def ms(value: float | None) -> float | None:
+        return None if value is None else round(1000 * value, 1)
+
+    end = max((t for t, _, _ in snapshots), default=began) - began
+    whole = {p: window(0.0, end, ("usotsuki_action_phase_seconds", p)) for p in PHASES}
+    phases = {p: {"count": int(b[-1][1]), "p50_ms": ms(_quantile(b, 0.5)),
+                  "p99_ms": ms(_quantile(b, 0.99)),
+                  "mean_ms": ms(window(0.0, end, ("usotsuki_action_phase_seconds_sum", p))
+                                / max(b[-1][1], 1))}
+              for p, b in whole.items() if b is not None and b[-1][1] > 0}
+    gc_whole = {g: window(0.0, end, ("usotsuki_gc_pause_seconds", g)) for g in "012"}
+    gc_pauses = {g: {"count": int(b[-1][1]), "p99_ms": ms(_quantile(b, 0.99)),
+                     "total_ms": ms(window(0.0, end, ("usotsuki_gc_pause_seconds_sum", g)))}
+                 for g, b in gc_whole.items() if b is not None}
+    lease_cpu = window(0.0, end, ("usotsuki_thread_cpu_seconds_total", "leases"))
+    sent = sorted(zip(totals.delivered_at, totals.delivered, strict=True))
+    windows = []
+    lo = 0.0
+    while lo < end:
+        hi = lo + WINDOW
+        lat = sorted(d for at, d in sent if lo <= at - began < hi)
+        lag = window(lo, hi, ("usotsuki_loop_lag_seconds", ""))
+        act = window(lo, hi, ("usotsuki_action_phase_seconds", "action"))
+        gcs = [window(lo, hi, ("usotsuki_gc_pause_seconds_sum", g)) for g in "012"]
+        commit = window(lo, hi, ("usotsuki_action_phase_seconds", "commit"))
+        wait = window(lo, hi, ("usotsuki_action_phase_seconds", "wait"))
+        deliver = window(lo, hi, ("usotsuki_action_phase_seconds", "deliver"))
+        windows.append({
+            "from_s": lo, "deliveries": len(lat),
+            "p50_ms": ms(lat[len(lat) // 2]) if lat else None,
+            "p99_ms": ms(lat[min(len(lat) - 1, int(0.99 * len(lat)))]) if lat else None,
+            "actions_per_s": None if act is None else round(act[-1][1] / WINDOW, 1),
+            "server_action_p99_ms": None if act is None else ms(_quantile(act, 0.99)),
+            "wait_p99_ms": None if wait is None else ms(_quantile(wait, 0.99)),
+            "commit_p99_ms": None if commit is None else ms(_quantile(commit, 0.99)),
+            "deliver_p99_ms": None if deliver is None else ms(_quantile(deliver, 0.99)),
+            "loop_lag_p99_ms": None if lag is None else ms(_quantile(lag, 0.99)),
+            "loop_lag_over_100ms": None if lag is None else int(
+                lag[-1][1] - next(c for le, c in lag if le >= 0.1)),
+            "gc_ms": ms(sum(g for g in gcs if g is not None)),
+        })
+        lo = hi
+    return {"phases": phases, "gc": gc_pauses,
+            "lease_thread_cpu_s": None if lease_cpu is None else round(lease_cpu, 2),
+            "windows": windows}
+
+
 async def _setup(url: str, tables: int, players: int, rules: dict[str, Any]
                  ) -> list[tuple[str, str, list[str]]]:
     import httpx
@@ -353,10 +503,13 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
                 except httpx.HTTPError as exc:
                     totals.errors.append(f"{tid}: start: {exc!r}")
 
+        snapshots: list[tuple[float, str, dict[str, Any]]] = []
+        await _scrape(stack, snapshots, None)  # where the counts start
         began = time.perf_counter()
         cpu_began = time.process_time()
         stack_began, busy_began = _cpu_groups(stack), _machine_busy()
         probe = asyncio.create_task(_probe_lag(totals))
+        scraper = asyncio.create_task(_scrape(stack, snapshots))
         print(f"{len(opened)} tables opened, {len(tasks)} sockets connected: play begins",
               file=sys.stderr, flush=True)
         await asyncio.gather(*(start(tid, host) for tid, host, _ in opened))
@@ -380,6 +533,10 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
                  if k in stack_began}
     busy = _machine_busy() - busy_began
     probe.cancel()
+    scraper.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await scraper
+    await _scrape(stack, snapshots, None)
     totals.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
     async with await psycopg.AsyncConnection.connect(stack.db, autocommit=True) as conn:
         logged = dict(await (await conn.execute(
@@ -420,7 +577,8 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
             "frames_per_action": round(totals.frames / max(actions, 1), 1),
             "messages_per_action": round(totals.messages / max(actions, 1), 1),
             "reconnects": totals.reconnects, "retried_while_moving": totals.retried,
-            "unacked_at_disconnect": totals.unacked, "failover": failover}
+            "unacked_at_disconnect": totals.unacked, "failover": failover,
+            "breakdown": _breakdown(snapshots, began, totals)}
 
 
 def _loop_factory() -> Any:
@@ -484,6 +642,22 @@ def report(name: str, r: dict[str, Any]) -> None:
         print(f"  failover: {f['worker']} SIGKILLed at {f['killed_at_s']} s owning "
               f"{f['tables']} tables; {f['moved']} moved, the first after {f['first_s']} s, "
               f"half after {f['median_s']} s, all after {f['all_s']} s", flush=True)
+    b = r["breakdown"]
+    print("  an action at its owner (all workers; ms): " + "; ".join(
+        f"{p} p50 {v['p50_ms']} p99 {v['p99_ms']} mean {v['mean_ms']} (n {v['count']})"
+        for p, v in b["phases"].items()), flush=True)
+    print("  GC pauses: " + "; ".join(
+        f"gen {g}: {v['count']}, p99 {v['p99_ms']} ms, total {v['total_ms']} ms"
+        for g, v in b["gc"].items()) + f"; lease thread CPU {b['lease_thread_cpu_s']} s",
+        flush=True)
+    print("  over time (window start s: deliveries, p50/p99 ms | actions/s, owner's action "
+          "p99, wait p99, commit p99, deliver p99, loop lag p99 ms, lags > 100 ms, GC ms):",
+          flush=True)
+    for w in b["windows"]:
+        print(f"    {w['from_s']:5.0f}: {w['deliveries']:6d}, {w['p50_ms']}/{w['p99_ms']} | "
+              f"{w['actions_per_s']}, {w['server_action_p99_ms']}, {w['wait_p99_ms']}, "
+              f"{w['commit_p99_ms']}, {w['deliver_p99_ms']}, {w['loop_lag_p99_ms']}, "
+              f"{w['loop_lag_over_100ms']}, {w['gc_ms']}", flush=True)
     for sample in r["error_samples"]:
         print(f"  {sample}")
 

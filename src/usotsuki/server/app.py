@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -22,7 +23,7 @@ from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
 from usotsuki.server.guard import BodyLimit, ConnectionCap, OriginCheck, SecurityHeaders
 from usotsuki.server.lobby import Lobby
-from usotsuki.server.metrics import Metrics, SocketGauge
+from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes.ops import router as ops_router
@@ -84,6 +85,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     else:
         lobby = coordinator.lobby_for(the_store, settings, clock or RealClock())
 
+    lobby.timing = metrics.observe_phase
     replays = ReplayService(replay_limits)
     the_reviews = reviews if reviews is not None else ReviewService(ReviewLimits())
 
@@ -92,7 +94,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         await lobby.start()  # loads no table: each is loaded (and carries on) on first use
         if coordinator is not None:
             await coordinator.start()
+        lag = asyncio.get_running_loop().create_task(probe_loop(metrics))
         yield
+        lag.cancel()
         if coordinator is not None:
             await coordinator.close()  # leases released: others take the tables at once
         lobby.stop()

@@ -237,7 +237,9 @@ class ClusterTable(Table):
         if self.seq >= self.settings.max_entries:
             raise Refused("table_cap", f"this table has reached its cap of "
                           f"{self.settings.max_entries} logged actions and deals", 409)
+        started = time.perf_counter()
         games, events = self._fold(kind, data)
+        folded = time.perf_counter()
         now = self.clock.time()
         try:
             await self.cluster.log.append(self.row.pk, self.seq, kind,
@@ -245,6 +247,7 @@ class ClusterTable(Table):
         except Fenced:
             self.demote("fenced")
             raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
+        self.spent(started, folded)
         self.active = now
         # Published with the command's other entries once the turn's timer is set
         # (``schedule``): followers fold them at once and show the same clock.
@@ -479,7 +482,8 @@ class ClusterTable(Table):
         raise Refused("unavailable", "the table is moving between servers: try again", 503)
 
     async def act(self, seat: int, text: str,
-                  done: Callable[[list[Numbered]], None] | None = None) -> list[Numbered]:
+                  done: Callable[[list[Numbered]], None] | None = None,
+                  arrived: float | None = None) -> list[Numbered]:
         async def relayed(reply: dict[str, Any]) -> list[Numbered]:
             await self.wait_events(reply["last"] + 1)
             return [Numbered(reply["first"], None, "", reply["action"]),
@@ -494,7 +498,8 @@ class ClusterTable(Table):
             return None
 
         return await self._command("act", {"seat": seat, "text": text},
-                                   lambda: super(ClusterTable, self).act(seat, text, done),
+                                   lambda: super(ClusterTable, self).act(seat, text, done,
+                                                                         arrived),
                                    relayed,
                                    recover)
 
@@ -1020,13 +1025,18 @@ class Coordinator:
     def _renew_forever(self, loop: asyncio.AbstractEventLoop) -> None:
         """The renewer thread: every ``ttl / 4`` s, all of this worker's leases in one
         statement; those another worker took are handed to the loop to drop."""
+        cpu = None if self.metrics is None else self.metrics.thread_cpu.labels("leases")
         while not self._stopping.wait(self.config.lease_seconds / 4):
             held = dict(self.owned)
+            started = time.thread_time()
             try:
                 kept = self.leases.renew(held)
             except Exception as exc:  # the database away: its leases run out, fenced
                 log.warning("lease renewal failed: %s", exc)
                 continue
+            finally:
+                if cpu is not None:
+                    cpu.inc(time.thread_time() - started)
             lost = {pk: token for pk, token in held.items() if kept.get(pk) != token}
             if lost:
                 with contextlib.suppress(RuntimeError):  # the loop has closed

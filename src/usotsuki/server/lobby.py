@@ -15,6 +15,7 @@ import logging
 import math
 import secrets
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from usotsuki.server.auth import new_token, token_hash
@@ -43,6 +44,8 @@ class Lobby:
         self._created: dict[str, deque[float]] = {}  # address -> times of its creations
         self._sweeper: asyncio.Task[None] | None = None
         self._bot_starts = 0  # bot-only games being started (their commit is awaited)
+        # Each table times its actions' phases with this (``Metrics.observe_phase``).
+        self.timing: Callable[[str, float], None] | None = None
 
     # start and stop
 
@@ -126,6 +129,7 @@ class Lobby:
         return Table(row, seats, self.store, self.settings, self.clock, self.runner)
 
     def _add(self, table: Table) -> None:
+        table.timing = self.timing
         self.by_id[table.public_id] = table
         self.by_invite[table.row.invite] = table
 

@@ -5,12 +5,25 @@ commands, Redis outages."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import time
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 COMMIT_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
+# Where an action's time goes, the event loop's lateness and garbage collections' pauses:
+# finer at the low end (most are below a few milliseconds), up to seconds (a stall).
+PHASE_BUCKETS = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2,
+                 0.3, 0.5, 1.0, 2.0, 5.0)
+PHASES = ("wait", "fold", "commit", "publish", "hint", "action", "deliver")
+"""An action at its owner: ``wait`` from its message's arrival to the table's lock held
+(parsing, the lock), ``fold`` the rules core, ``commit`` the log's writes (with a deal
+that follows it), ``publish`` the events and state messages queued to every socket (of
+which ``hint`` the hints), ``action`` all of it; ``deliver``: a frame from the first
+message queued to its socket's write (the sender's turn on the loop, and the write)."""
 
 
 class Metrics:
@@ -31,6 +44,22 @@ class Metrics:
                                "owner of a table, by outcome", ["outcome"], registry=r)
         self.redis_errors = Counter("usotsuki_redis_errors", "Redis operations that failed "
                                     "(followers catch up from the log)", registry=r)
+        self.phases = Histogram("usotsuki_action_phase_seconds", "Where an action's time "
+                                "goes at its owner, by phase (metrics.PHASES)", ["phase"],
+                                buckets=PHASE_BUCKETS, registry=r)
+        self._phase = {p: self.phases.labels(p) for p in PHASES}
+        self.loop_lag = Histogram("usotsuki_loop_lag_seconds", "How late the event loop "
+                                  "wakes a timer (every 0.1 s)", buckets=PHASE_BUCKETS,
+                                  registry=r)
+        self.gc_pause = Histogram("usotsuki_gc_pause_seconds", "Garbage collections' pauses, "
+                                  "by generation", ["generation"], buckets=PHASE_BUCKETS,
+                                  registry=r)
+        self.thread_cpu = Counter("usotsuki_thread_cpu_seconds", "CPU time of this worker's "
+                                  "own threads beside the event loop's", ["thread"],
+                                  registry=r)
+
+    def observe_phase(self, phase: str, seconds: float) -> None:
+        self._phase[phase].observe(seconds)
 
     def observe_commit(self, kind: str, seconds: float) -> None:
         self.entries.labels(kind).inc()
@@ -38,6 +67,34 @@ class Metrics:
 
     def count_tables(self, role: str, count: Callable[[], float]) -> None:
         self.tables.labels(role).set_function(count)
+
+
+LAG_EVERY = 0.1  # seconds between two probes of the event loop's lateness
+
+
+async def probe_loop(metrics: Metrics, every: float = LAG_EVERY) -> None:
+    """Measure how late the event loop wakes a timer, for ever (a task of the app): a
+    busy loop delays every message by as much."""
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(every)
+        metrics.loop_lag.observe(max(0.0, loop.time() - before - every))
+
+
+def time_collections(metrics: Metrics) -> None:
+    """Observe every garbage collection's pause in ``metrics.gc_pause`` (the process's
+    collector is one: ``usotsuki serve`` installs it once)."""
+    started = [0.0]
+    pause = {g: metrics.gc_pause.labels(str(g)) for g in range(3)}
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pause[info["generation"]].observe(time.perf_counter() - started[0])
+
+    gc.callbacks.append(callback)
 
 
 class SocketGauge:

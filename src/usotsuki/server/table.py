@@ -16,6 +16,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -99,6 +100,10 @@ class Table:
         self._deadline: tuple[int, float, float] | None = None  # (seat, ends, seconds)
         self._revealed = -2  # self.seq just after the last challenge or doubt
         self._hurry: int | None = None  # the game whose bots play at once (nobody reads)
+        # Where an action's time goes (metrics.PHASES), when the lobby observes it.
+        self.timing: Callable[[str, float], None] | None = None
+        self._spent: dict[str, float] | None = None  # the action being made's phases
+        self._published = 0.0  # when its publishing began
 
     # facts
 
@@ -252,13 +257,23 @@ class Table:
             raise Refused("table_cap", f"this table has reached its cap of "
                           f"{self.settings.max_entries} logged actions and deals", 409,
                           {"max": self.settings.max_entries})
+        started = time.perf_counter()
         games, events = self._fold(kind, data)
+        folded = time.perf_counter()
         now = self.clock.time()
         # Durable first: the entry is committed before anyone hears of it. The write runs
         # in the store's thread; the lock is held meanwhile, other tables carry on.
         await self.store.call(self.store.append, self.row.pk, self.seq, kind, data, now)
+        self.spent(started, folded)
         self.active = now
         return self._absorb(games, events)
+
+    def spent(self, started: float, folded: float) -> None:
+        """Count an entry's fold (``started`` to ``folded``) and commit (to now) in the
+        phases of the action being made, if it is timed."""
+        if self._spent is not None:
+            self._spent["fold"] += folded - started
+            self._spent["commit"] += time.perf_counter() - folded
 
     def _seed(self, purpose: str) -> int | str:
         if self.settings.deal_seed is None:
@@ -305,7 +320,10 @@ class Table:
         if slot is not None and seat is not None and to_move == seat:
             legal = legal_json(slot.session)
             if hints:
+                started = time.perf_counter()
                 hint = hint_json(slot.session, seat)
+                if self._spent is not None:
+                    self._spent["hint"] += time.perf_counter() - started
         clock = None
         if self._deadline is not None and self._deadline[0] == to_move and self.playing:
             left = max(0.0, self._deadline[1] - self.clock.time())
@@ -435,12 +453,14 @@ class Table:
         return len(self.games) - 1
 
     async def act(self, seat: int, text: str,
-                  done: Callable[[list[Numbered]], None] | None = None) -> list[Numbered]:
+                  done: Callable[[list[Numbered]], None] | None = None,
+                  arrived: float | None = None) -> list[Numbered]:
         """A person's action: checked by the core, committed, then published; ``done``
         is called with its events right after they are published (the actor's ``ack``
-        then joins the same batch frame as the events and state)."""
+        then joins the same batch frame as the events and state); ``arrived``: when its
+        message arrived (``time.perf_counter``), to time its phases."""
         async def run() -> list[Numbered]:
-            fresh = await self._act(seat, text)
+            fresh = await self._act(seat, text, arrived=arrived)
             if done is not None:
                 done(fresh)
             return fresh
@@ -448,7 +468,26 @@ class Table:
         return await self._serialised(run)
 
     async def _act(self, seat: int, text: str, notice: dict[str, Any] | None = None,
-                   timeout: dict[str, Any] | None = None) -> list[Numbered]:
+                   timeout: dict[str, Any] | None = None,
+                   arrived: float | None = None) -> list[Numbered]:
+        if arrived is None or self.timing is None:
+            return await self._act_untimed(seat, text, notice, timeout)
+        locked = time.perf_counter()
+        spent = self._spent = {"fold": 0.0, "commit": 0.0, "hint": 0.0}
+        try:
+            fresh = await self._act_untimed(seat, text, notice, timeout)
+        finally:
+            self._spent = None
+        done = time.perf_counter()
+        spent["publish"] = done - self._published
+        spent["wait"] = locked - arrived
+        spent["action"] = done - arrived
+        for phase, seconds in spent.items():
+            self.timing(phase, seconds)
+        return fresh
+
+    async def _act_untimed(self, seat: int, text: str, notice: dict[str, Any] | None,
+                           timeout: dict[str, Any] | None) -> list[Numbered]:
         if not self.playing:
             raise Refused("no_game", "no game is being played at this table", 409)
         if not isinstance(text, str) or not text.strip():
@@ -466,6 +505,7 @@ class Table:
             raise Refused("illegal", str(exc)) from None
         fresh += await self._deal_due()
         self.schedule()  # first: the state published holds the turn's clock
+        self._published = time.perf_counter()
         self._publish(fresh)
         return fresh
 

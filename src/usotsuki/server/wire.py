@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ class Client:
     queue: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
+    queued_at: float = 0.0  # when the oldest message waiting in the queue was queued
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
@@ -51,6 +53,8 @@ class Client:
     def send_text(self, text: str) -> None:
         if self.dropped:
             return
+        if self.queue.empty():
+            self.queued_at = time.perf_counter()
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:

@@ -96,12 +96,15 @@ def _error(code: str, message: str, ref: Any = None,
     return out
 
 
-async def _sender(websocket: WebSocket, client: Client) -> None:
+async def _sender(websocket: WebSocket, client: Client,
+                  timing: Callable[[str, float], None] | None = None) -> None:
     """Send the client's queue; on any failure say why in the log and close the socket,
-    so the receiver loop ends too (it stops once this task is done)."""
+    so the receiver loop ends too (it stops once this task is done). ``timing``: observes
+    each frame's wait and write (``deliver``)."""
     try:
         while True:
             message = await client.queue.get()
+            queued = client.queued_at  # (when this first message was queued)
             if message is None:
                 await websocket.close(code=1008 if client.dropped else 1000)
                 return
@@ -120,6 +123,8 @@ async def _sender(websocket: WebSocket, client: Client) -> None:
                 if len(pending) > 1:
                     message = '{"type":"batch","messages":[' + ",".join(pending) + "]}"
             await websocket.send_text(wire_text(message))
+            if timing is not None:
+                timing("deliver", time.perf_counter() - queued)
             if closing:
                 await websocket.close(code=1008 if client.dropped else 1000)
                 return
@@ -155,7 +160,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         client.send({"type": "welcome", "seat": seat, "table": table.summary()})
         _catch_up(table, client, since)
     table.socket_added()
-    sender = asyncio.create_task(_sender(websocket, client))
+    sender = asyncio.create_task(_sender(websocket, client, lobby.timing))
     now = websocket.app.state.monotonic
     (rate, burst), (resent, resent_burst) = (websocket.app.state.rate_limit,
                                              websocket.app.state.sync_limit)
@@ -206,10 +211,11 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limits: L
             client.send(_error("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} "
                                "characters; this one was ignored"))
             continue
-        await _handle(table, client, text, limits)
+        await _handle(table, client, text, limits, time.perf_counter())
 
 
-async def _handle(table: Table, client: Client, text: str, limits: Limits) -> None:
+async def _handle(table: Table, client: Client, text: str, limits: Limits,
+                  arrived: float) -> None:
     if json_depth(text) > MAX_DEPTH:
         client.send(_error("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels"))
         return
@@ -249,7 +255,7 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits) -> No
                 client.send_text(event)
             client.send(table.state_message(client.seat, client.hints))
     elif kind == "act":
-        await _act(table, client, message.get("action"), ref)
+        await _act(table, client, message.get("action"), ref, arrived)
     elif kind == "hints":
         on = message.get("on")
         if not isinstance(on, bool):
@@ -266,7 +272,7 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits) -> No
                            "(known: act, sync, ping, hurry, hints)", ref))
 
 
-async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
+async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: float) -> None:
     if client.seat is None:
         client.send(_error("spectator", "spectators cannot act", ref))
         return
@@ -285,7 +291,8 @@ async def _act(table: Table, client: Client, action: Any, ref: Any) -> None:
                      "n": fresh[-1].n})
 
     try:
-        fresh = await table.act(client.seat, action, ack)  # serialised by the table's lock
+        # (serialised by the table's lock)
+        fresh = await table.act(client.seat, action, ack, arrived)
     except Refused as exc:
         # Only the actor hears why: the message can name the actor's own cards.
         client.send(_error(exc.code, exc.message, ref, exc.params))
