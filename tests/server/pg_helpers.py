@@ -27,8 +27,10 @@ def _as_postgres(args: list[str]) -> list[str]:
 
 
 @contextmanager
-def throwaway_postgres() -> Iterator[str]:
-    """Yield a server URL ``postgresql://postgres@127.0.0.1:PORT``; stop and delete after."""
+def throwaway_postgres(durable: bool = False) -> Iterator[str]:
+    """Yield a server URL ``postgresql://postgres@127.0.0.1:PORT``; stop and delete after.
+    ``durable``: PostgreSQL's own defaults (each commit flushed to disk), as a deployment
+    runs it (``benchmarks/load_cluster.py``); else no flush at all, for fast tests."""
     bindir = pg_bin()
     if bindir is None:
         raise RuntimeError("PostgreSQL is not installed: run `make test` (it installs "
@@ -40,8 +42,9 @@ def throwaway_postgres() -> Iterator[str]:
     subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-U", "postgres", "-A",
                                  "trust", "-E", "UTF8", "--no-sync"]),
                    check=True, capture_output=True)
-    options = (f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} -c fsync=off "
-               "-c synchronous_commit=off -c full_page_writes=off")
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp}"
+    if not durable:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w",
                                  "-o", options, "start"]), check=True, capture_output=True)
     try:

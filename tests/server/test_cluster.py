@@ -26,7 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 from usotsuki.replay import replay_record
 from usotsuki.server.cluster import ClusterConfig, Coordinator, redis_client
 from usotsuki.server.config import RealClock, Settings
-from usotsuki.server.lease import Fenced, Leases
+from usotsuki.server.lease import _APPEND, Fenced, Leases, _pg
 from usotsuki.server.store import SeatRow, Store
 
 LEASE = 1.5  # seconds: a dead worker's tables move after this
@@ -388,6 +388,51 @@ def test_stale_owner_writes_are_refused(stack: Cluster) -> None:
     store.close()
 
 
+def test_renewals_and_writes_never_wait_for_each_other_but_a_new_owner_does(
+        stack: Cluster) -> None:
+    # A write locks its lease row FOR KEY SHARE: a renewal (it changes ``expires``
+    # only) neither waits for it nor holds it up, while a change of owner (the token, a
+    # key column, grows) waits for the write in flight and then fences the old owner.
+    store = Store(stack.db)
+    pk = store.create_table("keys", "keys-invite", "h", "bluff", {"players": 2},
+                            [None, None], now=0.0)  # (long unused: the workers leave it)
+    a = Leases(store, "key-owner", 30.0)
+    token = a.acquire(pk)
+    assert token is not None
+    append = _pg(_APPEND)
+
+    def write(conn: psycopg.Connection[Any], seq: int, with_token: int) -> int:
+        row = conn.execute(append, {"pk": pk, "me": "key-owner", "token": with_token,
+                                    "seq": seq, "kind": "chance", "data": "{}",
+                                    "now": 0.0}).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    waits = "-c lock_timeout=10s"  # (a wait that would be a bug fails, never hangs)
+    with (psycopg.connect(stack.db, options=waits) as renewal,
+          psycopg.connect(stack.db, options=waits) as writer):
+        renewal.execute("UPDATE leases SET expires = expires + 1 WHERE table_pk = %s", (pk,))
+        assert write(writer, 0, token) == 1  # a renewal in flight: the write goes through
+        renewal.rollback()
+        writer.commit()
+        assert write(writer, 1, token) == 1  # a write in flight (not committed) ...
+        with psycopg.connect(stack.db, autocommit=True, options=waits) as other:
+            other.execute("UPDATE leases SET expires = expires + 1 WHERE table_pk = %s",
+                          (pk,))  # ... does not hold a renewal up
+            other.execute("SET lock_timeout = '200ms'")
+            with pytest.raises(psycopg.errors.LockNotAvailable):  # a new owner waits
+                other.execute("UPDATE leases SET owner = 'thief', token = token + 1 "
+                              "WHERE table_pk = %s", (pk,))
+            writer.commit()
+            other.execute("UPDATE leases SET owner = 'thief', token = token + 1 "
+                          "WHERE table_pk = %s", (pk,))
+        assert write(writer, 2, token) == 0  # fenced: nothing written
+        writer.commit()
+    assert [e.seq for e in store.load_log(pk)] == [0, 1]
+    a.close()
+    store.close()
+
+
 def test_a_late_renewal_keeps_the_lease_until_another_worker_takes_it(
         stack: Cluster) -> None:
     store = Store(stack.db)
@@ -408,6 +453,8 @@ def test_a_late_renewal_keeps_the_lease_until_another_worker_takes_it(
     expired(1.0)  # within the grace: the owner may still renew, nobody takes it
     assert b.acquire(pk) is None and pk not in b.claim_orphans(1000, 0.0)
     assert b.holder(pk) == ("slow-owner", token)
+    until = b.holder_until(pk)  # taken by others once expired for the grace: in ~9 s
+    assert until is not None and until[:2] == ("slow-owner", token) and 0 < until[2] <= 9.0
     assert a.renew({pk: token}) == {pk: token}  # late, but nobody took it: still its own
     expired(11.0)  # past the grace: taken, and then the old owner's renewal fails
     assert b.acquire(pk) == token + 1

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import logging
@@ -45,9 +46,11 @@ import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import EqualJitterBackoff, NoBackoff
@@ -61,7 +64,7 @@ from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.table import Table
-from usotsuki.server.wire import Numbered
+from usotsuki.server.wire import Numbered, encode
 
 log = logging.getLogger("usotsuki.cluster")
 
@@ -77,6 +80,8 @@ CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the
 PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
 # Refusals of a relayed action that a lost answer can explain (the action was made):
 AFTER_A_LOST_ANSWER = ("unavailable", "illegal", "not_your_turn")
+UNHEARD: dict[str, Any] = {"code": "unheard"}  # a relayed command nobody was subscribed to hear
+LEASE_THREADS = 4  # threads of a worker's lease statements (apart from the store's)
 
 QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the workers
 ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
@@ -333,8 +338,8 @@ class ClusterTable(Table):
             token = self.token
             if token is None or self.clients:
                 return None
-            new = await self.store.call(self.cluster.leases.hand_over, self.row.pk, token,
-                                        to)
+            new = await self.cluster.lease_call(self.cluster.leases.hand_over, self.row.pk,
+                                                token, to)
             if new is not None:
                 self.demote(f"to {to}", "handed_over")
             return new
@@ -631,8 +636,18 @@ class Coordinator:
         # The leases held (table pk -> token), kept by the loop, renewed by a thread of
         # its own: a busy event loop (or a full store pool) cannot delay a renewal.
         self.owned: dict[int, int] = {}
+        # Lease statements (claims, look-ups, hand-overs) in threads of their own: after
+        # a failover, hundreds of reconnecting sockets load tables through the store's
+        # threads, and the claims of the dead worker's tables waited behind them all.
+        self._lease_threads = ThreadPoolExecutor(LEASE_THREADS,
+                                                 thread_name_prefix="usotsuki-leases")
         self._renewer: threading.Thread | None = None
         self._stopping = threading.Event()
+
+    async def lease_call(self, method: Callable[..., T], *args: Any) -> T:
+        """Run a blocking lease statement in the lease threads and await its result."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._lease_threads, functools.partial(method, *args))
 
     def holding(self, table_pk: int, token: int | None) -> None:
         """This worker holds the table's lease with ``token`` now (None: no longer)."""
@@ -692,15 +707,16 @@ class Coordinator:
             with contextlib.suppress(Exception):
                 await client.aclose()
         await self.log.close()
+        self._lease_threads.shutdown(wait=True)
         self.leases.close()
 
     # publishing (ordered, never blocking a table: a lost message is found in the log)
 
     def publish_entries(self, table: Table, first: int, entries: list[list[Any]],
                         clock: tuple[int, float, float] | None) -> None:
-        self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
+        self._outbox.put_nowait((LOG_CHANNEL, encode(
             {"t": table.public_id, "seq": first, "entries": entries, "clock": clock,
-             "by": self.me}, separators=(",", ":"))))
+             "by": self.me})))
 
     def publish_seat(self, table: Table, row: SeatRow) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
@@ -769,7 +785,10 @@ class Coordinator:
                 table.stale = True  # as ``follow`` would (no socket here, no command)
                 return
         try:
-            message = json.loads(data)
+            try:
+                message = orjson.loads(data)
+            except ValueError:  # (orjson refuses a lone surrogate's escape)
+                message = json.loads(data)
         except ValueError:
             log.warning("unreadable message on %r", channel)
             return
@@ -824,11 +843,11 @@ class Coordinator:
             # The owner last heard from is asked first (a database round trip saved per
             # command); any failure looks it up afresh.
             known = self._holders.get(pk)
-            holder = ((known, 0) if known is not None
-                      else await self.store.call(self.leases.holder, pk))
+            holder = ((known, 0, None) if known is not None
+                      else await self.lease_call(self.leases.holder_until, pk))
             reply: dict[str, Any] | None = None
             if holder is None or holder[0] == self.me:
-                token = await self.store.call(self.leases.acquire, table.row.pk)
+                token = await self.lease_call(self.leases.acquire, table.row.pk)
                 if token is not None:
                     await table.promote(token)
                     return None
@@ -836,7 +855,19 @@ class Coordinator:
                 wait = min(self.config.lease_seconds, give_up - loop.time())
                 reply = await self._ask(holder[0], ref, table.public_id, command, args,
                                         max(wait, 0.1))
-            if reply is not None and reply.get("code") != NOT_OWNER:
+            if reply is UNHEARD and holder is not None and holder[2] is not None:
+                # Nobody listens on the owner's channel: it died (or is subscribing
+                # again). Its lease can be taken only once it expires: asked again then
+                # (a lease at most), not every few milliseconds (a dead worker's hundreds
+                # of tables each looked it up meanwhile, beside the tick's claims).
+                self._holders.pop(pk, None)
+                until = max(pause, min(holder[2], self.config.lease_seconds))
+                if loop.time() + until < give_up:
+                    self._count_relay("retried")
+                    await asyncio.sleep(until)
+                    continue
+                reply = None
+            if reply is not None and reply is not UNHEARD and reply.get("code") != NOT_OWNER:
                 assert holder is not None
                 self._holders[pk] = holder[0]
                 if "error" in reply:
@@ -865,8 +896,8 @@ class Coordinator:
 
     async def _ask(self, owner: str, ref: str, table_id: str, command: str,
                    args: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-        """Send the request to ``owner``: its answer, or None if it was not heard
-        (Redis failed, the owner is not subscribed) or not answered within ``timeout``."""
+        """Send the request to ``owner``: its answer; ``UNHEARD`` if nobody is subscribed
+        to its channel; None if Redis failed or no answer came within ``timeout``."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[ref] = future
         try:
@@ -874,7 +905,7 @@ class Coordinator:
                 {"op": "request", "id": ref, "from": self.me, "t": table_id,
                  "command": command, "args": args}))
             if not heard:  # its subscription is being re-made, or it died
-                return None
+                return UNHEARD
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:  # (an OSError too: caught first) busy, paused or cut off
             return None
@@ -974,7 +1005,7 @@ class Coordinator:
             try:
                 owner = self._holders.get(table.row.pk)
                 if owner is None:
-                    holder = await self.store.call(self.leases.holder, table.row.pk)
+                    holder = await self.lease_call(self.leases.holder, table.row.pk)
                     owner = None if holder is None else holder[0]
                 if owner is None or owner == self.me or not self.listening:
                     return
@@ -1053,7 +1084,7 @@ class Coordinator:
         assert self.lobby is not None
         await self._alive()
         since = time.time() - self.lobby.settings.idle_seconds
-        taken = await self.store.call(self.leases.claim_orphans, ORPHANS_PER_TICK, since)
+        taken = await self.lease_call(self.leases.claim_orphans, ORPHANS_PER_TICK, since)
         for pk, token in taken.items():
             self._spawn(self._adopt(pk, token))
         if tick % CHECK_EVERY == 0:
@@ -1067,7 +1098,7 @@ class Coordinator:
             if table.token != token:
                 await table.promote(token)
             return
-        row = await self.store.call(table_row, self.store, table_pk)
+        row = await self.lease_call(table_row, self.store, table_pk)
         if row is None:
             return
         log.info("worker %s takes table %s (token %d)", self.me, row.public_id, token)
@@ -1081,7 +1112,7 @@ class Coordinator:
         followed = {t.row.pk: t for t in self.lobby.tables() if t.token is None and t.clients}
         if not followed:
             return
-        known = await self.store.call(self.leases.followed, list(followed))
+        known = await self.lease_call(self.leases.followed, list(followed))
         behind = {pk: followed[pk].seq for pk, (length, _) in known.items()
                   if length > followed[pk].seq}
         # Each owner hears which of its tables this worker still follows: it publishes

@@ -11,11 +11,14 @@ starved worker's tables do not bounce between workers.
 
 The log is written only through :meth:`Leases.append` (and seats through
 :meth:`Leases.set_seat`): one statement (one round trip, atomic on its own) locks the
-lease row (``FOR SHARE``), checks the writer's token, and only then inserts the entry.
-A worker whose lease was taken holds an older token, so its writes are refused
+lease row (``FOR KEY SHARE``), checks the writer's token, and only then inserts the
+entry. A worker whose lease was taken holds an older token, so its writes are refused
 (:class:`Fenced`) even if it comes back from a pause; a takeover waits for any write in
 flight to commit, and the new owner reads the log after that, so no committed entry is
-ever missed.
+ever missed. The token is a key column (a unique index holds it), so every change of
+owner (the token grows) waits for the writes in flight and they for it, while renewals
+(``expires`` only) and writes never wait for each other: a renewal updates hundreds of
+rows at once, and writes used to queue behind it.
 """
 
 from __future__ import annotations
@@ -66,11 +69,12 @@ leases = Table(
 NOW = "extract(epoch from clock_timestamp())"
 POOL = 12  # connections of the autocommit engine (commits at once, renewals, reads)
 
-# One statement each (atomic on their own): the lease row is locked FOR SHARE and the
-# writer's token checked; the entry (or seat) is written only if it matched.
+# One statement each (atomic on their own): the lease row is locked FOR KEY SHARE and the
+# writer's token checked; the entry (or seat) is written only if it matched. A change of
+# owner updates the token, a key column (``_TOKEN_KEY``): it waits for this lock.
 _APPEND = text(
     "WITH held AS (SELECT 1 FROM leases WHERE table_pk = :pk AND owner = :me "
-    "AND token = :token FOR SHARE), "
+    "AND token = :token FOR KEY SHARE), "
     "entry AS (INSERT INTO log (table_pk, seq, kind, data) "
     "SELECT :pk, :seq, :kind, :data FROM held RETURNING 1), "
     "used AS (UPDATE tables SET active = :now WHERE pk = :pk "
@@ -78,12 +82,16 @@ _APPEND = text(
     "SELECT count(*) FROM entry")
 _SET_SEAT = text(
     "WITH held AS (SELECT 1 FROM leases WHERE table_pk = :pk AND owner = :me "
-    "AND token = :token FOR SHARE), "
+    "AND token = :token FOR KEY SHARE), "
     "seat AS (UPDATE seats SET name = :name, token_hash = :hash, bot = :bot "
     "WHERE table_pk = :pk AND seat = :seat AND EXISTS (SELECT 1 FROM held) RETURNING 1), "
     "used AS (UPDATE tables SET active = :now WHERE pk = :pk "
     "AND EXISTS (SELECT 1 FROM held)) "
     "SELECT (SELECT count(*) FROM held), (SELECT count(*) FROM seat)")
+# The unique index that makes the token a key column for PostgreSQL's row locks: an
+# UPDATE changing it takes FOR UPDATE (it conflicts with a write's FOR KEY SHARE), one
+# changing ``expires`` only takes FOR NO KEY UPDATE (it does not).
+_TOKEN_KEY = text("CREATE UNIQUE INDEX IF NOT EXISTS leases_token ON leases (table_pk, token)")
 
 
 class Fenced(Exception):
@@ -116,6 +124,7 @@ class Leases:
         with store.engine.begin() as conn:
             conn.execute(text("SELECT pg_advisory_xact_lock(16016)"))  # one creator at once
             leases.create(conn, checkfirst=True)
+            conn.execute(_TOKEN_KEY)  # (a database made before it gets it too)
 
     def acquire(self, table_pk: int) -> int | None:
         """Take the table's lease if it is free, expired for longer than the grace (or
@@ -141,6 +150,16 @@ class Leases:
                 f"SELECT owner, token FROM leases WHERE table_pk = :pk "
                 f"AND expires > {NOW} - :grace"), {"pk": table_pk, "grace": self.grace}).first()
         return None if row is None else (str(row[0]), int(row[1]))
+
+    def holder_until(self, table_pk: int) -> tuple[str, int, float] | None:
+        """``holder``, and the seconds until another worker may take the lease (its
+        expiry and the grace, from now: negative once it may)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(text(
+                f"SELECT owner, token, expires + :grace - {NOW} FROM leases "
+                f"WHERE table_pk = :pk AND expires > {NOW} - :grace"),
+                {"pk": table_pk, "grace": self.grace}).first()
+        return None if row is None else (str(row[0]), int(row[1]), float(row[2]))
 
     def renew(self, held: dict[int, int]) -> dict[int, int]:
         """Extend the leases still ours (``held``: table pk -> token); those returned are

@@ -10,13 +10,21 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from usotsuki.core.events import visible_to
 
 QUEUE_LIMIT = 2000  # messages waiting for one client; a client this far behind is dropped
 
 
 def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text, non-ASCII as is (several per action: orjson, several times
+    faster than the standard library's)."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # what orjson refuses (a lone surrogate, a key that is not a
+        # string, an integer past 64 bits): the standard library's text, as before
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
