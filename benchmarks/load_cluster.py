@@ -155,7 +155,9 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                         sent = time.perf_counter()
                         totals.in_flight[table_id] = Sent(sent, n)
                         awaiting = True
-                        await ws.send(json.dumps({"type": "act", "action": text}))
+                        # (as the browser: the key names this action on this state)
+                        await ws.send(json.dumps({"type": "act", "action": text,
+                                                  "key": f"{n}:{text}"}))
                         continue
                     if raw.startswith(EVENT):  # a lone event: only its number matters
                         messages: list[Any] = [int(raw[len(EVENT):raw.index(",", len(EVENT))])]
@@ -624,12 +626,15 @@ def _loop_factory() -> Any:
 
 def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think: float,
         kill_after: float | None, workers: int = 3,
-        hint_share: float = HINT_SHARE, affinity: bool = False) -> dict[str, Any]:
+        hint_share: float = HINT_SHARE, affinity: bool = False,
+        fsync: bool = True) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
     lifted = ["--tables-per-minute", "1000000", "--open-tables", "1000000",
               "--sockets-per-address", "1000000", "--bot-games", "0"]
-    with throwaway_postgres(durable=True) as server:
+    # (``fsync=False``: commits still wait for PostgreSQL to write them, not for the disk)
+    settings = "" if fsync else "-c fsync=off -c full_page_writes=off"
+    with throwaway_postgres(durable=True, settings=settings) as server:
         db = new_database(server, f"usotsuki_load_{int(time.time())}")
         _same_weight(server.rsplit(":", 1)[1])
         with (cluster(db, workers, lifted, connections=4 * tables * players + 1024,
@@ -640,6 +645,7 @@ def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think:
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     result["workers"] = workers
     result["balancer"] = "table affinity" if affinity else "round robin"
+    result["fsync"] = fsync
     result["target_met"] = (result["latency_ms"]["p99"] is not None
                             and result["latency_ms"]["p99"] < TARGET_P99_MS
                             and result["lost_actions"] == 0 and result["errors"] == 0
@@ -651,7 +657,7 @@ def report(name: str, r: dict[str, Any]) -> None:
     lat = r["latency_ms"]
     print(f"{name}: {r['tables_finished']}/{r['tables']} tables of {r['players']} finished "
           f"in {r['elapsed_s']} s over {r['workers']} workers behind nginx "
-          f"({r['balancer']}; think "
+          f"({r['balancer']}; PostgreSQL fsync {'on' if r['fsync'] else 'off'}; think "
           f"{r['think_s']} s, hints shown by {r['hint_share']:.0%}); {r['actions']} "
           f"actions, {r['actions_per_s']} actions/s; "
           f"latency (an action sent -> each seat got its event, {r['deliveries']} "
@@ -714,18 +720,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--affinity", action="store_true",
                         help="nginx routes each table's WebSockets to one worker (a "
                         "consistent hash of its id) and the table's lease follows them")
+    parser.add_argument("--no-fsync", action="store_true",
+                        help="PostgreSQL does not flush its log to disk (commits still wait "
+                        "for it to be written: synchronous_commit stays on)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     rules = json.loads(args.rules)
     results: dict[str, dict[str, Any]] = {}
     if not args.only_sigkill:
         results["steady"] = run(args.tables, args.players, rules, args.seconds, args.think,
-                                None, hint_share=args.hint_share, affinity=args.affinity)
+                                None, hint_share=args.hint_share, affinity=args.affinity,
+                                fsync=not args.no_fsync)
         report("cluster load", results["steady"])
     if args.kill_after >= 0:
         results["sigkill"] = run(args.tables, args.players, rules, args.seconds, args.think,
                                  args.kill_after, hint_share=args.hint_share,
-                                 affinity=args.affinity)
+                                 affinity=args.affinity, fsync=not args.no_fsync)
         report("cluster load, one worker SIGKILLed", results["sigkill"])
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

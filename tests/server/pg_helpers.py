@@ -27,10 +27,11 @@ def _as_postgres(args: list[str]) -> list[str]:
 
 
 @contextmanager
-def throwaway_postgres(durable: bool = False) -> Iterator[str]:
+def throwaway_postgres(durable: bool = False, settings: str = "") -> Iterator[str]:
     """Yield a server URL ``postgresql://postgres@127.0.0.1:PORT``; stop and delete after.
     ``durable``: PostgreSQL's own defaults (each commit flushed to disk), as a deployment
-    runs it (``benchmarks/load_cluster.py``); else no flush at all, for fast tests."""
+    runs it (``benchmarks/load_cluster.py``); else no flush at all, for fast tests.
+    ``settings``: more server options (``-c name=value ...``)."""
     bindir = pg_bin()
     if bindir is None:
         raise RuntimeError("PostgreSQL is not installed: run `make test` (it installs "
@@ -42,7 +43,7 @@ def throwaway_postgres(durable: bool = False) -> Iterator[str]:
     subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-U", "postgres", "-A",
                                  "trust", "-E", "UTF8", "--no-sync"]),
                    check=True, capture_output=True)
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp}"
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} {settings}"
     if not durable:
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w",

@@ -85,6 +85,30 @@ def test_out_of_turn_and_illegal_actions_change_nothing(client: TestClient) -> N
     assert ack["action"] == "card 3" and ack["n"] > state["n"]
 
 
+def test_an_action_sent_again_with_its_key_is_acknowledged_once(client: TestClient) -> None:
+    # A client that missed an action's answer (its server went away) sends it again with
+    # the same key: the action made already is acknowledged, nothing is made twice, and
+    # nothing is refused as illegal. Another key is another action (refused here).
+    tid, _, seats = start_people(client, "bluff", 3)
+    state = seats[0].state
+    assert state is not None
+    actor = seats[state["to_move"]]
+    key = f"{state['n']}:card 3"
+    actor.send({"type": "act", "action": "card 3", "id": 1, "key": key})
+    first = actor.until("ack")
+    actor.send({"type": "act", "action": "card 3", "id": 2, "key": key})
+    again = actor.until_any()
+    assert again == {"type": "ack", "id": 2, "action": "card 3", "n": first["n"]}
+    actor.send({"type": "act", "action": "card 3", "id": 3, "key": "another"})
+    assert actor.until_any()["code"] in ("not_your_turn", "illegal")
+    actor.send({"type": "act", "action": "card 3", "id": 4, "key": ["not", "a", "key"]})
+    assert actor.until_any()["code"] == "bad_message"
+    actions = [m for m in actor.events() if m["event"]["type"] == "action"]
+    assert [m["event"]["action"] for m in actions] == ["card 3"]  # made once
+    record = client.get(f"/api/tables/{tid}").json()
+    assert record["status"] == "playing"
+
+
 def test_malformed_messages_get_errors_and_the_connection_stays_usable(
         client: TestClient) -> None:
     tid, _, seats = start_people(client, "liar", 2)

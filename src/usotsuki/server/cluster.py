@@ -257,7 +257,7 @@ class ClusterTable(Table):
         # Published with the command's other entries once the turn's timer is set
         # (``schedule``): followers fold them at once and show the same clock.
         self._outgoing.append([kind, data])
-        return self._absorb(games, events)
+        return self._absorb(games, events, kind, data)
 
     async def _set_seat(self, row: SeatRow) -> None:
         token = self.token
@@ -365,7 +365,7 @@ class ClusterTable(Table):
                 log.error("table %s: entry %d does not fold: %s", self.public_id, entry.seq,
                           exc)
                 return
-            fresh += self._absorb(games, events)
+            fresh += self._absorb(games, events, entry.kind, entry.data)
             self.active = self.clock.time()
         if fresh:
             self._deadline = clock if active is None else self.derived_deadline(active)
@@ -488,13 +488,16 @@ class ClusterTable(Table):
 
     async def act(self, seat: int, text: str,
                   done: Callable[[list[Numbered]], None] | None = None,
-                  arrived: float | None = None) -> list[Numbered]:
+                  arrived: float | None = None,
+                  key: str | int | None = None) -> list[Numbered]:
         async def relayed(reply: dict[str, Any]) -> list[Numbered]:
             await self.wait_events(reply["last"] + 1)
             return [Numbered(reply["first"], None, "", reply["action"]),
                     Numbered(reply["last"], None, "")]
 
         async def recover(before: int) -> list[Numbered] | None:
+            if (again := self.made_already(seat, key)) is not None:
+                return again  # (the log has it with this client's key)
             for wire in self.events_since(seat, before - 1):
                 event = json.loads(wire)
                 if event["event"]["type"] == "action" and event["event"]["seat"] == seat:
@@ -502,9 +505,9 @@ class ClusterTable(Table):
                             Numbered(len(self.events) - 1, None, "")]
             return None
 
-        return await self._command("act", {"seat": seat, "text": text},
+        return await self._command("act", {"seat": seat, "text": text, "key": key},
                                    lambda: super(ClusterTable, self).act(seat, text, done,
-                                                                         arrived),
+                                                                         arrived, key),
                                    relayed,
                                    recover)
 
@@ -960,7 +963,7 @@ class Coordinator:
             raise Refused(NOT_OWNER, "not the owner", 503)
         args, command = request["args"], request["command"]
         if command == "act":
-            fresh = await table.act(int(args["seat"]), args["text"])
+            fresh = await table.act(int(args["seat"]), args["text"], key=args.get("key"))
             return {"first": fresh[0].n, "last": fresh[-1].n, "action": fresh[0].action}
         if command == "join":
             seat, token = await table.join(str(args["name"]), args["seat"])

@@ -104,6 +104,9 @@ class Table:
         self.timing: Callable[[str, float], None] | None = None
         self._spent: dict[str, float] | None = None  # the action being made's phases
         self._published = 0.0  # when its publishing began
+        # Each seat's last action: (its client's key, its action event's number, its
+        # last event's number, its canonical text); from the log, so any owner knows.
+        self._made: dict[int, tuple[str | int | None, int, int, str]] = {}
 
     # facts
 
@@ -229,7 +232,8 @@ class Table:
                                                   "action": canonical}, audience), *events]
         raise ValueError(f"unknown log entry kind {kind!r}")
 
-    def _absorb(self, games: list[GameSlot], events: Iterable[Any]) -> list[Numbered]:
+    def _absorb(self, games: list[GameSlot], events: Iterable[Any], kind: str,
+                data: dict[str, Any]) -> list[Numbered]:
         self.games = games
         self.seq += 1
         fresh = []
@@ -244,13 +248,25 @@ class Table:
                 self._revealed = self.seq
             self.events.append(numbered)
             fresh.append(numbered)
+        if kind == "action":  # the seat's last action, and the key its client gave it
+            made = next(e for e in fresh if e.action is not None)
+            self._made[data["seat"]] = (data.get("key"), made.n, fresh[-1].n,
+                                        made.action or "")
         return fresh
+
+    def made_already(self, seat: int, key: str | int | None) -> list[Numbered] | None:
+        """The seat's last action's events (its first and last), if it was made with
+        ``key``: that client sends it again (it missed the answer), nothing is made twice."""
+        made = self._made.get(seat)
+        if key is None or made is None or made[0] != key:
+            return None
+        return [Numbered(made[1], None, "", made[3]), Numbered(made[2], None, "")]
 
     def replay(self, entries: Iterable[LogEntry]) -> None:
         """Rebuild the cache from the log (the truth)."""
         for entry in entries:
             games, events = self._fold(entry.kind, entry.data)
-            self._absorb(games, events)
+            self._absorb(games, events, entry.kind, entry.data)
 
     async def _commit(self, kind: str, data: dict[str, Any]) -> list[Numbered]:
         if self.seq >= self.settings.max_entries:
@@ -266,7 +282,7 @@ class Table:
         await self.store.call(self.store.append, self.row.pk, self.seq, kind, data, now)
         self.spent(started, folded)
         self.active = now
-        return self._absorb(games, events)
+        return self._absorb(games, events, kind, data)
 
     def spent(self, started: float, folded: float) -> None:
         """Count an entry's fold (``started`` to ``folded``) and commit (to now) in the
@@ -454,13 +470,16 @@ class Table:
 
     async def act(self, seat: int, text: str,
                   done: Callable[[list[Numbered]], None] | None = None,
-                  arrived: float | None = None) -> list[Numbered]:
+                  arrived: float | None = None,
+                  key: str | int | None = None) -> list[Numbered]:
         """A person's action: checked by the core, committed, then published; ``done``
         is called with its events right after they are published (the actor's ``ack``
         then joins the same batch frame as the events and state); ``arrived``: when its
-        message arrived (``time.perf_counter``), to time its phases."""
+        message arrived (``time.perf_counter``), to time its phases. ``key``: the client's
+        name for this action (logged with it): sent again, the action made already is
+        acknowledged again, never made twice nor refused."""
         async def run() -> list[Numbered]:
-            fresh = await self._act(seat, text, arrived=arrived)
+            fresh = await self._act(seat, text, arrived=arrived, key=key)
             if done is not None:
                 done(fresh)
             return fresh
@@ -469,13 +488,16 @@ class Table:
 
     async def _act(self, seat: int, text: str, notice: dict[str, Any] | None = None,
                    timeout: dict[str, Any] | None = None,
-                   arrived: float | None = None) -> list[Numbered]:
+                   arrived: float | None = None,
+                   key: str | int | None = None) -> list[Numbered]:
+        if (again := self.made_already(seat, key)) is not None:
+            return again  # (its client missed the answer: nothing is made twice)
         if arrived is None or self.timing is None:
-            return await self._act_untimed(seat, text, notice, timeout)
+            return await self._act_untimed(seat, text, notice, timeout, key)
         locked = time.perf_counter()
         spent = self._spent = {"fold": 0.0, "commit": 0.0, "hint": 0.0}
         try:
-            fresh = await self._act_untimed(seat, text, notice, timeout)
+            fresh = await self._act_untimed(seat, text, notice, timeout, key)
         finally:
             self._spent = None
         done = time.perf_counter()
@@ -487,12 +509,15 @@ class Table:
         return fresh
 
     async def _act_untimed(self, seat: int, text: str, notice: dict[str, Any] | None,
-                           timeout: dict[str, Any] | None) -> list[Numbered]:
+                           timeout: dict[str, Any] | None,
+                           key: str | int | None = None) -> list[Numbered]:
         if not self.playing:
             raise Refused("no_game", "no game is being played at this table", 409)
         if not isinstance(text, str) or not text.strip():
             raise Refused("bad_action", "the action must be a non-empty string")
         data: dict[str, Any] = {"seat": seat, "action": text}
+        if key is not None:
+            data["key"] = key
         if notice is not None:
             data["stand_in"] = notice
         if timeout is not None:

@@ -231,7 +231,7 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         client.send(_error("bad_message", "a message is a JSON object with a \"type\""))
         return
     ref = message.get("id")
-    if ref is not None and not (isinstance(ref, int | str) and len(str(ref)) <= MAX_ID_CHARS):
+    if ref is not None and not _an_id(ref):
         client.send(_error("bad_message", f"id must be a string or integer of at most "
                            f"{MAX_ID_CHARS} characters"))
         return
@@ -255,7 +255,12 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
                 client.send_text(event)
             client.send(table.state_message(client.seat, client.hints))
     elif kind == "act":
-        await _act(table, client, message.get("action"), ref, arrived)
+        key = message.get("key")
+        if key is not None and not _an_id(key):
+            client.send(_error("bad_message", f"key must be a string or integer of at most "
+                               f"{MAX_ID_CHARS} characters", ref))
+            return
+        await _act(table, client, message.get("action"), ref, arrived, key)
     elif kind == "hints":
         on = message.get("on")
         if not isinstance(on, bool):
@@ -272,7 +277,12 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
                            "(known: act, sync, ping, hurry, hints)", ref))
 
 
-async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: float) -> None:
+def _an_id(value: Any) -> bool:
+    return isinstance(value, int | str) and len(str(value)) <= MAX_ID_CHARS
+
+
+async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: float,
+               key: str | int | None = None) -> None:
     if client.seat is None:
         client.send(_error("spectator", "spectators cannot act", ref))
         return
@@ -292,7 +302,7 @@ async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: flo
 
     try:
         # (serialised by the table's lock)
-        fresh = await table.act(client.seat, action, ack, arrived)
+        fresh = await table.act(client.seat, action, ack, arrived, key)
     except Refused as exc:
         # Only the actor hears why: the message can name the actor's own cards.
         client.send(_error(exc.code, exc.message, ref, exc.params))

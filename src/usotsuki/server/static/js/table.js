@@ -114,7 +114,11 @@ function sendRaw(message) {
   socket.send(JSON.stringify(message));
 }
 
-function send(action) { sendRaw({ type: "act", action, id: ++msgId }); }
+// The key names this action on this state: sent again (its answer was lost with a server,
+// the person clicked again), the server acknowledges the action made already.
+function send(action) {
+  sendRaw({ type: "act", action, id: ++msgId, key: `${state?.n ?? -1}:${action}`.slice(0, 64) });
+}
 
 const MOVES = new Set(["called", "challenged", "played", "passed", "doubted", "accepted", "gave"]);
 
