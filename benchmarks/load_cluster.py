@@ -80,8 +80,9 @@ TARGET_P99_MS = 150.0
 THINK = 5.0  # seconds a person takes for a turn on average (see the docstring)
 HINT_SHARE = 0.25  # people whose hint panel is open (chosen, not measured: see the docstring)
 TICK = os.sysconf("SC_CLK_TCK")
-EVENT = '{"type":"event","n":'
-BATCH = '{"type":"batch",'
+# Frames are read as bytes (UTF-8 left undecoded: orjson reads bytes).
+EVENT = b'{"type":"event","n":'
+BATCH = b'{"type":"batch",'
 loads = orjson.loads  # (as fast a client as can be had: it shares the cores)
 RETRY = ("unavailable", "not_owner")  # the table is moving: ask again, as a person would
 
@@ -143,10 +144,11 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                     try:
                         if plan is None:
                             async with asyncio.timeout(deadline - time.monotonic()):
-                                raw = await ws.recv()
+                                raw = await ws.recv(decode=False)
                         else:
                             raw = await asyncio.wait_for(
-                                ws.recv(), min(deadline, plan[0]) - time.monotonic())
+                                ws.recv(decode=False),
+                                min(deadline, plan[0]) - time.monotonic())
                     except TimeoutError:
                         if plan is None or time.monotonic() >= deadline:
                             return
@@ -160,7 +162,7 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                                                   "key": f"{n}:{text}"}))
                         continue
                     if raw.startswith(EVENT):  # a lone event: only its number matters
-                        messages: list[Any] = [int(raw[len(EVENT):raw.index(",", len(EVENT))])]
+                        messages: list[Any] = [int(raw[len(EVENT):raw.index(b",", len(EVENT))])]
                     elif raw.startswith(BATCH):  # as the browser: each in order
                         messages = [m["n"] if m["type"] == "event" else m
                                     for m in loads(raw)["messages"]]

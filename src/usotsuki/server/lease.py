@@ -88,6 +88,17 @@ _SET_SEAT = text(
     "used AS (UPDATE tables SET active = :now WHERE pk = :pk "
     "AND EXISTS (SELECT 1 FROM held)) "
     "SELECT (SELECT count(*) FROM held), (SELECT count(*) FROM seat)")
+# Several entries of one table at once (an action and the deal it makes due).
+_APPEND_MANY = (
+    "WITH held AS (SELECT 1 FROM leases WHERE table_pk = %(pk)s AND owner = %(me)s "
+    "AND token = %(token)s FOR KEY SHARE), "
+    "entry AS (INSERT INTO log (table_pk, seq, kind, data) "
+    "SELECT %(pk)s, e.seq, e.kind, e.data FROM held, unnest(CAST(%(seqs)s AS integer[]), "
+    "CAST(%(kinds)s AS text[]), CAST(%(datas)s AS text[])) AS e(seq, kind, data) "
+    "RETURNING 1), "
+    "used AS (UPDATE tables SET active = %(now)s WHERE pk = %(pk)s "
+    "AND EXISTS (SELECT 1 FROM held)) "
+    "SELECT count(*) FROM entry")
 # The unique index that makes the token a key column for PostgreSQL's row locks: an
 # UPDATE changing it takes FOR UPDATE (it conflicts with a write's FOR KEY SHARE), one
 # changing ``expires`` only takes FOR NO KEY UPDATE (it does not).
@@ -356,6 +367,27 @@ class FencedLog:
             raise Fenced(f"table {table_pk}: lease token {token} is stale")
         if self.store.observer is not None:
             self.store.observer(kind, time.perf_counter() - started)
+
+    async def append_many(self, table_pk: int, first: int,
+                          entries: list[tuple[str, dict[str, Any]]], now: float,
+                          token: int) -> None:
+        """Entries ``first``, ``first + 1`` ... in one statement (one commit), fenced as
+        :meth:`append`: all written, or none (raises :class:`Fenced`)."""
+        if len(entries) == 1:
+            await self.append(table_pk, first, *entries[0], now, token)
+            return
+        started = time.perf_counter()
+        row = await self._run(_APPEND_MANY, {
+            "pk": table_pk, "me": self.worker, "token": token,
+            "seqs": list(range(first, first + len(entries))),
+            "kinds": [kind for kind, _ in entries],
+            "datas": [_dumps(data) for _, data in entries], "now": now})
+        if row[0] != len(entries):
+            raise Fenced(f"table {table_pk}: lease token {token} is stale")
+        if self.store.observer is not None:
+            seconds = time.perf_counter() - started
+            for kind, _ in entries:
+                self.store.observer(kind, seconds)
 
     async def set_seat(self, table_pk: int, seat: SeatRow, now: float, token: int) -> None:
         """Like :meth:`Leases.set_seat`."""

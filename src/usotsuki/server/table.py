@@ -284,6 +284,10 @@ class Table:
         self.active = now
         return self._absorb(games, events, kind, data)
 
+    async def _commit_action(self, data: dict[str, Any]) -> list[Numbered]:
+        """Commit an action (a cluster's owner commits the deals it makes due with it)."""
+        return await self._commit("action", data)
+
     def spent(self, started: float, folded: float) -> None:
         """Count an entry's fold (``started`` to ``folded``) and commit (to now) in the
         phases of the action being made, if it is timed."""
@@ -523,7 +527,7 @@ class Table:
         if timeout is not None:
             data["timeout"] = timeout
         try:
-            fresh = await self._commit("action", data)
+            fresh = await self._commit_action(data)
         except Refused:
             raise
         except UsotsukiError as exc:  # InvalidNotation, IllegalAction: said to the actor only
