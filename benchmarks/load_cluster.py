@@ -102,7 +102,7 @@ class Totals:
     delivered: list[float] = field(default_factory=list)  # action sent -> each seat's event
     delivered_at: list[float] = field(default_factory=list)  # when each was sent (perf)
     errors: list[str] = field(default_factory=list)
-    acks: dict[str, int] = field(default_factory=dict)  # table id -> acknowledged actions
+    acks: dict[str, set[Any]] = field(default_factory=dict)  # table -> actions acked (keys)
     finished: set[str] = field(default_factory=set)
     in_flight: dict[str, Sent] = field(default_factory=dict)  # table id -> its last action
     reconnects: int = 0
@@ -158,8 +158,9 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                         totals.in_flight[table_id] = Sent(sent, n)
                         awaiting = True
                         # (as the browser: the key names this action on this state)
+                        key = f"{n}:{text}"
                         await ws.send(json.dumps({"type": "act", "action": text,
-                                                  "key": f"{n}:{text}"}))
+                                                  "key": key, "id": key}))
                         continue
                     if raw.startswith(EVENT):  # a lone event: only its number matters
                         messages: list[Any] = [int(raw[len(EVENT):raw.index(b",", len(EVENT))])]
@@ -187,7 +188,9 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
                         elif kind == "ack":
                             awaiting = False
                             totals.latencies.append(time.perf_counter() - sent)
-                            totals.acks[table_id] = totals.acks.get(table_id, 0) + 1
+                            # (an action sent again with its key is acknowledged again:
+                            # counted once)
+                            totals.acks.setdefault(table_id, set()).add(m.get("id"))
                             if table_id in totals.finished:
                                 return  # the game's last action (its ack follows the end)
                         elif kind == "error" and m["code"] in RETRY:
@@ -577,8 +580,9 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
         logged = dict(await (await conn.execute(
             "SELECT t.public_id, count(l.seq) FROM tables t LEFT JOIN log l "
             "ON l.table_pk = t.pk AND l.kind = 'action' GROUP BY t.public_id")).fetchall())
-    lost = sum(max(0, totals.acks.get(tid, 0) - logged.get(tid, 0)) for tid, _, _ in opened)
-    doubt = sum(max(0, logged.get(tid, 0) - totals.acks.get(tid, 0)) for tid, _, _ in opened)
+    acked = {tid: len(keys) for tid, keys in totals.acks.items()}
+    lost = sum(max(0, acked.get(tid, 0) - logged.get(tid, 0)) for tid, _, _ in opened)
+    doubt = sum(max(0, logged.get(tid, 0) - acked.get(tid, 0)) for tid, _, _ in opened)
     actions = len(totals.latencies)
 
     def pct(values: list[float], q: float) -> float | None:
@@ -608,7 +612,7 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
             "errors": len(totals.errors), "error_samples": totals.errors[:5],
             "lost_actions": lost, "in_doubt_logged_not_acked": doubt,
             "acked_not_in_log_tables": [tid for tid, _, _ in opened
-                                        if totals.acks.get(tid, 0) > logged.get(tid, 0)][:5],
+                                        if acked.get(tid, 0) > logged.get(tid, 0)][:5],
             "frames_per_action": round(totals.frames / max(actions, 1), 1),
             "messages_per_action": round(totals.messages / max(actions, 1), 1),
             "reconnects": totals.reconnects, "retried_while_moving": totals.retried,

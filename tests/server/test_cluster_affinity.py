@@ -31,7 +31,7 @@ from usotsuki.replay import replay_record
 from usotsuki.server.cluster import ClusterConfig, ClusterTable, Coordinator
 from usotsuki.server.config import RealClock, Settings
 from usotsuki.server.store import Store
-from usotsuki.server.wire import Numbered
+from usotsuki.server.wire import Client, Numbered
 
 
 @pytest.fixture(scope="module")
@@ -113,8 +113,9 @@ def test_nginx_sends_a_tables_sockets_to_one_worker_which_takes_the_table(
     assert replay_record(record_of(stack, table_id))["finished"]
 
 
+@pytest.mark.parametrize("key", [None, "7:call"])
 def test_an_action_made_by_an_owner_that_died_before_answering_is_not_refused(
-        stack: Cluster) -> None:
+        stack: Cluster, key: str | None) -> None:
     # The owner commits a person's action and dies before anyone hears of it; the
     # person's worker, which relayed it (or sends it again), takes the table and finds
     # the action already made: it acknowledges it, it does not refuse it as illegal.
@@ -144,11 +145,13 @@ def test_an_action_made_by_an_owner_that_died_before_answering_is_not_refused(
             assert slot is not None and slot.session.to_move is not None
             seat = slot.session.to_move
             text = choose(table.state_message(seat), random.Random(1))
-            made = await table.act(seat, text)  # committed; the copy never hears of it
+            made = await table.act(seat, text, key=key)  # committed; the copy never hears
             assert copy.seq < table.seq
-            again = await copy.act(seat, text)  # relayed; the owner is gone
+            again = await copy.act(seat, text, key=key)  # relayed; the owner is gone
             assert copy.token is not None  # this worker took the table
             assert again[0].action == made[0].action
+            if key is not None:  # found by its key: the same numbers as its first answer
+                assert [e.n for e in again] == [made[0].n, made[-1].n]
             mine = [e for e in copy.events_since(seat, -1) if '"type":"action"' in e]
             return again, len(mine)
         finally:
@@ -159,4 +162,51 @@ def test_an_action_made_by_an_owner_that_died_before_answering_is_not_refused(
 
     again, actions = asyncio.run(scenario())
     assert actions == 1  # made once, acknowledged twice
+    store.close()
+
+
+def test_a_socket_that_saw_more_than_a_followers_copy_is_not_shown_an_older_state(
+        stack: Cluster) -> None:
+    # A socket reconnecting from a dead owner has seen what that owner committed and
+    # never published: the follower it reaches reads the log first (its copy, followed
+    # by other sockets, would otherwise show an older state, and the person be asked
+    # for the action they made already). A socket that saw no more costs no read.
+    store = Store(stack.db)
+
+    class LongAgo(RealClock):  # (the stack's own workers leave the table alone)
+        def time(self) -> float:
+            return 1000.0
+
+    async def scenario() -> None:
+        owner = Coordinator(ClusterConfig(stack.redis.url, "keeps", 30.0), store, None)
+        follower = Coordinator(ClusterConfig(stack.redis.url, "follows", 30.0), store, None)
+        lobby = owner.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
+        other = follower.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
+        try:
+            table, _ = await lobby.create("bluff", {"players": 2, "rules": {}, "games": 1},
+                                          [None, None])
+            for i in range(2):
+                await table.join(f"p{i}", i)
+            await table.start(False)
+            copy = await other.get(table.public_id)
+            assert isinstance(copy, ClusterTable) and copy.token is None
+            copy.clients.add(Client(None))  # followed: it trusts its copy
+            slot = table.current
+            assert slot is not None and slot.session.to_move is not None
+            seat = slot.session.to_move
+            made = await table.act(seat, choose(table.state_message(seat),
+                                                random.Random(1)))
+            async with copy.lock:
+                await copy.prepare_socket(since=len(copy.events) - 1)  # saw no more
+            assert copy.seq < table.seq
+            async with copy.lock:
+                await copy.prepare_socket(since=made[-1].n)  # saw the action
+            assert copy.seq == table.seq
+        finally:
+            await owner.close()
+            await follower.close()
+            lobby.stop()
+            other.stop()
+
+    asyncio.run(scenario())
     store.close()

@@ -437,15 +437,19 @@ class ClusterTable(Table):
             if self.token is None:
                 await self._catch_up_locked()
 
-    async def prepare_socket(self) -> None:
+    async def prepare_socket(self, since: int = -1) -> None:
         """A socket is about to be added (under the lock): a follower's copy with no
         socket here yet reads what the log holds beyond it first (it folded nothing
         published meanwhile, or its owner stopped publishing: nobody followed), so the
         socket's first state is the log's present one. A copy already followed is as
         current as its other sockets' (a reconnection storm after a failover costs no
-        read per socket). One read: seats are published to every worker whatever it
+        read per socket), unless the socket has seen more than it (it comes from a dead
+        owner, which committed and told it what it never published): then it reads the
+        log, so that its client is not shown an older state (and asked for the action it
+        made already). One read: seats are published to every worker whatever it
         follows."""
-        if self.token is None and (self.stale or not self.clients):
+        if self.token is None and (self.stale or not self.clients
+                                   or since >= len(self.events)):
             await self._catch_up_locked(seats=False)
 
     def socket_added(self) -> None:
@@ -537,8 +541,8 @@ class ClusterTable(Table):
                     Numbered(reply["last"], None, "")]
 
         async def recover(before: int) -> list[Numbered] | None:
-            if (again := self.made_already(seat, key)) is not None:
-                return again  # (the log has it with this client's key)
+            if key is not None:  # the log has it with this client's key, or it was not made
+                return self.made_already(seat, key)
             for wire in self.events_since(seat, before - 1):
                 event = json.loads(wire)
                 if event["event"]["type"] == "action" and event["event"]["seat"] == seat:

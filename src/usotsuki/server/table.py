@@ -107,6 +107,7 @@ class Table:
         # Each seat's last action: (its client's key, its action event's number, its
         # last event's number, its canonical text); from the log, so any owner knows.
         self._made: dict[int, tuple[str | int | None, int, int, str]] = {}
+        self._last_actor: int | None = None  # whose action the log's last entries are
 
     # facts
 
@@ -252,6 +253,13 @@ class Table:
             made = next(e for e in fresh if e.action is not None)
             self._made[data["seat"]] = (data.get("key"), made.n, fresh[-1].n,
                                         made.action or "")
+            self._last_actor = data["seat"]
+        elif kind == "chance" and self._last_actor in self._made and fresh:
+            # The deal an action made due: its events end that action's (as its ack said)
+            key, first, _, action = self._made[self._last_actor]
+            self._made[self._last_actor] = (key, first, fresh[-1].n, action)
+        else:
+            self._last_actor = None
         return fresh
 
     def made_already(self, seat: int, key: str | int | None) -> list[Numbered] | None:
@@ -353,9 +361,9 @@ class Table:
                 "status": self.status, "to_move": to_move,
                 "view": view, "legal": legal, "clock": clock, "hint": hint}
 
-    async def prepare_socket(self) -> None:
-        """Called under the lock before a socket is added (a cluster's follower copy
-        reads the log first)."""
+    async def prepare_socket(self, since: int = -1) -> None:
+        """Called under the lock before a socket is added, that has seen the events up to
+        ``since`` (a cluster's follower copy reads the log first)."""
 
     def socket_added(self) -> None:
         """A socket was added (a cluster's follower may ask for the table's lease)."""

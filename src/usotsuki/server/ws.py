@@ -154,7 +154,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         return
     client = Client(seat, hints, batch)
     async with table.lock:  # no event can slip between the catch-up and the live stream
-        await table.prepare_socket()
+        await table.prepare_socket(since)
         table.clients.add(client)
         table.announce_table(skip=client)  # to the others: this seat is connected
         client.send({"type": "welcome", "seat": seat, "table": table.summary()})
