@@ -17,7 +17,8 @@ the plain card odds and of the old structural belief. Everything is derived from
 
 ``--only simple,hint`` refits ``normal``'s small model or the hint's model (the pooled
 procedure) alone and keeps every other model of the shipped file: the pooled model that
-``hard`` and the expert read stays as it was fitted. Why the hint has its own model: the
+``hard`` and the expert read stays as it was fitted (``--only pooled`` refits that one
+alone, keeping the hint's). Why the hint has its own model: the
 bots that read the pooled model play differently once it is refitted, so a model fitted on
 their games is calibrated for the bots before the refit (the pooled model shipped before
 this split was within 0.014 of every bucket by cross-validation, but off by up to 0.11 on
@@ -62,10 +63,15 @@ LINEUPS = (
     # turn at about 0.85); held-out exploiters (x-lie-doubt-50...) are never used here
     ("x-always-lie", "hard", "normal", "hard"), ("lie-50", "normal", "hard", "hard"),
     ("x-always-lie", "hard"), ("lie-25", "normal"), ("lie-75", "hard", "normal", "normal"),
-)  # 13 line-ups, an odd number, so that each plays under both rule sets (game g: line-up
-# g % 13, rules g % 2). No expert: a 4-player game with one expert costs about 12 s of
-# CPU against 0.04 s for the others, so its two line-ups (7% of the plays) took nearly all
-# of the fit's time; the belief is fitted on the levels below it and the liars.
+    # players who lie at their leads: expert-v1 lies in about half of them, and fitted on
+    # players who lead truthfully the belief put its leads at 0.97 (hard lying in half of
+    # its truthful leads, and expert-v1 itself heads-up: one such game costs about 1.5 s
+    # of CPU, so it is one line-up of 17)
+    ("lead-50", "hard", "normal", "hard"), ("lead-50", "normal"), ("expert-v1", "hard"),
+)  # game g: line-up g % 17, rules g // 17 % 2 (liar_fit.collect). No expert: a 4-player
+# game with one expert costs about 12 s of CPU against 0.04 s for the others, so its two
+# line-ups (7% of the plays) took nearly all of the fit's time; the belief is fitted on
+# the levels below it, expert-v1 heads-up, and the liars.
 RULES = ("", "all")
 TURN_LIMIT = 300
 LEVELS = ("easy", "normal", "hard", "expert")
@@ -82,10 +88,10 @@ FOLDS = 4
 
 
 def fold(r: Record) -> int:
-    """The cross-validation fold of a play's game: game ``g`` uses line-up ``g % 13`` and
-    rule set ``g % 2``, so folds of game pairs (``g // 2 % FOLDS``: games ``8m + 2k`` and
-    ``8m + 2k + 1``, and 8 is prime to 13) each cover every line-up under both rule sets
-    once there are 104 games a fold, and a game's plays never straddle two folds."""
+    """The cross-validation fold of a play's game: folds of game pairs (``g // 2 % FOLDS``:
+    games ``8m + 2k`` and ``8m + 2k + 1``; game ``g`` uses line-up ``g % 17``, and 8 is
+    prime to 17, so each fold covers every line-up, under both rule sets once there are
+    272 games a fold), and a game's plays never straddle two folds."""
     return r.game // 2 % FOLDS
 
 
@@ -265,10 +271,18 @@ def check(records: list[Record]) -> None:
         coef, link, knots = shipped(data, name)
         table(f"the shipped {name} model on these games",
               [(predict(r, coef, columns, link, knots), r.truthful) for r in records])
+        if name == "hint":
+            continue
+        for level in sorted({r.level for r in records}):
+            mine = [r for r in records if r.level == level]
+            if len(mine) >= 300:
+                table(f"the shipped {name} model on {level}'s plays",
+                      [(predict(r, coef, columns, link, knots), r.truthful) for r in mine])
 
 
-REFITS = ("simple", "hint")
-"""The models ``--only`` may refit alone: ``normal``'s small model, and the hint's."""
+REFITS = ("simple", "hint", "pooled")
+"""The models ``--only`` may refit alone: ``normal``'s small model, the hint's, and the
+pooled one that ``hard`` and the expert read."""
 
 
 def refit_some(records: list[Record], names: list[str], simple: list[int],
@@ -285,7 +299,8 @@ def refit_some(records: list[Record], names: list[str], simple: list[int],
                   [(predict(r, coef, link=link, knots=knots), r.truthful) for r in records])
     models, links, isotonic = fit_all(records, simple, per_level=False)
     held = {"simple": report["simple (normal's), held out"],
-            "hint": report["calibrated (pooled), held out"]}
+            "hint": report["calibrated (pooled), held out"],
+            "pooled": report["calibrated (pooled), held out"]}
     refits = data.setdefault("refits", {})
     for name in names:
         source = "pooled" if name == "hint" else name

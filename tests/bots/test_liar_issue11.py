@@ -15,12 +15,13 @@ import pytest
 from usotsuki.bots import make_bot
 from usotsuki.bots.base import bot_names
 from usotsuki.bots.exploit import exploiters
-from usotsuki.bots.liar_calibrated import calibrate, calibrated_truth, simple_truth
+from usotsuki.bots.liar_calibrated import FEATURES, calibrate, calibrated_truth, simple_truth
 from usotsuki.bots.liar_fit import (
     Record,
     brier,
     collect,
     fit,
+    game_of,
     isotonic_knots,
     predict,
     reliability,
@@ -367,6 +368,24 @@ def test_the_fitting_population_includes_players_who_lie_more() -> None:
     assert collect([("lie-100", "normal")], [""], 2, seed=1, turn_limit=80) == records
     with pytest.raises(ValueError, match="unknown liar bot"):
         collect([("nobody", "normal")], [""], 1, seed=1)
+
+
+def test_the_fitting_population_includes_players_who_lie_at_their_leads() -> None:
+    """``lead-NN`` is hard lying in NN% of its truthful leads alone (as expert-v1 lies in
+    about half of its leads), and every line-up plays under every rule set."""
+    records = collect([("lead-100", "normal")], [""], 2, seed=1, turn_limit=80)
+    leading = FEATURES.index("leading")
+    mine = [r for r in records if r.level == "lead-100" and r.x is not None]
+    leads = [r for r in mine if r.x is not None and r.x[leading] == 1.0]
+    others = [r for r in mine if r.x is not None and r.x[leading] == 0.0]
+    assert leads and others
+    assert sum(r.truthful for r in leads) < len(leads) / 4
+    assert sum(r.truthful for r in others) > len(others) / 2  # hard's own plays
+    two = [("a", "b"), ("c", "d")]
+    games = [game_of(two, ["", "all"], g) for g in range(4)]
+    assert [(sorted(names), text) for names, text in games] == [
+        (["a", "b"], ""), (["c", "d"], ""), (["a", "b"], "all"), (["c", "d"], "all")]
+    assert games[1][0] == ["d", "c"]  # seats rotated by g
 
 
 # -- hints -----------------------------------------------------------------------------------
