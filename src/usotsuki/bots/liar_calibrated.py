@@ -227,10 +227,12 @@ def hint_truth(view: LiarView) -> float | None:
     one is fitted, the pooled model). The bots' own pooled model is part of how ``hard`` and
     the expert play, so refitting it changes the games it was fitted on and it lags one
     refit behind them; nobody plays by the hint, so it stays calibrated for the bots whose
-    games it was fitted on. Fitted on 480 games (seed 3) of the shipped bots; on 960
-    fresh games (seeds 4 and 5, 52,773 plays) every bucket within 0.023 of what happened,
-    Brier 0.108, where the bots' pooled model is off by up to 0.097 (its own
-    cross-validation, on the games it was fitted on: 0.014)."""
+    games it was fitted on. Refitted on 510 games (seed 10, 29,753 plays) of the shipped
+    bots in the fitting population with the lead-liars (``scripts/fit_liar_calibration.py
+    --only hint``); on 510 fresh games (seed 11, 30,186 plays) every bucket within 0.020
+    of what happened, Brier 0.112, where the bots' pooled model is off by up to 0.130.
+    (The hint it replaces, fitted without the lead-liars, was off by 0.057 on such games,
+    0.037 on games without them.)"""
     return calibrated_truth(view, "hint")
 
 
