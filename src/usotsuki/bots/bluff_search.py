@@ -212,7 +212,12 @@ class ExpertBluffBot:
     true call 84 times instead of 188. With three or more seats in play nothing changes
     (``challenge_seats=2``): the map was fitted heads-up only, and against three ``hard``
     the calls' truth follows this belief differently (the fourth session's fit: slope
-    0.22, intercept 0.66); the map alone was not tried there.
+    0.22, intercept 0.66); the map alone was not tried there. Nor does it change B13's
+    short decks: there the solver (usotsuki.research.bots_eval, ``r4-1v1``: one card
+    each, four ranks) put the exploitability of the expert with the map at 0.675, against
+    0.217 without it, worse than ``normal``'s 0.55: a challenger that trusts calls is
+    open to a best response that bluffs. The map is a best response to the readers'
+    calls, not an equilibrium frequency; the full deck's exploitability is not measured.
     Figures on other seeds: benchmarks/README.md (issue 11, fifth session).
     """
 
@@ -280,14 +285,15 @@ class ExpertBluffBot:
         """How likely the call in front of the seat is true (None without one), given the
         particle belief ``raw``, the seat's exact card odds ``exact`` and the believed
         ``probs``: through ``challenge_map`` when at most ``challenge_seats`` seats are
-        in play, else through ``cal``'s map (``current_only``) or as ``probs`` has it.
-        A call the seat's own cards decide stays 0 or 1."""
+        in play with the full deck (the map was fitted there; B13's short decks keep the
+        belief, see the class), else through ``cal``'s map (``current_only``) or as
+        ``probs`` has it. A call the seat's own cards decide stays 0 or 1."""
         current = v.current_call
         if current is None:
             return None
         seats = sum(1 for n in v.hand_sizes if n)
-        if self.challenge_map is not None and (self.challenge_seats is None
-                                               or seats <= self.challenge_seats):
+        if self.challenge_map is not None and v.ranks == 13 and (
+                self.challenge_seats is None or seats <= self.challenge_seats):
             return float(recalibrate(raw, exact, self.challenge_map)[current.index])
         if self.current_only:
             return float(recalibrate(raw, exact, self.cal)[current.index])
