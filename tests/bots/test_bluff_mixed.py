@@ -249,3 +249,41 @@ def test_playout_steps_on_a_window_match_the_whole_rule(rule: object) -> None:
             cum = np.cumsum(w[0])
             target = min(u[r] - cr[0], cum[-1] * (1.0 - 1e-9))
             assert choice[r] == int(np.argmax(cum > target))
+
+
+def test_expert_judges_the_call_through_its_heads_up_map_only_heads_up() -> None:
+    # The heads-up map trusts the call in front of the expert more than its belief does
+    # (issue 11, fifth session); with three or more seats in play, or a short deck, it
+    # judges the call as before, and hard never uses the map.
+    from usotsuki.bots.bluff_calibration import calibration, recalibrate
+
+    bot = ExpertBluffBot()
+    hard = make_bot("bluff", "hard")
+    assert bot.challenge_map == calibration("heads-up") and bot.challenge_seats == 2
+    assert getattr(hard, "challenge_map", 0) is None
+    raw = np.full(len(ALL_CALLS), 0.3)
+    for players, mapped in ((2, True), (3, False), (4, False)):
+        state = new_game(BluffRules(players=players, dealer=players - 1))
+        hands = [("KS",), ("7H",), ("2C",), ("9D",)][:players]
+        state = start_round(state, tuple(tuple(parse_cards(list(h))) for h in hands)).state
+        state = push(state, parse_action("card 5"))
+        v = seat_view(state, 1)
+        exact = call_probabilities(v.hand or (), v.cards_in_play - 1)
+        p = bot.current_probability(v, raw, exact, raw)
+        index = next(c.index for c in ALL_CALLS if str(c) == "card 5")
+        heads_up_p = float(recalibrate(raw, exact, calibration("heads-up"))[index])
+        assert heads_up_p > 0.5  # 0.3 through the map
+        assert p == (heads_up_p if mapped else 0.3)
+    # nor on a short deck (B13), where it was not fitted
+    state = start_round(new_game(BluffRules(players=2, dealer=1, ranks=4)),
+                        (tuple(parse_cards(["KS"])), tuple(parse_cards(["JH"])))).state
+    state = push(state, parse_action("card Q"))
+    v = seat_view(state, 1)
+    exact = call_probabilities(v.hand or (), v.cards_in_play - 1, 4)
+    assert bot.current_probability(v, raw, exact, raw) == 0.3
+    # a call the seat's own cards make certain is not moved
+    state = heads_up("5S", "5H")
+    state = push(state, parse_action("card 5"))  # type: ignore[arg-type]
+    v = seat_view(state, 1)
+    exact = call_probabilities(v.hand or (), v.cards_in_play - 1)
+    assert bot.current_probability(v, raw, exact, raw) == 1.0
