@@ -254,13 +254,16 @@ def test_playout_steps_on_a_window_match_the_whole_rule(rule: object) -> None:
 def test_expert_judges_the_call_through_its_heads_up_map_only_heads_up() -> None:
     # The heads-up map trusts the call in front of the expert more than its belief does
     # (issue 11, fifth session); with three or more seats in play, or a short deck, it
-    # judges the call as before, and hard never uses the map.
+    # judges the call as before. It is off by default (it made the expert exploitable),
+    # and hard never uses it.
     from usotsuki.bots.bluff_calibration import calibration, recalibrate
 
-    bot = ExpertBluffBot()
+    bot = ExpertBluffBot(challenge_map="heads-up")
     hard = make_bot("bluff", "hard")
     assert bot.challenge_map == calibration("heads-up") and bot.challenge_seats == 2
     assert getattr(hard, "challenge_map", 0) is None
+    assert ExpertBluffBot().challenge_map is None
+    assert getattr(make_bot("bluff", "expert"), "challenge_map", 0) is None
     raw = np.full(len(ALL_CALLS), 0.3)
     for players, mapped in ((2, True), (3, False), (4, False)):
         state = new_game(BluffRules(players=players, dealer=players - 1))
