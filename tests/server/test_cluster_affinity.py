@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 
 import pytest
 from cluster_helpers import Cluster, cluster
@@ -61,6 +62,42 @@ def owner_is(stack: Cluster, table_id: str, name: str, seconds: float = 30) -> i
         assert time.monotonic() < deadline, f"the lease stayed with {holder}"
         time.sleep(0.05)
     return holder[1]
+
+
+class LongAgo(RealClock):
+    """The table's last use, long ago: the stack's own workers take the expired leases of
+    tables used lately only, so they leave a test's own table alone (only the test's two
+    workers compete for it)."""
+
+    def time(self) -> float:
+        return 1000.0
+
+
+@asynccontextmanager
+async def owner_and_follower(stack: Cluster, store: Store, names: tuple[str, str],
+                             ttl: float) -> AsyncIterator[tuple[ClusterTable, ClusterTable]]:
+    """A started two-seat Bluff table owned by worker ``names[0]``, and worker ``names[1]``'s
+    copy of it, read from the log. Neither worker listens to Redis: nothing the owner
+    commits is heard elsewhere, and its lease is not renewed."""
+    owner = Coordinator(ClusterConfig(stack.redis.url, names[0], ttl), store, None)
+    follower = Coordinator(ClusterConfig(stack.redis.url, names[1], ttl), store, None)
+    lobby = owner.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
+    other = follower.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
+    try:
+        table, _ = await lobby.create("bluff", {"players": 2, "rules": {}, "games": 1},
+                                      [None, None])
+        for i in range(2):
+            await table.join(f"p{i}", i)
+        await table.start(False)
+        copy = await other.get(table.public_id)
+        assert isinstance(table, ClusterTable)
+        assert isinstance(copy, ClusterTable) and copy.token is None
+        yield table, copy
+    finally:
+        await owner.close()
+        await follower.close()
+        lobby.stop()
+        other.stop()
 
 
 def test_the_lease_follows_the_tables_sockets(stack: Cluster) -> None:
@@ -122,25 +159,9 @@ def test_an_action_made_by_an_owner_that_died_before_answering_is_not_refused(
     ttl = 0.6
     store = Store(stack.db)
 
-    class LongAgo(RealClock):  # the table's last use: the stack's own workers, which
-        def time(self) -> float:  # take expired leases of tables used lately only,
-            return 1000.0  # leave it alone (only this test's two workers compete)
-
     async def scenario() -> tuple[list[Numbered], int]:
-        gone = Coordinator(ClusterConfig(stack.redis.url, "gone", ttl), store, None)
-        here = Coordinator(ClusterConfig(stack.redis.url, "here", ttl), store, None)
-        # Neither listens to Redis: nothing the owner commits is heard elsewhere, and
-        # its lease is not renewed (it runs out: as if it had died).
-        lobby = gone.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
-        other = here.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
-        try:
-            table, _ = await lobby.create("bluff", {"players": 2, "rules": {}, "games": 1},
-                                          [None, None])
-            for i in range(2):
-                await table.join(f"p{i}", i)
-            await table.start(False)
-            copy = await other.get(table.public_id)  # a follower's copy, from the log
-            assert isinstance(copy, ClusterTable) and copy.token is None
+        # the owner is "gone": its lease runs out, as if it had died
+        async with owner_and_follower(stack, store, ("gone", "here"), ttl) as (table, copy):
             slot = table.current
             assert slot is not None and slot.session.to_move is not None
             seat = slot.session.to_move
@@ -154,11 +175,6 @@ def test_an_action_made_by_an_owner_that_died_before_answering_is_not_refused(
                 assert [e.n for e in again] == [made[0].n, made[-1].n]
             mine = [e for e in copy.events_since(seat, -1) if '"type":"action"' in e]
             return again, len(mine)
-        finally:
-            await gone.close()
-            await here.close()
-            lobby.stop()
-            other.stop()
 
     again, actions = asyncio.run(scenario())
     assert actions == 1  # made once, acknowledged twice
@@ -173,23 +189,9 @@ def test_a_socket_that_saw_more_than_a_followers_copy_is_not_shown_an_older_stat
     # for the action they made already). A socket that saw no more costs no read.
     store = Store(stack.db)
 
-    class LongAgo(RealClock):  # (the stack's own workers leave the table alone)
-        def time(self) -> float:
-            return 1000.0
-
     async def scenario() -> None:
-        owner = Coordinator(ClusterConfig(stack.redis.url, "keeps", 30.0), store, None)
-        follower = Coordinator(ClusterConfig(stack.redis.url, "follows", 30.0), store, None)
-        lobby = owner.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
-        other = follower.lobby_for(store, Settings(bot_delay=0.0), LongAgo())
-        try:
-            table, _ = await lobby.create("bluff", {"players": 2, "rules": {}, "games": 1},
-                                          [None, None])
-            for i in range(2):
-                await table.join(f"p{i}", i)
-            await table.start(False)
-            copy = await other.get(table.public_id)
-            assert isinstance(copy, ClusterTable) and copy.token is None
+        async with owner_and_follower(stack, store, ("keeps", "follows"), 30.0) as (table,
+                                                                                   copy):
             copy.clients.add(Client(None))  # followed: it trusts its copy
             slot = table.current
             assert slot is not None and slot.session.to_move is not None
@@ -202,11 +204,6 @@ def test_a_socket_that_saw_more_than_a_followers_copy_is_not_shown_an_older_stat
             async with copy.lock:
                 await copy.prepare_socket(since=made[-1].n)  # saw the action
             assert copy.seq == table.seq
-        finally:
-            await owner.close()
-            await follower.close()
-            lobby.stop()
-            other.stop()
 
     asyncio.run(scenario())
     store.close()
