@@ -202,9 +202,9 @@ class ExpertBluffBot:
     **A heads-up map, off by default** (``challenge_map="heads-up"`` turns it on: the
     ``heads-up`` entry of bluff_calibration.json; fifth session). It is off because it makes
     the expert easier to exploit (below) for no measured gain against the readers: on seed
-    1's 250 games against ``x-read-normal`` it won 139 where the expert without it won 137. In 60 heads-up
-    games against ``x-read-normal`` (seed 5) the expert challenged 345 times and 188 of
-    those calls were true: the reader's calls were true 71% of the time where this belief
+    1's 250 games against ``x-read-normal`` it won 139 where the expert without it won 137.
+    In 60 heads-up games against ``x-read-normal`` (seed 5) the expert challenged 345 times
+    and 188 of those calls were true: the reader's calls were true 71% of the time where this belief
     said 0.3-0.4 and 96% where it said 0.6-0.7. A logistic map fitted on those 654
     decisions (slope 1.389, intercept 1.513: 0.3 reads as 0.58, 0.65 as 0.91) gives the
     challenge its calibrated value, and the search then challenges exactly when that
