@@ -190,6 +190,18 @@ def test_beliefs_read_a_call_as_evidence_of_the_callers_cards() -> None:
     assert belief[index] > exact[index] + 0.05
 
 
+def test_one_calls_probability_is_its_entry_among_all_326() -> None:
+    # (the server's hint asks for the current call alone: the same number, cheaper)
+    state = mid_round(6, ["pair 7", str(ALL_CALLS[-40])])
+    assert state.to_move is not None
+    particles = sample(view(state, state.to_move), random.Random(5),
+                       BeliefModel(particles=300))
+    every = particles.probabilities()
+    assert [particles.probability(c.index) for c in ALL_CALLS] == pytest.approx(every,
+                                                                               abs=1e-12)
+    assert sum(0.0 < p < 1.0 for p in every) > 20  # (uncertain calls were compared)
+
+
 def tournament_share(lineup: str, games: int) -> tuple[float, float]:
     spec = Spec("bluff", 4, tuple(lineup.split(",")), games, seed=11)
     first = summarize(spec, run(spec))["bots"][spec.bots[0]]

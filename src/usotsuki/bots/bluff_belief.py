@@ -62,6 +62,16 @@ class Particles:
         """The weighted probability that each of the 326 calls is true."""
         return np.asarray(self.weights @ self.truth(), dtype=np.float64)
 
+    def probability(self, index: int) -> float:
+        """:meth:`probabilities` of one call: its column of :meth:`truth` alone (the
+        server's hint asks for the current call only, at every action)."""
+        if index >= FIRST_SF:
+            true = self.presence[:, SF_CARDS[index - FIRST_SF]].all(axis=1)
+        else:
+            c = self.counts
+            true = (c[:, R1[index]] >= N1[index]) & (c[:, R2[index]] >= N2[index])
+        return float(self.weights @ true)
+
     @property
     def effective_size(self) -> float:
         """Kish's effective sample size: how many equal particles the weights are worth."""

@@ -97,6 +97,16 @@ def calibrated_probabilities(v: BluffView, rng: random.Random, cal: Calibration,
     return recalibrate(believed, exact, cal)
 
 
+def calibrated_probability(v: BluffView, rng: random.Random, cal: Calibration, index: int,
+                           particles: int = 256) -> float:
+    """:func:`calibrated_probabilities` of call ``index`` alone (the same draws, so the
+    same number)."""
+    hand = v.hand or ()
+    exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)[index:index + 1]
+    believed = sample(v, rng, cal.model(particles)).probability(index)
+    return float(recalibrate(np.array([believed]), exact, cal)[0])
+
+
 def beliefs(v: BluffView, rng: random.Random, cal: Calibration, particles: int
             ) -> tuple[FloatArray, float | None]:
     """What a bot acts on: every call's probability by the fitted particle weights alone

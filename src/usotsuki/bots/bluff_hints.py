@@ -13,7 +13,7 @@ from importlib import resources
 from usotsuki.bluff.actions import Action, Call
 from usotsuki.bluff.view import BluffView, info_key
 from usotsuki.bots.bluff_belief import BeliefModel, sample
-from usotsuki.bots.bluff_calibration import calibrated_probabilities, calibration
+from usotsuki.bots.bluff_calibration import calibrated_probability, calibration
 from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.bots.liar_hints import TruthHint
 from usotsuki.odds import call_probability
@@ -64,8 +64,7 @@ def calibrated_truth(v: BluffView, call: Call, particles: int = 256) -> float:
     Seeded from the view, like :func:`bluff_hint`: the same view gives the same number.
     """
     rng = random.Random("calibrated:" + info_key(v))
-    probs = calibrated_probabilities(v, rng, calibration("mix"), particles=particles)
-    return float(probs[call.index])
+    return calibrated_probability(v, rng, calibration("mix"), call.index, particles)
 
 
 @cache

@@ -7,6 +7,7 @@ The only place where the server meets the two rules cores: everything goes throu
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from usotsuki import bluff, liar
@@ -83,12 +84,28 @@ def _bluff_text(action: Any) -> str:
     return bluff.format_action(action)
 
 
+# The core hands out the same few tuples of legal calls (one per last call and deck), up
+# to 327 actions each: their texts are listed once per tuple, not per state message.
+_LEGAL_TEXTS: dict[int, tuple[Sequence[Any], list[str]]] = {}
+
+
+def _bluff_legal_texts(legal: Sequence[Any]) -> list[str]:
+    """The texts of ``legal`` (shared between messages: never mutated)."""
+    known = _LEGAL_TEXTS.get(id(legal))
+    if known is not None and known[0] is legal:
+        return known[1]
+    texts = [_bluff_text(a) for a in legal]
+    if len(_LEGAL_TEXTS) < 4096:  # (the core's tuples live for good: keeping them is free)
+        _LEGAL_TEXTS[id(legal)] = (legal, texts)
+    return texts
+
+
 def legal_json(session: AnySession) -> Any:
     """The legal actions of the seat to move: Bluff, canonical texts; Liar Game, the
     summary of Part 5 (plays are too many to list with O1)."""
     if session.to_move is None:
         return None
     if isinstance(session, BluffSession):
-        return [_bluff_text(a) for a in session.legal()]
+        return _bluff_legal_texts(session.legal())
     summary = session.legal()
     return None if summary is None else summary.to_json()

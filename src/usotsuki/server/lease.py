@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import re
 import time
@@ -406,6 +407,7 @@ class FencedLog:
                 await conn.close()
 
 
+@functools.cache  # (a handful of module-level statements, rewritten once each)
 def _pg(statement: TextClause) -> str:
     """A ``text()`` statement's SQL with psycopg's named placeholders."""
     return re.sub(r"(?<!:):(\w+)", r"%(\1)s", statement.text)
