@@ -26,7 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 from usotsuki.replay import replay_record
 from usotsuki.server.cluster import ClusterConfig, Coordinator, redis_client
 from usotsuki.server.config import RealClock, Settings
-from usotsuki.server.lease import _APPEND, Fenced, Leases, _pg
+from usotsuki.server.lease import _APPEND, Fenced, FencedLog, Leases, _pg
 from usotsuki.server.store import SeatRow, Store
 
 LEASE = 1.5  # seconds: a dead worker's tables move after this
@@ -385,6 +385,31 @@ def test_stale_owner_writes_are_refused(stack: Cluster) -> None:
     assert store.load_seats(pk)[0].name is None
     b.append(pk, 1, "chance", {"deck": []}, 0.0, token_a + 1)
     assert [e.seq for e in store.load_log(pk)] == [0, 1]
+    store.close()
+
+
+def test_the_commit_pool_connects_at_start_and_a_failed_connect_waits_for_use(
+        stack: Cluster) -> None:
+    store = Store(stack.db)
+    pk = store.create_table("pool", "pool-invite", "h", "bluff", {"players": 2},
+                            [None, None])
+    token = Leases(store, "pool-owner", 30.0).acquire(pk)
+    assert token is not None
+
+    async def run() -> None:
+        log = FencedLog(store, "pool-owner", size=3)
+        await log.open()
+        assert len(log._idle) == 3  # connected before any commit
+        await log.append(pk, 0, "start", {"names": ["x", "y"]}, 0.0, token)
+        assert len(log._idle) == 3  # (one of them used and given back)
+        await log.close()
+        cut_off = FencedLog(store, "pool-owner", size=2)
+        cut_off._dsn = "postgresql://postgres@127.0.0.1:1/nowhere"
+        await cut_off.open()  # nothing reachable: no error, no connection counted
+        assert cut_off._opened == 0 and not cut_off._idle
+
+    asyncio.run(run())
+    assert [e.seq for e in store.load_log(pk)] == [0]
     store.close()
 
 

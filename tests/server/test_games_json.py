@@ -7,7 +7,7 @@ import random
 import pytest
 
 from usotsuki import bluff
-from usotsuki.server.games import legal_json
+from usotsuki.server.games import legal_json, warm_hints
 from usotsuki.session import BluffSession
 
 
@@ -26,3 +26,11 @@ def test_bluff_legal_texts_are_each_legal_actions_notation(ranks: int) -> None:
         session, _ = session.apply(session.random_action(rng))
         seen += 1
     assert seen > 10
+
+
+def test_warm_hints_loads_both_games_hint_modules() -> None:
+    # (a worker calls it before it serves: no first hint stalls its event loop)
+    import sys
+
+    warm_hints()
+    assert {"usotsuki.bots.bluff_hints", "usotsuki.bots.liar_hints"} <= set(sys.modules)

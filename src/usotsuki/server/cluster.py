@@ -719,6 +719,7 @@ class Coordinator:
     # lifecycle
 
     async def start(self) -> None:
+        await self.log.open()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send()),
                        loop.create_task(self._tick_forever())]

@@ -317,6 +317,25 @@ class FencedLog:
         self._opened = 0
         self._free = asyncio.Condition()
 
+    async def open(self) -> None:
+        """Connect the whole pool now, at start-up: else the first commits of a busy
+        start each wait for a new connection (several round trips and a process fork
+        on the database). A connection that fails now is made later, when needed."""
+        async def one() -> None:
+            async with self._free:
+                if self._opened >= self.size:
+                    return
+                self._opened += 1
+            try:
+                conn = await psycopg.AsyncConnection.connect(self._dsn, autocommit=True)
+            except (psycopg.Error, OSError):
+                async with self._free:
+                    self._opened -= 1
+                return
+            await self._give(conn, broken=False)
+
+        await asyncio.gather(*(one() for _ in range(self.size)))
+
     async def _take(self) -> psycopg.AsyncConnection[Any]:
         async with self._free:
             while not self._idle and self._opened >= self.size:

@@ -200,6 +200,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
     from usotsuki.server.app import create_app, default_db
     from usotsuki.server.cluster import ClusterConfig, worker_id
     from usotsuki.server.config import Settings
+    from usotsuki.server.games import warm_hints
     from usotsuki.server.guard import allowed_hosts
     from usotsuki.server.logs import configure
     from usotsuki.server.metrics import time_collections
@@ -268,6 +269,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
     # grew. At most one per 1,000 middle-generation collections instead of 10 (an hour
     # or more of that load; cyclic garbage waits that long): that run's p99 halved.
     gc.set_threshold(*GC_THRESHOLDS)
+    warm_hints()
     # What start-up made (modules, the app, the bots' tables) lives as long as the
     # process: out of every later collection's traversal.
     gc.collect()
