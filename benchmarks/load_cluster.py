@@ -633,13 +633,17 @@ def _loop_factory() -> Any:
 def run(tables: int, players: int, rules: dict[str, Any], seconds: float, think: float,
         kill_after: float | None, workers: int = 3,
         hint_share: float = HINT_SHARE, affinity: bool = False,
-        fsync: bool = True) -> dict[str, Any]:
+        fsync: bool = True, slow_ms: int | None = None) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
     lifted = ["--tables-per-minute", "1000000", "--open-tables", "1000000",
               "--sockets-per-address", "1000000", "--bot-games", "0"]
     # (``fsync=False``: commits still wait for PostgreSQL to write them, not for the disk)
     settings = "" if fsync else "-c fsync=off -c full_page_writes=off"
+    if slow_ms is not None:  # (a post-mortem: USOTSUKI_KEEP_LOGS=DIR keeps its log)
+        settings += (f" -c log_min_duration_statement={slow_ms} -c log_lock_waits=on"
+                     f" -c deadlock_timeout={slow_ms}ms -c log_checkpoints=on"
+                     f" -c log_autovacuum_min_duration=0")
     with throwaway_postgres(durable=True, settings=settings) as server:
         db = new_database(server, f"usotsuki_load_{int(time.time())}")
         _same_weight(server.rsplit(":", 1)[1])
@@ -729,6 +733,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-fsync", action="store_true",
                         help="PostgreSQL does not flush its log to disk (commits still wait "
                         "for it to be written: synchronous_commit stays on)")
+    parser.add_argument("--pg-slow-ms", type=int, default=None,
+                        help="PostgreSQL logs statements and lock waits longer than this, "
+                        "checkpoints and autovacuum (kept with USOTSUKI_KEEP_LOGS=DIR, "
+                        "beside the workers' logs)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     rules = json.loads(args.rules)
@@ -736,12 +744,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.only_sigkill:
         results["steady"] = run(args.tables, args.players, rules, args.seconds, args.think,
                                 None, hint_share=args.hint_share, affinity=args.affinity,
-                                fsync=not args.no_fsync)
+                                fsync=not args.no_fsync, slow_ms=args.pg_slow_ms)
         report("cluster load", results["steady"])
     if args.kill_after >= 0:
         results["sigkill"] = run(args.tables, args.players, rules, args.seconds, args.think,
                                  args.kill_after, hint_share=args.hint_share,
-                                 affinity=args.affinity, fsync=not args.no_fsync)
+                                 affinity=args.affinity, fsync=not args.no_fsync,
+                                 slow_ms=args.pg_slow_ms)
         report("cluster load, one worker SIGKILLed", results["sigkill"])
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

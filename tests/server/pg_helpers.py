@@ -3,6 +3,7 @@ loopback only, a free port (ECOSYSTEM.md section 4). The Makefile installs the p
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -10,6 +11,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 from live_helpers import free_port
@@ -53,6 +55,10 @@ def throwaway_postgres(durable: bool = False, settings: str = "") -> Iterator[st
     finally:
         subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "-w",
                                      "stop"]), capture_output=True)
+        if keep := os.environ.get("USOTSUKI_KEEP_LOGS"):  # as cluster_helpers' logs
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(OSError):
+                shutil.copy(f"{tmp}/log", Path(keep) / "postgres.log")
         shutil.rmtree(tmp, ignore_errors=True)
 
 
