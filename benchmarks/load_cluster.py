@@ -299,9 +299,17 @@ def _same_weight(port: str) -> None:
 
 
 def _machine_busy() -> float:
-    """CPU seconds the whole machine has been busy (all cores, every process)."""
+    """CPU seconds the whole machine has been busy (all cores, every process; the time
+    the host stole counts as busy, as in earlier figures)."""
     fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
     return (sum(fields[:8]) - fields[3] - fields[4]) / TICK
+
+
+def _stolen() -> tuple[float, float]:
+    """(CPU seconds the hypervisor gave to other guests while ours waited: "steal", all
+    CPU seconds of the machine): a virtual machine's noise, beyond our control."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    return fields[7] / TICK, sum(fields[:8]) / TICK
 
 
 async def _probe_lag(totals: Totals, every: float = 0.05) -> None:
@@ -331,6 +339,7 @@ async def _scrape(stack: Cluster, snapshots: list[tuple[float, str, dict[str, An
                 with contextlib.suppress(httpx.HTTPError):
                     r = await http.get(f"{w.url}/metrics")
                     snapshots.append((time.perf_counter(), w.name, _parse_metrics(r.text)))
+            snapshots.append((time.perf_counter(), "", {"stolen": _stolen()}))
             if every is None:
                 return
             await asyncio.sleep(every)
@@ -400,8 +409,20 @@ def _breakdown(snapshots: list[tuple[float, str, dict[str, Any]]], began: float,
     from usotsuki.server.metrics import PHASES
 
     by_worker: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+    stolen: list[tuple[float, float, float]] = []  # (time, steal s, all CPU s)
     for t, name, values in snapshots:
+        if not name:
+            stolen.append((t - began, *values["stolen"]))
+            continue
         by_worker.setdefault(name, []).append((t - began, values))
+
+    def stolen_share(lo: float, hi: float) -> float | None:
+        """The share of the machine's CPU time the host stole between lo and hi."""
+        first = [s for s in stolen if s[0] <= lo] or stolen[:1]
+        last = [s for s in stolen if s[0] <= hi]
+        if not first or not last or last[-1][2] <= first[-1][2]:
+            return None
+        return round((last[-1][1] - first[-1][1]) / (last[-1][2] - first[-1][2]), 3)
 
     def window(lo: float, hi: float, key: Any) -> Any:
         """Summed over workers: the change between the last readings at or before lo
@@ -417,7 +438,7 @@ def _breakdown(snapshots: list[tuple[float, str, dict[str, Any]]], began: float,
     def ms(value: float | None) -> float | None:
         return None if value is None else round(1000 * value, 1)
 
-    end = max((t for t, _, _ in snapshots), default=began) - began
+    end = max((t for t, name, _ in snapshots if name), default=began) - began
     whole = {p: window(0.0, end, ("usotsuki_action_phase_seconds", p)) for p in PHASES}
     phases = {p: {"count": int(b[-1][1]), "p50_ms": ms(_quantile(b, 0.5)),
                   "p99_ms": ms(_quantile(b, 0.99)),
@@ -454,11 +475,12 @@ def _breakdown(snapshots: list[tuple[float, str, dict[str, Any]]], began: float,
             "loop_lag_over_100ms": None if lag is None else int(
                 lag[-1][1] - next(c for le, c in lag if le >= 0.1)),
             "gc_ms": ms(sum(g for g in gcs if g is not None)),
+            "stolen": stolen_share(lo, hi),
         })
         lo = hi
     return {"phases": phases, "gc": gc_pauses,
             "lease_thread_cpu_s": None if lease_cpu is None else round(lease_cpu, 2),
-            "windows": windows}
+            "stolen": stolen_share(0.0, end), "windows": windows}
 
 
 async def _setup(url: str, tables: int, players: int, rules: dict[str, Any]
@@ -698,14 +720,16 @@ def report(name: str, r: dict[str, Any]) -> None:
         f"gen {g}: {v['count']}, p99 {v['p99_ms']} ms, total {v['total_ms']} ms"
         for g, v in b["gc"].items()) + f"; lease thread CPU {b['lease_thread_cpu_s']} s",
         flush=True)
-    print("  over time (window start s: deliveries, p50/p99 ms | actions/s, owner's action "
-          "p99, wait p99, commit p99, deliver p99, loop lag p99 ms, lags > 100 ms, GC ms):",
+    print(f"  CPU time the host stole from this virtual machine: {b['stolen']} of it",
           flush=True)
+    print("  over time (window start s: deliveries, p50/p99 ms | actions/s, owner's action "
+          "p99, wait p99, commit p99, deliver p99, loop lag p99 ms, lags > 100 ms, GC ms, "
+          "stolen):", flush=True)
     for w in b["windows"]:
         print(f"    {w['from_s']:5.0f}: {w['deliveries']:6d}, {w['p50_ms']}/{w['p99_ms']} | "
               f"{w['actions_per_s']}, {w['server_action_p99_ms']}, {w['wait_p99_ms']}, "
               f"{w['commit_p99_ms']}, {w['deliver_p99_ms']}, {w['loop_lag_p99_ms']}, "
-              f"{w['loop_lag_over_100ms']}, {w['gc_ms']}", flush=True)
+              f"{w['loop_lag_over_100ms']}, {w['gc_ms']}, {w['stolen']}", flush=True)
     for sample in r["error_samples"]:
         print(f"  {sample}")
 
