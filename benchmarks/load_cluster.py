@@ -447,7 +447,8 @@ def _breakdown(snapshots: list[tuple[float, str, dict[str, Any]]], began: float,
               for p, b in whole.items() if b is not None and b[-1][1] > 0}
     gc_whole = {g: window(0.0, end, ("usotsuki_gc_pause_seconds", g)) for g in "012"}
     gc_pauses = {g: {"count": int(b[-1][1]), "p99_ms": ms(_quantile(b, 0.99)),
-                     "total_ms": ms(window(0.0, end, ("usotsuki_gc_pause_seconds_sum", g)))}
+                     "total_ms": ms(window(0.0, end, ("usotsuki_gc_pause_seconds_sum", g))),
+                     "cpu_ms": ms(window(0.0, end, ("usotsuki_gc_cpu_seconds_total", g)))}
                  for g, b in gc_whole.items() if b is not None}
     lease_cpu = window(0.0, end, ("usotsuki_thread_cpu_seconds_total", "leases"))
     sent = sorted(zip(totals.delivered_at, totals.delivered, strict=True))
@@ -717,7 +718,8 @@ def report(name: str, r: dict[str, Any]) -> None:
         f"{p} p50 {v['p50_ms']} p99 {v['p99_ms']} mean {v['mean_ms']} (n {v['count']})"
         for p, v in b["phases"].items()), flush=True)
     print("  GC pauses: " + "; ".join(
-        f"gen {g}: {v['count']}, p99 {v['p99_ms']} ms, total {v['total_ms']} ms"
+        f"gen {g}: {v['count']}, p99 {v['p99_ms']} ms, total {v['total_ms']} ms "
+        f"(CPU {v['cpu_ms']} ms)"
         for g, v in b["gc"].items()) + f"; lease thread CPU {b['lease_thread_cpu_s']} s",
         flush=True)
     print(f"  CPU time the host stole from this virtual machine: {b['stolen']} of it",

@@ -54,6 +54,9 @@ class Metrics:
         self.gc_pause = Histogram("usotsuki_gc_pause_seconds", "Garbage collections' pauses, "
                                   "by generation", ["generation"], buckets=PHASE_BUCKETS,
                                   registry=r)
+        self.gc_cpu = Counter("usotsuki_gc_cpu_seconds", "CPU time of the garbage "
+                              "collections (beside their pauses: a pause much longer than "
+                              "its CPU time waited for a core)", ["generation"], registry=r)
         self.thread_cpu = Counter("usotsuki_thread_cpu_seconds", "CPU time of this worker's "
                                   "own threads beside the event loop's", ["thread"],
                                   registry=r)
@@ -85,14 +88,16 @@ async def probe_loop(metrics: Metrics, every: float = LAG_EVERY) -> None:
 def time_collections(metrics: Metrics) -> None:
     """Observe every garbage collection's pause in ``metrics.gc_pause`` (the process's
     collector is one: ``usotsuki serve`` installs it once)."""
-    started = [0.0]
+    started = [0.0, 0.0]
     pause = {g: metrics.gc_pause.labels(str(g)) for g in range(3)}
+    cpu = {g: metrics.gc_cpu.labels(str(g)) for g in range(3)}
 
     def callback(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[:] = time.perf_counter(), time.thread_time()
         else:
             pause[info["generation"]].observe(time.perf_counter() - started[0])
+            cpu[info["generation"]].inc(time.thread_time() - started[1])
 
     gc.callbacks.append(callback)
 
