@@ -1133,7 +1133,14 @@ class Coordinator:
         assert self.lobby is not None
         await self._alive()
         since = time.time() - self.lobby.settings.idle_seconds
-        taken = await self.lease_call(self.leases.claim_orphans, ORPHANS_PER_TICK, since)
+        # With the lease following the sockets, a dead worker's table whose people
+        # reconnected is taken by the worker they reached, as soon as its lease may be
+        # (``relay``): the tick leaves it a lease period first. Else both took it at
+        # once, waiting on each other's locks in the database (seen after a SIGKILL),
+        # and the table then moved a second time, to its sockets.
+        later = self.config.lease_seconds if self.config.lease_follows_sockets else 0.0
+        taken = await self.lease_call(self.leases.claim_orphans, ORPHANS_PER_TICK, since,
+                                      later)
         for pk, token in taken.items():
             self._spawn(self._adopt(pk, token))
         if tick % CHECK_EVERY == 0:

@@ -211,19 +211,21 @@ class Leases:
                  "token": token}).first()
         return None if row is None else int(row[0])
 
-    def claim_orphans(self, limit: int, active_since: float) -> dict[int, int]:
-        """Take up to ``limit`` leases expired for longer than the grace, of tables used
-        at or after ``active_since`` (a dead worker's): table pk -> new token."""
+    def claim_orphans(self, limit: int, active_since: float, later: float = 0.0
+                      ) -> dict[int, int]:
+        """Take up to ``limit`` leases expired for longer than the grace (and ``later``
+        seconds more), of tables used at or after ``active_since`` (a dead worker's):
+        table pk -> new token."""
         with self.engine.connect() as conn:
             rows = conn.execute(text(
                 f"UPDATE leases SET owner = :me, token = leases.token + 1, "
                 f"expires = {NOW} + :ttl WHERE table_pk IN ("
                 f"SELECT l.table_pk FROM leases l JOIN tables t ON t.pk = l.table_pk "
-                f"WHERE l.expires <= {NOW} - :grace AND t.active >= :since "
+                f"WHERE l.expires <= {NOW} - :grace - :later AND t.active >= :since "
                 f"ORDER BY random() LIMIT :limit FOR UPDATE OF l SKIP LOCKED) "
                 f"RETURNING table_pk, token"),
                 {"me": self.worker, "ttl": self.ttl, "since": active_since,
-                 "limit": limit, "grace": self.grace}).all()
+                 "limit": limit, "grace": self.grace, "later": later}).all()
         return {int(pk): int(token) for pk, token in rows}
 
     # fenced writes
