@@ -461,6 +461,7 @@ def _breakdown(snapshots: list[tuple[float, str, dict[str, Any]]], began: float,
         act = window(lo, hi, ("usotsuki_action_phase_seconds", "action"))
         gcs = [window(lo, hi, ("usotsuki_gc_pause_seconds_sum", g)) for g in "012"]
         commit = window(lo, hi, ("usotsuki_action_phase_seconds", "commit"))
+        pool = window(lo, hi, ("usotsuki_action_phase_seconds", "pool"))
         wait = window(lo, hi, ("usotsuki_action_phase_seconds", "wait"))
         deliver = window(lo, hi, ("usotsuki_action_phase_seconds", "deliver"))
         windows.append({
@@ -471,6 +472,7 @@ def _breakdown(snapshots: list[tuple[float, str, dict[str, Any]]], began: float,
             "server_action_p99_ms": None if act is None else ms(_quantile(act, 0.99)),
             "wait_p99_ms": None if wait is None else ms(_quantile(wait, 0.99)),
             "commit_p99_ms": None if commit is None else ms(_quantile(commit, 0.99)),
+            "pool_p99_ms": None if pool is None else ms(_quantile(pool, 0.99)),
             "deliver_p99_ms": None if deliver is None else ms(_quantile(deliver, 0.99)),
             "loop_lag_p99_ms": None if lag is None else ms(_quantile(lag, 0.99)),
             "loop_lag_over_100ms": None if lag is None else int(
@@ -725,12 +727,14 @@ def report(name: str, r: dict[str, Any]) -> None:
     print(f"  CPU time the host stole from this virtual machine: {b['stolen']} of it",
           flush=True)
     print("  over time (window start s: deliveries, p50/p99 ms | actions/s, owner's action "
-          "p99, wait p99, commit p99, deliver p99, loop lag p99 ms, lags > 100 ms, GC ms, "
+          "p99, wait p99, commit p99 (pool p99), deliver p99, loop lag p99 ms, lags > 100 ms, "
+          "GC ms, "
           "stolen):", flush=True)
     for w in b["windows"]:
         print(f"    {w['from_s']:5.0f}: {w['deliveries']:6d}, {w['p50_ms']}/{w['p99_ms']} | "
               f"{w['actions_per_s']}, {w['server_action_p99_ms']}, {w['wait_p99_ms']}, "
-              f"{w['commit_p99_ms']}, {w['deliver_p99_ms']}, {w['loop_lag_p99_ms']}, "
+              f"{w['commit_p99_ms']} ({w['pool_p99_ms']}), {w['deliver_p99_ms']}, "
+              f"{w['loop_lag_p99_ms']}, "
               f"{w['loop_lag_over_100ms']}, {w['gc_ms']}, {w['stolen']}", flush=True)
     for sample in r["error_samples"]:
         print(f"  {sample}")

@@ -659,6 +659,8 @@ class Coordinator:
         self.metrics = metrics
         self.leases = Leases(store, self.me, config.lease_seconds)
         self.log = FencedLog(store, self.me)
+        if metrics is not None:
+            self.log.waited = functools.partial(metrics.observe_phase, "pool")
         self.redis = redis_client(config.redis_url)
         # The subscription on a connection of its own, never silently re-made: when it
         # breaks, the listener knows that messages were missed (and reads the log).

@@ -29,7 +29,7 @@ import functools
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
@@ -318,6 +318,9 @@ class FencedLog:
         self._idle: list[psycopg.AsyncConnection[Any]] = []
         self._opened = 0
         self._free = asyncio.Condition()
+        # Hears how long each statement waited for a connection of the pool (the
+        # ``pool`` phase of the metrics: part of a commit's time).
+        self.waited: Callable[[float], None] | None = None
 
     async def open(self) -> None:
         """Connect the whole pool now, at start-up: else the first commits of a busy
@@ -364,7 +367,10 @@ class FencedLog:
             self._free.notify()
 
     async def _run(self, sql: str, params: dict[str, Any]) -> tuple[Any, ...]:
+        asked = time.perf_counter()
         conn = await self._take()
+        if self.waited is not None:
+            self.waited(time.perf_counter() - asked)
         broken = True
         try:
             row = await (await conn.execute(sql, params)).fetchone()

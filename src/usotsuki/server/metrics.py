@@ -18,10 +18,11 @@ COMMIT_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0
 # finer at the low end (most are below a few milliseconds), up to seconds (a stall).
 PHASE_BUCKETS = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2,
                  0.3, 0.5, 1.0, 2.0, 5.0)
-PHASES = ("wait", "fold", "commit", "publish", "hint", "action", "deliver")
+PHASES = ("wait", "fold", "commit", "pool", "publish", "hint", "action", "deliver")
 """An action at its owner: ``wait`` from its message's arrival to the table's lock held
 (parsing, the lock), ``fold`` the rules core, ``commit`` the log's writes (with a deal
-that follows it), ``publish`` the events and state messages queued to every socket (of
+that follows it; of which ``pool``, a cluster's wait for a database connection, for every
+fenced write), ``publish`` the events and state messages queued to every socket (of
 which ``hint`` the hints), ``action`` all of it; ``deliver``: a frame from the first
 message queued to its socket's write (the sender's turn on the loop, and the write)."""
 
