@@ -45,7 +45,9 @@ def throwaway_postgres(durable: bool = False, settings: str = "") -> Iterator[st
     subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-U", "postgres", "-A",
                                  "trust", "-E", "UTF8", "--no-sync"]),
                    check=True, capture_output=True)
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} {settings}"
+    # (as the compose stack: three workers' pools may need more than the default 100)
+    options = (f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} -c max_connections=300 "
+               f"{settings}")
     if not durable:
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w",

@@ -423,8 +423,8 @@ def test_the_commit_pool_connects_at_start_and_a_failed_connect_waits_for_use(
     assert token is not None
 
     async def run() -> None:
-        log = FencedLog(store, "pool-owner", size=3)
-        await log.open()
+        log = FencedLog(store, "pool-owner", size=5)
+        await log.open(3)
         assert len(log._idle) == 3  # connected before any commit
         await log.append(pk, 0, "start", {"names": ["x", "y"]}, 0.0, token)
         assert len(log._idle) == 3  # (one of them used and given back)

@@ -79,3 +79,13 @@ def test_a_cluster_needs_postgresql_and_a_redis_url() -> None:
     assert Deployment(redis="redis://r:6379/0").problem("postgresql://u@db/u") is None
     assert "lease" in str(Deployment(lease_seconds=0.1).problem(None))
     assert "json" in str(Deployment(log_format="xml").problem(None))
+
+
+def test_the_database_takes_every_connection_three_workers_may_open() -> None:
+    from usotsuki.server.lease import POOL, WRITES
+
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    command = compose["services"]["postgres"]["command"]
+    limit = int(next(c.split("=", 1)[1] for c in command if c.startswith("max_connections=")))
+    store_pool = 8 + 8  # Store's engine: pool_size + max_overflow
+    assert limit >= 3 * (store_pool + 2 * POOL + WRITES) + 3  # (+ PostgreSQL's reserved)

@@ -69,6 +69,14 @@ leases = Table(
 
 NOW = "extract(epoch from clock_timestamp())"
 POOL = 12  # connections of the autocommit engine (commits at once, renewals, reads)
+# Connections of a worker's fenced writes (opened as needed; a few at start). A write
+# holds its connection for several turns of the event loop, so a busy loop holds each
+# far longer than the database takes: after a SIGKILL (the survivors' loops busy with
+# reconnections) 12 were too few, and writes queued for them for up to 4.6 s (the
+# ``pool`` phase). Every worker together needs the database's ``max_connections`` above
+# 3 x (16 + 24 + 32) = 216 at most (the compose stack sets 300).
+WRITES = 32
+WRITES_AT_START = 8
 
 # One statement each (atomic on their own): the lease row is locked FOR KEY SHARE and the
 # writer's token checked; the entry (or seat) is written only if it matched. A change of
@@ -309,7 +317,7 @@ class FencedLog:
     asynchronously, so a commit costs one round trip and no hand-off to a thread (under
     load, threads contending for the GIL with the loop delayed every message)."""
 
-    def __init__(self, store: Store, worker: str, size: int = POOL) -> None:
+    def __init__(self, store: Store, worker: str, size: int = WRITES) -> None:
         url = store.engine.url.set(drivername="postgresql")
         self._dsn = url.render_as_string(hide_password=False)
         self.store = store
@@ -322,10 +330,11 @@ class FencedLog:
         # ``pool`` phase of the metrics: part of a commit's time).
         self.waited: Callable[[float], None] | None = None
 
-    async def open(self) -> None:
-        """Connect the whole pool now, at start-up: else the first commits of a busy
-        start each wait for a new connection (several round trips and a process fork
-        on the database). A connection that fails now is made later, when needed."""
+    async def open(self, count: int = WRITES_AT_START) -> None:
+        """Connect ``count`` connections of the pool now, at start-up: else the first
+        commits of a busy start each wait for a new connection (several round trips and
+        a process fork on the database). A connection that fails now is made later, when
+        needed, as the rest are."""
         async def one() -> None:
             async with self._free:
                 if self._opened >= self.size:
@@ -339,7 +348,7 @@ class FencedLog:
                 return
             await self._give(conn, broken=False)
 
-        await asyncio.gather(*(one() for _ in range(self.size)))
+        await asyncio.gather(*(one() for _ in range(min(count, self.size))))
 
     async def _take(self) -> psycopg.AsyncConnection[Any]:
         async with self._free:
