@@ -364,10 +364,15 @@ def test_redis_restarted_mid_game(stack: Cluster) -> None:
     assert replay_record(record_of(stack, table_id))["finished"]
 
 
-def test_stale_owner_writes_are_refused(stack: Cluster) -> None:
+def two_seat_table(stack: Cluster, name: str) -> tuple[Store, int]:
+    """A store on the stack's database, and a new two-seat table's primary key in it."""
     store = Store(stack.db)
-    pk = store.create_table("stale", "stale-invite", "h", "bluff", {"players": 2},
-                            [None, None])
+    return store, store.create_table(name, f"{name}-invite", "h", "bluff", {"players": 2},
+                                     [None, None])
+
+
+def test_stale_owner_writes_are_refused(stack: Cluster) -> None:
+    store, pk = two_seat_table(stack, "stale")
     a, b = Leases(store, "old-owner", 30.0), Leases(store, "new-owner", 30.0)
     token_a = a.acquire(pk)
     assert token_a is not None and b.acquire(pk) is None  # held: nobody else gets it
@@ -392,9 +397,7 @@ def test_the_ticks_claim_can_leave_an_orphan_to_its_sockets_worker_a_while(
         stack: Cluster) -> None:
     # (with the lease following the sockets, the tick claims ``later`` seconds after the
     # worker the people reconnected to may take the table: they no longer race for it)
-    store = Store(stack.db)
-    pk = store.create_table("orphan", "orphan-invite", "h", "bluff", {"players": 2},
-                            [None, None])
+    store, pk = two_seat_table(stack, "orphan")
     gone = Leases(store, "gone", 30.0, grace=1.0)
     tick, sockets = Leases(store, "tick", 30.0, grace=1.0), Leases(store, "sockets", 30.0,
                                                                      grace=1.0)
@@ -416,9 +419,7 @@ def test_the_ticks_claim_can_leave_an_orphan_to_its_sockets_worker_a_while(
 
 def test_the_commit_pool_connects_at_start_and_a_failed_connect_waits_for_use(
         stack: Cluster) -> None:
-    store = Store(stack.db)
-    pk = store.create_table("pool", "pool-invite", "h", "bluff", {"players": 2},
-                            [None, None])
+    store, pk = two_seat_table(stack, "pool")
     token = Leases(store, "pool-owner", 30.0).acquire(pk)
     assert token is not None
 
