@@ -15,7 +15,14 @@ import pytest
 from usotsuki.bots import make_bot
 from usotsuki.bots.base import bot_names
 from usotsuki.bots.exploit import exploiters
-from usotsuki.bots.liar_calibrated import FEATURES, calibrate, calibrated_truth, simple_truth
+from usotsuki.bots.liar_calibrated import (
+    FEATURES,
+    LEAD_READ,
+    calibrate,
+    calibrated_truth,
+    read_truth,
+    simple_truth,
+)
 from usotsuki.bots.liar_fit import (
     Record,
     brier,
@@ -298,6 +305,55 @@ def test_a_record_of_caught_lies_lowers_both_calibrated_beliefs() -> None:
         honest = belief(replace(v, doubts=(truth,) * 3))
         assert plain is not None and liar is not None and honest is not None
         assert liar < plain - 0.15 and honest >= plain
+
+
+def test_the_experts_read_of_a_lead_is_its_players_own_lead_record() -> None:
+    """Issue 11: the expert reads each opponent apart. A lead by a player caught lying at
+    its leads is believed less than the pooled model says, by the odds factor of the
+    Beta posterior (``LEAD_READ``); another player's record, the player's doubted plays
+    that were not leads, and plays that are not leads leave the pooled belief as it is."""
+    from dataclasses import replace
+
+    from usotsuki.bots.liar_belief import doubted_record, was_lead
+
+    rules = LiarRules(players=4)
+    hands, stock = deal(rules, random.Random(11))
+    state = new_game(rules, hands, stock, 11)
+    seat = state.to_move
+    assert seat is not None
+    state = push(state, make_bot("liar", "hard").act(view(state, seat), legal_summary(state),
+                                                      random.Random(0)))
+    me = state.to_move
+    assert me is not None and len(state.field) == 1  # a lead by ``seat``
+    v = view(state, me)
+    other = (seat + 2) % 4
+
+    def lead_lie(doubted: int) -> DoubtResult:
+        return DoubtResult(me, doubted, 5, (DECK[0],), False, doubted, 1)  # N = 1 card
+
+    follow_lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 3)  # N = 3: not a lead
+    assert was_lead(lead_lie(seat)) and not was_lead(follow_lie)
+    assert doubted_record((lead_lie(seat), follow_lie), seat, lead=True) == (0, 1)
+    assert doubted_record((lead_lie(seat), follow_lie), seat, lead=False) == (0, 1)
+
+    def odds(p: float | None) -> float:
+        assert p is not None and 0.0 < p < 1.0
+        return p / (1.0 - p)
+
+    assert read_truth(v) == pytest.approx(calibrated_truth(v))
+    a, b = LEAD_READ
+    for doubts, factor in (((lead_lie(seat),) * 2, b / (b + 2)),
+                           ((lead_lie(other),) * 2, 1.0), ((follow_lie,) * 2, 1.0)):
+        w = replace(v, doubts=doubts)
+        assert odds(read_truth(w)) / odds(calibrated_truth(w)) == pytest.approx(factor)
+    caught = replace(v, doubts=(lead_lie(seat),) * 2)
+    assert read_truth(caught) < calibrated_truth(caught) - 0.1  # type: ignore[operator]
+    _, follow, lie, _ = _second_play()  # the second play of a field: not read
+    for doubts in ((), (lead_lie(follow.field[-1].seat),) * 3, (lie,) * 3):
+        w = replace(follow, doubts=doubts)
+        assert read_truth(w) == calibrated_truth(w)
+    expert = make_bot("liar", "expert")
+    assert expert.belief is read_truth and expert.fallback.estimate is read_truth  # type: ignore[attr-defined]
 
 
 def test_normals_small_model_reads_its_features_as_the_full_model_does() -> None:

@@ -37,11 +37,20 @@ HONESTY_PRIOR = (3.0, 1.0)  # Beta(truthful, lies): most plays are truthful when
 LIE_DECAY = 0.55  # a liar's weight for each next-higher legal rate
 
 
-def doubted_record(doubts: Sequence[DoubtResult], seat: int) -> tuple[int, int]:
-    """How many of ``seat``'s doubted plays in ``doubts`` were truthful, and how many lies."""
+def was_lead(d: DoubtResult) -> bool:
+    """Whether the doubted play was a lead (the field's only play): L9 draws the whole
+    field's N cards, so it was alone on the field exactly when N is its own card count
+    (public: the doubt shows the cards and the draw)."""
+    return d.drawn == len(d.cards)
+
+
+def doubted_record(doubts: Sequence[DoubtResult], seat: int,
+                   lead: bool | None = None) -> tuple[int, int]:
+    """How many of ``seat``'s doubted plays in ``doubts`` were truthful, and how many lies;
+    ``lead``: only its leads (True) or only its other plays (False)."""
     truthful = lies = 0
     for d in doubts:
-        if d.doubted == seat:
+        if d.doubted == seat and (lead is None or was_lead(d) == lead):
             if d.truthful:
                 truthful += 1
             else:

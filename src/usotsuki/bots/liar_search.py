@@ -310,12 +310,16 @@ class SearchLiarBot:
         85 leads the belief put at 0.9 or more, 49% were truthful),
         so a doubt looked barely better than the pass, within the noise of the old
         search and the 0.02 margin, though the pass gives up the same card and the lead
-        as a doubt found truthful and never catches the lie."""
-        from usotsuki.bots.liar_calibrated import calibrated_truth
+        as a doubt found truthful and never catches the lie.
+
+        Its belief, at the root and in the determinizations, reads each opponent apart
+        (:func:`usotsuki.bots.liar_calibrated.read_truth`): a lead by a player caught
+        lying at its leads in this game is believed less than the pooled model says."""
+        from usotsuki.bots.liar_calibrated import read_truth
         from usotsuki.bots.liar_levels import EXPERT_ROOT_WEIGHTS
 
-        root = LevelBot("hard", calibrated_truth, EXPERT_ROOT_WEIGHTS)
-        return cls(iterations=800, fallback=root, belief=calibrated_truth, margin=0.02,
+        root = LevelBot("hard", read_truth, EXPERT_ROOT_WEIGHTS)
+        return cls(iterations=800, fallback=root, belief=read_truth, margin=0.02,
                    name="expert", low_lead=True, paired=True, dominance=True)
 
     def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
