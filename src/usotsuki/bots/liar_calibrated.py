@@ -262,10 +262,15 @@ whether it was truthful) of 204 games: 60 of ``lead-50, hard, normal, hard`` (se
 of ``hard, hard, normal, normal`` (132), 60 of ``lead-50, normal`` (133), 20 of
 ``expert-v1, hard`` (134) and 4 of ``expert`` against three ``expert-v1`` (121; seed 21,
 where the comparison is measured, was not used; ``lead-50`` is ``hard`` lying in half of
-its truthful leads, :func:`usotsuki.bots.liar_fit.fit_bot`). ``lies`` came out at 0.19 whatever the
-other weight (0.18 to 0.20 for 5 to 10^9: the likelihood barely rises with it, a player's
-truthful leads adding little to a pooled model that already expects truthful leads); 20
-keeps the prior proper. The log-likelihood rose by 46 nats over the pooled model's."""
+its truthful leads, :func:`usotsuki.bots.liar_fit.fit_bot`; ``scripts/fit_liar_read.py``).
+``lies`` came out at 0.19 whatever the other weight (0.18 to 0.20 for 5 to 10^9: the
+likelihood barely rises with it, a player's truthful leads adding little to a pooled
+model that already expects truthful leads); 20 keeps the prior proper. The
+log-likelihood rose by 46 nats over the pooled model's. The lies' weight depends on who
+is read: on the first four line-ups alone it comes out at 0.089 (a caught lead lie
+divides the odds by 12), but in the four games against three ``expert-v1``, whose copies
+lie at fewer of their leads at 4 players, 0.089 loses 7 nats against the pooled model
+where 0.2 gains 4."""
 
 
 def lead_read(view: LiarView, seat: int) -> float:
