@@ -125,7 +125,8 @@ def fit(seen: Sequence[Seen]) -> None:
     base = log_likelihood(leads, 1e12, 1e12)  # no shift: the pooled model
     print(f"{len(leads)} leads; pooled log-likelihood {base:.1f}")
     for a in (5.0, 10.0, 20.0, 50.0, 1e9):
-        b = math.exp(golden(lambda lb: log_likelihood(leads, a, math.exp(lb)), -5.0, 3.0))
+        b = math.exp(golden(lambda lb, a=a: log_likelihood(leads, a, math.exp(lb)),
+                            -5.0, 3.0))
         print(f"  a = {a:g}: b = {b:.3f}, gain {log_likelihood(leads, a, b) - base:.1f} nats")
 
 
