@@ -290,3 +290,44 @@ def test_expert_judges_the_call_through_its_heads_up_map_only_heads_up() -> None
     v = seat_view(state, 1)
     exact = call_probabilities(v.hand or (), v.cards_in_play - 1)
     assert bot.current_probability(v, raw, exact, raw) == 1.0
+
+
+def _rounds_with_history(kings: list[bool]) -> object:
+    """Heads-up rounds in which seat 0 calls "card K" (true when ``kings`` says it holds
+    a king) and seat 1, holding a 7 and other low cards, challenges it (seat 1 first
+    calls "card 2" where the round is its to open); then a round where seat 0 has just
+    called "card K" again, seat 1 to answer."""
+    state = new_game(BluffRules(players=2, dealer=1, max_cards=8))
+    for holds in [*kings, None]:
+        sizes = [s.losses[i] + 1 for i in range(2)] if (s := state) else [1, 1]
+        mine = (["KS"] if holds else ["QS"]) + ["9S", "9H", "9D", "9C", "8S", "8H"]
+        other = ["7H", "2S", "3S", "4S", "5S", "6S", "2H"]
+        state = start_round(state, (tuple(parse_cards(mine[:sizes[0]])),
+                                    tuple(parse_cards(other[:sizes[1]])))).state
+        if state.to_move == 1:  # type: ignore[attr-defined]
+            state = push(state, parse_action("card 2"))  # type: ignore[arg-type]
+        state = push(state, parse_action("card K"))  # type: ignore[arg-type]
+        if holds is not None:
+            state = push(state, parse_action("challenge"))  # type: ignore[arg-type]
+    return state
+
+
+def test_expert_reads_how_often_its_opponents_calls_were_true() -> None:
+    # The read (issue 11, sixth session): the chance that the call in front of the expert
+    # is true moves up after the caller's earlier calls it answered were true, down
+    # after they were false, not at all without history; hard does not read.
+    bot = ExpertBluffBot()
+    assert bot.read == 1.0 and getattr(make_bot("bluff", "hard"), "read", 0) is None
+    honest = seat_view(_rounds_with_history([True, True, True]), 1)  # type: ignore[arg-type]
+    liar = seat_view(_rounds_with_history([False, False, False]), 1)  # type: ignore[arg-type]
+    fresh = seat_view(_rounds_with_history([]), 1)  # type: ignore[arg-type]
+    assert len(honest.history) == 3 and honest.current_call is not None
+    up, down = bot.caller_shift(honest, 0), bot.caller_shift(liar, 0)
+    assert up > 0.0 > down
+    assert bot.caller_shift(honest, 0) == up  # a function of the view
+    assert ExpertBluffBot(read=4.0).caller_shift(honest, 0) > up  # a weaker prior
+    assert bot.read_caller(honest, 0.3, 0.3) > 0.3 > bot.read_caller(liar, 0.3, 0.3)
+    assert bot.read_caller(fresh, 0.3, 0.3) == 0.3
+    assert bot.read_caller(honest, 1.0, 1.0) == 1.0  # its own cards decide it
+    assert ExpertBluffBot(read=None).read_caller(honest, 0.3, 0.3) == 0.3
+    assert ExpertBluffBot(read_seats=1).read_caller(honest, 0.3, 0.3) == 0.3  # seats in play

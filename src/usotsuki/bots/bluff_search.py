@@ -20,16 +20,19 @@ The budget is a number of playouts (``iterations``), so a game replays exactly; 
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
+from usotsuki.bluff import is_true
 from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER, Action
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots import solved
-from usotsuki.bots.bluff_belief import BeliefModel, Particles, sample
+from usotsuki.bots.bluff_belief import N1, N2, R1, R2, SF_CARDS, BeliefModel, Particles, sample
 from usotsuki.bots.bluff_calibration import Calibration, calibration, recalibrate
 from usotsuki.bots.bluff_levels import (
     NO_CALL,
@@ -231,7 +234,8 @@ class ExpertBluffBot:
                  mix: float = 0.15, current_only: bool = False,
                  playout_map: bool = False, playout_read: Calibration | None = None,
                  challenge_map: Calibration | None | str = None,
-                 challenge_seats: int | None = 2) -> None:
+                 challenge_seats: int | None = 2, read: float | None = 1.0,
+                 read_seats: int | None = 2) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -253,6 +257,10 @@ class ExpertBluffBot:
         self.challenge_map = (calibration(challenge_map) if isinstance(challenge_map, str)
                               else challenge_map)
         self.challenge_seats = challenge_seats
+        # the read of the caller (see the class): the prior variance of its shift, None off
+        self.read = read
+        self.read_seats = read_seats
+        self._read_cache: dict[tuple[object, ...], float | None] = {}
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -267,6 +275,8 @@ class ExpertBluffBot:
         else:
             probs = deck_probs(recalibrate(raw, exact, self.cal), v.ranks)
         p_current = self.current_probability(v, raw, exact, probs)
+        if p_current is not None and v.current_call is not None:
+            p_current = self.read_caller(v, p_current, float(exact[v.current_call.index]))
         if self.mix > 0.0 and rng.random() < self.mix:
             return as_action(choose(probs, start, p_current, self.rule, rng))
         searched = self.search(v, rng, particles, every, probs, p_current)
@@ -301,6 +311,79 @@ class ExpertBluffBot:
             return float(recalibrate(raw, exact, self.cal)[current.index])
         return float(probs[current.index])
 
+    def read_caller(self, v: BluffView, p_current: float, exact: float) -> float:
+        """``p_current`` (the chance the call in front of the seat is true) shifted on the
+        logit scale by :meth:`caller_shift`, when ``read`` is on and at most
+        ``read_seats`` seats are in play; a call the seat's own cards decide (``exact`` 0
+        or 1) is never moved."""
+        if not self.read or exact <= 0.0 or exact >= 1.0 or not v.history:
+            return p_current
+        seats = sum(1 for n in v.hand_sizes if n)
+        if self.read_seats is not None and seats > self.read_seats:
+            return p_current
+        shift = self.caller_shift(v, v.calls[-1][0])
+        q = min(max(p_current, EPS), 1.0 - EPS)
+        return 1.0 / (1.0 + math.exp(-(math.log(q / (1.0 - q)) + shift)))
+
+    def caller_shift(self, v: BluffView, caller: int) -> float:
+        """How much more often (logit scale) ``caller``'s calls were true this game than
+        this seat's belief said when it faced them: the maximum a posteriori shift ``d``
+        of ``P(true) = sigmoid(logit(p) + d)`` over the earlier rounds' calls by
+        ``caller`` that this seat answered (their truth is known from the revealed
+        hands, B9), each ``p`` being the belief this seat held there (recomputed from
+        the view, with a generator seeded by the round, so the read is a function of
+        the view), under a normal prior ``d ~ N(0, read)``: with no history the belief
+        is used as it is."""
+        assert v.seat is not None and self.read
+        logits: list[float] = []
+        truths: list[float] = []
+        for k, r in enumerate(v.history):
+            for i, (seat, call) in enumerate(r.calls):
+                answered = r.calls[i + 1][0] if i + 1 < len(r.calls) else r.challenger
+                if seat != caller or answered != v.seat:
+                    continue
+                p = self._past_belief(v, k, i)
+                if p is None:
+                    continue
+                q = min(max(p, EPS), 1.0 - EPS)
+                logits.append(math.log(q / (1.0 - q)))
+                truths.append(float(is_true(call, r.hands)))
+        if not logits:
+            return 0.0
+        x, y = np.array(logits), np.array(truths)
+        d = 0.0
+        for _ in range(25):  # Newton steps on a concave log posterior
+            p = 1.0 / (1.0 + np.exp(-(x + d)))
+            step = (float(np.sum(y - p)) - d / self.read) / (
+                float(np.sum(p * (1.0 - p))) + 1.0 / self.read)
+            d += step
+            if abs(step) < 1e-6:
+                break
+        return d
+
+    def _past_belief(self, v: BluffView, k: int, i: int) -> float | None:
+        """The belief this seat held in round ``v.history[k]`` that its ``i``-th call was
+        true, when it answered it (None where its own cards decided it)."""
+        assert v.seat is not None
+        r = v.history[k]
+        hand = r.hands[v.seat]
+        sizes = tuple(len(h) for h in r.hands)
+        key = (k, i, hand, r.calls)
+        if key in self._read_cache:
+            return self._read_cache[key]
+        index = r.calls[i][1].index
+        exact = call_probabilities(hand, sum(sizes) - len(hand), v.ranks)[index]
+        p: float | None = None
+        if 0.0 < exact < 1.0:
+            past = replace(v, hand=hand, hand_sizes=sizes, calls=r.calls[:i + 1], history=())
+            parts = sample(past, random.Random(f"read:{k}:{i}"),
+                           self.cal.model(self.particles))
+            p = float(parts.weights @ _call_truth(parts, index))
+        if len(self._read_cache) > 4096:
+            self._read_cache.clear()
+        self._read_cache[key] = p
+        return p
+
     def search(self, v: BluffView, rng: random.Random, particles: Particles,
                every: np.ndarray, probs: np.ndarray, p_current: float | None
                ) -> tuple[list[int], np.ndarray] | None:
@@ -331,6 +414,21 @@ class ExpertBluffBot:
             actions.append(-1)
             losses.append(p_current)  # B9: a challenge loses when the call is true
         return actions, np.array(losses)
+
+
+EPS = 1e-3
+"""Probabilities are clipped to [EPS, 1 - EPS] before taking a logit."""
+
+
+def _call_truth(particles: Particles, index: int) -> np.ndarray:
+    """(n,): whether call ``index`` is true in each particle (B8): one column of
+    :meth:`Particles.truth`."""
+    if index >= len(R1):
+        return np.asarray(particles.presence[:, SF_CARDS[index - len(R1)]].all(axis=1))
+    true = particles.counts[:, R1[index]] >= N1[index]
+    if N2[index]:
+        true &= particles.counts[:, R2[index]] >= N2[index]
+    return np.asarray(true)
 
 
 def _playouts(v: BluffView, owner: np.ndarray, truth: np.ndarray, first: int,
@@ -502,4 +600,5 @@ class HardBluffBot(ExpertBluffBot):
 
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
-                         cal=calibration("normal"), current_only=True, challenge_map=None)
+                         cal=calibration("normal"), current_only=True, challenge_map=None,
+                         read=None)
