@@ -333,3 +333,26 @@ def test_expert_reads_how_often_its_opponents_calls_were_true() -> None:
     assert bot.read_caller(honest, 1.0, 1.0) == 1.0  # its own cards decide it
     assert ExpertBluffBot(read=None).read_caller(honest, 0.3, 0.3) == 0.3
     assert ExpertBluffBot(read=1.0, read_seats=1).read_caller(honest, 0.3, 0.3) == 0.3
+
+
+def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
+    # Issue 11, sixth session: heads-up the expert's search also weighs the strongest legal
+    # call its belief still finds plausible (the jump); with more seats in play, and for
+    # hard, the candidates are as before.
+    from usotsuki.bots.bluff_levels import first_legal_index
+
+    expert, hard = ExpertBluffBot(), make_bot("bluff", "hard")
+    assert expert.jump_seats == 2 and getattr(hard, "jump_seats", None) == 0
+    probs = np.full(len(ALL_CALLS), 0.1)
+    probs[[40, 41, 200]] = 0.8  # two plausible calls near the start, one far above
+    for players, jumps in ((2, True), (3, False)):
+        state = new_game(BluffRules(players=players, dealer=players - 1))
+        hands = [("KS",), ("7H",), ("2C",)][:players]
+        state = start_round(state, tuple(tuple(parse_cards(list(h))) for h in hands)).state
+        state = push(state, parse_action("card 5"))
+        v = seat_view(state, 1)
+        assert first_legal_index(v) < 40
+        raises = expert.raises(v, probs, 0.5)
+        assert (200 in raises) == jumps and {40, 41} <= set(raises)
+        assert not jumps or raises.index(200) > raises.index(41)  # after the rule's own
+        assert 200 not in hard.raises(v, probs, 0.5)  # type: ignore[attr-defined]

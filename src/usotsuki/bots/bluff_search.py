@@ -166,9 +166,10 @@ class ExpertBluffBot:
     Belief: the ``search`` entry of the calibration (support 2, faith 0.3, no map; see
     bluff_calibration.json). Candidates: a challenge (it loses exactly when the current
     call is true, which the calibrated belief estimates) and the raises ``hard``'s mixed
-    rule would consider (its honest calls, its bluffs, and the likeliest call). Each raise
-    is played out in ``worlds`` deals drawn from the calibrated particle weights (the same
-    deals for every raise: common random numbers), every seat then playing ``normal``'s
+    rule would consider (its honest calls, its bluffs, and the likeliest call; heads-up
+    also the jump, below). Each raise is played out in ``worlds`` deals drawn from the
+    calibrated particle weights (the same deals for every raise: common random numbers),
+    every seat then playing ``normal``'s
     mixed rule on its own cards in that world; the playouts run vectorised over the
     worlds. The action is drawn among those whose loss rate is within ``margin`` of the
     best, with weights ``exp(-(loss - best) / temperature)``: near-equal actions are
@@ -225,6 +226,21 @@ class ExpertBluffBot:
     calls, not an equilibrium frequency; the full deck's exploitability is not measured.
     Figures on other seeds: benchmarks/README.md (issue 11, fifth session).
 
+    **The jump raise** (``jump_seats``, heads-up: with at most 2 seats in play; sixth
+    session). Besides the candidate rule's raises and the likeliest call, the search
+    weighs the strongest legal call its belief still finds plausible (at least
+    ``rule.plausible``): a call that is probably true and leaves the caller after it
+    little room for a raise it believes, where the rule's own honest raises are the
+    weakest plausible ones. Nothing is fitted: it is one more candidate, valued by the
+    same playouts, taken only when they rate it best (or near-best, in the mix). Same
+    seeds (seed 1, heads-up), the expert without it first: against ``x-read-normal``
+    137/250 became {RN}; against ``x-read-hard`` 94/150 became 97/150. It leaves B13's
+    short-deck exploitability as it was (``r4-1v1`` 0.283, ``r5-1v1`` 0.295 either way,
+    ``usotsuki.research.bots_eval``'s defaults). Part of its gain may be that the
+    readers model a rule without jumps; a reader that modelled them was not built.
+    With three or more seats in play nothing changes (not measured there); ``hard``
+    never jumps (``jump_seats=0``: its time budget and the ladder were set without it).
+
     **The read of the caller, off by default** (``read=1.0`` turns it on; sixth session).
     Where the fifth session's map trusted every caller as much as the readers it was fitted
     on, the read learns, within the game, how honest *this* caller has been: the call in
@@ -258,7 +274,7 @@ class ExpertBluffBot:
                  playout_map: bool = False, playout_read: Calibration | None = None,
                  challenge_map: Calibration | None | str = None,
                  challenge_seats: int | None = 2, read: float | None = None,
-                 read_seats: int | None = 2) -> None:
+                 read_seats: int | None = 2, jump_seats: int | None = 2) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -285,6 +301,9 @@ class ExpertBluffBot:
         self.read = read
         self.read_seats = read_seats
         self._read_cache: dict[tuple[object, ...], float | None] = {}
+        # with at most this many seats in play (None: always; 0: never) the search also
+        # weighs the jump raise (see the class)
+        self.jump_seats = jump_seats
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -408,20 +427,33 @@ class ExpertBluffBot:
         self._read_cache[key] = p
         return p
 
-    def search(self, v: BluffView, rng: random.Random, particles: Particles,
-               every: np.ndarray, probs: np.ndarray, p_current: float | None
-               ) -> tuple[list[int], np.ndarray] | None:
-        """The candidate actions (indices into ALL_CALLS, -1 to challenge) and the chance
-        of losing the round the search gives each; None when no raise is left (B10)."""
+    def raises(self, v: BluffView, probs: np.ndarray, p_current: float | None) -> list[int]:
+        """The raises the search weighs (indices into ALL_CALLS, in the order they are
+        played out): those of the candidate rule (its honest calls and bluffs), the jump
+        when at most ``jump_seats`` seats are in play, and the likeliest legal call."""
         start = first_legal_index(v)
-        current = v.current_call
         indices, _ = distribution(probs, start, p_current, self.rule)
         raises = [int(i) for i in indices if i >= 0]
+        seats = sum(1 for n in v.hand_sizes if n)
+        if self.jump_seats is None or seats <= self.jump_seats:
+            # the jump: the strongest legal call the belief still finds plausible
+            strong = np.flatnonzero(probs[start:] >= self.rule.plausible)
+            if strong.size and start + int(strong[-1]) not in raises:
+                raises.append(start + int(strong[-1]))
         valid = np.flatnonzero(probs[start:] >= 0.0)
         if valid.size:
             likeliest = start + int(valid[np.argmax(probs[start:][valid])])
             if likeliest not in raises:
                 raises.append(likeliest)
+        return raises
+
+    def search(self, v: BluffView, rng: random.Random, particles: Particles,
+               every: np.ndarray, probs: np.ndarray, p_current: float | None
+               ) -> tuple[list[int], np.ndarray] | None:
+        """The candidate actions (indices into ALL_CALLS, -1 to challenge) and the chance
+        of losing the round the search gives each; None when no raise is left (B10)."""
+        current = v.current_call
+        raises = self.raises(v, probs, p_current)
         if not raises:
             return None  # B10
         if current is None and len(raises) == 1:
@@ -625,4 +657,4 @@ class HardBluffBot(ExpertBluffBot):
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
                          cal=calibration("normal"), current_only=True, challenge_map=None,
-                         read=None)
+                         read=None, jump_seats=0)
