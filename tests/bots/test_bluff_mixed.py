@@ -336,13 +336,15 @@ def test_expert_reads_how_often_its_opponents_calls_were_true() -> None:
 
 
 def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
-    # Issue 11, sixth session: heads-up the expert's search also weighs the strongest legal
-    # call its belief still finds plausible (the jump); with more seats in play, and for
-    # hard, the candidates are as before.
+    # Issue 11, sixth session (an option, off by default: it cost games against expert-v1):
+    # heads-up the expert's search also weighs the strongest legal call its belief still
+    # finds plausible (the jump); with more seats in play, and for hard, the candidates
+    # are as before.
     from usotsuki.bots.bluff_levels import first_legal_index
 
-    expert, hard = ExpertBluffBot(), make_bot("bluff", "hard")
-    assert expert.jump_seats == 2 and getattr(hard, "jump_seats", None) == 0
+    expert, hard = ExpertBluffBot(jump_seats=2), make_bot("bluff", "hard")
+    assert getattr(hard, "jump_seats", None) == 0
+    assert getattr(make_bot("bluff", "expert"), "jump_seats", None) == 0
     probs = np.full(len(ALL_CALLS), 0.1)
     probs[[40, 41, 200]] = 0.8  # two plausible calls near the start, one far above
     for players, jumps in ((2, True), (3, False)):
@@ -356,3 +358,4 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
         assert (200 in raises) == jumps and {40, 41} <= set(raises)
         assert not jumps or raises.index(200) > raises.index(41)  # after the rule's own
         assert 200 not in hard.raises(v, probs, 0.5)  # type: ignore[attr-defined]
+        assert 200 not in ExpertBluffBot(jump_seats=2, jump_p=0.9).raises(v, probs, 0.5)
