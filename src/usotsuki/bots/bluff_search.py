@@ -241,7 +241,7 @@ class ExpertBluffBot:
     short-deck exploitability is the same with it (``r4-1v1`` 0.283 at 0.5 and 0.7,
     ``r5-1v1`` 0.295 at 0.5; ``usotsuki.research.bots_eval``'s defaults). Against three
     ``hard`` (seed 101, 152 games; the jump acts once two seats are left) 0.7 won 33/152,
-    the expert without it 24 of the same first 120 games where 0.7 won 23. It is off
+    the expert without it the same 33/152 (5 games differ each way). It is off
     because one expert against three ``expert-v1`` was not played to 100 games in the
     session (benchmarks/README.md). Part of its gain may be that the readers model a
     rule without jumps; a reader that models them was not built. ``hard`` never jumps.
