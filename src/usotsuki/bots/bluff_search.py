@@ -226,8 +226,8 @@ class ExpertBluffBot:
     calls, not an equilibrium frequency; the full deck's exploitability is not measured.
     Figures on other seeds: benchmarks/README.md (issue 11, fifth session).
 
-    **The jump raise, off by default** (``jump_seats=2`` turns it on heads-up: with at
-    most 2 seats in play; sixth session). Besides the candidate rule's raises and the
+    **The jump raise, on** (``jump_seats=2``: heads-up, with at most 2 seats in play;
+    ``jump_seats=0`` turns it off; sixth session). Besides the candidate rule's raises and the
     likeliest call, the search then weighs the strongest legal call its belief puts at
     ``jump_p`` or more (None: ``rule.plausible``): a call that is probably true and leaves
     the caller after it little room for a raise it believes, where the rule's own honest
@@ -241,10 +241,11 @@ class ExpertBluffBot:
     short-deck exploitability is the same with it (``r4-1v1`` 0.283 at 0.5 and 0.7,
     ``r5-1v1`` 0.295 at 0.5; ``usotsuki.research.bots_eval``'s defaults). Against three
     ``hard`` (seed 101, 152 games; the jump acts once two seats are left) 0.7 won 33/152,
-    the expert without it the same 33/152 (5 games differ each way). It is off
-    because one expert against three ``expert-v1`` was not played to 100 games in the
-    session (benchmarks/README.md). Part of its gain may be that the readers model a
-    rule without jumps; a reader that models them was not built. ``hard`` never jumps.
+    the expert without it the same 33/152 (5 games differ each way). One expert against
+    three ``expert-v1`` (seed 1, the same 100 games): 31/100 with it, 34/100 without (5
+    games differ: 1 won only with it, 4 only without); both below that row's 35%. Part of its gain may be that the
+    readers model a rule without jumps; a reader that models them was not built.
+    ``hard`` never jumps.
 
     **The read of the caller, off by default** (``read=1.0`` turns it on; sixth session).
     Where the fifth session's map trusted every caller as much as the readers it was fitted
@@ -279,7 +280,7 @@ class ExpertBluffBot:
                  playout_map: bool = False, playout_read: Calibration | None = None,
                  challenge_map: Calibration | None | str = None,
                  challenge_seats: int | None = 2, read: float | None = None,
-                 read_seats: int | None = 2, jump_seats: int | None = 0,
+                 read_seats: int | None = 2, jump_seats: int | None = 2,
                  jump_p: float | None = 0.7) -> None:
         self.worlds = worlds
         self.mix = mix
