@@ -243,9 +243,9 @@ class ExpertBluffBot:
     ``hard`` (seed 101, 152 games; the jump acts once two seats are left) 0.7 won 33/152,
     the expert without it the same 33/152 (5 games differ each way). One expert against
     three ``expert-v1`` (seed 1, the same 100 games): 31/100 with it, 34/100 without (5
-    games differ: 1 won only with it, 4 only without); both below that row's 35%. Part of its gain may be that the
-    readers model a rule without jumps; a reader that models them was not built.
-    ``hard`` never jumps.
+    games differ: 1 won only with it, 4 only without); both below that row's 35%. Part
+    of its gain may be that the readers model a rule without jumps; a reader that models
+    them was not built. ``hard`` never jumps.
 
     **The read of the caller, off by default** (``read=1.0`` turns it on; sixth session).
     Where the fifth session's map trusted every caller as much as the readers it was fitted
