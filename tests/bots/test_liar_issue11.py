@@ -278,14 +278,19 @@ def test_the_hint_reads_its_own_refit_and_the_bots_the_pooled_model() -> None:
     assert hint is not None and hint.calibrated == hint_truth(v) == calibrated_truth(v, "hint")
 
 
-def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds() -> None:
+def _after_hards_lead() -> tuple[LiarState, int]:
+    """A seeded 4-player game after ``hard``'s first play (a lead): the state, the leader."""
     rules = LiarRules(players=4)
     hands, stock = deal(rules, random.Random(11))
     state = new_game(rules, hands, stock, 11)
     seat = state.to_move
     assert seat is not None
-    state = push(state, make_bot("liar", "hard").act(view(state, seat), legal_summary(state),
-                                                      random.Random(0)))
+    return push(state, make_bot("liar", "hard").act(view(state, seat), legal_summary(state),
+                                                     random.Random(0))), seat
+
+
+def test_calibrated_belief_trusts_a_typical_first_play_more_than_the_card_odds() -> None:
+    state, seat = _after_hards_lead()
     v = view(state, state.to_move)
     hint = liar_truth_hint(v)
     assert hint is not None and hint.calibrated is not None and hint.odds is not None
@@ -316,13 +321,7 @@ def test_the_experts_read_of_a_lead_is_its_players_own_lead_record() -> None:
 
     from usotsuki.bots.liar_belief import doubted_record, was_lead
 
-    rules = LiarRules(players=4)
-    hands, stock = deal(rules, random.Random(11))
-    state = new_game(rules, hands, stock, 11)
-    seat = state.to_move
-    assert seat is not None
-    state = push(state, make_bot("liar", "hard").act(view(state, seat), legal_summary(state),
-                                                      random.Random(0)))
+    state, seat = _after_hards_lead()
     me = state.to_move
     assert me is not None and len(state.field) == 1  # a lead by ``seat``
     v = view(state, me)
