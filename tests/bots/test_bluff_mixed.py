@@ -359,3 +359,23 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
         assert not jumps or raises.index(200) > raises.index(41)  # after the rule's own
         assert 200 not in hard.raises(v, probs, 0.5)  # type: ignore[attr-defined]
         assert 200 not in ExpertBluffBot(jump_seats=2, jump_p=0.9).raises(v, probs, 0.5)
+
+
+def test_expert_options_for_three_or_more_seats_act_only_there() -> None:
+    # Issue 11, seventh session: many_worlds, many_mix and many_playout replace worlds,
+    # mix and playout when three or more seats are in play, and change nothing heads-up.
+    rule = replace(NORMAL_RULE, doubt=0.15, next_doubt=0.3)
+    small = {"particles": 64, "worlds": 24}
+    many = ExpertBluffBot(**small, many_worlds=48, many_mix=0.5, many_playout=rule)
+    for players in (2, 3):
+        state = new_game(BluffRules(players=players, dealer=players - 1))
+        hands = [("KS",), ("7H",), ("2C",)][:players]
+        state = start_round(state, tuple(tuple(parse_cards(list(h))) for h in hands)).state
+        state = push(state, parse_action("card 9"))
+        v, legal = seat_view(state, 1), legal_actions(state)
+        same = (ExpertBluffBot(**small) if players == 2 else
+                ExpertBluffBot(particles=64, worlds=48, mix=0.5, playout=rule))
+        picks = [many.act(v, legal, random.Random(s)) for s in range(16)]
+        assert picks == [same.act(v, legal, random.Random(s)) for s in range(16)]
+        default = [ExpertBluffBot(**small).act(v, legal, random.Random(s)) for s in range(16)]
+        assert (picks != default) == (players == 3)

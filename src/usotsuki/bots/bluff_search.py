@@ -281,7 +281,9 @@ class ExpertBluffBot:
                  challenge_map: Calibration | None | str = None,
                  challenge_seats: int | None = 2, read: float | None = None,
                  read_seats: int | None = 2, jump_seats: int | None = 2,
-                 jump_p: float | None = 0.7) -> None:
+                 jump_p: float | None = 0.7, many_worlds: int | None = None,
+                 many_mix: float | None = None,
+                 many_playout: MixedRule | None = None) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -314,6 +316,11 @@ class ExpertBluffBot:
         # how plausible a jump must be (None: ``rule.plausible``); 0.7 set by hand, see
         # the class
         self.jump_p = jump_p
+        # with three or more seats in play: the worlds, the ``mix`` share and the playout
+        # rule used there instead (None: as with two; see the class)
+        self.many_worlds = many_worlds
+        self.many_mix = many_mix
+        self.many_playout = many_playout
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -330,7 +337,9 @@ class ExpertBluffBot:
         p_current = self.current_probability(v, raw, exact, probs)
         if p_current is not None and v.current_call is not None:
             p_current = self.read_caller(v, p_current, float(exact[v.current_call.index]))
-        if self.mix > 0.0 and rng.random() < self.mix:
+        many = sum(1 for n in v.hand_sizes if n) >= 3
+        mix = self.many_mix if many and self.many_mix is not None else self.mix
+        if mix > 0.0 and rng.random() < mix:
             return as_action(choose(probs, start, p_current, self.rule, rng))
         searched = self.search(v, rng, particles, every, probs, p_current)
         if searched is None:
@@ -470,13 +479,16 @@ class ExpertBluffBot:
         if current is None and len(raises) == 1:
             return raises, np.zeros(1)
         gen = np.random.default_rng(rng.getrandbits(64))
-        worlds = gen.choice(particles.weights.shape[0], size=self.worlds, p=particles.weights)
+        many = sum(1 for n in v.hand_sizes if n) >= 3
+        size = self.many_worlds if many and self.many_worlds else self.worlds
+        rule = self.many_playout if many and self.many_playout is not None else self.playout
+        worlds = gen.choice(particles.weights.shape[0], size=size, p=particles.weights)
         owner = particles.owner[worlds]
         truth = every[worlds]
         actions = list(raises)
         read = self.cal if self.playout_map else self.playout_read
         losses = [float(x) for x in
-                  playouts(v, owner, truth, raises, self.playout, gen, read).mean(axis=1)]
+                  playouts(v, owner, truth, raises, rule, gen, read).mean(axis=1)]
         if p_current is not None:
             actions.append(-1)
             losses.append(p_current)  # B9: a challenge loses when the call is true
