@@ -3,10 +3,10 @@
 The games are exactly those of ``usotsuki.tournament`` for the line-up and seed (the same
 deals and generators as ``exploit.py --compare expert:expert-v1``); every seat named
 ``expert`` plays ``ExpertBluffBot(**options)`` instead of the default (a JSON object is a
-``MixedRule``), so a variant and the shipped expert can be compared game by game
-(paired). Each game's result is appended to ``--checkpoint`` as it ends, and games it
-holds are skipped (a run that is cut keeps its games; ``--first``/``--last`` split a run
-between processes)::
+``MixedRule``, or a ``Calibration`` for a ``map``), so a variant and the shipped expert can
+be compared game by game (paired). Each game's result is appended to ``--checkpoint`` as
+it ends, and games it holds are skipped (a run that is cut keeps its games; ``--first``
+and ``--last`` split a run between processes)::
 
     python benchmarks/expert_variant.py --options '{"worlds": 480}' \
         --lineup expert,expert-v1,expert-v1,expert-v1 --seed 1 --first 0 --last 40 \
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from usotsuki.bots.base import make_bot
+from usotsuki.bots.bluff_calibration import Calibration
 from usotsuki.bots.bluff_policy import MixedRule
 from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.tournament import Spec, play_game, wilson
@@ -69,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     assert args.checkpoint is not None
     options: dict[str, Any] = json.loads(args.options)
-    keywords = {k: MixedRule(**x) if isinstance(x, dict) else x for k, x in options.items()}
+    keywords = {k: (Calibration(**x) if "map" in k else MixedRule(**x))
+                if isinstance(x, dict) else x for k, x in options.items()}
     lineup = tuple(args.lineup.split(","))
     spec = Spec("bluff", len(lineup), lineup, args.last, args.seed)
     done = load(args.checkpoint)

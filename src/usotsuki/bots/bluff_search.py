@@ -283,7 +283,8 @@ class ExpertBluffBot:
                  read_seats: int | None = 2, jump_seats: int | None = 2,
                  jump_p: float | None = 0.7, many_worlds: int | None = None,
                  many_mix: float | None = None,
-                 many_playout: MixedRule | None = None) -> None:
+                 many_playout: MixedRule | None = None,
+                 many_challenge_map: Calibration | None | str = None) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -321,6 +322,11 @@ class ExpertBluffBot:
         self.many_worlds = many_worlds
         self.many_mix = many_mix
         self.many_playout = many_playout
+        # the current call judged through this map (as ``challenge_map``, a name is a
+        # calibration's) when three or more seats are in play with the full deck
+        self.many_challenge_map = (calibration(many_challenge_map)
+                                   if isinstance(many_challenge_map, str)
+                                   else many_challenge_map)
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -366,6 +372,8 @@ class ExpertBluffBot:
         if current is None:
             return None
         seats = sum(1 for n in v.hand_sizes if n)
+        if self.many_challenge_map is not None and v.ranks == 13 and seats >= 3:
+            return float(recalibrate(raw, exact, self.many_challenge_map)[current.index])
         if self.challenge_map is not None and v.ranks == 13 and (
                 self.challenge_seats is None or seats <= self.challenge_seats):
             return float(recalibrate(raw, exact, self.challenge_map)[current.index])
