@@ -688,4 +688,4 @@ class HardBluffBot(ExpertBluffBot):
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
                          cal=calibration("normal"), current_only=True, challenge_map=None,
-                         read=None, jump_seats=0)
+                         read=None, jump_seats=0, many_challenge_map=None)
