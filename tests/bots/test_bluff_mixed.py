@@ -362,11 +362,14 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
 
 
 def test_expert_options_for_three_or_more_seats_act_only_there() -> None:
-    # Issue 11, seventh session: many_worlds, many_mix and many_playout replace worlds,
-    # mix and playout when three or more seats are in play, and change nothing heads-up.
+    # Issue 11, seventh session: many_worlds, many_mix, many_playout and many_rule replace
+    # worlds, mix, playout and rule when three or more seats are in play, and change
+    # nothing heads-up.
     rule = replace(NORMAL_RULE, doubt=0.15, next_doubt=0.3)
+    candidates = replace(HARD_RULE, bluff=0.0)
     small = {"particles": 64, "worlds": 24}
-    many = ExpertBluffBot(**small, many_worlds=48, many_mix=0.5, many_playout=rule)
+    many = ExpertBluffBot(**small, many_worlds=48, many_mix=0.5, many_playout=rule,
+                          many_rule=candidates)
     for players in (2, 3):
         state = new_game(BluffRules(players=players, dealer=players - 1))
         hands = [("KS",), ("7H",), ("2C",)][:players]
@@ -374,7 +377,8 @@ def test_expert_options_for_three_or_more_seats_act_only_there() -> None:
         state = push(state, parse_action("card 9"))
         v, legal = seat_view(state, 1), legal_actions(state)
         same = (ExpertBluffBot(**small) if players == 2 else
-                ExpertBluffBot(particles=64, worlds=48, mix=0.5, playout=rule))
+                ExpertBluffBot(particles=64, worlds=48, mix=0.5, playout=rule,
+                               rule=candidates))
         picks = [many.act(v, legal, random.Random(s)) for s in range(16)]
         assert picks == [same.act(v, legal, random.Random(s)) for s in range(16)]
         default = [ExpertBluffBot(**small).act(v, legal, random.Random(s)) for s in range(16)]

@@ -284,7 +284,8 @@ class ExpertBluffBot:
                  jump_p: float | None = 0.7, many_worlds: int | None = None,
                  many_mix: float | None = None,
                  many_playout: MixedRule | None = None,
-                 many_challenge_map: Calibration | None | str = None) -> None:
+                 many_challenge_map: Calibration | None | str = None,
+                 many_rule: MixedRule | None = None) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -322,6 +323,7 @@ class ExpertBluffBot:
         self.many_worlds = many_worlds
         self.many_mix = many_mix
         self.many_playout = many_playout
+        self.many_rule = many_rule  # the candidate rule there (None: ``rule``)
         # the current call judged through this map (as ``challenge_map``, a name is a
         # calibration's) when three or more seats are in play with the full deck
         self.many_challenge_map = (calibration(many_challenge_map)
@@ -346,7 +348,7 @@ class ExpertBluffBot:
         many = sum(1 for n in v.hand_sizes if n) >= 3
         mix = self.many_mix if many and self.many_mix is not None else self.mix
         if mix > 0.0 and rng.random() < mix:
-            return as_action(choose(probs, start, p_current, self.rule, rng))
+            return as_action(choose(probs, start, p_current, self.rule_for(v), rng))
         searched = self.search(v, rng, particles, every, probs, p_current)
         if searched is None:
             return as_action(-1)  # B10
@@ -454,12 +456,18 @@ class ExpertBluffBot:
         self._read_cache[key] = p
         return p
 
+    def rule_for(self, v: BluffView) -> MixedRule:
+        """The candidate rule: ``many_rule`` with three or more seats in play, if set."""
+        if self.many_rule is not None and sum(1 for n in v.hand_sizes if n) >= 3:
+            return self.many_rule
+        return self.rule
+
     def raises(self, v: BluffView, probs: np.ndarray, p_current: float | None) -> list[int]:
         """The raises the search weighs (indices into ALL_CALLS, in the order they are
         played out): those of the candidate rule (its honest calls and bluffs), the jump
         when at most ``jump_seats`` seats are in play, and the likeliest legal call."""
         start = first_legal_index(v)
-        indices, _ = distribution(probs, start, p_current, self.rule)
+        indices, _ = distribution(probs, start, p_current, self.rule_for(v))
         raises = [int(i) for i in indices if i >= 0]
         seats = sum(1 for n in v.hand_sizes if n)
         if self.jump_seats is None or seats <= self.jump_seats:
