@@ -269,6 +269,34 @@ class ExpertBluffBot:
     fixed, B13's short-deck exploitability (``r4-1v1``) is 0.32, with 1.0 0.40 (0.26
     with no shift). Only with at most ``read_seats`` (2) seats in play; ``hard`` never
     reads.
+
+    **Options for three or more seats in play, all off** (seventh session; each replaces
+    its two-seat setting only when three or more seats hold cards, so heads-up play,
+    B13's heads-up short decks and ``hard`` are unchanged): ``many_worlds``,
+    ``many_mix``, ``many_playout`` (the playout rule), ``many_rule`` (the candidate rule)
+    and ``many_challenge_map`` (the call in front of the expert judged through a map,
+    full deck only; ``"many"`` is bluff_calibration.json's map fitted on four-player
+    self-play). The diagnosis (benchmarks/bluff_expert_diag.py, one expert against three
+    ``expert-v1``, 20 games, seed 5): 74% of its challenges hit a true call (40 of 54,
+    its belief said 0.39), and 63% of its false raises were caught (124 of its 497
+    decisions, predicted 0.275): false raises were 42% of its lost rounds, challenges
+    21%. With three or more seats the truth of the call in front of a seat hardly
+    follows either its belief or its card odds (about 0.6 true at every level of both,
+    1,473 decisions of all four seats), and in four-player self-play (10 games, seed 7)
+    the belief's log loss on those calls (0.730 on seed 8's 630) is worse than the plain
+    share of true calls' (0.650); the fitted map (slope 0.261, intercept 0.435) gives
+    0.639. Tried one at a time against the shipped expert, one expert against three
+    ``expert-v1`` on the same games (seed 1; benchmarks/expert_variant.py; the shipped
+    expert 31/100 on games 0-99, 14/40 on games 0-39): ``many_worlds=480`` 12/40;
+    playout seats that challenge less (``many_playout``: ``normal``'s rule with doubt
+    0.15, next_doubt 0.3) 11/40; ``many_mix=0`` 7/25; the jump at every seat count
+    (``jump_seats=None``) 7/31 (the shipped 10 on those games); candidates without
+    bluffs (``many_rule``: the expert's rule with bluff 0) 13/40; the self-play map
+    (``many_challenge_map="many"``) 27/100 (paired: 4 games won only with it, 8 only
+    without); the fourth session's map fitted against three ``hard`` (slope 0.22,
+    intercept 0.66) 34/100 on games 0-99 (12 / 9). None clears the row's 35% or beats
+    the shipped expert by more than a few games in a hundred, so all stay off; figures
+    with intervals in benchmarks/README.md (issue 11, seventh session).
     """
 
     name = "expert"
