@@ -294,9 +294,11 @@ class ExpertBluffBot:
     bluffs (``many_rule``: the expert's rule with bluff 0) 13/40; the self-play map
     (``many_challenge_map="many"``) 27/100 (paired: 4 games won only with it, 8 only
     without); the fourth session's map fitted against three ``hard`` (slope 0.22,
-    intercept 0.66) 34/100 on games 0-99 (12 / 9). None clears the row's 35% or beats
-    the shipped expert by more than a few games in a hundred, so all stay off; figures
-    with intervals in benchmarks/README.md (issue 11, seventh session).
+    intercept 0.66) 34/100 on games 0-99 (12 / 9) but 26/100 on games 100-199 (the
+    shipped 27/100): 60/200 against 58/200 (22 / 20). None clears the row's 35% or beats
+    the shipped expert by more than noise, so all stay off; on the ladder (three
+    ``hard``, seed 101, 152 games) the two maps won 34 and 35, the shipped expert 33.
+    Figures with intervals in benchmarks/README.md (issue 11, seventh session).
     """
 
     name = "expert"
