@@ -359,3 +359,54 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
         assert not jumps or raises.index(200) > raises.index(41)  # after the rule's own
         assert 200 not in hard.raises(v, probs, 0.5)  # type: ignore[attr-defined]
         assert 200 not in ExpertBluffBot(jump_seats=2, jump_p=0.9).raises(v, probs, 0.5)
+
+
+def test_expert_options_for_three_or_more_seats_act_only_there() -> None:
+    # Issue 11, seventh session: many_worlds, many_mix, many_playout and many_rule replace
+    # worlds, mix, playout and rule when three or more seats are in play, and change
+    # nothing heads-up.
+    rule = replace(NORMAL_RULE, doubt=0.15, next_doubt=0.3)
+    candidates = replace(HARD_RULE, bluff=0.0)
+    small = {"particles": 64, "worlds": 24}
+    many = ExpertBluffBot(**small, many_worlds=48, many_mix=0.5, many_playout=rule,
+                          many_rule=candidates)
+    for players in (2, 3):
+        state = new_game(BluffRules(players=players, dealer=players - 1))
+        hands = [("KS",), ("7H",), ("2C",)][:players]
+        state = start_round(state, tuple(tuple(parse_cards(list(h))) for h in hands)).state
+        state = push(state, parse_action("card 9"))
+        v, legal = seat_view(state, 1), legal_actions(state)
+        same = (ExpertBluffBot(**small) if players == 2 else
+                ExpertBluffBot(particles=64, worlds=48, mix=0.5, playout=rule,
+                               rule=candidates))
+        picks = [many.act(v, legal, random.Random(s)) for s in range(16)]
+        assert picks == [same.act(v, legal, random.Random(s)) for s in range(16)]
+        default = [ExpertBluffBot(**small).act(v, legal, random.Random(s)) for s in range(16)]
+        assert (picks != default) == (players == 3)
+
+
+def test_expert_many_challenge_map_acts_with_three_or_more_seats_only() -> None:
+    # Issue 11, seventh session: with three or more seats in play (full deck) the call in
+    # front of the expert is judged through many_challenge_map; heads-up, and on B13's
+    # short decks, the belief is used as before; a call its own cards decide stays 0 or 1.
+    from usotsuki.bots.bluff_calibration import Calibration
+
+    flat = Calibration(slope=0.0, intercept=0.4)  # every uncertain call read as 0.6
+    bot, plain = ExpertBluffBot(many_challenge_map=flat), ExpertBluffBot()
+    raw = np.full(len(ALL_CALLS), 0.2)
+    exact = np.full(len(ALL_CALLS), 0.3)
+    raw[ALL_CALLS.index(parse_action("card Q"))] = 1.0  # the seat holds a Q
+    exact[ALL_CALLS.index(parse_action("card Q"))] = 1.0
+    for players, ranks in ((2, 13), (3, 13), (3, 5)):
+        state = new_game(BluffRules(players=players, dealer=players - 1, ranks=ranks))
+        hands = [("KS",), ("QH",), ("AC",)][:players]
+        state = start_round(state, tuple(tuple(parse_cards(list(h))) for h in hands)).state
+        for text, own in (("card J", False), ("card Q", True)):
+            v = seat_view(push(state, parse_action(text)), 1)
+            p = bot.current_probability(v, raw, exact, raw)
+            if own:
+                assert p == 1.0
+            else:
+                mapped = players == 3 and ranks == 13
+                assert p == pytest.approx(1 / (1 + np.exp(-0.4)) if mapped else 0.2)
+                assert plain.current_probability(v, raw, exact, raw) == pytest.approx(0.2)

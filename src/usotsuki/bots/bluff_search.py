@@ -269,6 +269,36 @@ class ExpertBluffBot:
     fixed, B13's short-deck exploitability (``r4-1v1``) is 0.32, with 1.0 0.40 (0.26
     with no shift). Only with at most ``read_seats`` (2) seats in play; ``hard`` never
     reads.
+
+    **Options for three or more seats in play, all off** (seventh session; each replaces
+    its two-seat setting only when three or more seats hold cards, so heads-up play,
+    B13's heads-up short decks and ``hard`` are unchanged): ``many_worlds``,
+    ``many_mix``, ``many_playout`` (the playout rule), ``many_rule`` (the candidate rule)
+    and ``many_challenge_map`` (the call in front of the expert judged through a map,
+    full deck only; ``"many"`` is bluff_calibration.json's map fitted on four-player
+    self-play). The diagnosis (benchmarks/bluff_expert_diag.py, one expert against three
+    ``expert-v1``, 20 games, seed 5): 74% of its challenges hit a true call (40 of 54,
+    its belief said 0.39), and 63% of its false raises were caught (124 of its 497
+    decisions, predicted 0.275): false raises were 42% of its lost rounds, challenges
+    21%. With three or more seats the truth of the call in front of a seat hardly
+    follows either its belief or its card odds (about 0.6 true at every level of both,
+    1,473 decisions of all four seats), and in four-player self-play (10 games, seed 7)
+    the belief's log loss on those calls (0.730 on seed 8's 630) is worse than the plain
+    share of true calls' (0.650); the fitted map (slope 0.261, intercept 0.435) gives
+    0.639. Tried one at a time against the shipped expert, one expert against three
+    ``expert-v1`` on the same games (seed 1; benchmarks/expert_variant.py; the shipped
+    expert 31/100 on games 0-99, 14/40 on games 0-39): ``many_worlds=480`` 12/40;
+    playout seats that challenge less (``many_playout``: ``normal``'s rule with doubt
+    0.15, next_doubt 0.3) 11/40; ``many_mix=0`` 7/25; the jump at every seat count
+    (``jump_seats=None``) 7/31 (the shipped 10 on those games); candidates without
+    bluffs (``many_rule``: the expert's rule with bluff 0) 13/40; the self-play map
+    (``many_challenge_map="many"``) 27/100 (paired: 4 games won only with it, 8 only
+    without); the fourth session's map fitted against three ``hard`` (slope 0.22,
+    intercept 0.66) 34/100 on games 0-99 (12 / 9) but 26/100 on games 100-199 (the
+    shipped 27/100): 60/200 against 58/200 (22 / 20). None clears the row's 35% or beats
+    the shipped expert by more than noise, so all stay off; on the ladder (three
+    ``hard``, seed 101, 152 games) the two maps won 34 and 35, the shipped expert 33.
+    Figures with intervals in benchmarks/README.md (issue 11, seventh session).
     """
 
     name = "expert"
@@ -281,7 +311,11 @@ class ExpertBluffBot:
                  challenge_map: Calibration | None | str = None,
                  challenge_seats: int | None = 2, read: float | None = None,
                  read_seats: int | None = 2, jump_seats: int | None = 2,
-                 jump_p: float | None = 0.7) -> None:
+                 jump_p: float | None = 0.7, many_worlds: int | None = None,
+                 many_mix: float | None = None,
+                 many_playout: MixedRule | None = None,
+                 many_challenge_map: Calibration | None | str = None,
+                 many_rule: MixedRule | None = None) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -314,6 +348,17 @@ class ExpertBluffBot:
         # how plausible a jump must be (None: ``rule.plausible``); 0.7 set by hand, see
         # the class
         self.jump_p = jump_p
+        # with three or more seats in play: the worlds, the ``mix`` share and the playout
+        # rule used there instead (None: as with two; see the class)
+        self.many_worlds = many_worlds
+        self.many_mix = many_mix
+        self.many_playout = many_playout
+        self.many_rule = many_rule  # the candidate rule there (None: ``rule``)
+        # the current call judged through this map (as ``challenge_map``, a name is a
+        # calibration's) when three or more seats are in play with the full deck
+        self.many_challenge_map = (calibration(many_challenge_map)
+                                   if isinstance(many_challenge_map, str)
+                                   else many_challenge_map)
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         assert v.seat is not None
@@ -330,8 +375,10 @@ class ExpertBluffBot:
         p_current = self.current_probability(v, raw, exact, probs)
         if p_current is not None and v.current_call is not None:
             p_current = self.read_caller(v, p_current, float(exact[v.current_call.index]))
-        if self.mix > 0.0 and rng.random() < self.mix:
-            return as_action(choose(probs, start, p_current, self.rule, rng))
+        many = sum(1 for n in v.hand_sizes if n) >= 3
+        mix = self.many_mix if many and self.many_mix is not None else self.mix
+        if mix > 0.0 and rng.random() < mix:
+            return as_action(choose(probs, start, p_current, self.rule_for(v), rng))
         searched = self.search(v, rng, particles, every, probs, p_current)
         if searched is None:
             return as_action(-1)  # B10
@@ -357,6 +404,8 @@ class ExpertBluffBot:
         if current is None:
             return None
         seats = sum(1 for n in v.hand_sizes if n)
+        if self.many_challenge_map is not None and v.ranks == 13 and seats >= 3:
+            return float(recalibrate(raw, exact, self.many_challenge_map)[current.index])
         if self.challenge_map is not None and v.ranks == 13 and (
                 self.challenge_seats is None or seats <= self.challenge_seats):
             return float(recalibrate(raw, exact, self.challenge_map)[current.index])
@@ -437,12 +486,18 @@ class ExpertBluffBot:
         self._read_cache[key] = p
         return p
 
+    def rule_for(self, v: BluffView) -> MixedRule:
+        """The candidate rule: ``many_rule`` with three or more seats in play, if set."""
+        if self.many_rule is not None and sum(1 for n in v.hand_sizes if n) >= 3:
+            return self.many_rule
+        return self.rule
+
     def raises(self, v: BluffView, probs: np.ndarray, p_current: float | None) -> list[int]:
         """The raises the search weighs (indices into ALL_CALLS, in the order they are
         played out): those of the candidate rule (its honest calls and bluffs), the jump
         when at most ``jump_seats`` seats are in play, and the likeliest legal call."""
         start = first_legal_index(v)
-        indices, _ = distribution(probs, start, p_current, self.rule)
+        indices, _ = distribution(probs, start, p_current, self.rule_for(v))
         raises = [int(i) for i in indices if i >= 0]
         seats = sum(1 for n in v.hand_sizes if n)
         if self.jump_seats is None or seats <= self.jump_seats:
@@ -470,13 +525,16 @@ class ExpertBluffBot:
         if current is None and len(raises) == 1:
             return raises, np.zeros(1)
         gen = np.random.default_rng(rng.getrandbits(64))
-        worlds = gen.choice(particles.weights.shape[0], size=self.worlds, p=particles.weights)
+        many = sum(1 for n in v.hand_sizes if n) >= 3
+        size = self.many_worlds if many and self.many_worlds else self.worlds
+        rule = self.many_playout if many and self.many_playout is not None else self.playout
+        worlds = gen.choice(particles.weights.shape[0], size=size, p=particles.weights)
         owner = particles.owner[worlds]
         truth = every[worlds]
         actions = list(raises)
         read = self.cal if self.playout_map else self.playout_read
         losses = [float(x) for x in
-                  playouts(v, owner, truth, raises, self.playout, gen, read).mean(axis=1)]
+                  playouts(v, owner, truth, raises, rule, gen, read).mean(axis=1)]
         if p_current is not None:
             actions.append(-1)
             losses.append(p_current)  # B9: a challenge loses when the call is true
@@ -668,4 +726,4 @@ class HardBluffBot(ExpertBluffBot):
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
                          cal=calibration("normal"), current_only=True, challenge_map=None,
-                         read=None, jump_seats=0)
+                         read=None, jump_seats=0, many_challenge_map=None)
