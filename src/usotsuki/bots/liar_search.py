@@ -38,6 +38,9 @@ from usotsuki.liar.view import FieldView, LiarView
 from usotsuki.odds_liar import deck_minus, hypergeometric_at_least
 
 SHARPNESS = 0.6  # how fast the win chance falls with each extra card in hand
+READ_FOLLOWS = True
+"""Whether the expert (:meth:`SearchLiarBot.mixed`) reads each opponent's other plays by
+its doubted other plays, as it reads its leads (to be measured)."""
 
 
 def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> LiarState:
@@ -285,7 +288,7 @@ class SearchLiarBot:
         self.dominance = dominance
 
     @classmethod
-    def mixed(cls) -> SearchLiarBot:
+    def mixed(cls, follows: bool | None = None) -> SearchLiarBot:
         """The issue-11 expert: the mixed ``hard`` rule (at its first temperature,
         ``EXPERT_ROOT_WEIGHTS``) at the root, the calibrated belief in
         the determinizations, and a final choice mixed among moves within 0.02 of the best
@@ -314,12 +317,16 @@ class SearchLiarBot:
 
         Its belief, at the root and in the determinizations, reads each opponent apart
         (:func:`usotsuki.bots.liar_calibrated.read_truth`): a lead by a player caught
-        lying at its leads in this game is believed less than the pooled model says."""
-        from usotsuki.bots.liar_calibrated import read_truth
+        lying at its leads in this game is believed less than the pooled model says.
+        ``follows`` (default :data:`READ_FOLLOWS`): its other plays are read too, by the
+        player's own doubted other plays (:func:`usotsuki.bots.liar_calibrated.
+        read_all_truth`)."""
+        from usotsuki.bots.liar_calibrated import read_all_truth, read_truth
         from usotsuki.bots.liar_levels import EXPERT_ROOT_WEIGHTS
 
-        root = LevelBot("hard", read_truth, EXPERT_ROOT_WEIGHTS)
-        return cls(iterations=800, fallback=root, belief=read_truth, margin=0.02,
+        read = read_all_truth if (READ_FOLLOWS if follows is None else follows) else read_truth
+        root = LevelBot("hard", read, EXPERT_ROOT_WEIGHTS)
+        return cls(iterations=800, fallback=root, belief=read, margin=0.02,
                    name="expert", low_lead=True, paired=True, dominance=True)
 
     def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
