@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from usotsuki import tournament
-from usotsuki.bots.liar_belief import doubted_record
+from usotsuki.bots.liar_belief import doubted_record, legal_before
 from usotsuki.bots.liar_calibrated import calibrated_truth, read_truth
 from usotsuki.bots.liar_fit import brier, fit_bot, reliability
 from usotsuki.liar.actions import CARD_RATE, Play
@@ -67,6 +67,7 @@ class Seen:
     record: tuple[int, int]  # the player's doubted leads so far: truthful, lies
     truthful: bool
     others: tuple[int, int] = (0, 0)  # its doubted other plays so far: truthful, lies
+    lowest: bool = False  # declared at the lowest rate legal then
 
 
 def games(lineup: Sequence[str], seed: int, count: int) -> list[Seen]:
@@ -87,7 +88,8 @@ def games(lineup: Sequence[str], seed: int, count: int) -> list[Seen]:
         seen.append(Seen(names[seat], len(state.field) == 1, pooled, read,
                          doubted_record(v.doubts, seat, lead=True),
                          all(CARD_RATE[c] == current.rate for c in current.cards),
-                         doubted_record(v.doubts, seat, lead=False)))
+                         doubted_record(v.doubts, seat, lead=False),
+                         current.rate in legal_before(v)[0][:1]))
 
     for g in range(count):
         names = spec.lineup(g)
@@ -126,10 +128,12 @@ def golden(f: Callable[[float], float], lo: float, hi: float, steps: int = 40) -
     return (lo + hi) / 2
 
 
-def fit(seen: Sequence[Seen], follows: bool = False) -> None:
+def fit(seen: Sequence[Seen], follows: bool = False, lowest: bool = False) -> None:
     """The prior's weights by maximum likelihood: on the leads, or (``follows``) on the
-    other plays read by the player's doubted other plays."""
-    leads = [s for s in seen if s.lead != follows and 0.0 < s.pooled < 1.0]
+    other plays read by the player's doubted other plays (``lowest``: only those declared
+    at the lowest legal rate are read, the others keep the pooled belief)."""
+    leads = [s for s in seen if s.lead != follows and 0.0 < s.pooled < 1.0
+             and (s.lowest or not lowest)]
     base = log_likelihood(leads, 1e12, 1e12)  # no shift: the pooled model
     print(f"{len(leads)} {'other plays' if follows else 'leads'}; pooled log-likelihood "
           f"{base:.1f}")
@@ -180,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fit", action="store_true", help="fit the prior's weights")
     parser.add_argument("--follows", action="store_true",
                         help="with --fit: fit a read of the other plays (not the leads)")
+    parser.add_argument("--lowest", action="store_true",
+                        help="with --follows: read only the plays at the lowest legal rate")
     parser.add_argument("--save", type=Path, help="also write the plays seen here (JSON)")
     parser.add_argument("--load", type=Path, help="read the plays from a --save file")
     args = parser.parse_args(argv)
@@ -201,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         args.save.write_text(json.dumps([asdict(s) for s in seen]))
     if args.fit:
-        fit(seen, args.follows)
+        fit(seen, args.follows, args.lowest)
     else:
         check(seen)
     return 0

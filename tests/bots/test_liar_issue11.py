@@ -403,6 +403,35 @@ def test_the_experts_read_of_other_plays_is_its_players_own_record_of_them() -> 
         assert read_all_truth(w) == read_truth(w)
 
 
+def test_the_read_of_other_plays_can_be_kept_to_the_lowest_legal_rate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``FOLLOW_LOWEST`` the read of other plays shifts only a play declared at the
+    lowest rate legal then, by ``FOLLOW_LOWEST_READ``; a play declared higher keeps the
+    pooled belief whatever its player's record."""
+    from dataclasses import replace
+
+    from usotsuki.bots import liar_calibrated
+    from usotsuki.bots.liar_belief import legal_before
+
+    _, v, _, _ = _second_play()
+    me, seat = v.seat, v.field[-1].seat
+    assert me is not None
+    caught = replace(v, doubts=(DoubtResult(me, seat, 5, (DECK[0],), False, seat, 3),) * 2)
+    legal, _ = legal_before(caught)
+    monkeypatch.setattr(liar_calibrated, "FOLLOW_LOWEST", True)
+    b = liar_calibrated.FOLLOW_LOWEST_READ
+    checked = set()
+    for rate in legal[:1] + legal[-1:]:
+        field = (*caught.field[:-1], replace(caught.field[-1], rate=rate))
+        w = replace(caught, field=field)
+        p, q = calibrated_truth(w), read_all_truth(w)
+        assert p is not None and q is not None and 0.0 < p < 1.0
+        factor = b / (b + 2) if rate == legal[0] else 1.0
+        assert q / (1 - q) / (p / (1 - p)) == pytest.approx(factor)
+        checked.add(factor)
+    assert len(checked) == 2
+
+
 def test_normals_small_model_reads_its_features_as_the_full_model_does() -> None:
     """``simple_features`` computes only what ``normal`` needs, in ``SIMPLE``'s order; each
     value is the full ``features`` entry of that name (the fit takes those columns)."""

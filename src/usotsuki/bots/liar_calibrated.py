@@ -309,10 +309,24 @@ the pooled model was 16.8 nats: ``expert-v1``'s plays +26.5 (414 plays), ``norma
 On the expert-against-``expert-v1`` games alone the lies' weight comes out at 1.14 (one
 caught lie halves the odds), on the other line-ups alone it goes to the search's bound
 (no read): as for the leads, the weight depends on who is read. One caught lie
-multiplies the odds by 0.84, three by 0.63, five by 0.51."""
+multiplies the odds by 0.84, three by 0.63, five by 0.51. The expert does not use it by
+default (:data:`usotsuki.bots.liar_search.READ_FOLLOWS`: 37 against 35 games in 100 of
+one expert against three ``expert-v1``, paired, within the noise)."""
 
 
-def follow_read(view: LiarView, seat: int, lies_weight: float = FOLLOW_READ) -> float:
+FOLLOW_LOWEST = False
+"""Whether :func:`follow_read` reads only the plays declared at the lowest rate legal
+then (the others keep the pooled belief); its weight is then :data:`FOLLOW_LOWEST_READ`."""
+FOLLOW_LOWEST_READ = 3.96
+"""The lies' weight of the read of plays declared at the lowest legal rate (fitted as
+:data:`FOLLOW_READ` on the same games, those plays alone: +17.7 nats; on the expert's
+games against ``expert-v1`` alone 0.44, +55 nats). Where ``expert-v1`` lies at 4 players
+(its plays at the lowest legal rate were truthful in 31% of 155, those between the lowest
+and the top rate in all of 77: ``benchmarks/liar_expert_diag.py``, seed 31), but paired
+on the row's 100 games it won 35, as the shipped expert did (11 games each way)."""
+
+
+def follow_read(view: LiarView, seat: int, lies_weight: float | None = None) -> float:
     """The log-odds shift :func:`read_all_truth` gives ``seat``'s plays that answer another:
     what its own such plays found lies in this game's doubts (public, ``view.doubts``)
     say: the posterior of :func:`lead_read`'s model with the prior's truthful weight
@@ -320,6 +334,12 @@ def follow_read(view: LiarView, seat: int, lies_weight: float = FOLLOW_READ) -> 
     odds by b / (b + l). Unlike a lead, which play of this kind gets doubted depends on
     the doubter's belief, so the record overstates a player's lies (doubts pick the
     likelier lies); that is why the fitted weight is large, the shift mild."""
+    if lies_weight is None:
+        lies_weight = FOLLOW_LOWEST_READ if FOLLOW_LOWEST else FOLLOW_READ
+        if FOLLOW_LOWEST:
+            legal, _ = legal_before(view)
+            if view.field[-1].rate not in legal[:1]:
+                return 0.0
     _, lies = doubted_record(view.doubts, seat, lead=False)
     return -math.log((lies_weight + lies) / lies_weight)
 
