@@ -18,6 +18,14 @@ lies) and whether the play was truthful.
     /work/wt/low .venv/bin/python scripts/fit_liar_read.py --fit [--seed 131]
     /work/wt/low .venv/bin/python scripts/fit_liar_read.py [--seed 141] [--games 60]
 
+- ``--fit --follows``: the same fit for the read of the plays that answer another
+  (:data:`usotsuki.bots.liar_calibrated.FOLLOW_READ`), by the player's doubted plays of
+  that kind; ``--lowest``: only the plays declared at the lowest legal rate are read
+  (``FOLLOW_LOWEST_READ``); the gain is printed per bot too. ``--save FILE`` writes the
+  plays seen, ``--load FILE`` fits on saved plays instead of playing. ``FOLLOW_READ`` is
+  the fit of two saved runs together: ``--seeds 131,132,133,134 --games 30
+  --expert-games 0`` and ``--seeds 0,0,0,135,122 --games 0 --expert-games 6``.
+
 Each line-up of :data:`LINEUPS` plays ``--games`` games (``expert-v1`` heads-up a third
 as many, one ``expert`` against three ``expert-v1`` ``--expert-games``: those cost 1.5 and
 18 s of CPU a game), the line-up ``i`` with seed ``--seed + i`` (or the ``i``-th of
