@@ -309,9 +309,9 @@ the pooled model was 16.8 nats: ``expert-v1``'s plays +26.5 (414 plays), ``norma
 On the expert-against-``expert-v1`` games alone the lies' weight comes out at 1.14 (one
 caught lie halves the odds), on the other line-ups alone it goes to the search's bound
 (no read): as for the leads, the weight depends on who is read. One caught lie
-multiplies the odds by 0.84, three by 0.63, five by 0.51. The expert does not use it by
-default (:data:`usotsuki.bots.liar_search.READ_FOLLOWS`: 37 against 35 games in 100 of
-one expert against three ``expert-v1``, paired, within the noise)."""
+multiplies the odds by 0.84, three by 0.63, five by 0.51. The expert reads it
+(:data:`usotsuki.bots.liar_search.READ_FOLLOWS`: 37 against 35 games in 100 of one expert
+against three ``expert-v1``, paired, within the noise; no guard row worse)."""
 
 
 FOLLOW_LOWEST = False
@@ -355,8 +355,8 @@ def read_truth(view: LiarView, level: str | None = None, follows: bool = False
     against three copies and the expert (seed 121), which the pooled model (fitted on
     players who lead truthfully) put at 0.85 and 0.90 on average. Its other plays are the
     larger error at 4 players (truthful 53%, put at 0.81), which this read leaves alone
-    unless ``follows`` (see :func:`lead_read`). The view's public doubts alone: no hidden
-    card."""
+    unless ``follows`` (see :func:`lead_read` and :func:`follow_read`). The view's public
+    doubts alone: no hidden card."""
     p = calibrated_truth(view, level)
     if p is None or not 0.0 < p < 1.0:
         return p
