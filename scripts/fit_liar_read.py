@@ -18,6 +18,14 @@ lies) and whether the play was truthful.
     /work/wt/low .venv/bin/python scripts/fit_liar_read.py --fit [--seed 131]
     /work/wt/low .venv/bin/python scripts/fit_liar_read.py [--seed 141] [--games 60]
 
+- ``--fit --follows``: the same fit for the read of the plays that answer another
+  (:data:`usotsuki.bots.liar_calibrated.FOLLOW_READ`), by the player's doubted plays of
+  that kind; ``--lowest``: only the plays declared at the lowest legal rate are read
+  (``FOLLOW_LOWEST_READ``); the gain is printed per bot too. ``--save FILE`` writes the
+  plays seen, ``--load FILE`` fits on saved plays instead of playing. ``FOLLOW_READ`` is
+  the fit of two saved runs together: ``--seeds 131,132,133,134 --games 30
+  --expert-games 0`` and ``--seeds 0,0,0,135,122 --games 0 --expert-games 6``.
+
 Each line-up of :data:`LINEUPS` plays ``--games`` games (``expert-v1`` heads-up a third
 as many, one ``expert`` against three ``expert-v1`` ``--expert-games``: those cost 1.5 and
 18 s of CPU a game), the line-up ``i`` with seed ``--seed + i`` (or the ``i``-th of
@@ -30,14 +38,16 @@ weight comes out at 0.089: see ``LEAD_READ``); checked with ``--seed 141 --games
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from usotsuki import tournament
-from usotsuki.bots.liar_belief import doubted_record
+from usotsuki.bots.liar_belief import doubted_record, legal_before
 from usotsuki.bots.liar_calibrated import calibrated_truth, read_truth
 from usotsuki.bots.liar_fit import brier, fit_bot, reliability
 from usotsuki.liar.actions import CARD_RATE, Play
@@ -64,6 +74,8 @@ class Seen:
     read: float
     record: tuple[int, int]  # the player's doubted leads so far: truthful, lies
     truthful: bool
+    others: tuple[int, int] = (0, 0)  # its doubted other plays so far: truthful, lies
+    lowest: bool = False  # declared at the lowest rate legal then
 
 
 def games(lineup: Sequence[str], seed: int, count: int) -> list[Seen]:
@@ -83,7 +95,9 @@ def games(lineup: Sequence[str], seed: int, count: int) -> list[Seen]:
         current = state.field[-1]
         seen.append(Seen(names[seat], len(state.field) == 1, pooled, read,
                          doubted_record(v.doubts, seat, lead=True),
-                         all(CARD_RATE[c] == current.rate for c in current.cards)))
+                         all(CARD_RATE[c] == current.rate for c in current.cards),
+                         doubted_record(v.doubts, seat, lead=False),
+                         current.rate in legal_before(v)[0][:1]))
 
     for g in range(count):
         names = spec.lineup(g)
@@ -91,12 +105,14 @@ def games(lineup: Sequence[str], seed: int, count: int) -> list[Seen]:
     return seen
 
 
-def log_likelihood(leads: Sequence[Seen], a: float, b: float) -> float:
-    """The leads' log-likelihood under the read with prior weights (a, b)."""
+def log_likelihood(leads: Sequence[Seen], a: float, b: float,
+                   follows: bool = False) -> float:
+    """The leads' log-likelihood under the read with prior weights (a, b); ``follows``:
+    the other plays' under a read of the player's doubted other plays."""
     total = 0.0
     for s in leads:
         p = min(1 - 1e-9, max(1e-9, s.pooled))
-        truths, lies = s.record
+        truths, lies = s.others if follows else s.record
         z = math.log(p / (1 - p)) + math.log((a + truths) / a) - math.log((b + lies) / b)
         q = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
         total += math.log(q if s.truthful else 1 - q)
@@ -120,14 +136,24 @@ def golden(f: Callable[[float], float], lo: float, hi: float, steps: int = 40) -
     return (lo + hi) / 2
 
 
-def fit(seen: Sequence[Seen]) -> None:
-    leads = [s for s in seen if s.lead and 0.0 < s.pooled < 1.0]
+def fit(seen: Sequence[Seen], follows: bool = False, lowest: bool = False) -> None:
+    """The prior's weights by maximum likelihood: on the leads, or (``follows``) on the
+    other plays read by the player's doubted other plays (``lowest``: only those declared
+    at the lowest legal rate are read, the others keep the pooled belief)."""
+    leads = [s for s in seen if s.lead != follows and 0.0 < s.pooled < 1.0
+             and (s.lowest or not lowest)]
     base = log_likelihood(leads, 1e12, 1e12)  # no shift: the pooled model
-    print(f"{len(leads)} leads; pooled log-likelihood {base:.1f}")
-    for a in (5.0, 10.0, 20.0, 50.0, 1e9):
-        b = math.exp(golden(lambda lb, a=a: log_likelihood(leads, a, math.exp(lb)),
-                            -5.0, 3.0))
-        print(f"  a = {a:g}: b = {b:.3f}, gain {log_likelihood(leads, a, b) - base:.1f} nats")
+    print(f"{len(leads)} {'other plays' if follows else 'leads'}; pooled log-likelihood "
+          f"{base:.1f}")
+    for a in (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 1e9):
+        b = math.exp(golden(lambda lb, a=a: log_likelihood(leads, a, math.exp(lb), follows),
+                            -5.0, 5.0))
+        gain = log_likelihood(leads, a, b, follows) - base
+        print(f"  a = {a:g}: b = {b:.3f}, gain {gain:.1f} nats")
+        for bot in sorted({s.bot for s in leads}):
+            mine = [s for s in leads if s.bot == bot]
+            print(f"    {bot}: {len(mine)} plays, gain "
+                  f"{log_likelihood(mine, a, b, follows) - log_likelihood(mine, 1e12, 1e12):.1f}")
 
 
 def table(name: str, pairs: list[tuple[float, bool]]) -> None:
@@ -164,11 +190,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expert-games", type=int, default=2,
                         help="games of one expert against three expert-v1 (18 s of CPU each)")
     parser.add_argument("--fit", action="store_true", help="fit the prior's weights")
+    parser.add_argument("--follows", action="store_true",
+                        help="with --fit: fit a read of the other plays (not the leads)")
+    parser.add_argument("--lowest", action="store_true",
+                        help="with --follows: read only the plays at the lowest legal rate")
+    parser.add_argument("--save", type=Path, help="also write the plays seen here (JSON)")
+    parser.add_argument("--load", type=Path, help="read the plays from a --save file")
     args = parser.parse_args(argv)
     seen: list[Seen] = []
+    if args.load:
+        seen = [Seen(**{**e, "record": tuple(e["record"]), "others": tuple(e["others"])})
+                for e in json.loads(args.load.read_text())]
     lineups = LINEUPS[:5] if args.fit else LINEUPS
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else []
-    for i, lineup in enumerate(lineups):
+    for i, lineup in enumerate(lineups if not args.load else ()):
         count = args.games
         if "expert" in lineup:
             count = args.expert_games
@@ -177,8 +212,10 @@ def main(argv: list[str] | None = None) -> int:
         if count:
             seen += games(lineup, seeds[i] if i < len(seeds) else args.seed + i, count)
     print(f"{len(seen)} plays")
+    if args.save:
+        args.save.write_text(json.dumps([asdict(s) for s in seen]))
     if args.fit:
-        fit(seen)
+        fit(seen, args.follows, args.lowest)
     else:
         check(seen)
     return 0

@@ -17,9 +17,11 @@ from usotsuki.bots.base import bot_names
 from usotsuki.bots.exploit import exploiters
 from usotsuki.bots.liar_calibrated import (
     FEATURES,
+    FOLLOW_READ,
     LEAD_READ,
     calibrate,
     calibrated_truth,
+    read_all_truth,
     read_truth,
     simple_truth,
 )
@@ -35,6 +37,7 @@ from usotsuki.bots.liar_fit import (
 )
 from usotsuki.bots.liar_hints import LABELS, TruthHint, liar_truth_hint
 from usotsuki.bots.liar_levels import Weights, gibbs_choice
+from usotsuki.bots.liar_search import READ_FOLLOWS, SearchLiarBot
 from usotsuki.cards import DECK, parse_card
 from usotsuki.liar import (
     DoubtResult,
@@ -352,7 +355,81 @@ def test_the_experts_read_of_a_lead_is_its_players_own_lead_record() -> None:
         w = replace(follow, doubts=doubts)
         assert read_truth(w) == calibrated_truth(w)
     expert = make_bot("liar", "expert")
-    assert expert.belief is read_truth and expert.fallback.estimate is read_truth  # type: ignore[attr-defined]
+    shipped = read_all_truth if READ_FOLLOWS else read_truth
+    assert expert.belief is shipped and expert.fallback.estimate is shipped  # type: ignore[attr-defined]
+    assert SearchLiarBot.mixed(follows=False).belief is read_truth
+    assert SearchLiarBot.mixed(follows=True).belief is read_all_truth
+
+
+def test_the_experts_read_of_other_plays_is_its_players_own_record_of_them() -> None:
+    """Issue 11: with ``follows``, a play that answers another is believed less after its
+    player's plays of that kind were caught lying, by the factor b / (b + l) of
+    ``FOLLOW_READ``; its truthful ones, its caught leads and another player's lies leave
+    the pooled belief as it is, as does the read without ``follows``; a lead is read as
+    before (by its leads alone)."""
+    from dataclasses import replace
+
+    _, v, _, _ = _second_play()
+    me, seat = v.seat, v.field[-1].seat
+    assert me is not None and len(v.field) == 2
+    other = next(s for s in range(4) if s not in (me, seat))
+
+    def follow(doubted: int, truthful: bool) -> DoubtResult:  # N = 3 cards: not a lead
+        return DoubtResult(me, doubted, 5, (DECK[0],), truthful, me if truthful else doubted, 3)
+
+    lead_lie = DoubtResult(me, seat, 5, (DECK[0],), False, seat, 1)
+
+    def odds(p: float | None) -> float:
+        assert p is not None and 0.0 < p < 1.0
+        return p / (1.0 - p)
+
+    b = FOLLOW_READ
+    for doubts, factor in (((), 1.0), ((follow(seat, False),) * 3, b / (b + 3)),
+                           ((follow(seat, True),) * 3, 1.0), ((lead_lie,) * 3, 1.0),
+                           ((follow(other, False),) * 3, 1.0)):
+        w = replace(v, doubts=doubts)
+        assert odds(read_truth(w, follows=True)) / odds(calibrated_truth(w)) == \
+            pytest.approx(factor)
+        assert read_all_truth(w) == read_truth(w, follows=True)
+        assert read_truth(w) == calibrated_truth(w)
+    caught = replace(v, doubts=(follow(seat, False),) * 5)
+    assert read_all_truth(caught) < calibrated_truth(caught) - 0.05  # type: ignore[operator]
+    state, leader = _after_hards_lead()
+    assert state.to_move is not None
+    lead = view(state, state.to_move)
+    lead_lies = DoubtResult(state.to_move, leader, 5, (DECK[0],), False, leader, 1)
+    for doubts in ((), (lead_lies,) * 2, (follow(leader, False),) * 3):
+        w = replace(lead, doubts=doubts)
+        assert read_all_truth(w) == read_truth(w)
+
+
+def test_the_read_of_other_plays_can_be_kept_to_the_lowest_legal_rate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``FOLLOW_LOWEST`` the read of other plays shifts only a play declared at the
+    lowest rate legal then, by ``FOLLOW_LOWEST_READ``; a play declared higher keeps the
+    pooled belief whatever its player's record."""
+    from dataclasses import replace
+
+    from usotsuki.bots import liar_calibrated
+    from usotsuki.bots.liar_belief import legal_before
+
+    _, v, _, _ = _second_play()
+    me, seat = v.seat, v.field[-1].seat
+    assert me is not None
+    caught = replace(v, doubts=(DoubtResult(me, seat, 5, (DECK[0],), False, seat, 3),) * 2)
+    legal, _ = legal_before(caught)
+    monkeypatch.setattr(liar_calibrated, "FOLLOW_LOWEST", True)
+    b = liar_calibrated.FOLLOW_LOWEST_READ
+    checked = set()
+    for rate in legal[:1] + legal[-1:]:
+        field = (*caught.field[:-1], replace(caught.field[-1], rate=rate))
+        w = replace(caught, field=field)
+        p, q = calibrated_truth(w), read_all_truth(w)
+        assert p is not None and q is not None and 0.0 < p < 1.0
+        factor = b / (b + 2) if rate == legal[0] else 1.0
+        assert q / (1 - q) / (p / (1 - p)) == pytest.approx(factor)
+        checked.add(factor)
+    assert len(checked) == 2
 
 
 def test_normals_small_model_reads_its_features_as_the_full_model_does() -> None:

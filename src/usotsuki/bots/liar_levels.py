@@ -18,10 +18,10 @@ randomness from the ``rng`` it is given, so a game replays exactly.
 - ``expert``: determinized search (:mod:`usotsuki.bots.liar_search`) over a few
   candidate moves, with ``hard`` at the root, the calibrated belief read for each
   opponent apart (:func:`usotsuki.bots.liar_calibrated.read_truth`: its leads by its own
-  doubted leads) at the root and in the determinizations, successive halving on common
-  worlds, no pass where a doubt weakly dominates it, and a mixed final choice among
-  statistically tied moves; ``expert-v1`` is the expert before issue 11 (kept for
-  comparisons, hidden from players).
+  doubted leads, its other plays by its caught lies among them) at the root and in the
+  determinizations, successive halving on common worlds, no pass where a doubt weakly
+  dominates it, and a mixed final choice among statistically tied moves; ``expert-v1``
+  is the expert before issue 11 (kept for comparisons, hidden from players).
 """
 
 from __future__ import annotations
