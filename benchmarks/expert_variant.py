@@ -4,9 +4,14 @@ The games are exactly those of ``usotsuki.tournament`` for the line-up and seed 
 deals and generators as ``exploit.py --compare expert:expert-v1``); every seat named
 ``expert`` plays ``ExpertBluffBot(**options)`` instead of the default (a JSON object is a
 ``MixedRule``, or a ``Calibration`` for a ``map``), so a variant and the shipped expert can
-be compared game by game (paired). Each game's result is appended to ``--checkpoint`` as
+be compared game by game (paired). A seat named ``expert-base`` plays
+``ExpertBluffBot(**base)`` (``--base``), so a variant can meet copies of the expert pinned
+to settings that a later change of the defaults leaves alone. Each game's result is appended to ``--checkpoint`` as
 it ends, and games it holds are skipped (a run that is cut keeps its games; ``--first``
-and ``--last`` split a run between processes)::
+and ``--last`` split a run between processes). Wins are a noisy figure (one bit a game);
+each game also records the ``expert`` seat's rounds: how many it played, how many it
+lost, and its fair share of losses (``1/k`` a round with ``k`` seats in play, B9), so
+``--tally`` prints the excess losses a round, a figure with a fraction of the noise::
 
     python benchmarks/expert_variant.py --options '{"worlds": 480}' \
         --lineup expert,expert-v1,expert-v1,expert-v1 --seed 1 --first 0 --last 40 \
@@ -22,11 +27,48 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from usotsuki.bots.base import make_bot
 from usotsuki.bots.bluff_calibration import Calibration
 from usotsuki.bots.bluff_policy import MixedRule
 from usotsuki.bots.bluff_search import ExpertBluffBot
 from usotsuki.tournament import Spec, play_game, wilson
+
+
+def rounds(results: Any, seat: int) -> tuple[int, int, float]:
+    """(rounds played, rounds lost, fair share of losses) of ``seat`` over a game's
+    challenged rounds: a round with ``k`` seats holding cards loses one of them (B9)."""
+    played, lost, fair = 0, 0, 0.0
+    for r in results:
+        seats = sum(1 for h in r.hands if h)
+        if r.hands[seat]:
+            played += 1
+            lost += int(r.loser == seat)
+            fair += 1.0 / seats
+    return played, lost, fair
+
+
+def load_rounds(path: Path) -> dict[int, tuple[int, int, float]]:
+    """Game index -> the ``expert`` seat's (rounds played, lost, fair share)."""
+    out: dict[int, tuple[int, int, float]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            e = json.loads(line)
+            if "rounds" in e:
+                out[e["index"]] = tuple(e["rounds"])  # type: ignore[assignment]
+    return out
+
+
+def excess(table: dict[int, tuple[int, int, float]], games: list[int]) -> tuple[float, float]:
+    """Excess losses a round (lost - fair share, over rounds played) and its standard
+    error, by the games as the unit (the rounds of one game are not independent)."""
+    d = np.array([table[g][1] - table[g][2] for g in games])
+    n = np.array([table[g][0] for g in games], dtype=float)
+    ratio = float(d.sum() / n.sum())
+    resid = d - ratio * n  # delta method for a ratio of sums
+    se = float(np.sqrt(len(games) * np.sum(resid ** 2) / max(1, len(games) - 1)) / n.sum())
+    return ratio, se
 
 
 def load(path: Path) -> dict[int, int]:
@@ -52,12 +94,35 @@ def tally(path: Path, against: Path | None) -> None:
         bw, nw = sum(base[g] for g in both), sum(games[g] for g in both)
         print(f"  paired on {len(both)} games: this {nw}, {against} {bw}; "
               f"only this won {only_new}, only the other won {only_base}")
+    mine = load_rounds(path)
+    if mine:
+        ratio, se = excess(mine, sorted(mine))
+        print(f"  rounds: excess losses a round {ratio:+.4f} (se {se:.4f}) over "
+              f"{sum(r[0] for r in mine.values())} rounds of {len(mine)} games")
+    if against is not None and mine:
+        other = load_rounds(against)
+        both = sorted(set(mine) & set(other))
+        if both:
+            d = np.array([(mine[g][1] - mine[g][2]) - (other[g][1] - other[g][2])
+                          for g in both])
+            n = sum(mine[g][0] + other[g][0] for g in both) / 2
+            print(f"  paired rounds on {len(both)} games: this minus the other "
+                  f"{d.sum() / n:+.4f} a round (se {d.std(ddof=1) * np.sqrt(len(both)) / n:.4f})")
+
+
+def decode(options: dict[str, Any]) -> dict[str, Any]:
+    """ExpertBluffBot keywords from JSON: an object is a ``MixedRule``, or a
+    ``Calibration`` for a ``map``."""
+    return {k: (Calibration(**x) if "map" in k else MixedRule(**x))
+            if isinstance(x, dict) else x for k, x in options.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--options", default="{}", help="ExpertBluffBot keywords (JSON)")
     parser.add_argument("--lineup", default="expert,expert-v1,expert-v1,expert-v1")
+    parser.add_argument("--base", default=None,
+                        help="ExpertBluffBot keywords (JSON) for the seats named expert-base")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--last", type=int, default=100, help="one past the last game")
@@ -70,8 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     assert args.checkpoint is not None
     options: dict[str, Any] = json.loads(args.options)
-    keywords = {k: (Calibration(**x) if "map" in k else MixedRule(**x))
-                if isinstance(x, dict) else x for k, x in options.items()}
+    keywords = decode(options)
+    base = decode(json.loads(args.base or "{}"))
     lineup = tuple(args.lineup.split(","))
     spec = Spec("bluff", len(lineup), lineup, args.last, args.seed)
     done = load(args.checkpoint)
@@ -79,14 +144,19 @@ def main(argv: list[str] | None = None) -> int:
         if g in done:
             continue
         names = spec.lineup(g)
-        bots = [ExpertBluffBot(**keywords) if n == "expert" else make_bot("bluff", n)
+        bots = [ExpertBluffBot(**keywords) if n == "expert" else
+                ExpertBluffBot(**base) if n == "expert-base" else make_bot("bluff", n)
                 for n in names]
         t0 = time.process_time()
-        result = play_game(spec, g, bots)
+        final: list[Any] = []
+        result = play_game(spec, g, bots, lambda _b, _s, _a, after: final.append(after)
+                           if after.is_over else None)
+        seat = names.index("expert")
         with args.checkpoint.open("a", encoding="utf-8") as out:
             out.write(json.dumps({"options": options, "seed": args.seed, "index": g,
                                   "lineup": list(result.lineup), "winner": result.winner,
                                   "places": list(result.places), "actions": result.actions,
+                                  "rounds": list(rounds(final[-1].state.results, seat)),
                                   "cpu_seconds": round(time.process_time() - t0, 1)}) + "\n")
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -364,12 +365,13 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
 def test_expert_options_for_three_or_more_seats_act_only_there() -> None:
     # Issue 11, seventh session: many_worlds, many_mix, many_playout and many_rule replace
     # worlds, mix, playout and rule when three or more seats are in play, and change
-    # nothing heads-up.
+    # nothing heads-up; so does many_particles (eighth session) replace particles.
     rule = replace(NORMAL_RULE, doubt=0.15, next_doubt=0.3)
     candidates = replace(HARD_RULE, bluff=0.0)
-    small = {"particles": 64, "worlds": 24}
-    many = ExpertBluffBot(**small, many_worlds=48, many_mix=0.5, many_playout=rule,
-                          many_rule=candidates)
+    small: dict[str, Any] = {"particles": 64, "worlds": 24, "many_particles": None,
+                             "many_rule": None}
+    many = ExpertBluffBot(**{**small, "many_particles": 96, "many_rule": candidates},
+                          many_worlds=48, many_mix=0.5, many_playout=rule)
     for players in (2, 3):
         state = new_game(BluffRules(players=players, dealer=players - 1))
         hands = [("KS",), ("7H",), ("2C",)][:players]
@@ -377,8 +379,8 @@ def test_expert_options_for_three_or_more_seats_act_only_there() -> None:
         state = push(state, parse_action("card 9"))
         v, legal = seat_view(state, 1), legal_actions(state)
         same = (ExpertBluffBot(**small) if players == 2 else
-                ExpertBluffBot(particles=64, worlds=48, mix=0.5, playout=rule,
-                               rule=candidates))
+                ExpertBluffBot(particles=96, worlds=48, mix=0.5, playout=rule,
+                               rule=candidates, many_particles=None, many_rule=None))
         picks = [many.act(v, legal, random.Random(s)) for s in range(16)]
         assert picks == [same.act(v, legal, random.Random(s)) for s in range(16)]
         default = [ExpertBluffBot(**small).act(v, legal, random.Random(s)) for s in range(16)]
@@ -410,3 +412,28 @@ def test_expert_many_challenge_map_acts_with_three_or_more_seats_only() -> None:
                 mapped = players == 3 and ranks == 13
                 assert p == pytest.approx(1 / (1 + np.exp(-0.4)) if mapped else 0.2)
                 assert plain.current_probability(v, raw, exact, raw) == pytest.approx(0.2)
+
+
+def test_expert_weighs_no_bluffs_with_three_or_more_seats() -> None:
+    # Issue 11, eighth session: with three or more seats in play the expert's candidate
+    # raises are its honest ones and the likeliest call (MANY_RULE: no bluffs), and its
+    # belief is drawn on 4,096 particles; heads-up it still weighs bluffs on 256, and
+    # hard is unchanged at every seat count.
+    from usotsuki.bots.bluff_levels import first_legal_index
+    from usotsuki.bots.bluff_search import MANY_RULE
+
+    expert, hard = make_bot("bluff", "expert"), make_bot("bluff", "hard")
+    assert getattr(expert, "many_particles", None) == 4096
+    assert getattr(expert, "many_rule", None) == MANY_RULE and MANY_RULE.bluff == 0.0
+    assert getattr(hard, "many_particles", 0) is None and getattr(hard, "many_rule", 0) is None
+    probs = np.full(len(ALL_CALLS), 0.1)
+    probs[[40, 41]] = 0.8  # two plausible calls; every other one a bluff candidate
+    for players in (2, 3):
+        state = new_game(BluffRules(players=players, dealer=players - 1))
+        hands = [("KS",), ("7H",), ("2C",)][:players]
+        state = start_round(state, tuple(tuple(parse_cards(list(h))) for h in hands)).state
+        v = seat_view(push(state, parse_action("card 5")), 1)
+        assert first_legal_index(v) < 40
+        seen = set(expert.raises(v, probs, 0.5))  # type: ignore[attr-defined]
+        bluffs = seen - {40, 41}
+        assert {40, 41} <= seen and bool(bluffs) == (players == 2)

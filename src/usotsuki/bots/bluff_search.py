@@ -154,6 +154,10 @@ def _hands(owner: np.ndarray, players: int) -> list[tuple[Card, ...]]:
 EXPERT_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04, spread=2,
                         bluff=0.2)
 """The candidates the expert weighs: ``hard``'s mix over the same calibrated beliefs."""
+MANY_RULE = replace(EXPERT_RULE, bluff=0.0)
+"""The candidates with three or more seats in play: the same rule without bluffs (see the
+class: there a bluff is caught more often than the search expects, and the search's
+value of it is too low)."""
 PLAYOUT_RULE = NORMAL_RULE
 """How every seat plays in a playout: ``normal``'s mixed rule on its own cards in that
 world (a mixed policy, so a playout does not assume opponents who never bluff)."""
@@ -315,7 +319,8 @@ class ExpertBluffBot:
                  many_mix: float | None = None,
                  many_playout: MixedRule | None = None,
                  many_challenge_map: Calibration | None | str = None,
-                 many_rule: MixedRule | None = None) -> None:
+                 many_rule: MixedRule | None = MANY_RULE,
+                 many_particles: int | None = 4096) -> None:
         self.worlds = worlds
         self.mix = mix
         self.particles = particles
@@ -354,6 +359,9 @@ class ExpertBluffBot:
         self.many_mix = many_mix
         self.many_playout = many_playout
         self.many_rule = many_rule  # the candidate rule there (None: ``rule``)
+        # the particles there (None: ``particles``): a round of three or more seats has
+        # more calls to weigh, so its weights are more uneven (see the class)
+        self.many_particles = many_particles
         # the current call judged through this map (as ``challenge_map``, a name is a
         # calibration's) when three or more seats are in play with the full deck
         self.many_challenge_map = (calibration(many_challenge_map)
@@ -364,7 +372,9 @@ class ExpertBluffBot:
         assert v.seat is not None
         hand = v.hand or ()
         exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
-        particles = sample(v, rng, self.cal.model(self.particles))
+        many = sum(1 for n in v.hand_sizes if n) >= 3
+        size = self.many_particles if many and self.many_particles else self.particles
+        particles = sample(v, rng, self.cal.model(size))
         every = particles.truth()  # (particles, 326), computed once: it is the costly part
         raw = np.asarray(particles.weights @ every, dtype=np.float64)  # = probabilities()
         start = first_legal_index(v)
@@ -375,7 +385,6 @@ class ExpertBluffBot:
         p_current = self.current_probability(v, raw, exact, probs)
         if p_current is not None and v.current_call is not None:
             p_current = self.read_caller(v, p_current, float(exact[v.current_call.index]))
-        many = sum(1 for n in v.hand_sizes if n) >= 3
         mix = self.many_mix if many and self.many_mix is not None else self.mix
         if mix > 0.0 and rng.random() < mix:
             return as_action(choose(probs, start, p_current, self.rule_for(v), rng))
@@ -726,4 +735,5 @@ class HardBluffBot(ExpertBluffBot):
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
                          cal=calibration("normal"), current_only=True, challenge_map=None,
-                         read=None, jump_seats=0, many_challenge_map=None)
+                         read=None, jump_seats=0, many_challenge_map=None,
+                         many_rule=None, many_particles=None)
