@@ -9,6 +9,15 @@ search belief's probability of the call (``fit_logistic``). The first file(s) fi
 for the belief as it is, the map, and the plain share of true calls::
 
     python benchmarks/bluff_many_map.py .bench/diag_self7.json --check .bench/diag_self8.json
+
+``--collect OUT --lineup L --games N --seed S`` writes such records without a search: every
+decision of every seat (``--bot any`` reads them all) that faced a call its own cards left
+uncertain with three or more seats in play, with the ``search`` belief of that seat drawn
+on ``--particles`` particles (4,096: the expert's number there since the eighth session;
+the first map was fitted on the 256 it had before, whose noise flattens a fit)::
+
+    python benchmarks/bluff_many_map.py --collect .bench/many_hard7.json \
+        --lineup hard,hard,hard,hard --games 6 --seed 7
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +38,7 @@ def load(paths: list[Path], bot: str) -> tuple[np.ndarray, np.ndarray]:
     p, y = [], []
     for path in paths:
         for r in json.loads(path.read_text(encoding="utf-8"))["rows"]:
-            if (r["bot"] == bot and "p_current" in r and 0.0 < r["exact"] < 1.0
+            if ((bot == "any" or r["bot"] == bot) and "p_current" in r and 0.0 < r["exact"] < 1.0
                     and r["players"] >= 3):
                 p.append(r["p_current"])
                 y.append(float(r["current_true"]))
@@ -41,12 +51,61 @@ def scores(q: np.ndarray, y: np.ndarray) -> str:
     return f"log loss {loss:.3f}, Brier {float(np.mean((q - y) ** 2)):.3f}"
 
 
+def collect(out: Path, lineup: tuple[str, ...], games: int, seed: int, particles: int) -> None:
+    """Play the line-up's seeded games; write each uncertain call faced with 3+ seats in
+    play, the facing seat's search belief of it, and whether it was true (B8)."""
+    import random
+
+    from usotsuki.bots.bluff_belief import sample
+    from usotsuki.bots.bluff_calibration import calibration
+    from usotsuki.odds import call_probabilities, call_probability
+    from usotsuki.tournament import Spec, play_game
+
+    spec = Spec("bluff", len(lineup), lineup, games, seed)
+    model = calibration("search").model(particles)
+    rows: list[dict[str, object]] = []
+    names: list[tuple[str, ...]] = [lineup]  # the game's seats (the line-up rotates)
+
+    def observe(session: Any, seat: int, _action: Any, _after: Any) -> None:
+        v = session.view(seat)
+        call = v.current_call
+        players = sum(1 for n in v.hand_sizes if n)
+        if call is None or players < 3:
+            return
+        hand = v.hand or ()
+        exact = float(call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)[
+            call.index])
+        if not 0.0 < exact < 1.0:
+            return
+        cards = tuple(c for h in session.state.hands for c in h)
+        belief = sample(v, random.Random(f"{seed}:{len(rows)}"), model)
+        rows.append({"bot": names[0][seat], "players": players, "exact": exact,
+                     "p_current": belief.probability(call.index),
+                     "current_true": call_probability(call, cards, 0) >= 1.0})
+
+    for g in range(games):
+        names[0] = spec.lineup(g)
+        play_game(spec, g, None, observe)
+    out.write_text(json.dumps({"lineup": list(lineup), "seed": seed, "games": games,
+                               "particles": particles, "rows": rows}), encoding="utf-8")
+    print(f"{out}: {len(rows)} decisions")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("fit", type=Path, nargs="+")
+    parser.add_argument("fit", type=Path, nargs="*")
+    parser.add_argument("--collect", type=Path)
+    parser.add_argument("--lineup", default="hard,hard,hard,hard")
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--particles", type=int, default=4096)
     parser.add_argument("--check", type=Path, nargs="*", default=[])
     parser.add_argument("--bot", default="expert")
     args = parser.parse_args(argv)
+    if args.collect:
+        collect(args.collect, tuple(args.lineup.split(",")), args.games, args.seed,
+                args.particles)
+        return 0
     p, y = load(args.fit, args.bot)
     slope, intercept, _ = fit_logistic(np.log(p / (1.0 - p)), y)
     print(f"fitted on {y.size} decisions ({y.mean():.3f} true): slope {slope:.3f}, "

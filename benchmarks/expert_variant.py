@@ -16,7 +16,8 @@ lost, and its fair share of losses (``1/k`` a round with ``k`` seats in play, B9
     python benchmarks/expert_variant.py --options '{"worlds": 480}' \
         --lineup expert,expert-v1,expert-v1,expert-v1 --seed 1 --first 0 --last 40 \
         --checkpoint .bench/w480.jsonl
-    python benchmarks/expert_variant.py --tally .bench/w480.jsonl [--against .bench/base.jsonl]
+    python benchmarks/expert_variant.py --tally .bench/w480.jsonl [more files: other seeds]
+        [--against .bench/base.jsonl ...]
 """
 
 from __future__ import annotations
@@ -49,18 +50,26 @@ def rounds(results: Any, seat: int) -> tuple[int, int, float]:
     return played, lost, fair
 
 
-def load_rounds(path: Path) -> dict[int, tuple[int, int, float]]:
+Game = tuple[int, int]
+"""A game: its seed and index."""
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def load_rounds(paths: list[Path]) -> dict[Game, tuple[int, int, float]]:
     """Game index -> the ``expert`` seat's (rounds played, lost, fair share)."""
-    out: dict[int, tuple[int, int, float]] = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+    out: dict[Game, tuple[int, int, float]] = {}
+    for path in paths:
+        for line in _lines(path):
             e = json.loads(line)
             if "rounds" in e:
-                out[e["index"]] = tuple(e["rounds"])  # type: ignore[assignment]
+                out[e["seed"], e["index"]] = tuple(e["rounds"])  # type: ignore[assignment]
     return out
 
 
-def excess(table: dict[int, tuple[int, int, float]], games: list[int]) -> tuple[float, float]:
+def excess(table: dict[Game, tuple[int, int, float]], games: list[Game]) -> tuple[float, float]:
     """Excess losses a round (lost - fair share, over rounds played) and its standard
     error, by the games as the unit (the rounds of one game are not independent)."""
     d = np.array([table[g][1] - table[g][2] for g in games])
@@ -71,35 +80,39 @@ def excess(table: dict[int, tuple[int, int, float]], games: list[int]) -> tuple[
     return ratio, se
 
 
-def load(path: Path) -> dict[int, int]:
+def load(paths: list[Path]) -> dict[Game, int]:
     """Game index -> 1 if the ``expert`` seat won, else 0 (from a checkpoint file)."""
-    out: dict[int, int] = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+    out: dict[Game, int] = {}
+    for path in paths:
+        for line in _lines(path):
             e = json.loads(line)
-            out[e["index"]] = int(e["winner"] is not None and e["lineup"][e["winner"]] == "expert")
+            won = e["winner"] is not None and e["lineup"][e["winner"]] == "expert"
+            out[e["seed"], e["index"]] = int(won)
     return out
 
 
-def tally(path: Path, against: Path | None) -> None:
-    games = load(path)
+def tally(paths: list[Path], against: list[Path]) -> None:
+    """Print the variant's wins and excess round losses (``paths``, games keyed by seed
+    and index), paired with ``against``'s on the games both hold."""
+    games = load(paths)
+    path = ", ".join(map(str, paths))
     wins, n = sum(games.values()), len(games)
     low, high = wilson(wins, n)
     print(f"{path}: {wins}/{n} = {wins / max(1, n):.3f} [{low:.3f}, {high:.3f}]")
-    if against is not None:
+    if against:
         base = load(against)
         both = sorted(set(games) & set(base))
         only_new = sum(games[g] and not base[g] for g in both)
         only_base = sum(base[g] and not games[g] for g in both)
         bw, nw = sum(base[g] for g in both), sum(games[g] for g in both)
-        print(f"  paired on {len(both)} games: this {nw}, {against} {bw}; "
+        print(f"  paired on {len(both)} games: this {nw}, the other {bw}; "
               f"only this won {only_new}, only the other won {only_base}")
-    mine = load_rounds(path)
+    mine = load_rounds(paths)
     if mine:
         ratio, se = excess(mine, sorted(mine))
         print(f"  rounds: excess losses a round {ratio:+.4f} (se {se:.4f}) over "
               f"{sum(r[0] for r in mine.values())} rounds of {len(mine)} games")
-    if against is not None and mine:
+    if against and mine:
         other = load_rounds(against)
         both = sorted(set(mine) & set(other))
         if both:
@@ -127,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--last", type=int, default=100, help="one past the last game")
     parser.add_argument("--checkpoint", type=Path)
-    parser.add_argument("--tally", type=Path)
-    parser.add_argument("--against", type=Path)
+    parser.add_argument("--tally", type=Path, nargs="*", default=[])
+    parser.add_argument("--against", type=Path, nargs="*", default=[])
     args = parser.parse_args(argv)
     if args.tally:
         tally(args.tally, args.against)
@@ -139,9 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     base = decode(json.loads(args.base or "{}"))
     lineup = tuple(args.lineup.split(","))
     spec = Spec("bluff", len(lineup), lineup, args.last, args.seed)
-    done = load(args.checkpoint)
+    done = load([args.checkpoint])
     for g in range(args.first, args.last):
-        if g in done:
+        if (args.seed, g) in done:
             continue
         names = spec.lineup(g)
         bots = [ExpertBluffBot(**keywords) if n == "expert" else
