@@ -6,12 +6,13 @@ deals and generators as ``exploit.py --compare expert:expert-v1``); every seat n
 ``MixedRule``, or a ``Calibration`` for a ``map``), so a variant and the shipped expert can
 be compared game by game (paired). A seat named ``expert-base`` plays
 ``ExpertBluffBot(**base)`` (``--base``), so a variant can meet copies of the expert pinned
-to settings that a later change of the defaults leaves alone. Each game's result is appended to ``--checkpoint`` as
-it ends, and games it holds are skipped (a run that is cut keeps its games; ``--first``
-and ``--last`` split a run between processes). Wins are a noisy figure (one bit a game);
-each game also records the ``expert`` seat's rounds: how many it played, how many it
-lost, and its fair share of losses (``1/k`` a round with ``k`` seats in play, B9), so
-``--tally`` prints the excess losses a round, a figure with a fraction of the noise::
+to settings that a later change of the defaults leaves alone. Each game's result is
+appended to ``--checkpoint`` as it ends, and games it holds are skipped (a run that is
+cut keeps its games; ``--first`` and ``--last`` split a run between processes). Wins are
+a noisy figure (one bit a game); each game also records the ``expert`` seat's rounds:
+how many it played, how many it lost, and its fair share of losses (``1/k`` a round with
+``k`` seats in play, B9), so ``--tally`` prints the excess losses a round, a figure with
+a fraction of the noise::
 
     python benchmarks/expert_variant.py --options '{"worlds": 480}' \
         --lineup expert,expert-v1,expert-v1,expert-v1 --seed 1 --first 0 --last 40 \
@@ -161,9 +162,14 @@ def main(argv: list[str] | None = None) -> int:
                 ExpertBluffBot(**base) if n == "expert-base" else make_bot("bluff", n)
                 for n in names]
         t0 = time.process_time()
-        final: list[Any] = []
-        result = play_game(spec, g, bots, lambda _b, _s, _a, after: final.append(after)
-                           if after.is_over else None)
+        final: list[Any] = []  # the session once the game is over (its rounds, B9)
+
+        def keep(_before: Any, _seat: int, _action: Any, after: Any,
+                 final: list[Any] = final) -> None:
+            if after.is_over:
+                final.append(after)
+
+        result = play_game(spec, g, bots, keep)
         seat = names.index("expert")
         with args.checkpoint.open("a", encoding="utf-8") as out:
             out.write(json.dumps({"options": options, "seed": args.seed, "index": g,

@@ -274,7 +274,8 @@ class ExpertBluffBot:
     with no shift). Only with at most ``read_seats`` (2) seats in play; ``hard`` never
     reads.
 
-    **Options for three or more seats in play, all off** (seventh session; each replaces
+    **Options for three or more seats in play** (seventh session, all off then; the
+    eighth turned two on, see the next paragraph; each replaces
     its two-seat setting only when three or more seats hold cards, so heads-up play,
     B13's heads-up short decks and ``hard`` are unchanged): ``many_worlds``,
     ``many_mix``, ``many_playout`` (the playout rule), ``many_rule`` (the candidate rule)
@@ -303,6 +304,31 @@ class ExpertBluffBot:
     the shipped expert by more than noise, so all stay off; on the ladder (three
     ``hard``, seed 101, 152 games) the two maps won 34 and 35, the shipped expert 33.
     Figures with intervals in benchmarks/README.md (issue 11, seventh session).
+
+    **With three or more seats: 4,096 particles and no bluffs, on** (eighth session;
+    ``many_particles=4096``, ``many_rule=MANY_RULE``; None turns either off). The belief
+    on 256 particles was mostly noise there: each call a seat makes multiplies its
+    particles' weights, a four-player round has several callers, and on the decisions
+    of four ``hard`` facing an uncertain call (6 games, seed 7, 556 decisions) the
+    weights' effective size was 28 of 256 at the median (3 at the 5th percentile); the
+    belief moved by 0.04 at the median and 0.21 at the 90th percentile when drawn again
+    on 8,192, where its log loss on those calls fell from 0.683 to 0.615 (the plain
+    share of true calls 0.627). The search's worlds are drawn from those particles, so
+    160 worlds were some 28 deals, and the lowest of a few noisy values is biased low
+    (the winner's curse). On 4,096 the effective size is 363 at the median, and a decision costs about
+    50 ms instead of 10. Heads-up the particles stay 256 (the weights there are less
+    uneven, median 87, and the heads-up rows were measured on them). The bluffs go with
+    it: at three or more seats a call the belief finds unlikely is challenged by the
+    next seat, with the others' cards behind the call's truth, and so the candidate rule
+    there is the expert's own without bluffs (its honest raises and the likeliest call;
+    it still mixes among near-equal ones and between raising and challenging). Alone,
+    each was no gain against three ``expert-v1`` (seed 1, games 0-99: 4,096 particles
+    24/100, no bluffs 13/40 on games 0-39, the shipped expert 31/100); together they
+    won 36/100 there. Paired on the same games (benchmarks/expert_variant.py, excess
+    round losses a round; 95% Wilson intervals in benchmarks/README.md): against three
+    ``hard`` (the ladder, seeds 101 and 202) 106/304 = 34.9% against 77/304 before;
+    against three ``expert-v1`` (seed 1, games 0-199) XX/200 against 58/200; against
+    three copies of the expert before it (seed 1) XX/100.
     """
 
     name = "expert"
