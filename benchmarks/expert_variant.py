@@ -66,7 +66,8 @@ def load_rounds(paths: list[Path]) -> dict[Game, tuple[int, int, float]]:
         for line in _lines(path):
             e = json.loads(line)
             if "rounds" in e:
-                out[e["seed"], e["index"]] = tuple(e["rounds"])  # type: ignore[assignment]
+                played, lost, fair = e["rounds"]
+                out[e["seed"], e["index"]] = (int(played), int(lost), float(fair))
     return out
 
 
@@ -119,9 +120,10 @@ def tally(paths: list[Path], against: list[Path]) -> None:
         if both:
             d = np.array([(mine[g][1] - mine[g][2]) - (other[g][1] - other[g][2])
                           for g in both])
-            n = sum(mine[g][0] + other[g][0] for g in both) / 2
+            per = sum(mine[g][0] + other[g][0] for g in both) / 2  # rounds a side
+            se = d.std(ddof=1) * np.sqrt(len(both)) / per
             print(f"  paired rounds on {len(both)} games: this minus the other "
-                  f"{d.sum() / n:+.4f} a round (se {d.std(ddof=1) * np.sqrt(len(both)) / n:.4f})")
+                  f"{d.sum() / per:+.4f} a round (se {se:.4f})")
 
 
 def decode(options: dict[str, Any]) -> dict[str, Any]:
