@@ -154,10 +154,6 @@ def _hands(owner: np.ndarray, players: int) -> list[tuple[Card, ...]]:
 EXPERT_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04, spread=2,
                         bluff=0.2)
 """The candidates the expert weighs: ``hard``'s mix over the same calibrated beliefs."""
-MANY_RULE = replace(EXPERT_RULE, bluff=0.0)
-"""The candidates with three or more seats in play: the same rule without bluffs (see the
-class: there a bluff is caught more often than the search expects, and the search's
-value of it is too low)."""
 PLAYOUT_RULE = NORMAL_RULE
 """How every seat plays in a playout: ``normal``'s mixed rule on its own cards in that
 world (a mixed policy, so a playout does not assume opponents who never bluff)."""
@@ -305,30 +301,34 @@ class ExpertBluffBot:
     ``hard``, seed 101, 152 games) the two maps won 34 and 35, the shipped expert 33.
     Figures with intervals in benchmarks/README.md (issue 11, seventh session).
 
-    **With three or more seats: 4,096 particles and no bluffs, on** (eighth session;
-    ``many_particles=4096``, ``many_rule=MANY_RULE``; None turns either off). The belief
-    on 256 particles was mostly noise there: each call a seat makes multiplies its
-    particles' weights, a four-player round has several callers, and on the decisions
-    of four ``hard`` facing an uncertain call (6 games, seed 7, 556 decisions) the
-    weights' effective size was 28 of 256 at the median (3 at the 5th percentile); the
-    belief moved by 0.04 at the median and 0.21 at the 90th percentile when drawn again
-    on 8,192, where its log loss on those calls fell from 0.683 to 0.615 (the plain
-    share of true calls 0.627). The search's worlds are drawn from those particles, so
-    160 worlds were some 28 deals, and the lowest of a few noisy values is biased low
-    (the winner's curse). On 4,096 the effective size is 363 at the median, and a decision costs about
-    50 ms instead of 10. Heads-up the particles stay 256 (the weights there are less
-    uneven, median 87, and the heads-up rows were measured on them). The bluffs go with
-    it: at three or more seats a call the belief finds unlikely is challenged by the
-    next seat, with the others' cards behind the call's truth, and so the candidate rule
-    there is the expert's own without bluffs (its honest raises and the likeliest call;
-    it still mixes among near-equal ones and between raising and challenging). Alone,
-    each was no gain against three ``expert-v1`` (seed 1, games 0-99: 4,096 particles
-    24/100, no bluffs 13/40 on games 0-39, the shipped expert 31/100); together they
-    won 36/100 there. Paired on the same games (benchmarks/expert_variant.py, excess
-    round losses a round; 95% Wilson intervals in benchmarks/README.md): against three
-    ``hard`` (the ladder, seeds 101 and 202) 106/304 = 34.9% against 77/304 before;
-    against three ``expert-v1`` (seed 1, games 0-199) XX/200 against 58/200; against
-    three copies of the expert before it (seed 1) XX/100.
+    **With three or more seats: 4,096 particles and a calibrated challenge, on** (eighth
+    session; ``many_particles=4096`` and ``many_challenge_map="many-4096"``, None turns
+    either off). The belief on 256 particles was mostly noise there: every call a seat
+    makes multiplies its particles' weights, a four-player round has several callers, and
+    on the decisions of four ``hard`` facing an uncertain call (6 games, seed 7, 556
+    decisions) the weights' effective size was 28 of 256 at the median (3 at the 5th
+    percentile); drawn again on 8,192 particles the belief moved by 0.04 at the median and
+    0.21 at the 90th percentile, and its log loss on those calls fell from 0.683 to 0.615
+    (the plain share of true calls: 0.627). The worlds are drawn from the particles, so
+    160 worlds were some 28 deals, and the search takes the lowest of a few noisy values
+    (biased low: the winner's curse). On 4,096 the effective size is 363 at the median;
+    a decision costs about 45 ms of CPU instead of 10 (p95 89 ms, 4-player decisions).
+    Heads-up the particles stay 256 (the weights are less uneven there, median 87, and
+    the heads-up rows were measured on them). Even on 4,096 the belief is too sure of the
+    call in front of the seat (one expert against three ``expert-v1``, 20 games, seed 5:
+    75% of its challenges hit a true call, believed 0.46 on average), so the challenge is
+    valued through a map refitted on that belief (``many-4096`` in bluff_calibration.json:
+    slope 0.313, intercept 0.494, fitted on the games of ``hard``, ``expert-v1`` and this
+    expert; held out, log loss 0.665 as believed, 0.622 mapped, 0.639 for the plain
+    share; the seventh session's ``many`` map was fitted on the noisy 256). Paired on the
+    same games (benchmarks/expert_variant.py; intervals in benchmarks/README.md, issue
+    11, eighth session): one expert against three ``hard`` (the ladder, seeds 101 and
+    202, 304 games) won 77 before, 100 with 4,096 particles, 112 with the map as well;
+    against three ``expert-v1`` (seed 1) XX/200 against 58/200 before. Tried and left
+    off: candidates without bluffs at three or more seats (``many_rule`` with bluff 0:
+    106/304 on the ladder, and against ``expert-v1`` 36/100 on games 0-99 but 27/100 on
+    games 100-199, where 4,096 particles alone won 36/100), and 480 worlds (50/152 on
+    seed 101, 49 with 160).
     """
 
     name = "expert"
@@ -344,8 +344,8 @@ class ExpertBluffBot:
                  jump_p: float | None = 0.7, many_worlds: int | None = None,
                  many_mix: float | None = None,
                  many_playout: MixedRule | None = None,
-                 many_challenge_map: Calibration | None | str = None,
-                 many_rule: MixedRule | None = MANY_RULE,
+                 many_challenge_map: Calibration | None | str = "many-4096",
+                 many_rule: MixedRule | None = None,
                  many_particles: int | None = 4096) -> None:
         self.worlds = worlds
         self.mix = mix
