@@ -312,7 +312,8 @@ class ExpertBluffBot:
     (the plain share of true calls: 0.627). The worlds are drawn from the particles, so
     160 worlds were some 28 deals, and the search takes the lowest of a few noisy values
     (biased low: the winner's curse). On 4,096 the effective size is 363 at the median;
-    a decision costs about 45 ms of CPU instead of 10 (p95 89 ms, 4-player decisions).
+    a four-player decision costs 55 ms of CPU at the median, 98 ms at the 95th
+    percentile (benchmarks/bluff_levels_bench.py).
     Heads-up the particles stay 256 (the weights are less uneven there, median 87, and
     the heads-up rows were measured on them). Even on 4,096 the belief is too sure of the
     call in front of the seat (one expert against three ``expert-v1``, 20 games, seed 5:
@@ -764,4 +765,4 @@ class HardBluffBot(ExpertBluffBot):
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
                          cal=calibration("normal"), current_only=True, challenge_map=None,
                          read=None, jump_seats=0, many_challenge_map=None,
-                         many_rule=None, many_particles=None)
+                         many_particles=None)
