@@ -24,12 +24,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from usotsuki.bots.bluff_calibration import fit_logistic
+from usotsuki.bots.bluff_calibration import (
+    Calibration,
+    fit_logistic,
+    isotonic_knots,
+    recalibrate,
+)
 
 EPS = 1e-3
 
@@ -101,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--particles", type=int, default=4096)
     parser.add_argument("--check", type=Path, nargs="*", default=[])
     parser.add_argument("--bot", default="expert")
+    parser.add_argument("--knots", type=int, default=0,
+                        help="also fit a monotone map (isotonic_knots over this many "
+                             "quantile bins) after the logistic one")
     args = parser.parse_args(argv)
     if args.collect:
         collect(args.collect, tuple(args.lineup.split(",")), args.games, args.seed,
@@ -110,10 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     slope, intercept, _ = fit_logistic(np.log(p / (1.0 - p)), y)
     print(f"fitted on {y.size} decisions ({y.mean():.3f} true): slope {slope:.3f}, "
           f"intercept {intercept:.3f}")
+    cal = Calibration(slope=slope, intercept=intercept)
+    if args.knots:
+        cal = replace(cal, knots=isotonic_knots(recalibrate(p, p, cal), y, args.knots))
+        print(f"knots: {[list(k) for k in cal.knots]}")
     for name, (q, t) in (("fit", (p, y)), ("held out", load(args.check, args.bot))):
         if not t.size:
             continue
-        mapped = 1.0 / (1.0 + np.exp(-(slope * np.log(q / (1.0 - q)) + intercept)))
+        mapped = recalibrate(q, q, cal)
         print(f"{name} ({t.size}): belief {scores(q, t)}; map {scores(mapped, t)}; "
               f"share of true calls {scores(np.full_like(q, y.mean()), t)}")
         for lo in np.arange(0.0, 1.0, 0.1):

@@ -315,13 +315,13 @@ def _rounds_with_history(kings: list[bool]) -> object:
 
 
 def test_expert_reads_how_often_its_opponents_calls_were_true() -> None:
-    # The read (issue 11, sixth session; off by default: it did not win more): the chance
-    # that the call in front of the expert is true moves up after the caller's earlier
-    # calls it answered were true, down after they were false, not at all without
-    # history; hard does not read.
+    # The read (issue 11, sixth session; on heads-up since the ninth): the chance that
+    # the call in front of the expert is true moves up after the caller's earlier calls
+    # it answered were true, down after they were false, not at all without history;
+    # hard does not read.
     bot = ExpertBluffBot(read=1.0)
     assert getattr(make_bot("bluff", "hard"), "read", 0) is None
-    assert getattr(make_bot("bluff", "expert"), "read", 0) is None
+    assert getattr(make_bot("bluff", "expert"), "read", 0) == 1.0
     honest = seat_view(_rounds_with_history([True, True, True]), 1)  # type: ignore[arg-type]
     liar = seat_view(_rounds_with_history([False, False, False]), 1)  # type: ignore[arg-type]
     fresh = seat_view(_rounds_with_history([]), 1)  # type: ignore[arg-type]
@@ -335,6 +335,31 @@ def test_expert_reads_how_often_its_opponents_calls_were_true() -> None:
     assert bot.read_caller(honest, 1.0, 1.0) == 1.0  # its own cards decide it
     assert ExpertBluffBot(read=None).read_caller(honest, 0.3, 0.3) == 0.3
     assert ExpertBluffBot(read=1.0, read_seats=1).read_caller(honest, 0.3, 0.3) == 0.3
+
+
+def test_the_read_measures_a_past_call_as_the_expert_judged_it() -> None:
+    # Issue 11, ninth session: the read's past belief of a call is the value the expert
+    # gave the call in front of it there (with three or more seats, through
+    # many_challenge_map), so the shift it learns is measured from the value it is
+    # applied to.
+    from usotsuki.bots.bluff_calibration import Calibration
+
+    state = new_game(BluffRules(players=3, dealer=2))
+    state = start_round(state, tuple(tuple(parse_cards([c])) for c in ("KS", "7H", "2S"))).state
+    for text in ("card K", "challenge"):  # seat 0 calls, seat 1 challenges a true call
+        state = push(state, parse_action(text))  # type: ignore[arg-type]
+    state = start_round(state, (tuple(parse_cards(["AS"])), tuple(parse_cards(["7D", "8D"])),
+                                tuple(parse_cards(["3S"])))).state
+    state = push(state, parse_action("card 3"))  # type: ignore[arg-type]
+    v = seat_view(state, 1)
+    assert len(v.history) == 1 and v.history[0].calls[0][0] == 0
+    flat = Calibration(slope=0.0, intercept=0.4)
+    mapped = ExpertBluffBot(read=1.0, read_seats=None, many_challenge_map=flat)
+    plain = ExpertBluffBot(read=1.0, read_seats=None, many_challenge_map=None)
+    assert mapped._past_belief(v, 0, 0) == pytest.approx(1 / (1 + np.exp(-0.4)))
+    believed = plain._past_belief(v, 0, 0)
+    assert believed is not None and believed != pytest.approx(1 / (1 + np.exp(-0.4)))
+    assert mapped.caller_shift(v, 0) > 0.0  # the call was true
 
 
 def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
