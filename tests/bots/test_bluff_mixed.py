@@ -406,7 +406,8 @@ def test_expert_options_for_three_or_more_seats_act_only_there() -> None:
         v, legal = seat_view(state, 1), legal_actions(state)
         same = (ExpertBluffBot(**small) if players == 2 else
                 ExpertBluffBot(particles=96, worlds=48, mix=0.5, playout=rule,
-                               rule=candidates, many_particles=None, many_rule=None))
+                               rule=candidates, many_particles=None, many_rule=None,
+                               many_mix=None))
         picks = [many.act(v, legal, random.Random(s)) for s in range(16)]
         assert picks == [same.act(v, legal, random.Random(s)) for s in range(16)]
         default = [ExpertBluffBot(**small).act(v, legal, random.Random(s)) for s in range(16)]
@@ -438,6 +439,34 @@ def test_expert_many_challenge_map_acts_with_three_or_more_seats_only() -> None:
                 mapped = players == 3 and ranks == 13
                 assert p == pytest.approx(1 / (1 + np.exp(-0.4)) if mapped else 0.2)
                 assert plain.current_probability(v, raw, exact, raw) == pytest.approx(0.2)
+
+
+def test_expert_with_three_or_more_seats_always_searches(monkeypatch: Any) -> None:
+    # Issue 11, ninth session (many_mix=0): with three or more seats in play the expert
+    # never hands a decision to the candidate rule's mixed play (mix); heads-up it
+    # still does, and hard keeps its mix at every seat count.
+    import usotsuki.bots.bluff_search as search
+
+    expert, hard = make_bot("bluff", "expert"), make_bot("bluff", "hard")
+    assert getattr(expert, "many_mix", None) == 0.0
+    assert getattr(hard, "many_mix", 0) is None
+    handed: list[int] = []
+
+    def rule_play(*args: Any, **kw: Any) -> int:
+        handed.append(1)
+        return -1
+
+    monkeypatch.setattr(search, "choose", rule_play)
+    for players in (2, 3):
+        state = new_game(BluffRules(players=players, dealer=players - 1))
+        hands = [("KS",), ("7H",), ("2C",)][:players]
+        state = start_round(state, tuple(tuple(parse_cards(list(h))) for h in hands)).state
+        state = push(state, parse_action("card 9"))  # type: ignore[arg-type]
+        v = seat_view(state, 1)
+        bot = ExpertBluffBot(mix=1.0)
+        handed.clear()
+        bot.act(v, legal_actions(state), random.Random(3))  # type: ignore[arg-type]
+        assert handed == ([1] if players == 2 else [])
 
 
 def test_expert_with_three_or_more_seats_uses_more_particles_and_its_map() -> None:

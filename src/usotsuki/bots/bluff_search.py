@@ -354,7 +354,7 @@ class ExpertBluffBot:
                  challenge_seats: int | None = 2, read: float | None = 1.0,
                  read_seats: int | None = 2, jump_seats: int | None = 2,
                  jump_p: float | None = 0.7, many_worlds: int | None = None,
-                 many_mix: float | None = None,
+                 many_mix: float | None = 0.0,
                  many_playout: MixedRule | None = None,
                  many_challenge_map: Calibration | None | str = "many-4096",
                  many_rule: MixedRule | None = None,
@@ -794,5 +794,5 @@ class HardBluffBot(ExpertBluffBot):
     def __init__(self) -> None:
         super().__init__(worlds=32, particles=256, rule=HARD_CANDIDATES, mix=0.2,
                          cal=calibration("normal"), current_only=True, challenge_map=None,
-                         read=None, jump_seats=0, many_challenge_map=None,
+                         read=None, jump_seats=0, many_challenge_map=None, many_mix=None,
                          many_particles=None)
