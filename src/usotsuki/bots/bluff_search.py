@@ -280,7 +280,7 @@ class ExpertBluffBot:
     at most ``read_seats`` (2) seats in play; ``hard`` never reads.
 
     **Options for three or more seats in play** (seventh session, all off then; the
-    eighth turned two on, see the next paragraph; each replaces
+    eighth turned two on and the ninth a third, see the next paragraphs; each replaces
     its two-seat setting only when three or more seats hold cards, so heads-up play,
     B13's heads-up short decks and ``hard`` are unchanged): ``many_worlds``,
     ``many_mix``, ``many_playout`` (the playout rule), ``many_rule`` (the candidate rule)
@@ -341,6 +341,23 @@ class ExpertBluffBot:
     106/304 on the ladder, and against ``expert-v1`` 36/100 on games 0-99 but 27/100 on
     games 100-199, where 4,096 particles alone won 36/100), and 480 worlds (50/152 on
     seed 101, 49 with 160).
+
+    **With three or more seats: no hand-off to the candidate rule, on** (ninth session;
+    ``many_mix=0.0``; None uses ``mix`` there too). ``mix`` hands 15% of the decisions
+    to the candidate rule's own mixed play so that a heads-up reader cannot pin the
+    hand; at three or more seats the readers never came close (the copies kept 94%
+    against ``x-read-normal`` and ``x-read-hard``) and the rule's bluffs and challenges
+    cost rounds against ``expert-v1``, which catches bluffs. The search alone (still
+    mixing among near-equal actions, its candidates still holding bluffs) won 70/200 =
+    35.0% (28.7-41.8%) against three ``expert-v1`` (seed 1), where the expert with the
+    hand-off won 60/200 (paired: 45 games won only without it, 35 only with it; 0.023
+    fewer rounds lost a round, se 0.008), and 42/100 against 37/100 on seed 2's first
+    100 games, run after the choice (paired -0.015 a round, se 0.011). On the ladder
+    (three ``hard``, seeds 101 and 202) it won 113/304 against 114/304 (paired +0.000 a
+    round, se 0.007); the copies kept 35/36 against ``x-read-normal`` and against
+    ``x-read-hard`` (seed 1), 11/12 against ``x-read-expert`` and 12/12 against
+    ``x-bluff-more``. The seventh session's ``many_mix=0`` on 256 particles (7/25
+    above) was too few games to tell.
     """
 
     name = "expert"
