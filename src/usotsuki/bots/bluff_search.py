@@ -348,9 +348,9 @@ class ExpertBluffBot:
     hand; at three or more seats the readers never came close (the copies kept 94%
     against ``x-read-normal`` and ``x-read-hard``) and the rule's bluffs and challenges
     cost rounds against ``expert-v1``, which catches bluffs. The search alone (still
-    mixing among near-equal actions, its candidates still holding bluffs) won 70/200 =
-    35.0% (28.7-41.8%) against three ``expert-v1`` (seed 1), where the expert with the
-    hand-off won 60/200 (paired: 45 games won only without it, 35 only with it; 0.023
+    mixing among near-equal actions, its candidates still holding bluffs) won 71/200 =
+    35.5% (29.2-42.3%) against three ``expert-v1`` (seed 1), where the expert with the
+    hand-off won 60/200 (paired: 45 games won only without it, 34 only with it; 0.024
     fewer rounds lost a round, se 0.008), and 42/100 against 37/100 on seed 2's first
     100 games, run after the choice (paired -0.015 a round, se 0.011). On the ladder
     (three ``hard``, seeds 101 and 202) it won 113/304 against 114/304 (paired +0.000 a
