@@ -135,6 +135,11 @@ class ExpertV1BluffBot:
             seat = _next(v.hand_sizes, seat)
 
 
+def seats_in_play(v: BluffView) -> int:
+    """How many seats hold cards this round (the others are out, B2)."""
+    return sum(1 for n in v.hand_sizes if n)
+
+
 def _next(sizes: tuple[int, ...], seat: int) -> int:
     n = len(sizes)
     seat = (seat + 1) % n
@@ -427,7 +432,7 @@ class ExpertBluffBot:
         assert v.seat is not None
         hand = v.hand or ()
         exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
-        many = sum(1 for n in v.hand_sizes if n) >= 3
+        many = seats_in_play(v) >= 3
         particles = sample(v, rng, self.cal.model(self.particles_for(v)))
         every = particles.truth()  # (particles, 326), computed once: it is the costly part
         raw = np.asarray(particles.weights @ every, dtype=np.float64)  # = probabilities()
@@ -457,7 +462,7 @@ class ExpertBluffBot:
 
     def particles_for(self, v: BluffView) -> int:
         """The belief's particles: ``many_particles`` with three or more seats in play."""
-        many = sum(1 for n in v.hand_sizes if n) >= 3
+        many = seats_in_play(v) >= 3
         return self.many_particles if many and self.many_particles else self.particles
 
     def current_probability(self, v: BluffView, raw: np.ndarray, exact: np.ndarray,
@@ -479,7 +484,7 @@ class ExpertBluffBot:
         full deck (the maps were fitted there; B13's short decks keep the belief, see the
         class), else through ``cal``'s map (``current_only``) or ``believed`` as it is. A
         call the seat's own cards decide stays 0 or 1."""
-        seats = sum(1 for n in v.hand_sizes if n)
+        seats = seats_in_play(v)
 
         def mapped(cal: Calibration) -> float:
             return float(recalibrate(np.array([raw]), np.array([exact]), cal)[0])
@@ -500,7 +505,7 @@ class ExpertBluffBot:
         or 1) is never moved."""
         if not self.read or exact <= 0.0 or exact >= 1.0 or not v.history:
             return p_current
-        seats = sum(1 for n in v.hand_sizes if n)
+        seats = seats_in_play(v)
         if self.read_seats is not None and seats > self.read_seats:
             return p_current
         shift = self.caller_shift(v, v.calls[-1][0])
@@ -573,7 +578,7 @@ class ExpertBluffBot:
 
     def rule_for(self, v: BluffView) -> MixedRule:
         """The candidate rule: ``many_rule`` with three or more seats in play, if set."""
-        if self.many_rule is not None and sum(1 for n in v.hand_sizes if n) >= 3:
+        if self.many_rule is not None and seats_in_play(v) >= 3:
             return self.many_rule
         return self.rule
 
@@ -584,7 +589,7 @@ class ExpertBluffBot:
         start = first_legal_index(v)
         indices, _ = distribution(probs, start, p_current, self.rule_for(v))
         raises = [int(i) for i in indices if i >= 0]
-        seats = sum(1 for n in v.hand_sizes if n)
+        seats = seats_in_play(v)
         if self.jump_seats is None or seats <= self.jump_seats:
             # the jump: the strongest legal call the belief still finds plausible
             floor = self.rule.plausible if self.jump_p is None else self.jump_p
@@ -610,7 +615,7 @@ class ExpertBluffBot:
         if current is None and len(raises) == 1:
             return raises, np.zeros(1)
         gen = np.random.default_rng(rng.getrandbits(64))
-        many = sum(1 for n in v.hand_sizes if n) >= 3
+        many = seats_in_play(v) >= 3
         size = self.many_worlds if many and self.many_worlds else self.worlds
         rule = self.many_playout if many and self.many_playout is not None else self.playout
         worlds = gen.choice(particles.weights.shape[0], size=size, p=particles.weights)
