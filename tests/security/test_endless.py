@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
-from core_helpers import ManualClock, new_lobby, people_table, play_one  # noqa: E402
+from core_helpers import ManualClock, holder, new_lobby, people_table, play_one  # noqa: E402
 
 from usotsuki.server.app import create_app  # noqa: E402
 from usotsuki.server.config import DEFAULT_LIAR_TURN_LIMIT, Refused  # noqa: E402
@@ -62,7 +62,7 @@ def test_a_looping_liar_game_ends_at_the_default_limit(tmp_path: Path) -> None:
             slot = table.current
             assert slot is not None and slot.session.to_move is not None
             seat = slot.session.to_move
-            await table.act(seat, _looping(table.state_message(seat), rng))
+            await table.act(seat, _looping(table.state_message(seat), rng), holder(table, seat))
             acted += 1
             assert acted <= 200, "the game did not end"
         session = table.games[0].session

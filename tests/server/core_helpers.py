@@ -137,16 +137,23 @@ async def bot_table(lobby: Lobby, bots: list[str], game: str = "bluff",
     return table
 
 
+def holder(table: Table, seat: int) -> str:
+    """The hash of the token holding ``seat`` (a person's): what its socket acts with."""
+    held = table.seats[seat].token_hash
+    assert held is not None, f"seat {seat} is not a person's"
+    return held
+
+
 async def play_one(table: Table, rng: random.Random) -> None:
     slot = table.current
     assert slot is not None and slot.session.to_move is not None
     seat = slot.session.to_move
-    await table.act(seat, choose(table.state_message(seat), rng))
+    await table.act(seat, choose(table.state_message(seat), rng), holder(table, seat))
 
 
 def watch(table: Table, seat: int | None = None, since: int = -1) -> Client:
     """A client of ``seat`` (None: a spectator) as the WebSocket route makes one."""
-    client = Client(seat)
+    client = Client(seat, holder=None if seat is None else holder(table, seat))
     table.clients.add(client)
     for text in table.events_since(seat, since):
         client.send_text(text)

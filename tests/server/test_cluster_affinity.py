@@ -166,9 +166,10 @@ def test_an_action_made_by_an_owner_that_died_before_answering_is_not_refused(
             assert slot is not None and slot.session.to_move is not None
             seat = slot.session.to_move
             text = choose(table.state_message(seat), random.Random(1))
-            made = await table.act(seat, text, key=key)  # committed; the copy never hears
+            held = table.seats[seat].token_hash or ""
+            made = await table.act(seat, text, held, key=key)  # committed; the copy never hears
             assert copy.seq < table.seq
-            again = await copy.act(seat, text, key=key)  # relayed; the owner is gone
+            again = await copy.act(seat, text, held, key=key)  # relayed; the owner is gone
             assert copy.token is not None  # this worker took the table
             assert again[0].action == made[0].action
             if key is not None:  # found by its key: the same numbers as its first answer
@@ -196,8 +197,8 @@ def test_a_socket_that_saw_more_than_a_followers_copy_is_not_shown_an_older_stat
             slot = table.current
             assert slot is not None and slot.session.to_move is not None
             seat = slot.session.to_move
-            made = await table.act(seat, choose(table.state_message(seat),
-                                                random.Random(1)))
+            made = await table.act(seat, choose(table.state_message(seat), random.Random(1)),
+                                   table.seats[seat].token_hash or "")
             async with copy.lock:
                 await copy.prepare_socket(since=len(copy.events) - 1)  # saw no more
             assert copy.seq < table.seq

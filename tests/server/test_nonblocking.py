@@ -19,6 +19,7 @@ from core_helpers import (
     ManualClock,
     bot_table,
     drain,
+    holder,
     new_lobby,
     next_event,
     people_table,
@@ -91,12 +92,12 @@ def test_commands_on_one_table_stay_in_order_while_writes_are_slow(tmp_path: Pat
         table, _ = await people_table(lobby, "bluff", 2)
         mover = table.current.session.to_move  # type: ignore[union-attr]
         store.hold_pk = table.row.pk
-        first = asyncio.ensure_future(table.act(mover, "card 2"))
+        first = asyncio.ensure_future(table.act(mover, "card 2", holder(table, mover)))
         await asyncio.to_thread(store.holding.wait, 30)
         # the same seat again, and the other seat: both wait for the lock, then are
         # judged on the state after the first action
-        again = asyncio.ensure_future(table.act(mover, "card 3"))
-        other = asyncio.ensure_future(table.act(1 - mover, "card 3"))
+        again = asyncio.ensure_future(table.act(mover, "card 3", holder(table, mover)))
+        other = asyncio.ensure_future(table.act(1 - mover, "card 3", holder(table, 1 - mover)))
         await asyncio.sleep(0)
         assert not (first.done() or again.done() or other.done())
         store.release.set()

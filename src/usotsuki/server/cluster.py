@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import itertools
 import json
 import logging
@@ -150,6 +151,13 @@ def redis_client(url: str, retries: int = REDIS_RETRIES) -> aioredis.Redis:
     return aioredis.from_url(url, socket_connect_timeout=2, socket_timeout=5,
                              socket_keepalive=True, health_check_interval=HEALTH_SECONDS,
                              retry=retry)
+
+
+def seats_digest(seats: list[SeatRow]) -> str:
+    """A short digest of who holds each seat: published with the owner's entries, so
+    a follower whose copy of the seats is behind (a lost message) reads them first."""
+    held = json.dumps([[s.seat, s.token_hash, s.bot] for s in seats])
+    return hashlib.blake2b(held.encode(), digest_size=8).hexdigest()
 
 
 def worker_id() -> str:
@@ -312,6 +320,7 @@ class ClusterTable(Table):
             raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
         self.seats[row.seat] = row
         self.active = now
+        self.evict_former_holders()
         self.cluster.publish_seat(self, row)
 
     def schedule(self) -> None:
@@ -459,14 +468,20 @@ class ClusterTable(Table):
                 self.cluster.want(self)
 
     async def follow(self, first: int, entries: list[list[Any]],
-                     clock: tuple[int, float, float] | None) -> None:
-        """Entries the owner committed and published, numbered from ``first``."""
+                     clock: tuple[int, float, float] | None,
+                     seats: str | None = None) -> None:
+        """Entries the owner committed and published, numbered from ``first``; ``seats``:
+        the digest of the owner's seats then (``seats_digest``)."""
         async with self.lock:
             if self.token is not None or first + len(entries) <= self.seq:
                 return
             if not self.clients:  # nobody here listens: the log has it when one does
                 self.stale = True
                 return
+            if seats is not None and seats != seats_digest(self.seats):
+                # A seat changed hands and its message was lost: read the seats before a
+                # word of these entries reaches a socket of the seat's former holder.
+                await self.refresh_seats()
             if first > self.seq:  # a gap: what was missed is in the log
                 await self._catch_up_locked()
                 return
@@ -476,12 +491,14 @@ class ClusterTable(Table):
     def seat_changed(self, row: SeatRow) -> None:
         if self.token is None and 0 <= row.seat < len(self.seats):
             self.seats[row.seat] = row
+            self.evict_former_holders()
             self.announce_table()
 
     async def refresh_seats(self) -> None:
         seats = await self.store.call(self.store.load_seats, self.row.pk)
         if seats != self.seats:
             self.seats = seats
+            self.evict_former_holders()
             self.announce_table()
 
     async def wait_events(self, count: int) -> None:
@@ -531,7 +548,7 @@ class ClusterTable(Table):
             raise
         raise Refused("unavailable", "the table is moving between servers: try again", 503)
 
-    async def act(self, seat: int, text: str,
+    async def act(self, seat: int, text: str, holder: str,
                   done: Callable[[list[Numbered]], None] | None = None,
                   arrived: float | None = None,
                   key: str | int | None = None) -> list[Numbered]:
@@ -550,9 +567,12 @@ class ClusterTable(Table):
                             Numbered(len(self.events) - 1, None, "")]
             return None
 
-        return await self._command("act", {"seat": seat, "text": text, "key": key},
-                                   lambda: super(ClusterTable, self).act(seat, text, done,
-                                                                         arrived, key),
+        # The owner checks ``holder`` against its seats (the truth), whatever this copy
+        # knows: a socket whose seat changed hands can never act for the new holder.
+        return await self._command("act", {"seat": seat, "text": text, "key": key,
+                                           "holder": holder},
+                                   lambda: super(ClusterTable, self).act(seat, text, holder,
+                                                                         done, arrived, key),
                                    relayed,
                                    recover)
 
@@ -564,12 +584,12 @@ class ClusterTable(Table):
         return await self._command("join", {"name": name, "seat": seat},
                                    lambda: super(ClusterTable, self).join(name, seat), relayed)
 
-    async def leave(self, seat: int) -> None:
+    async def leave(self, seat: int, holder: str) -> None:
         async def relayed(reply: dict[str, Any]) -> None:
             self.seat_changed(SeatRow(*reply["row"]))
 
-        await self._command("leave", {"seat": seat},
-                            lambda: super(ClusterTable, self).leave(seat), relayed)
+        await self._command("leave", {"seat": seat, "holder": holder},
+                            lambda: super(ClusterTable, self).leave(seat, holder), relayed)
 
     async def start(self, rematch: bool, check: Callable[[Table], None] | None = None) -> int:
         # A follower's start is relayed without ``check``: the owner's lobby applies its
@@ -767,7 +787,7 @@ class Coordinator:
                         clock: tuple[int, float, float] | None) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, encode(
             {"t": table.public_id, "seq": first, "entries": entries, "clock": clock,
-             "by": self.me})))
+             "seats": seats_digest(table.seats), "by": self.me})))
 
     def publish_seat(self, table: Table, row: SeatRow) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
@@ -869,7 +889,8 @@ class Coordinator:
             self._spawn(table.follow(message["seq"], message["entries"],
                                      None if clock is None else (int(clock[0]),
                                                                  float(clock[1]),
-                                                                 float(clock[2]))))
+                                                                 float(clock[2])),
+                                     message.get("seats")))
 
     # relaying a follower's command to the owner
 
@@ -1011,7 +1032,8 @@ class Coordinator:
             raise Refused(NOT_OWNER, "not the owner", 503)
         args, command = request["args"], request["command"]
         if command == "act":
-            fresh = await table.act(int(args["seat"]), args["text"], key=args.get("key"))
+            fresh = await table.act(int(args["seat"]), args["text"], str(args["holder"]),
+                                    key=args.get("key"))
             return {"first": fresh[0].n, "last": fresh[-1].n, "action": fresh[0].action}
         if command == "join":
             seat, token = await table.join(str(args["name"]), args["seat"])
@@ -1019,7 +1041,7 @@ class Coordinator:
             return {"seat": seat, "token": token,
                     "row": [row.seat, row.name, row.token_hash, row.bot]}
         if command == "leave":
-            await table.leave(int(args["seat"]))
+            await table.leave(int(args["seat"]), str(args["holder"]))
             row = table.seats[int(args["seat"])]
             return {"row": [row.seat, row.name, row.token_hash, row.bot]}
         if command == "start":

@@ -154,6 +154,27 @@ class Table:
                 return s.seat
         return None
 
+    def holds(self, seat: int | None, holder: str | None) -> bool:
+        """Whether the token whose hash is ``holder`` still holds ``seat``. A socket or a
+        relayed command speaks for a seat only while this is true: leaving, a bot taking
+        the seat over and a new join each change the seat's holder (its token hash)."""
+        return (seat is not None and holder is not None and 0 <= seat < len(self.seats)
+                and self.seats[seat].token_hash == holder)
+
+    def evict_former_holders(self) -> None:
+        """Close every socket whose token no longer holds its seat (``left``, then 1000):
+        it must hear nothing more of the seat, whoever plays it now."""
+        for client in list(self.clients):
+            if client.seat is not None and not self.holds(client.seat, client.holder):
+                self.evict(client)
+
+    def evict(self, client: Client) -> None:
+        if client not in self.clients:  # evicted already, or gone
+            return
+        self.clients.discard(client)
+        client.send({"type": "error", "code": "left", "message": "you left the table"})
+        client.close()
+
     def is_host(self, token: str | None) -> bool:
         return same_token(self.row.host_hash, token)
 
@@ -330,6 +351,9 @@ class Table:
         states: dict[tuple[int | None, bool], str] = {}
         clients = sorted(self.clients, key=lambda c: c.hints)
         for client in clients:
+            if client.seat is not None and not self.holds(client.seat, client.holder):
+                self.evict(client)  # its seat changed hands: not a word of the new one's
+                continue
             for e in fresh:
                 if visible_to(e, client.seat):
                     client.send_text(e.wire)
@@ -430,24 +454,23 @@ class Table:
         await self.store.call(self.store.touch, self.row.pk, now)
         self.seats[row.seat] = row
         self.active = now
+        self.evict_former_holders()
 
-    async def leave(self, seat: int) -> None:
-        """Before the first game the seat is freed; later a bot plays it from now on."""
-        await self._serialised(lambda: self._leave(seat))
+    async def leave(self, seat: int, holder: str) -> None:
+        """The seat's holder (its token's hash) leaves: before the first game the seat is
+        freed; later a bot plays it from now on. Every socket of the seat is closed."""
+        await self._serialised(lambda: self._leave(seat, holder))
 
-    async def _leave(self, seat: int) -> None:
+    async def _leave(self, seat: int, holder: str) -> None:
         old = self.seats[seat]
-        if old.token_hash is None:  # two leaves at once: the first one won
+        if not self.holds(seat, holder):  # two leaves at once (the first one won), or a
+            # token that held the seat before somebody else took it
             raise Refused("forbidden", "this token holds no seat at this table", 403)
         if self.games:
             row = SeatRow(seat, old.name, None, stand_in(self.game))
         else:
             row = SeatRow(seat, None, None, None)
-        await self._set_seat(row)
-        for client in list(self.clients):
-            if client.seat == seat:
-                client.send({"type": "error", "code": "left", "message": "you left the table"})
-                client.close()
+        await self._set_seat(row)  # (closes the seat's sockets: it has a new holder)
         self.announce_table()
         self.schedule()
 
@@ -480,17 +503,21 @@ class Table:
         self._publish(fresh)
         return len(self.games) - 1
 
-    async def act(self, seat: int, text: str,
+    async def act(self, seat: int, text: str, holder: str,
                   done: Callable[[list[Numbered]], None] | None = None,
                   arrived: float | None = None,
                   key: str | int | None = None) -> list[Numbered]:
-        """A person's action: checked by the core, committed, then published; ``done``
+        """A person's action: refused with ``left`` unless ``holder`` (the hash of the
+        token it came with) still holds the seat; checked by the core, committed, then
+        published; ``done``
         is called with its events right after they are published (the actor's ``ack``
         then joins the same batch frame as the events and state); ``arrived``: when its
         message arrived (``time.perf_counter``), to time its phases. ``key``: the client's
         name for this action (logged with it): sent again, the action made already is
         acknowledged again, never made twice nor refused."""
         async def run() -> list[Numbered]:
+            if not self.holds(seat, holder):
+                raise Refused("left", "this token no longer holds the seat", 403)
             fresh = await self._act(seat, text, arrived=arrived, key=key)
             if done is not None:
                 done(fresh)

@@ -45,11 +45,14 @@ class Numbered:
 class Client:
     """One connection: its seat (None: a spectator), whether it shows the honest hint
     (its ``state`` messages carry it only then: a hint costs milliseconds of CPU) and
-    takes batch frames, and its outgoing queue."""
+    takes batch frames, the hash of the token it joined with (``holder``), and its
+    outgoing queue. A seated client speaks for its seat only while that token still
+    holds the seat (``Table.holds``): leaving, a bot taking over or a new join end it."""
 
     seat: int | None
     hints: bool = False
     batch: bool = False  # messages queued together go in one "batch" frame
+    holder: str | None = None  # the seat's token hash when this client connected
     queue: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False

@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table
+from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
 
 router = APIRouter()
 
@@ -152,13 +152,19 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         await websocket.send_json(_error("forbidden", "this token holds no seat here"))
         await websocket.close(code=4403)
         return
-    client = Client(seat, hints, batch)
+    client = Client(seat, hints, batch, None if seat is None else token_hash(token or ""))
     async with table.lock:  # no event can slip between the catch-up and the live stream
         await table.prepare_socket(since)
-        table.clients.add(client)
-        table.announce_table(skip=client)  # to the others: this seat is connected
-        client.send({"type": "welcome", "seat": seat, "table": table.summary()})
-        _catch_up(table, client, since)
+        held = seat is None or table.holds(seat, client.holder)  # (not left meanwhile)
+        if held:
+            table.clients.add(client)
+            table.announce_table(skip=client)  # to the others: this seat is connected
+            client.send({"type": "welcome", "seat": seat, "table": table.summary()})
+            _catch_up(table, client, since)
+    if not held:
+        await websocket.send_json(_error("forbidden", "this token holds no seat here"))
+        await websocket.close(code=4403)
+        return
     table.socket_added()
     sender = asyncio.create_task(_sender(websocket, client, lobby.timing))
     now = websocket.app.state.monotonic
@@ -216,6 +222,9 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limits: L
 
 async def _handle(table: Table, client: Client, text: str, limits: Limits,
                   arrived: float) -> None:
+    if client.seat is not None and not table.holds(client.seat, client.holder):
+        table.evict(client)  # its seat changed hands: this socket speaks for nobody now
+        return
     if json_depth(text) > MAX_DEPTH:
         client.send(_error("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels"))
         return
@@ -302,8 +311,11 @@ async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: flo
 
     try:
         # (serialised by the table's lock)
-        fresh = await table.act(client.seat, action, ack, arrived, key)
+        fresh = await table.act(client.seat, action, client.holder or "", ack, arrived, key)
     except Refused as exc:
+        if exc.code == "left":  # the owner knows the seat changed hands: close it here too
+            table.evict(client)
+            return
         # Only the actor hears why: the message can name the actor's own cards.
         client.send(_error(exc.code, exc.message, ref, exc.params))
         return

@@ -10,7 +10,7 @@ from usotsuki.bots import bot_names
 from usotsuki.core.errors import InvalidRules
 from usotsuki.server import schemas
 from usotsuki.server.games import check_config
-from usotsuki.server.tables import Lobby, Refused, Table
+from usotsuki.server.tables import Lobby, Refused, Table, token_hash
 
 router = APIRouter(prefix="/api", responses={
     400: {"model": schemas.Problem}, 403: {"model": schemas.Problem},
@@ -110,7 +110,8 @@ async def leave(table_id: str, body: schemas.TokenRequest, request: Request) -> 
     table = await _lobby(request).get(table_id)
     seat = _seated(table, body.token, host_allowed=False)
     assert seat is not None
-    await table.leave(seat)  # checks again, under the table's lock, that the seat is held
+    # checks again, under the table's lock, that this token holds the seat
+    await table.leave(seat, token_hash(body.token))
 
 
 @router.get("/tables/{table_id}/games", response_model=list[schemas.GameInfo])
