@@ -1,4 +1,4 @@
-"""Abuse benchmark: what one anonymous client can do to the game server (issue 10).
+"""Abuse benchmark: what one anonymous client can do to the game server.
 
 Starts ``usotsuki serve`` on a free loopback port (a temporary SQLite file, bots wait
 0 s, its address space bounded by ``--memory-gb`` so a bad run cannot take the machine)
