@@ -8,8 +8,8 @@ measuring the round trip (p50/p99) while each attack runs:
 1. replay flood: ``--clients`` loops posting long finished Bluff records to
    ``/api/replay``, each a little different (no cache helps); answers, their time and
    the server's memory (its processes' summed RSS, highest seen). ``--max-record``
-   adds the longest legal Bluff record (8 players, 235 KB): without the limits it never
-   answers, so it is opt-in for the old code.
+   adds the longest legal Bluff record (8 players, 235 KB): a server without the replay
+   limits would never answer it, so it is opt-in.
 2. with ``--bots``, last: bot-only expert tables created as fast as answered (a server
    with quotas refuses some: the answers are counted).
 4. a 50 MB request body: status, time, memory.
