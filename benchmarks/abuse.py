@@ -1,4 +1,4 @@
-"""Abuse benchmark: what one anonymous client can do to the game server (issue 10).
+"""Abuse benchmark: what one anonymous client can do to the game server.
 
 Starts ``usotsuki serve`` on a free loopback port (a temporary SQLite file, bots wait
 0 s, its address space bounded by ``--memory-gb`` so a bad run cannot take the machine)
@@ -8,8 +8,8 @@ measuring the round trip (p50/p99) while each attack runs:
 1. replay flood: ``--clients`` loops posting long finished Bluff records to
    ``/api/replay``, each a little different (no cache helps); answers, their time and
    the server's memory (its processes' summed RSS, highest seen). ``--max-record``
-   adds the longest legal Bluff record (8 players, 235 KB): without the limits it never
-   answers, so it is opt-in for the old code.
+   adds the longest legal Bluff record (8 players, 235 KB): a server without the replay
+   limits would never answer it, so it is opt-in.
 2. with ``--bots``, last: bot-only expert tables created as fast as answered (a server
    with quotas refuses some: the answers are counted).
 4. a 50 MB request body: status, time, memory.

@@ -1,4 +1,4 @@
-"""Issue 11: fit the Bluff beliefs to self-play and report their calibration.
+"""Fit the Bluff beliefs to self-play and report their calibration.
 
 Self-play games of each population (``normal``, ``hard``, and ``mix``: tables of
 expert, hard and normal) at 2 and 4 players give, at every decision facing a call, the
@@ -38,7 +38,7 @@ LINEUPS = {
 GRID = [(1.0, 0.3), (2.0, 0.3), (3.0, 0.3), (2.0, 0.0)]
 USE = {"normal": (64, False), "hard": (256, False), "mix": (256, False)}
 """Per population, how its users read: particles, and whether only the last call (all of
-them now read the whole round: normal with 64 particles; the hints with 256)."""
+them read the whole round: normal with 64 particles; the hints with 256)."""
 
 
 def records(population: str, games: int, seed: int) -> list[tuple[int, Any, bool]]:

@@ -1,4 +1,4 @@
-"""Issue 11: where a Bluff level loses its rounds, decision by decision.
+"""Where a Bluff level loses its rounds, decision by decision.
 
 Plays seeded games of one line-up (default ``expert`` against three ``hard``) and logs
 every decision with its kind, judged on the true deal after the round:

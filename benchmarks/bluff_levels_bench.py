@@ -1,4 +1,4 @@
-"""Bluff odds and bot levels (issue 4): odds time, decision times per level, strength.
+"""Bluff odds and bot levels: odds time, decision times per level, strength.
 
 **Odds.** ``usotsuki.odds.call_probabilities`` for all 326 calls, for random hands of 1 to 5
 cards and 3 to 39 unseen cards: the median and 95th percentile per call of the whole set,

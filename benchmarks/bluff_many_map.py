@@ -1,4 +1,4 @@
-"""Issue 11: fit the expert's map for the call in front of it with three or more seats in play.
+"""Fit the expert's map for the call in front of it with three or more seats in play.
 
 Reads ``bluff_expert_diag.py --json`` records (self-play: ``--lineup
 expert,expert,expert,expert``), keeps the searched decisions of ``expert`` that faced a call
@@ -13,8 +13,8 @@ for the belief as it is, the map, and the plain share of true calls::
 ``--collect OUT --lineup L --games N --seed S`` writes such records without a search: every
 decision of every seat (``--bot any`` reads them all) that faced a call its own cards left
 uncertain with three or more seats in play, with the ``search`` belief of that seat drawn
-on ``--particles`` particles (4,096: the expert's number there since the eighth session;
-the first map was fitted on the 256 it had before, whose noise flattens a fit)::
+on ``--particles`` particles (4,096: the expert's number there;
+a map fitted on 256 particles is flattened by their noise)::
 
     python benchmarks/bluff_many_map.py --collect .bench/many_hard7.json \
         --lineup hard,hard,hard,hard --games 6 --seed 7

@@ -1,4 +1,4 @@
-"""What the compiled cores give the Liar Game expert (issue 15).
+"""What the compiled cores give the Liar Game expert.
 
 1. **Playouts in its time**: the expert (``SearchLiarBot``, an iteration budget of 160
    playouts by default) searches the same sampled decisions on the compiled cores and, in a

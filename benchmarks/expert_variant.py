@@ -1,4 +1,4 @@
-"""Issue 11: a variant of the Bluff ``expert`` (keyword options) on a line-up's seeded games.
+"""A variant of the Bluff ``expert`` (keyword options) on a line-up's seeded games.
 
 The games are exactly those of ``usotsuki.tournament`` for the line-up and seed (the same
 deals and generators as ``exploit.py --compare expert:expert-v1``); every seat named

@@ -56,7 +56,7 @@ def deal(rules: Any, rng: random.Random) -> tuple[Any, Any, int]:
 
 def make_uniform_action() -> Any:
     """A uniform draw among the concrete legal actions: ``usotsuki.liar.uniform_action``
-    (in the core since issue 15, so it runs compiled; tests/liar/test_liar_uniform_action.py
+    (in the core, so it runs compiled; tests/liar/test_liar_uniform_action.py
     checks it draws what this benchmark's own Python version drew)."""
     from usotsuki.liar.legal import uniform_action
 

@@ -1,4 +1,4 @@
-"""Issue 11: where a Liar Game bot loses its cards, decision by decision.
+"""Where a Liar Game bot loses its cards, decision by decision.
 
 Plays seeded games of one line-up (default one ``expert`` against three ``expert-v1``)
 and logs every decision, judged on the true state (the diagnosis sees every hand):

@@ -1,4 +1,4 @@
-"""Liar Game bot levels (issue 4): decision times per level and a strength table.
+"""Liar Game bot levels: decision times per level and a strength table.
 
 **Decision time.** A fixed sample of decision points (the views of seats to move, taken
 from games of ``hard`` bots, plain rules and all house rules, fixed seeds) is handed to

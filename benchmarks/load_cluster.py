@@ -1,4 +1,4 @@
-"""Load benchmark of the cluster (issue 16): three workers behind nginx, on a throwaway
+"""Load benchmark of the cluster: three workers behind nginx, on a throwaway
 PostgreSQL and Redis (Debian's servers, as the tests start them).
 
 Opens ``--tables`` tables of ``--players`` people through nginx (round robin: a table's
@@ -14,8 +14,8 @@ the workers run ``--lease-follows-sockets``, as ``deploy/`` ships; else round ro
 People's think time, 5 s on average by default (2.5 s to 7.5 s): a Bluff turn is reading
 the last call, looking at one's cards and picking a call among up to 327 poker hands, or
 challenging; 5 s is on the quick side of that. It is a chosen figure, not one measured
-from people's games (the same as the earlier runs, so they compare); ``--think 1.0``
-(the first runs' figure) is closer to a machine's pace than a person's.
+from people's games (kept fixed so that runs compare); ``--think 1.0`` is closer to a
+machine's pace than a person's.
 
 The hint share, 25% by default: the panel is closed until a person opens it (their
 browser remembers it). How many keep it open is not known: 25% is chosen, not
@@ -285,7 +285,7 @@ def _same_weight(port: str) -> None:
 
     ``pg_ctl`` starts the server in a session of its own, hence (``sched_autogroup``) a
     scheduling group of its own at nice 0, while the workers, nginx, Redis and this
-    process share ours (``/work/wt/measure`` runs it at nice -10, nine times the weight):
+    process share ours (run at nice -10 for a measurement, nine times the weight):
     on a busy machine the database got a tenth of the CPU the rest got, and every commit
     waited for it. Alike, as separate services on one host would be."""
     mine = Path("/proc/self/autogroup")
@@ -300,7 +300,7 @@ def _same_weight(port: str) -> None:
 
 def _machine_busy() -> float:
     """CPU seconds the whole machine has been busy (all cores, every process; the time
-    the host stole counts as busy, as in earlier figures)."""
+    the host stole counts as busy)."""
     fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
     return (sum(fields[:8]) - fields[3] - fields[4]) / TICK
 

@@ -4,7 +4,7 @@ The replay limits (``server/replay.py``: body size, step limit) must keep any ac
 record cheap to answer. This times the frames of the two longest legal records - Bluff
 with 8 players and 6 cards where every round climbs through all 326 calls, and a Liar
 Game that runs to the step limit - in process CPU time, with their size and the peak
-memory of building them. Target (issue 10): under 2 s and 100 MB each. The tests check
+memory of building them. Target: under 2 s and 100 MB each. The tests check
 the sizes; the time is a figure for this benchmark, not a timed test.
 """
 

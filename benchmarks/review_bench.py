@@ -1,8 +1,8 @@
 """``make bench`` part: the game review (``usotsuki.analysis``) of real bot games.
 
 Plays a 5-player Bluff game and a 4-player Liar Game between bots (seeded, so the same
-games every run) and times their analysis at the default depth on one core. The target
-(issue 13): under 30 s each.
+games every run) and times their analysis at the default depth on one core. The target:
+under 30 s each.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from cases import Case  # noqa: E402
 from harness import Figure, PlayResult, Settings, measure_listings, measure_play  # noqa: E402
 
 RATIO_TARGETS = [
-    # (row key prefix, minimum decisions/s over OpenSpiel's liars_dice, what issue 15 asks)
+    # (row key prefix, minimum decisions/s over OpenSpiel's liars_dice, the target in words)
     ("bluff/push/5", 1.0, "Bluff fast path, 5 players: at least 1.0x liars_dice"),
     ("bluff/apply/5", 0.5, "Bluff checked path, 5 players: at least 0.5x liars_dice"),
     ("liar/push/plain/4", 0.6, "Liar Game plain fast path, 4 players: at least 0.6x liars_dice"),

@@ -6,7 +6,7 @@ from ``tests/server/drive.py``, a ``--think`` pause before each action, as peopl
 and measures the latency from sending an action to its ``ack``. Twice: without, then with
 a table of ``--experts`` expert bots playing non-stop (bot delay 0, a rematch whenever a
 game ends), so the bots think all the time. Prints the people's p50/p99 in both runs and
-the difference; the goal (issue 9) is a p99 that grows by no more than a few ms.
+the difference; the goal is a p99 that grows by no more than a few ms.
 
     python benchmarks/server_expert.py [--tables 100] [--seconds 40] [--game liar]
     python benchmarks/run.py --only server/expert

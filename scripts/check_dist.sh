@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make dist` (issue 15): build the sdist and the wheel with `python -m build`, then check
+# `make dist`: build the sdist and the wheel with `python -m build`, then check
 # both end to end, each in a fresh virtual environment outside the repository:
 #   1. the wheel is platform-specific and holds the compiled cores (every module of
 #      usotsuki._native.MODULES as an extension, mypyc's shared library, the build stamp);

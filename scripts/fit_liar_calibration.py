@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fit the calibrated Liar Game belief to self-play and write
-``src/usotsuki/bots/liar_calibration.json`` (issue 11).
+``src/usotsuki/bots/liar_calibration.json``.
 
 Plays seeded games of the levels below the expert and of players who lie more than they
 do (heads-up and 4 players, plain rules and all house rules; see :data:`LINEUPS`),
@@ -9,10 +9,10 @@ records every play as the next seat to move saw it, fits the model of
 likelihood per level and pooled on all the games, and reports held-out calibration by
 cross-validation (:func:`fold`: each play predicted by the model fitted without its
 game): a reliability table by bucket and the Brier score of the calibrated belief, of
-the plain card odds and of the old structural belief. Everything is derived from
-``--seed``; the JSON keeps the figures.
+the plain card odds and of the structural ``belief`` feature alone. Everything is derived
+from ``--seed``; the JSON keeps the figures.
 
-    /work/wt/low .venv/bin/python scripts/fit_liar_calibration.py [--games 480] [--jobs 2]
+    nice .venv/bin/python scripts/fit_liar_calibration.py [--games 480] [--jobs 2]
         [--seed 1] [--dry-run] [--only simple,hint] [--check] [--reuse] [--records FILE]
 
 ``--only simple,hint`` refits ``normal``'s small model or the hint's model (the pooled
@@ -20,8 +20,8 @@ procedure) alone and keeps every other model of the shipped file: the pooled mod
 ``hard`` and the expert read stays as it was fitted (``--only pooled`` refits that one
 alone, keeping the hint's). Why the hint has its own model: the
 bots that read the pooled model play differently once it is refitted, so a model fitted on
-their games is calibrated for the bots before the refit (the pooled model shipped before
-this split was within 0.014 of every bucket by cross-validation, but off by up to 0.11 on
+their games is calibrated for the bots before the refit (a pooled model that also served
+the hint was within 0.014 of every bucket by cross-validation, but off by up to 0.11 on
 fresh games of the bots that read it); the hint changes nobody's play, so a hint refitted
 on the shipped bots' games stays calibrated for them. The shipped pooled model is also
 scored on the new games, which it was not fitted on. ``--check`` only scores the shipped
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         "plain card odds", [(r.odds, r.truthful) for r in ordered])
     belief = FEATURES.index("belief")
     report["old structural belief, held out"] = table(
-        "old structural belief (hard's before issue 11)",
+        "structural belief feature alone",
         [(0.0 if r.x is None else 1 / (1 + math.exp(-r.x[belief])), r.truthful)
          for r in ordered])
     for level in [*LEVELS, *sorted({r.level for r in records} - set(LEVELS))]:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit and check the Liar expert's per-opponent read of leads (issue 11):
+"""Fit and check the Liar expert's per-opponent read of leads:
 :data:`usotsuki.bots.liar_calibrated.LEAD_READ`.
 
 Plays seeded games (:func:`usotsuki.tournament.play_game`, the bots of the calibration's
@@ -15,8 +15,8 @@ lies) and whether the play was truthful.
   pooled belief and of the read, on all plays, on leads, on the other plays and per bot,
   for held-out seeds.
 
-    /work/wt/low .venv/bin/python scripts/fit_liar_read.py --fit [--seed 131]
-    /work/wt/low .venv/bin/python scripts/fit_liar_read.py [--seed 141] [--games 60]
+    nice .venv/bin/python scripts/fit_liar_read.py --fit [--seed 131]
+    nice .venv/bin/python scripts/fit_liar_read.py [--seed 141] [--games 60]
 
 - ``--fit --follows``: the same fit for the read of the plays that answer another
   (:data:`usotsuki.bots.liar_calibrated.FOLLOW_READ`), by the player's doubted plays of

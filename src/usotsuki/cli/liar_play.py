@@ -58,7 +58,7 @@ class LiarOptions:
     turn_limit: int | None = None
     bots: str = "sensible"
     delay: float = 0.0
-    hints: bool = False  # show the odds and a suggested move at each turn (issue 4)
+    hints: bool = False  # show the odds and a suggested move at each turn
 
 
 def make_rules(opts: LiarOptions) -> liar.LiarRules:

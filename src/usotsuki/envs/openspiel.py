@@ -3,8 +3,9 @@
 Importing this module registers both with ``pyspiel.register_game``; then
 ``pyspiel.load_game("python_usotsuki_bluff", {"round": True, "ranks": 4})`` and OpenSpiel's
 algorithms (CFR, MCCFR, best response, exploitability, NFSP, R-NaD) run on them as on
-any game. Every rule is the core's: these classes route actions to ``GAME.apply`` and
-build strings and tensors from ``GAME.view`` (see docs/research.md).
+any game. Every rule is the core's: these classes route actions to the core's ``apply``
+(Bluff: ``push``, once the core's own legal list has said yes) and build strings and
+tensors from the core's ``view`` (see docs/research.md).
 
 **Chance.** Everything random is a chance node, nothing is seeded:
 

@@ -49,13 +49,13 @@ class Settings:
     reveal_pause: float = 4.0  # a bot waits this many bot_delays after a challenge or doubt
     turn_seconds: float | None = None
     deal_seed: int | None = None  # tests and demos only: predictable deals
-    # bots (issue 9): a bounded pool of worker processes, a deadline per decision
+    # bots: a bounded pool of worker processes, a deadline per decision
     bot_workers: int = 1
     bot_deadline: float = 5.0
     bot_nice: int = 10  # bots yield the CPU to the event loop's process
     bot_warm: bool = False  # start the bot workers with the server (serve does)
     bot_idle: bool = True  # Linux: bots get only CPU time nobody else wants (SCHED_IDLE)
-    # quotas (issue 10)
+    # quotas against abuse by one client address
     tables_per_minute: int = 10  # tables one client address may create per minute
     open_tables: int = 20  # tables of one address that have not expired
     bot_tables: int = 4  # bot-only games being played at once, over all addresses

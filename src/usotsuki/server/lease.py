@@ -1,4 +1,4 @@
-"""Table leases with fencing tokens, in PostgreSQL next to the log (issue 16).
+"""Table leases with fencing tokens, in PostgreSQL next to the log.
 
 Each table is owned by one worker at a time: the row ``leases(table_pk)`` names the
 owner, a fencing ``token`` that grows by one at every change of owner, and when the
@@ -18,7 +18,7 @@ flight to commit, and the new owner reads the log after that, so no committed en
 ever missed. The token is a key column (a unique index holds it), so every change of
 owner (the token grows) waits for the writes in flight and they for it, while renewals
 (``expires`` only) and writes never wait for each other: a renewal updates hundreds of
-rows at once, and writes used to queue behind it.
+rows at once, and writes must not queue behind it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// Honest hints (issue 11): the chance that the current claim is true, two ways, each
+// Honest hints: the chance that the current claim is true, two ways, each
 // labelled: given how people play (calibrated on self-play) and from the cards alone
 // (exact odds). The server sends them in the state message for the seat to move.
 import { el } from "./dom.js";

@@ -343,7 +343,7 @@ function renderBoard(view) {
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
-  if (judging(ctx.legal)) controls.unshift(hintBox()); // issue 11: honest hints
+  if (judging(ctx.legal)) controls.unshift(hintBox()); // the honest hint, above the controls
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
