@@ -62,12 +62,12 @@ class HeldStore(Store):
         self.release = threading.Event()
         self.holding = threading.Event()  # set once a held append is waiting
 
-    def append(self, table_pk: int, seq: int, kind: str, data: dict[str, Any],
-               now: float | None = None) -> None:
+    def append_many(self, table_pk: int, first: int,
+                    entries: list[tuple[str, dict[str, Any]]], now: float | None = None) -> None:
         if table_pk == self.hold_pk:
             self.holding.set()
             self.release.wait(60)
-        super().append(table_pk, seq, kind, data, now)
+        super().append_many(table_pk, first, entries, now)
 
 
 class SlowBot:

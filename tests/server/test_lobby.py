@@ -150,16 +150,16 @@ def test_spectators_are_counted_in_batches_not_announced_per_socket(tmp_path: Pa
         lobby = new_lobby(store, clock, spectator_batch=1.0)
         table, _ = await people_table(lobby, "bluff", 2)
         player = watch(table, 0)
-        table.announce_table()  # the seat's connection is news: sent at once
+        table.audience.announce()  # the seat's connection is news: sent at once
         assert [m["type"] for m in drain(player)][-1] == "table"
         crowd = []
         for _ in range(200):
             client = watch(table, None)
-            table.announce_table(skip=client)
+            table.audience.announce(skip=client)
             crowd.append(client)
         for client in crowd[:50]:
             table.clients.discard(client)
-            table.announce_table()
+            table.audience.announce()
         assert [m for m in drain(player) if m["type"] == "table"] == []
         await asyncio.sleep(0)  # the batch's timer starts
         assert clock.sleeping() == [clock.now + 1.0]  # one timer for all 250 changes

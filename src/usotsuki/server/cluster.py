@@ -60,8 +60,9 @@ from redis.exceptions import RedisError
 
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
-from usotsuki.server.lease import Fenced, FencedLog, Leases, table_row
+from usotsuki.server.lease import FencedLog, Leases, table_row
 from usotsuki.server.lobby import Lobby
+from usotsuki.server.log import NOT_OWNER, FencedTableLog
 from usotsuki.server.metrics import Metrics
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.table import Table
@@ -71,7 +72,6 @@ log = logging.getLogger("usotsuki.cluster")
 
 LOG_CHANNEL = "usotsuki:log"
 LOG_PREFIX = b'{"t":"'  # how every message on it begins (the table's public id first)
-NOT_OWNER = "not_owner"  # internal: the command reached a worker that no longer owns
 RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
 SERVED_SECONDS = 60.0  # an owner remembers a relayed command's answer this long
 REDIS_RETRIES = 4  # a command on a connection found closed is sent again this often
@@ -211,13 +211,21 @@ class ClusterConfig:
 
 
 class ClusterTable(Table):
-    """A table as one worker sees it: the owner (``token`` set) or a follower."""
+    """A table as one worker sees it: the owner (``token`` set), which writes its log
+    (fenced by the lease) and runs its bots and timers, or a follower, which folds what the
+    owner publishes and relays its sockets' commands to the owner. The commands, the fold
+    and the write path are :class:`Table`'s own."""
 
     cluster: Coordinator
+    log: FencedTableLog
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, settings: Settings,
+                 clock: Clock, runner: BotRunner | None, cluster: Coordinator) -> None:
+        self.cluster = cluster
         self._token: int | None = None
+        super().__init__(row, seats, store, settings, clock, runner, FencedTableLog(
+            cluster.log, row.pk, lambda: self.token, self.demote,
+            lambda seat: cluster.publish_seat(self, seat)))
         self.advanced = asyncio.Condition(self.lock)  # a follower's copy grew
         # A follower copy with no socket here does not fold published entries (nobody
         # would hear of them): it reads the log when it is used again.
@@ -225,7 +233,6 @@ class ClusterTable(Table):
         # The owner publishes its entries until then (monotonic seconds): while a
         # follower has sockets at the table it says so, every few seconds.
         self.watched = 0.0
-        self._outgoing: list[list[Any]] = []  # [kind, data] committed, not yet published
 
     @property
     def token(self) -> int | None:
@@ -241,115 +248,34 @@ class ClusterTable(Table):
     def owner(self) -> bool:
         return self.token is not None
 
-    # the owner's writes: fenced, then published
+    @property
+    def writer(self) -> bool:
+        return self.token is not None
 
-    async def _commit(self, kind: str, data: dict[str, Any]) -> list[Numbered]:
-        token = self.token
-        if token is None:
-            raise Refused(NOT_OWNER, "this worker does not own the table", 503)
-        if self.seq >= self.settings.max_entries:
-            raise Refused("table_cap", f"this table has reached its cap of "
-                          f"{self.settings.max_entries} logged actions and deals", 409)
-        started = time.perf_counter()
-        games, events = self._fold(kind, data)
-        folded = time.perf_counter()
-        now = self.clock.time()
-        try:
-            await self.cluster.log.append(self.row.pk, self.seq, kind,
-                                  data, now, token)
-        except Fenced:
-            self.demote("fenced")
-            raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
-        self.spent(started, folded)
-        self.active = now
-        # Published with the command's other entries once the turn's timer is set
-        # (``schedule``): followers fold them at once and show the same clock.
-        self._outgoing.append([kind, data])
-        return self._absorb(games, events, kind, data)
+    # the owner's entries, published to the followers
 
-    async def _commit_action(self, data: dict[str, Any]) -> list[Numbered]:
-        """The action and the deals it makes due (a challenge ends a round: the next is
-        dealt) in one statement: one commit, one flush of the database's log to disk,
-        where they were two in a row (the slowest actions). Nobody hears of either
-        before both are committed, as before; the deals are drawn as ``_deal_due``
-        would draw them (the same entry numbers, hence the same seeds)."""
-        token = self.token
-        if token is None:
-            raise Refused(NOT_OWNER, "this worker does not own the table", 503)
-        if self.seq >= self.settings.max_entries:
-            return await self._commit("action", data)  # (refused: the table's cap)
-        started = time.perf_counter()
-        games, events = self._fold("action", data)
-        entries = [("action", data, games, events)]
-        kept = self.games, self.seq
-        try:  # the deals are folded on the action's outcome, in memory only
-            self.games, self.seq = games, self.seq + 1
-            while ((slot := self.current) is not None and slot.session.chance_due
-                   and self.seq < self.settings.max_entries):
-                chance = slot.session.draw_chance(self._rng("deal"))
-                games, events = self._fold("chance", chance)
-                entries.append(("chance", chance, games, events))
-                self.games, self.seq = games, self.seq + 1
-        finally:
-            self.games, self.seq = kept
-        folded = time.perf_counter()
-        now = self.clock.time()
-        try:
-            await self.cluster.log.append_many(self.row.pk, self.seq,
-                                               [(k, d) for k, d, _, _ in entries], now, token)
-        except Fenced:
-            self.demote("fenced")
-            raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
-        self.spent(started, folded)
-        self.active = now
-        fresh: list[Numbered] = []
-        for kind, entry, games, events in entries:
-            self._outgoing.append([kind, entry])
-            fresh += self._absorb(games, events, kind, entry)
-        return fresh
+    def tell(self, fresh: list[Numbered]) -> None:
+        self._flush()  # the followers first: they fold them and show the same clock
+        super().tell(fresh)
 
-    async def _set_seat(self, row: SeatRow) -> None:
-        token = self.token
-        if token is None:
-            raise Refused(NOT_OWNER, "this worker does not own the table", 503)
-        now = self.clock.time()
-        try:
-            await self.cluster.log.set_seat(self.row.pk, row, now, token)
-        except Fenced:
-            self.demote("fenced")
-            raise Refused(NOT_OWNER, "this worker lost the table's lease", 503) from None
-        self.seats[row.seat] = row
-        self.active = now
-        self.evict_former_holders()
-        self.cluster.publish_seat(self, row)
-
-    def schedule(self) -> None:
-        if self.token is None:  # bots and turn timers run at the owner only
-            if self._pending is not None and self._pending is not asyncio.current_task():
-                self._pending.cancel()
-            self._pending = None
-            return
-        super().schedule()
-        self._flush()
-
-    async def _serialised(self, command: Callable[[], Awaitable[T]]) -> T:
+    async def serialised(self, command: Callable[[], Awaitable[T]]) -> T:
         async def flushed() -> T:
             try:
                 return await command()
             finally:  # a command that failed after a commit: its entries still go out
                 self._flush()
 
-        return await super()._serialised(flushed)
+        return await super().serialised(flushed)
 
     def _flush(self) -> None:
         """Publish the entries committed since the last flush, in one message, with the
         turn's deadline (owner's wall clock: the followers' clients see the countdown)."""
-        if not self._outgoing:
+        if not self.log.outgoing:
             return
-        entries, self._outgoing = self._outgoing, []
+        entries, self.log.outgoing = self.log.outgoing, []
         if time.monotonic() < self.watched:  # (else no follower has a socket here)
             first = self.seq - len(entries)
-            self.cluster.publish_entries(self, first, entries, self._deadline)
+            self.cluster.publish_entries(self, first, entries, self.turns.deadline)
 
     async def resume(self) -> None:
         if self.token is not None:
@@ -378,7 +304,7 @@ class ClusterTable(Table):
             return
         self._flush()  # committed: the followers may hear of them
         self.token = None
-        self.schedule()
+        self.turns.schedule()  # (stops the timers: a follower runs none)
         self.cluster.lease_changed(change, self, why)
 
     async def hand_over(self, to: str) -> int | None:
@@ -394,7 +320,7 @@ class ClusterTable(Table):
                 self.demote(f"to {to}", "handed_over")
             return new
 
-        return await self._serialised(move)
+        return await self.serialised(move)
 
     # a follower's copy
 
@@ -410,16 +336,16 @@ class ClusterTable(Table):
             if entry.seq != self.seq:
                 continue  # already folded
             try:
-                games, events = self._fold(entry.kind, entry.data)
+                folded = self._fold(entry.kind, entry.data)
             except (ValueError, Refused) as exc:  # the log is the truth: cannot happen
                 log.error("table %s: entry %d does not fold: %s", self.public_id, entry.seq,
                           exc)
                 return
-            fresh += self._absorb(games, events, entry.kind, entry.data)
+            fresh += self._absorb(folded)
             self.active = self.clock.time()
         if fresh:
-            self._deadline = clock if active is None else self.derived_deadline(active)
-            self._publish(fresh)
+            self.turns.deadline = clock if active is None else self.derived_deadline(active)
+            self.tell(fresh)
             self.advanced.notify_all()
 
     def derived_deadline(self, since: float) -> tuple[int, float, float] | None:
@@ -491,15 +417,15 @@ class ClusterTable(Table):
     def seat_changed(self, row: SeatRow) -> None:
         if self.token is None and 0 <= row.seat < len(self.seats):
             self.seats[row.seat] = row
-            self.evict_former_holders()
-            self.announce_table()
+            self.audience.evict_former_holders()
+            self.audience.announce()
 
     async def refresh_seats(self) -> None:
         seats = await self.store.call(self.store.load_seats, self.row.pk)
         if seats != self.seats:
             self.seats = seats
-            self.evict_former_holders()
-            self.announce_table()
+            self.audience.evict_former_holders()
+            self.audience.announce()
 
     async def wait_events(self, count: int) -> None:
         """Until this copy holds ``count`` events (a relayed command's)."""
@@ -610,23 +536,18 @@ class ClusterLobby(Lobby):
     cluster: Coordinator
 
     def _new_table(self, row: TableRow, seats: list[SeatRow]) -> Table:
-        table = ClusterTable(row, seats, self.store, self.settings, self.clock, self.runner)
-        table.cluster = self.cluster
-        return table
+        return ClusterTable(row, seats, self.store, self.settings, self.clock, self.runner,
+                            self.cluster)
 
-    async def _build(self, row: TableRow) -> Table:
-        seats = await self.store.call(self.store.load_seats, row.pk)
-        entries = await self.store.call(self.store.load_log, row.pk)
-        table = self._new_table(row, seats)
-        await asyncio.to_thread(table.replay, entries)
-        self._add(table)
+    async def _loaded(self, table: Table) -> None:
+        """A table read from the log: this worker owns it if its lease is free (and
+        carries it on), else follows it."""
         assert isinstance(table, ClusterTable)
-        token = await self.store.call(self.cluster.leases.acquire, row.pk)
+        token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
         if token is not None:
             await table.promote(token)
-        elif row.active is not None:  # a follower: the owner's turn clock, from the log
-            table._deadline = table.derived_deadline(row.active)
-        return table
+        elif table.row.active is not None:  # a follower: the owner's turn clock
+            table.turns.deadline = table.derived_deadline(table.row.active)
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
                      address: str | None = None) -> tuple[Table, str]:

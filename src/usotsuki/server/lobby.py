@@ -121,8 +121,12 @@ class Lobby:
         # Folding a long log is CPU work: in a thread, the loop keeps its turns.
         await asyncio.to_thread(table.replay, entries)
         self._add(table)
-        await table.resume()  # unfinished games carry on: deals due, bots woken
+        await self._loaded(table)
         return table
+
+    async def _loaded(self, table: Table) -> None:
+        """A table read from the log carries on: deals due are dealt, bots woken."""
+        await table.resume()
 
     def _new_table(self, row: TableRow, seats: list[SeatRow]) -> Table:
         """A table object (the cluster's lobby makes ones that know their owner)."""
@@ -243,9 +247,7 @@ class Lobby:
     def _unload(self, table: Table) -> None:
         log.info("table %s expired", table.public_id)
         table.stop()
-        for client in list(table.clients):
-            client.send({"type": "error", "code": "expired",
-                         "message": self._expired_refusal().message})
-            client.close()
+        table.audience.close_all({"type": "error", "code": "expired",
+                                  "message": self._expired_refusal().message})
         self.by_id.pop(table.public_id, None)
         self.by_invite.pop(table.row.invite, None)

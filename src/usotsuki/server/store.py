@@ -258,11 +258,15 @@ class Store:
                                 .order_by(seats.c.seat)).all()
         return [SeatRow(r.seat, r.name, r.token_hash, r.bot) for r in rows]
 
-    def set_seat(self, table_pk: int, seat: SeatRow) -> None:
+    def set_seat(self, table_pk: int, seat: SeatRow, now: float | None = None) -> None:
+        """Set a seat's holder and, if ``now`` is given, mark the table used, in one
+        transaction."""
         with self.engine.begin() as conn:
             conn.execute(update(seats)
                          .where(seats.c.table_pk == table_pk, seats.c.seat == seat.seat)
                          .values(name=seat.name, token_hash=seat.token_hash, bot=seat.bot))
+            if now is not None:
+                conn.execute(update(tables).where(tables.c.pk == table_pk).values(active=now))
 
     # the log
 
@@ -270,14 +274,23 @@ class Store:
                now: float | None = None) -> None:
         """Append entry ``seq`` (the primary key refuses a second writer of the same seq)
         and mark the table used, in one transaction."""
+        self.append_many(table_pk, seq, [(kind, data)], now)
+
+    def append_many(self, table_pk: int, first: int, entries: list[tuple[str, dict[str, Any]]],
+                    now: float | None = None) -> None:
+        """Append entries ``first``, ``first + 1`` ... and mark the table used, in one
+        transaction: all are written, or none."""
         started = time.perf_counter()
         with self.engine.begin() as conn:
-            conn.execute(insert(log).values(table_pk=table_pk, seq=seq, kind=kind,
-                                            data=_dumps(data)))
+            conn.execute(insert(log), [{"table_pk": table_pk, "seq": first + i, "kind": kind,
+                                        "data": _dumps(data)}
+                                       for i, (kind, data) in enumerate(entries)])
             conn.execute(update(tables).where(tables.c.pk == table_pk).values(
                 active=time.time() if now is None else now))
         if self.observer is not None:
-            self.observer(kind, time.perf_counter() - started)
+            seconds = time.perf_counter() - started
+            for kind, _ in entries:
+                self.observer(kind, seconds)
 
     def load_log(self, table_pk: int) -> list[LogEntry]:
         with self.engine.connect() as conn:

@@ -1,10 +1,16 @@
 """A Table per game table: it serialises every command (STYLE: lila Round, cosmicpython).
 
-Each command runs under the table's lock: parse the text, run the core's ``apply``,
-append the entry to the store off the event loop and await it (committed), and only
-then update the cached state and publish each subscriber the events it may see
-(``visible_to``), numbered. The cache is rebuilt from the log when the table is first
-used, so a killed server carries on where its log stops.
+Each command runs under the table's lock: parse the text, run the core's ``apply``, write
+the entry (and every deal it makes due, in the same transaction) to the table's
+:class:`~usotsuki.server.log.TableLog` and await it (committed), and only then update the
+cached state and tell the :class:`~usotsuki.server.audience.Audience` (each socket the
+events its seat may see, numbered); :class:`~usotsuki.server.turns.Turns` then wakes
+whoever plays next. The cache is rebuilt from the log when the table is first used, so a
+killed server carries on where its log stops.
+
+The same ``Table`` runs on a single worker (a plain log in its store) and in a cluster (a
+log fenced by the worker's lease: :mod:`usotsuki.server.cluster` adds the relay of
+commands to the owner and the followers' copies around it).
 
 Commands run in a task of their own, shielded from the caller: a client that goes away
 while its action is being written cannot leave the cache behind the log.
@@ -13,7 +19,6 @@ while its action is being written cannot leave the cache behind the log.
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import secrets
 import time
@@ -21,27 +26,18 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from usotsuki.bots import bot_names
 from usotsuki.chance import live_rng
 from usotsuki.core.errors import UsotsukiError
-from usotsuki.core.events import visible_to
 from usotsuki.liar import new_seed
+from usotsuki.server.audience import Audience
 from usotsuki.server.auth import new_token, same_token, token_hash
-from usotsuki.server.bot_runner import BotFault, BotRunner
+from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.games import AnySession, hint_json, legal_json, new_session, view_json
+from usotsuki.server.log import Entry, StoreLog, TableLog
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
+from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
-from usotsuki.session import BluffSession
-
-log = logging.getLogger("usotsuki.server")
-
-STAND_INS = ("normal", "sensible", "cautious", "random")
-"""Preferred bots to play for a person whose turn timed out or who left mid-game."""
-
-FALLBACK = "random"
-"""Plays a bot's turn when the bot fails (it raised, or missed its deadline): said
-publicly in a ``stand_in`` event, never silently."""
 
 T = TypeVar("T")
 
@@ -52,11 +48,6 @@ BOT_NAMES = ("Hana", "Kenji", "Yuki", "Taro", "Mei", "Sora", "Riku", "Aoi")
 def bot_name(seat: int, level: str) -> str:
     """A bot's name at the table, in records and replays: "Hana (hard)"."""
     return f"{BOT_NAMES[seat % len(BOT_NAMES)]} ({level})"
-
-
-def stand_in(game: str) -> str:
-    names = bot_names(game)
-    return next((n for n in STAND_INS if n in names), names[0])
 
 
 @dataclass
@@ -79,12 +70,25 @@ class _ServerEvent:
         return self.payload
 
 
+@dataclass(frozen=True, slots=True)
+class _Folded:
+    """One log entry folded in memory, not yet absorbed: its kind, its data as logged
+    (an action's text canonical), the games after it and its events."""
+
+    kind: str
+    data: dict[str, Any]
+    games: list[GameSlot]
+    events: list[Any]
+
+
 class Table:
     def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, settings: Settings,
-                 clock: Clock, runner: BotRunner | None = None) -> None:
+                 clock: Clock, runner: BotRunner | None = None,
+                 log: TableLog | None = None) -> None:
         self.row = row
         self.seats = seats
-        self.store = store
+        self.store = store  # read from; every write goes through ``log``
+        self.log: TableLog = StoreLog(store, row.pk) if log is None else log
         self.settings = settings
         self.clock = clock
         self.runner = runner
@@ -92,14 +96,11 @@ class Table:
         self.events = EventStream(settings.events_in_memory, max(1, settings.events_in_memory // 2))
         self.seq = 0  # entries in the log
         self.active = row.active  # clock time of the last command
-        self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
-        self._pending: asyncio.Task[None] | None = None
-        self._announced: dict[str, Any] | None = None  # the last "table" message's facts
-        self._batch: asyncio.Task[None] | None = None  # the spectators' next announcement
-        self._deadline: tuple[int, float, float] | None = None  # (seat, ends, seconds)
-        self._revealed = -2  # self.seq just after the last challenge or doubt
-        self._hurry: int | None = None  # the game whose bots play at once (nobody reads)
+        self.audience = Audience(self)
+        self.clients: set[Client] = self.audience.clients  # (the audience's sockets)
+        self.turns = Turns(self)
+        self.revealed = -2  # self.seq just after the last challenge or doubt
         # Where an action's time goes (metrics.PHASES), when the lobby observes it.
         self.timing: Callable[[str, float], None] | None = None
         self._spent: dict[str, float] | None = None  # the action being made's phases
@@ -137,6 +138,12 @@ class Table:
         return "playing" if self.playing else "finished" if self.games else "waiting"
 
     @property
+    def writer(self) -> bool:
+        """Whether this worker writes the table's log (and so runs its bots and timers):
+        always on a single worker; in a cluster, its owner only."""
+        return True
+
+    @property
     def turn_seconds(self) -> float | None:
         """A person's time per turn at this table (chosen at creation), else the server's."""
         value = self.config.get("turn_seconds", self.settings.turn_seconds)
@@ -160,20 +167,6 @@ class Table:
         the seat over and a new join each change the seat's holder (its token hash)."""
         return (seat is not None and holder is not None and 0 <= seat < len(self.seats)
                 and self.seats[seat].token_hash == holder)
-
-    def evict_former_holders(self) -> None:
-        """Close every socket whose token no longer holds its seat (``left``, then 1000):
-        it must hear nothing more of the seat, whoever plays it now."""
-        for client in list(self.clients):
-            if client.seat is not None and not self.holds(client.seat, client.holder):
-                self.evict(client)
-
-    def evict(self, client: Client) -> None:
-        if client not in self.clients:  # evicted already, or gone
-            return
-        self.clients.discard(client)
-        client.send({"type": "error", "code": "left", "message": "you left the table"})
-        client.close()
 
     def is_host(self, token: str | None) -> bool:
         return same_token(self.row.host_hash, token)
@@ -216,7 +209,7 @@ class Table:
 
     # the log fold: one function for live commands and for replay after a restart
 
-    def _fold(self, kind: str, data: dict[str, Any]) -> tuple[list[GameSlot], list[Any]]:
+    def _fold(self, kind: str, data: dict[str, Any]) -> _Folded:
         """The games after one log entry, and its events (core events and the server's
         own, as objects with ``audience`` and ``to_json``). Raises ``ValueError``
         (``IllegalAction``, ``InvalidNotation``, ...) and changes nothing."""
@@ -226,13 +219,13 @@ class Table:
             session = new_session(self.game, self.config["players"], self.config["rules"],
                                   self.config["games"], data.get("seed", 0), names)
             games.append(GameSlot(len(games), session, names))
-            return games, [_ServerEvent({"type": "game_started", "game": len(games) - 1,
-                                         "names": list(names)})]
+            return _Folded(kind, data, games, [_ServerEvent(
+                {"type": "game_started", "game": len(games) - 1, "names": list(names)})])
         slot = games[-1]
         if kind == "chance":
             session, events = slot.session.deal(data)
             games[-1] = GameSlot(slot.number, session, slot.names)
-            return games, list(events)
+            return _Folded(kind, data, games, list(events))
         if kind == "action":
             seat, text = data["seat"], data["action"]
             if slot.session.is_over:
@@ -250,16 +243,17 @@ class Table:
             if "stand_in" in data:  # a bot failed: say who played its turn, and why
                 notice.append(_ServerEvent({"type": "stand_in", "seat": seat,
                                             **data["stand_in"]}))
-            return games, [*notice, _ServerEvent({"type": "action", "seat": seat,
-                                                  "action": canonical}, audience), *events]
+            # Logged in the canonical notation (RULES.md Part 3), whatever the client typed.
+            return _Folded(kind, {**data, "action": canonical}, games,
+                           [*notice, _ServerEvent({"type": "action", "seat": seat,
+                                                   "action": canonical}, audience), *events])
         raise ValueError(f"unknown log entry kind {kind!r}")
 
-    def _absorb(self, games: list[GameSlot], events: Iterable[Any], kind: str,
-                data: dict[str, Any]) -> list[Numbered]:
-        self.games = games
+    def _absorb(self, folded: _Folded) -> list[Numbered]:
+        self.games = folded.games
         self.seq += 1
         fresh = []
-        for e in events:
+        for e in folded.events:
             # Kept as text only: thousands of small dicts per table would slow every
             # garbage collection pass of a busy server.
             n, payload = len(self.events), e.to_json()
@@ -267,9 +261,10 @@ class Table:
                                 encode({"type": "event", "n": n, "event": payload}),
                                 payload["action"] if payload["type"] == "action" else None)
             if payload["type"] in ("challenged", "doubted"):
-                self._revealed = self.seq
+                self.revealed = self.seq
             self.events.append(numbered)
             fresh.append(numbered)
+        kind, data = folded.kind, folded.data
         if kind == "action":  # the seat's last action, and the key its client gave it
             made = next(e for e in fresh if e.action is not None)
             self._made[data["seat"]] = (data.get("key"), made.n, fresh[-1].n,
@@ -294,73 +289,80 @@ class Table:
     def replay(self, entries: Iterable[LogEntry]) -> None:
         """Rebuild the cache from the log (the truth)."""
         for entry in entries:
-            games, events = self._fold(entry.kind, entry.data)
-            self._absorb(games, events, entry.kind, entry.data)
+            self._absorb(self._fold(entry.kind, entry.data))
+
+    # the write path: one rule for every command
 
     async def _commit(self, kind: str, data: dict[str, Any]) -> list[Numbered]:
+        """Commit an entry and every deal it makes due (a challenge ends a round: the
+        next is dealt) in one write to the log: one transaction, and nobody hears of any
+        of them before all are durable. The deals are drawn on the entry's outcome in
+        memory, each seeded by its own entry number."""
         if self.seq >= self.settings.max_entries:
             raise Refused("table_cap", f"this table has reached its cap of "
                           f"{self.settings.max_entries} logged actions and deals", 409,
                           {"max": self.settings.max_entries})
         started = time.perf_counter()
-        games, events = self._fold(kind, data)
-        folded = time.perf_counter()
+        folded = [self._fold(kind, data)]
+        kept = self.games, self.seq
+        try:  # (the cache moves only once the log has them all)
+            self.games, self.seq = folded[0].games, self.seq + 1
+            while ((slot := self.current) is not None and slot.session.chance_due
+                   and self.seq < self.settings.max_entries):
+                folded.append(self._fold("chance", slot.session.draw_chance(self.rng("deal"))))
+                self.games, self.seq = folded[-1].games, self.seq + 1
+        finally:
+            self.games, self.seq = kept
+        entries: list[Entry] = [(f.kind, f.data) for f in folded]
+        done_folding = time.perf_counter()
         now = self.clock.time()
-        # Durable first: the entry is committed before anyone hears of it. The write runs
-        # in the store's thread; the lock is held meanwhile, other tables carry on.
-        await self.store.call(self.store.append, self.row.pk, self.seq, kind, data, now)
-        self.spent(started, folded)
+        # Durable first. The lock is held meanwhile; other tables carry on.
+        await self.log.append(self.seq, entries, now)
+        self._count(started, done_folding)
         self.active = now
-        return self._absorb(games, events, kind, data)
+        fresh: list[Numbered] = []
+        for f in folded:
+            fresh += self._absorb(f)
+        return fresh
 
-    async def _commit_action(self, data: dict[str, Any]) -> list[Numbered]:
-        """Commit an action (a cluster's owner commits the deals it makes due with it)."""
-        return await self._commit("action", data)
+    async def _deal_due(self) -> list[Numbered]:
+        """Deal what is due (a log whose last deal was never written): as it follows an
+        entry."""
+        slot = self.current
+        if slot is None or not slot.session.chance_due:
+            return []
+        return await self._commit("chance", slot.session.draw_chance(self.rng("deal")))
 
-    def spent(self, started: float, folded: float) -> None:
+    def _count(self, started: float, folded: float) -> None:
         """Count an entry's fold (``started`` to ``folded``) and commit (to now) in the
         phases of the action being made, if it is timed."""
         if self._spent is not None:
             self._spent["fold"] += folded - started
             self._spent["commit"] += time.perf_counter() - folded
 
-    def _seed(self, purpose: str) -> int | str:
+    def seed(self, purpose: str) -> int | str:
         if self.settings.deal_seed is None:
             return secrets.randbits(64)
         return f"{self.settings.deal_seed}:{self.row.pk}:{purpose}:{self.seq}"
 
-    def _rng(self, purpose: str) -> random.Random:
+    def rng(self, purpose: str) -> random.Random:
         if self.settings.deal_seed is None:
             return live_rng()
-        return random.Random(self._seed(purpose))
+        return random.Random(self.seed(purpose))
 
-    async def _deal_due(self) -> list[Numbered]:
-        """Deal every round or game that is due (chance data logged like an action)."""
-        fresh: list[Numbered] = []
-        while (slot := self.current) is not None and slot.session.chance_due:
-            chance = slot.session.draw_chance(self._rng("deal"))
-            fresh += await self._commit("chance", chance)
-        return fresh
+    async def _set_seat(self, row: SeatRow) -> None:
+        now = self.clock.time()
+        await self.log.set_seat(row, now)
+        self.seats[row.seat] = row
+        self.active = now
+        self.audience.evict_former_holders()
 
-    # publishing
+    # telling
 
-    def _publish(self, fresh: list[Numbered]) -> None:
-        # Each seat's state is encoded once, whatever number of sockets it has; the
-        # clients that show the hint (it costs milliseconds) get theirs last, so that
-        # nobody else waits for it.
-        states: dict[tuple[int | None, bool], str] = {}
-        clients = sorted(self.clients, key=lambda c: c.hints)
-        for client in clients:
-            if client.seat is not None and not self.holds(client.seat, client.holder):
-                self.evict(client)  # its seat changed hands: not a word of the new one's
-                continue
-            for e in fresh:
-                if visible_to(e, client.seat):
-                    client.send_text(e.wire)
-            key = (client.seat, client.hints)
-            if (text := states.get(key)) is None:
-                text = states[key] = encode(self.state_message(client.seat, client.hints))
-            client.send_text(text)
+    def tell(self, fresh: list[Numbered]) -> None:
+        """Tell everyone of committed events (after ``Turns.schedule``: the states carry
+        the turn's clock)."""
+        self.audience.publish(fresh)
 
     def state_message(self, seat: int | None, hints: bool = False) -> dict[str, Any]:
         """The seat's state message; ``hints``: with the honest hint when the seat is to
@@ -377,9 +379,10 @@ class Table:
                 if self._spent is not None:
                     self._spent["hint"] += time.perf_counter() - started
         clock = None
-        if self._deadline is not None and self._deadline[0] == to_move and self.playing:
-            left = max(0.0, self._deadline[1] - self.clock.time())
-            clock = {"seat": to_move, "left": round(left, 1), "seconds": self._deadline[2]}
+        deadline = self.turns.deadline
+        if deadline is not None and deadline[0] == to_move and self.playing:
+            left = max(0.0, deadline[1] - self.clock.time())
+            clock = {"seat": to_move, "left": round(left, 1), "seconds": deadline[2]}
         return {"type": "state", "n": len(self.events) - 1,
                 "game": None if slot is None else slot.number,
                 "status": self.status, "to_move": to_move,
@@ -396,33 +399,9 @@ class Table:
         """The encoded event messages after number ``since`` that ``seat`` may see."""
         return self.events.since(seat, since)
 
-    def announce_table(self, skip: Client | None = None) -> None:
-        """Tell every client the table's facts, if a seat's changed. Spectators coming
-        and going change only their count: that is sent at most once per
-        ``spectator_batch`` seconds, to everyone at once (not once per socket)."""
-        facts = self.summary()
-        spectators = facts.pop("spectators")
-        if facts == self._announced:
-            if self._batch is None:
-                self._batch = asyncio.get_running_loop().create_task(self._spectators_later())
-            return
-        self._announced = facts
-        self._send_all(encode({"type": "table", "table": {**facts, "spectators": spectators}}),
-                       skip)
-
-    async def _spectators_later(self) -> None:
-        await self.clock.sleep(self.settings.spectator_batch)
-        self._batch = None
-        self._send_all(encode({"type": "table", "table": self.summary()}))
-
-    def _send_all(self, text: str, skip: Client | None = None) -> None:
-        for client in list(self.clients):
-            if client is not skip:
-                client.send_text(text)
-
     # commands: each takes the lock itself, in a task the caller cannot cancel
 
-    async def _serialised(self, command: Callable[[], Awaitable[T]]) -> T:
+    async def serialised(self, command: Callable[[], Awaitable[T]]) -> T:
         async def locked() -> T:
             async with self.lock:
                 return await command()
@@ -430,7 +409,7 @@ class Table:
         return await asyncio.shield(asyncio.ensure_future(locked()))
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        return await self._serialised(lambda: self._join(name, seat))
+        return await self.serialised(lambda: self._join(name, seat))
 
     async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
         if self.games:
@@ -445,21 +424,13 @@ class Table:
         token = new_token()
         row = SeatRow(free[0].seat, name, token_hash(token), None)
         await self._set_seat(row)
-        self.announce_table()
+        self.audience.announce()
         return row.seat, token
-
-    async def _set_seat(self, row: SeatRow) -> None:
-        now = self.clock.time()
-        await self.store.call(self.store.set_seat, self.row.pk, row)
-        await self.store.call(self.store.touch, self.row.pk, now)
-        self.seats[row.seat] = row
-        self.active = now
-        self.evict_former_holders()
 
     async def leave(self, seat: int, holder: str) -> None:
         """The seat's holder (its token's hash) leaves: before the first game the seat is
         freed; later a bot plays it from now on. Every socket of the seat is closed."""
-        await self._serialised(lambda: self._leave(seat, holder))
+        await self.serialised(lambda: self._leave(seat, holder))
 
     async def _leave(self, seat: int, holder: str) -> None:
         old = self.seats[seat]
@@ -471,12 +442,12 @@ class Table:
         else:
             row = SeatRow(seat, None, None, None)
         await self._set_seat(row)  # (closes the seat's sockets: it has a new holder)
-        self.announce_table()
-        self.schedule()
+        self.audience.announce()
+        self.turns.schedule()
 
     async def start(self, rematch: bool, check: Callable[[Table], None] | None = None) -> int:
         """Start the first game or a rematch; ``check`` (a quota) runs under the lock."""
-        return await self._serialised(lambda: self._start(rematch, check))
+        return await self.serialised(lambda: self._start(rematch, check))
 
     async def _start(self, rematch: bool, check: Callable[[Table], None] | None) -> int:
         if self.playing:
@@ -495,12 +466,11 @@ class Table:
         data: dict[str, Any] = {"names": list(names)}
         if self.game == "liar":  # kept in the log, never sent: it foresees the stock
             data["seed"] = (new_seed() if self.settings.deal_seed is None
-                            else self._rng("seed").getrandbits(64))
+                            else self.rng("seed").getrandbits(64))
         fresh = await self._commit("start", data)
-        fresh += await self._deal_due()
-        self._hurry = None
-        self.schedule()  # first: the state published holds the turn's clock
-        self._publish(fresh)
+        self.turns.started()
+        self.turns.schedule()  # first: the state published holds the turn's clock
+        self.tell(fresh)
         return len(self.games) - 1
 
     async def act(self, seat: int, text: str, holder: str,
@@ -509,34 +479,34 @@ class Table:
                   key: str | int | None = None) -> list[Numbered]:
         """A person's action: refused with ``left`` unless ``holder`` (the hash of the
         token it came with) still holds the seat; checked by the core, committed, then
-        published; ``done``
-        is called with its events right after they are published (the actor's ``ack``
-        then joins the same batch frame as the events and state); ``arrived``: when its
-        message arrived (``time.perf_counter``), to time its phases. ``key``: the client's
-        name for this action (logged with it): sent again, the action made already is
-        acknowledged again, never made twice nor refused."""
+        published; ``done`` is called with its events right after they are published (the
+        actor's ``ack`` then joins the same batch frame as the events and state);
+        ``arrived``: when its message arrived (``time.perf_counter``), to time its phases.
+        ``key``: the client's name for this action (logged with it): sent again, the
+        action made already is acknowledged again, never made twice nor refused."""
         async def run() -> list[Numbered]:
             if not self.holds(seat, holder):
                 raise Refused("left", "this token no longer holds the seat", 403)
-            fresh = await self._act(seat, text, arrived=arrived, key=key)
+            fresh = await self.play(seat, text, arrived=arrived, key=key)
             if done is not None:
                 done(fresh)
             return fresh
 
-        return await self._serialised(run)
+        return await self.serialised(run)
 
-    async def _act(self, seat: int, text: str, notice: dict[str, Any] | None = None,
-                   timeout: dict[str, Any] | None = None,
-                   arrived: float | None = None,
+    async def play(self, seat: int, text: str, notice: dict[str, Any] | None = None,
+                   timeout: dict[str, Any] | None = None, arrived: float | None = None,
                    key: str | int | None = None) -> list[Numbered]:
+        """Make the seat's move (a person's, or a bot's: ``notice``, ``timeout``), under
+        the lock: committed, then told. Raises ``Refused`` and changes nothing."""
         if (again := self.made_already(seat, key)) is not None:
             return again  # (its client missed the answer: nothing is made twice)
         if arrived is None or self.timing is None:
-            return await self._act_untimed(seat, text, notice, timeout, key)
+            return await self._play(seat, text, notice, timeout, key)
         locked = time.perf_counter()
         spent = self._spent = {"fold": 0.0, "commit": 0.0, "hint": 0.0}
         try:
-            fresh = await self._act_untimed(seat, text, notice, timeout, key)
+            fresh = await self._play(seat, text, notice, timeout, key)
         finally:
             self._spent = None
         done = time.perf_counter()
@@ -547,9 +517,9 @@ class Table:
             self.timing(phase, seconds)
         return fresh
 
-    async def _act_untimed(self, seat: int, text: str, notice: dict[str, Any] | None,
-                           timeout: dict[str, Any] | None,
-                           key: str | int | None = None) -> list[Numbered]:
+    async def _play(self, seat: int, text: str, notice: dict[str, Any] | None,
+                    timeout: dict[str, Any] | None,
+                    key: str | int | None = None) -> list[Numbered]:
         if not self.playing:
             raise Refused("no_game", "no game is being played at this table", 409)
         if not isinstance(text, str) or not text.strip():
@@ -562,124 +532,30 @@ class Table:
         if timeout is not None:
             data["timeout"] = timeout
         try:
-            fresh = await self._commit_action(data)
+            fresh = await self._commit("action", data)
         except Refused:
             raise
         except UsotsukiError as exc:  # InvalidNotation, IllegalAction: said to the actor only
             raise Refused("illegal", str(exc)) from None
-        fresh += await self._deal_due()
-        self.schedule()  # first: the state published holds the turn's clock
+        self.turns.schedule()  # first: the state published holds the turn's clock
         self._published = time.perf_counter()
-        self._publish(fresh)
+        self.tell(fresh)
         return fresh
 
-    # bots and turn timers
+    async def hurry(self, seat: int | None) -> bool:
+        """Bots play at once for the rest of this game if no person is left to read it."""
+        return await self.turns.hurry(seat)
 
     async def resume(self) -> None:
         """After loading: deal what is due and wake the bots."""
         async def due() -> None:
-            fresh = await self._deal_due() if self.games else []
-            self.schedule()
+            fresh = await self._deal_due()
+            self.turns.schedule()
             if fresh:
-                self._publish(fresh)
+                self.tell(fresh)
 
-        await self._serialised(due)
-
-    def schedule(self) -> None:
-        """Start the timer of the seat to move: a bot's delay, or a person's turn limit."""
-        if self._pending is not None and self._pending is not asyncio.current_task():
-            self._pending.cancel()
-        self._pending = None
-        self._deadline = None
-        slot = self.current
-        if slot is None or slot.session.is_over or slot.session.to_move is None:
-            return
-        if self.seq >= self.settings.max_entries:
-            return  # the cap refuses every further action: nobody is woken
-        seat = slot.session.to_move
-        bot = self.seats[seat].bot
-        timeout = False
-        if bot is not None:
-            delay, name = self.settings.bot_delay, bot
-            if self._hurry == slot.number:
-                delay = 0.0
-            elif self.seq - self._revealed <= 1:  # a reveal is on show: let people read it
-                delay *= self.settings.reveal_pause
-        elif (seconds := self.turn_seconds) is not None:
-            delay, name, timeout = seconds, stand_in(self.game), True
-            self._deadline = (seat, self.clock.time() + seconds, seconds)
-        else:
-            return
-        self._pending = asyncio.get_running_loop().create_task(
-            self._bot_turn(self.seq, seat, name, delay, timeout))
-
-    async def hurry(self, seat: int | None) -> bool:
-        """Bots play at once for the rest of this game, if no person is left to read it:
-        every person's seat is out (Bluff, B2). True when granted."""
-        slot = self.current
-        if slot is None or not self.playing or self.game != "bluff":
-            return False
-        view = view_json(slot.session, None) or {}
-        out = set(view.get("eliminated", ()))
-        people = {s.seat for s in self.seats if s.bot is None}
-        if seat not in out or not people <= out:
-            return False
-        self._hurry = slot.number
-        async def again() -> None:
-            self.schedule()
-        await self._serialised(again)
-        return True
-
-    async def _bot_turn(self, seq: int, seat: int, name: str, delay: float,
-                        timeout: bool = False) -> None:
-        if delay > 0:
-            await self.clock.sleep(delay)
-        slot = self.current
-        if slot is None or self.seq != seq:
-            return
-        session = slot.session
-        notice = None
-        try:  # the decision is made in a worker process, the loop carries on meanwhile
-            if self.runner is None:
-                raise BotFault("this server runs no bots")
-            text = await self.runner.decide(self.game, name, session.view(seat),
-                                            session.legal(), self._seed(f"bot{seat}"))
-        except BotFault as fault:
-            text, notice = self._fall_back(session, seat, name, fault.reason, fault.detail)
-        async with self.lock:
-            if self.seq != seq:  # somebody acted meanwhile
-                return
-            late = {"bot": name} if timeout else None  # said in a public "timeout" event
-            try:
-                await self._act(seat, text, notice, late)
-            except Refused as exc:
-                if exc.code != "illegal":
-                    log.warning("table %s: seat %d's bot could not act: %s", self.public_id,
-                                seat, exc.message)
-                    return
-                # The bot chose an illegal action: its bug, told publicly; a stand-in
-                # plays this turn through the same checked path, once.
-                text, notice = self._fall_back(session, seat, name, "chose an illegal action",
-                                               f"{text!r}: {exc.message}")
-                try:
-                    await self._act(seat, text, notice, late)
-                except Refused as again:  # cannot happen: a legal action of this state
-                    log.error("table %s: the stand-in failed too: %s", self.public_id,
-                              again.message)
-
-    def _fall_back(self, session: AnySession, seat: int, name: str, reason: str,
-                   detail: str) -> tuple[str, dict[str, Any]]:
-        # The log line may name the bot's cards; the public notice never does.
-        log.warning("table %s: the %s bot at seat %d %s (%s); %s plays this turn",
-                    self.public_id, name, seat, reason, detail, FALLBACK)
-        rng = self._rng(f"fallback{seat}")
-        if isinstance(session, BluffSession):  # each branch typed by its own game
-            text = session.format_action(session.random_action(rng))
-        else:
-            text = session.format_action(session.random_action(rng))
-        return text, {"bot": name, "by": FALLBACK, "reason": reason}
+        await self.serialised(due)
 
     def stop(self) -> None:
-        for task in (self._pending, self._batch):
-            if task is not None:
-                task.cancel()
+        self.turns.stop()
+        self.audience.stop()

@@ -158,7 +158,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         held = seat is None or table.holds(seat, client.holder)  # (not left meanwhile)
         if held:
             table.clients.add(client)
-            table.announce_table(skip=client)  # to the others: this seat is connected
+            table.audience.announce(skip=client)  # to the others: this seat is connected
             client.send({"type": "welcome", "seat": seat, "table": table.summary()})
             _catch_up(table, client, since)
     if not held:
@@ -179,7 +179,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
             await sender
         async with table.lock:
             table.clients.discard(client)
-            table.announce_table()
+            table.audience.announce()
 
 
 def _catch_up(table: Table, client: Client, since: int) -> None:
@@ -223,7 +223,7 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limits: L
 async def _handle(table: Table, client: Client, text: str, limits: Limits,
                   arrived: float) -> None:
     if client.seat is not None and not table.holds(client.seat, client.holder):
-        table.evict(client)  # its seat changed hands: this socket speaks for nobody now
+        table.audience.evict(client)  # its seat changed hands: this socket speaks for nobody now
         return
     if json_depth(text) > MAX_DEPTH:
         client.send(_error("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels"))
@@ -314,7 +314,7 @@ async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: flo
         fresh = await table.act(client.seat, action, client.holder or "", ack, arrived, key)
     except Refused as exc:
         if exc.code == "left":  # the owner knows the seat changed hands: close it here too
-            table.evict(client)
+            table.audience.evict(client)
             return
         # Only the actor hears why: the message can name the actor's own cards.
         client.send(_error(exc.code, exc.message, ref, exc.params))

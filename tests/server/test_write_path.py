@@ -1,0 +1,147 @@
+"""One write path: the same ``Table`` commands through its two log adapters (a single
+worker's ``StoreLog``, a cluster owner's ``FencedTableLog``) leave the same log and tell
+every seat the same events; the log holds each action in its canonical notation; and a
+log written with the client's own text (as the server wrote it before) still loads."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import pytest
+from core_helpers import ManualClock, holder, new_lobby
+from drive import choose
+from pg_helpers import new_database, throwaway_postgres
+
+from usotsuki.server.cluster import ClusterConfig, Coordinator
+from usotsuki.server.config import Refused, Settings
+from usotsuki.server.lobby import Lobby
+from usotsuki.server.store import LogEntry, Store
+
+CONFIG = {"players": 3, "rules": {}, "games": 1}
+_names = count()
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[str]:
+    with throwaway_postgres() as url:
+        yield url
+
+
+def _mangled(text: str) -> str:
+    """The action as a careless client might type it (the parser's input)."""
+    return f"  {text.upper()}  "
+
+
+async def _play(lobby: Lobby, store: Store) -> tuple[list[LogEntry], dict[Any, list[str]]]:
+    """Join, refuse a wrong command or two, start, play 60 moves (typed carelessly), leave
+    a seat to a bot mid-game: the log and what each seat was told."""
+    table, _ = await lobby.create("bluff", CONFIG, [None, None, None])
+    for seat in range(3):
+        await table.join(f"p{seat}", seat)
+    with pytest.raises(Refused):
+        await table.join("late", None)
+    await lobby.start_game(table, rematch=False)
+    rng = random.Random(3)
+    for _ in range(60):
+        slot = table.current
+        if slot is None or slot.session.is_over or slot.session.to_move is None:
+            break
+        seat = slot.session.to_move
+        if table.seats[seat].bot is not None:
+            break
+        with pytest.raises(Refused) as wrong:  # refused: logged nowhere, told nobody
+            await table.act(seat, "challenge seven", holder(table, seat))
+        assert wrong.value.code == "illegal"
+        text = choose(table.state_message(seat), rng)
+        await table.act(seat, _mangled(text), holder(table, seat))
+    entries = await store.call(store.load_log, table.row.pk)
+    told = {seat: table.events_since(seat, -1) for seat in (0, 1, 2, None)}
+    return entries, told
+
+
+def test_both_log_adapters_write_the_same_log_and_tell_the_same_events(
+        pg_server: str, tmp_path: Path) -> None:
+    settings = {"deal_seed": 11, "bot_delay": 0.0}
+
+    async def single() -> tuple[list[LogEntry], dict[Any, list[str]]]:
+        store = Store(new_database(pg_server, f"usotsuki_single_{next(_names)}"))
+        lobby = new_lobby(store, ManualClock(), **settings)
+        try:
+            return await _play(lobby, store)
+        finally:
+            lobby.stop()
+            store.close()
+
+    async def owner() -> tuple[list[LogEntry], dict[Any, list[str]]]:
+        store = Store(new_database(pg_server, f"usotsuki_owner_{next(_names)}"))
+        # Redis is never reached: nothing here follows or relays (publishes only queue).
+        cluster = Coordinator(ClusterConfig("redis://127.0.0.1:9/0", "w-test", 30.0), store,
+                              None)
+        lobby = cluster.lobby_for(store, Settings(**settings), ManualClock())
+        try:
+            entries, told = await _play(lobby, store)
+            table = next(iter(lobby.tables()))
+            assert table.owner, "the creating worker owns the table"
+            return entries, told
+        finally:
+            await cluster.close()
+            lobby.stop()
+            store.close()
+
+    plain, fenced = asyncio.run(single()), asyncio.run(owner())
+    assert len(plain[0]) > 10
+    assert plain[0] == fenced[0]
+    assert plain[1] == fenced[1]
+    # Every action is logged in its canonical notation, not as it was typed.
+    actions = [e.data["action"] for e in plain[0] if e.kind == "action"]
+    assert actions and all(a == a.strip() and a != a.upper() for a in actions), actions
+
+
+def test_a_log_with_the_clients_own_text_still_loads(tmp_path: Path) -> None:
+    # Entries written as the server wrote them before it logged canonical text: the
+    # client's text as typed. The table folds them into the same state.
+    async def scenario() -> None:
+        store = Store(str(tmp_path / "old.sqlite3"))
+        lobby = new_lobby(store, ManualClock(), deal_seed=5)
+        table, _ = await lobby.create("bluff", {**CONFIG, "players": 2}, [None, None])
+        for seat in range(2):
+            await table.join(f"p{seat}", seat)
+        await lobby.start_game(table, rematch=False)
+        rng = random.Random(8)
+        for _ in range(12):
+            slot = table.current
+            assert slot is not None
+            if slot.session.is_over or slot.session.to_move is None:
+                break
+            seat = slot.session.to_move
+            await table.act(seat, choose(table.state_message(seat), rng), holder(table, seat))
+        canonical = await store.call(store.load_log, table.row.pk)
+        lobby.stop()
+        # The same log as an older server wrote it: each action as the client typed it.
+        old = Store(str(tmp_path / "older.sqlite3"))
+        again = new_lobby(old, ManualClock(), deal_seed=5)
+        copy, _ = await again.create("bluff", {**CONFIG, "players": 2}, [None, None])
+        for entry in canonical:
+            data = dict(entry.data)
+            if entry.kind == "action":
+                data["action"] = _mangled(data["action"])
+            old.append(copy.row.pk, entry.seq, entry.kind, data, copy.active)
+        again.stop()
+        loaded = new_lobby(old, ManualClock(), deal_seed=5)
+        reloaded = await loaded.get(copy.public_id)
+        assert reloaded.seq == table.seq
+        for seat in (0, 1, None):
+            assert reloaded.events_since(seat, -1) == table.events_since(seat, -1)
+            assert (json.dumps(reloaded.state_message(seat), sort_keys=True)
+                    == json.dumps(table.state_message(seat), sort_keys=True))
+        loaded.stop()
+        store.close()
+        old.close()
+
+    asyncio.run(scenario())
