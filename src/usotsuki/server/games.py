@@ -39,11 +39,24 @@ def new_session(game: str, players: int, rules: dict[str, Any], games: int,
     return LiarSession.create(liar_rules, seed, games, names)
 
 
+HISTORY_KEPT = 20
+"""Past rounds (Bluff ``history``) and doubts (Liar ``doubts``) a state message carries at
+most: the last ones. The view grows with the game otherwise (tens of kilobytes in a long
+one, sent on every action); the full history is in the events and in the record."""
+
+
 def view_json(session: AnySession, seat: int | None) -> dict[str, Any] | None:
-    """The seat's view (None: a spectator's); None before the first deal."""
+    """The seat's view (None: a spectator's); None before the first deal. Its history
+    holds the last ``HISTORY_KEPT`` entries; ``history_from`` (``doubts_from``) counts
+    those left out before them."""
     if isinstance(session, LiarSession) and session.match is None:
         return None
     result: dict[str, Any] = session.view(seat).to_json()
+    for key in ("history", "doubts"):
+        past = result.get(key)
+        if isinstance(past, list) and len(past) > HISTORY_KEPT:
+            result[key] = past[-HISTORY_KEPT:]
+            result[f"{key}_from"] = len(past) - HISTORY_KEPT
     return result
 
 

@@ -101,6 +101,9 @@ class Table:
         self.clients: set[Client] = self.audience.clients  # (the audience's sockets)
         self.turns = Turns(self)
         self.revealed = -2  # self.seq just after the last challenge or doubt
+        # Each seat's state message (without its clock) at one version of the table.
+        self._states: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        self._states_at = (-1, -1)  # (seq, events) of the cached states
         # Where an action's time goes (metrics.PHASES), when the lobby observes it.
         self.timing: Callable[[str, float], None] | None = None
         self._spent: dict[str, float] | None = None  # the action being made's phases
@@ -366,7 +369,22 @@ class Table:
 
     def state_message(self, seat: int | None, hints: bool = False) -> dict[str, Any]:
         """The seat's state message; ``hints``: with the honest hint when the seat is to
-        move (only sockets that show it ask: ``Client.hints``)."""
+        move (only sockets that show it ask: ``Client.hints``). Built once per seat and
+        version of the table (its view, legal moves and hint cost milliseconds in a long
+        game); only the turn's clock is read afresh."""
+        if self._states_at != (self.seq, len(self.events)):
+            self._states, self._states_at = {}, (self.seq, len(self.events))
+        state = self._states.get((seat, hints))
+        if state is None:
+            state = self._states[(seat, hints)] = self._state(seat, hints)
+        clock = None
+        deadline, to_move = self.turns.deadline, state["to_move"]
+        if deadline is not None and deadline[0] == to_move and self.playing:
+            left = max(0.0, deadline[1] - self.clock.time())
+            clock = {"seat": to_move, "left": round(left, 1), "seconds": deadline[2]}
+        return {**state, "clock": clock}
+
+    def _state(self, seat: int | None, hints: bool) -> dict[str, Any]:
         slot = self.current
         view = None if slot is None else view_json(slot.session, seat)
         to_move = None if slot is None else slot.session.to_move
@@ -378,15 +396,10 @@ class Table:
                 hint = hint_json(slot.session, seat)
                 if self._spent is not None:
                     self._spent["hint"] += time.perf_counter() - started
-        clock = None
-        deadline = self.turns.deadline
-        if deadline is not None and deadline[0] == to_move and self.playing:
-            left = max(0.0, deadline[1] - self.clock.time())
-            clock = {"seat": to_move, "left": round(left, 1), "seconds": deadline[2]}
         return {"type": "state", "n": len(self.events) - 1,
                 "game": None if slot is None else slot.number,
                 "status": self.status, "to_move": to_move,
-                "view": view, "legal": legal, "clock": clock, "hint": hint}
+                "view": view, "legal": legal, "clock": None, "hint": hint}
 
     async def prepare_socket(self, since: int = -1) -> None:
         """Called under the lock before a socket is added, that has seen the events up to

@@ -41,6 +41,15 @@ class Numbered:
         return event
 
 
+@dataclass(frozen=True, slots=True)
+class Backlog:
+    """Many encoded messages queued as one item (a catch-up's or a ``sync``'s events): a
+    long table's history takes one place in a client's queue, and its sender sends it in
+    frames of bounded size."""
+
+    texts: list[str]
+
+
 @dataclass(eq=False)
 class Client:
     """One connection: its seat (None: a spectator), whether it shows the honest hint
@@ -53,7 +62,7 @@ class Client:
     hints: bool = False
     batch: bool = False  # messages queued together go in one "batch" frame
     holder: str | None = None  # the seat's token hash when this client connected
-    queue: asyncio.Queue[str | None] = field(
+    queue: asyncio.Queue[str | Backlog | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
     queued_at: float = 0.0  # when the oldest message waiting in the queue was queued
@@ -62,12 +71,20 @@ class Client:
         self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
+        self._put(text)
+
+    def send_backlog(self, texts: list[str]) -> None:
+        """Queue many messages in one place of the queue (sent in order, in pages)."""
+        if texts:
+            self._put(Backlog(texts))
+
+    def _put(self, item: str | Backlog) -> None:
         if self.dropped:
             return
         if self.queue.empty():
             self.queued_at = time.perf_counter()
         try:
-            self.queue.put_nowait(text)
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:
             self.dropped = True  # the sender task closes the socket
             self.queue = asyncio.Queue()

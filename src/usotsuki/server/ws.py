@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
+from usotsuki.server.wire import Backlog
 
 router = APIRouter()
 
@@ -28,6 +29,7 @@ MAX_MESSAGE_CHARS = 4096
 MAX_ID_CHARS = 64
 MAX_DEPTH = 8  # messages nest 2 levels; deeper text is refused before it is parsed
 BATCH_CHARS = 32768  # a batch frame grows to about this many characters at most
+STATE_COST = 20  # a state message answered on request, charged as this many resent events
 
 log = logging.getLogger(__name__)
 
@@ -103,28 +105,34 @@ async def _sender(websocket: WebSocket, client: Client,
     each frame's wait and write (``deliver``)."""
     try:
         while True:
-            message = await client.queue.get()
+            item = await client.queue.get()
             queued = client.queued_at  # (when this first message was queued)
-            if message is None:
+            if item is None:
                 await websocket.close(code=1008 if client.dropped else 1000)
                 return
+            if isinstance(item, Backlog):
+                await _send_pages(websocket, client.batch, item.texts)
+                continue
+            pending, size = [item], len(item)
+            after: Backlog | None = None
             closing = False
-            if client.batch and not client.queue.empty():
+            while client.batch and not client.queue.empty() and size < BATCH_CHARS:
                 # What is queued already goes in one frame: one system call for the
                 # server, the balancer and the client instead of one per message.
-                pending, size = [message], len(message)
-                while not client.queue.empty() and size < BATCH_CHARS:
-                    more = client.queue.get_nowait()
-                    if more is None:
-                        closing = True
-                        break
-                    pending.append(more)
-                    size += len(more)
-                if len(pending) > 1:
-                    message = '{"type":"batch","messages":[' + ",".join(pending) + "]}"
-            await websocket.send_text(wire_text(message))
+                more = client.queue.get_nowait()
+                if more is None:
+                    closing = True
+                    break
+                if isinstance(more, Backlog):
+                    after = more
+                    break
+                pending.append(more)
+                size += len(more)
+            await websocket.send_text(wire_text(_frame(pending)))
             if timing is not None:
                 timing("deliver", time.perf_counter() - queued)
+            if after is not None:
+                await _send_pages(websocket, client.batch, after.texts)
             if closing:
                 await websocket.close(code=1008 if client.dropped else 1000)
                 return
@@ -135,6 +143,28 @@ async def _sender(websocket: WebSocket, client: Client,
         with contextlib.suppress(Exception):
             await websocket.close(code=1011)
         raise
+
+
+def _frame(messages: list[str]) -> str:
+    """One message as is; several in one "batch" frame."""
+    if len(messages) == 1:
+        return messages[0]
+    return '{"type":"batch","messages":[' + ",".join(messages) + "]}"
+
+
+async def _send_pages(websocket: WebSocket, batch: bool, texts: list[str]) -> None:
+    """A backlog's messages in order: in batch frames of about ``BATCH_CHARS`` characters
+    for a client that takes them, else one frame each."""
+    page: list[str] = []
+    size = 0
+    for text in texts:
+        if page and (not batch or size + len(text) > BATCH_CHARS):
+            await websocket.send_text(wire_text(_frame(page)))
+            page, size = [], 0
+        page.append(text)
+        size += len(text)
+    if page:
+        await websocket.send_text(wire_text(_frame(page)))
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -183,8 +213,8 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
 
 
 def _catch_up(table: Table, client: Client, since: int) -> None:
-    for text in table.events_since(client.seat, max(since, -1)):
-        client.send_text(text)
+    # However long the table's history, it takes one place in the queue (sent in pages).
+    client.send_backlog(table.events_since(client.seat, max(since, -1)))
     client.send(table.state_message(client.seat, client.hints))
 
 
@@ -253,15 +283,15 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
             client.send(_error("bad_message", "since must be an integer", ref))
             return
         async with table.lock:
-            events = table.events_since(client.seat, max(since, -1))
-            # Rate-limited by its cost: the events it resends, not the message.
-            if not limits.resent.allow(len(events)):
-                wait = limits.resent.wait(len(events))
-                client.send(_error("rate_limited", f"sync would resend {len(events)} events: "
+            # Rate-limited by its cost, counted before any work: the events it may resend
+            # (at most all after ``since``) and the state it answers with.
+            resent = max(0, len(table.events) - max(since + 1, 0))
+            if not limits.resent.allow(resent + STATE_COST):
+                wait = limits.resent.wait(resent + STATE_COST)
+                client.send(_error("rate_limited", f"sync would resend {resent} events: "
                                    f"too many at once; try again in {wait:.1f} s", ref))
                 return
-            for event in events:
-                client.send_text(event)
+            client.send_backlog(table.events_since(client.seat, max(since, -1)))
             client.send(table.state_message(client.seat, client.hints))
     elif kind == "act":
         key = message.get("key")
@@ -274,6 +304,10 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         on = message.get("on")
         if not isinstance(on, bool):
             client.send(_error("bad_message", "on must be true or false", ref))
+            return
+        if not limits.resent.allow(STATE_COST):  # a state message: charged as a sync's
+            client.send(_error("rate_limited", "too many state requests: try again in "
+                               f"{limits.resent.wait(STATE_COST):.1f} s", ref))
             return
         async with table.lock:  # the state answered is the table's present one
             client.hints = on

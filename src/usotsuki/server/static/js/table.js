@@ -358,7 +358,9 @@ function renderReveal(view, ctx) {
   const showing = last && revealOpen && (revealAt === moves || state.status === "finished" || revealOpen === "asked");
   const layer = $("reveal-layer");
   if (showing) {
-    const panel = info.game === "bluff" ? bluffReveal(ctx, last, list.length) : liarReveal(ctx, last);
+    // (the server sends the last rounds only: history_from counts those left out)
+    const count = (view.history_from || 0) + list.length;
+    const panel = info.game === "bluff" ? bluffReveal(ctx, last, count) : liarReveal(ctx, last);
     panel.prepend(el("button", { type: "button", class: "close", id: "reveal-close", "aria-label": t("table.close"),
       onclick: () => { revealOpen = false; render(); } }, "×"));
     rerender(layer, panel);
