@@ -197,6 +197,9 @@ def serve(
     = True,
     sockets_per_address: Annotated[int, typer.Option(
         help="WebSockets open at once from one client address.")] = 32,
+    bot_games_per_address: Annotated[int, typer.Option(
+        help="Of --bot-games, the games of bots only that one client address's tables "
+             "may play at once.")] = 2,
     allowed_host: Annotated[list[str] | None, typer.Option(
         help="A Host name (or *.domain) the server answers and whose pages may open "
              "WebSockets, besides --host and localhost; repeat for more.")] = None,
@@ -223,7 +226,7 @@ def serve(
     from usotsuki.server.serve import Deployment, Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
-                    idle_hours, bot_idle_cpu, sockets_per_address)
+                    idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address)
     deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
                             lease_follows_sockets)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,

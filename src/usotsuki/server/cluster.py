@@ -85,6 +85,8 @@ UNHEARD: dict[str, Any] = {"code": "unheard"}  # a relayed command nobody was su
 LEASE_THREADS = 4  # threads of a worker's lease statements (apart from the store's)
 
 QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the workers
+BOT_GAMES = "usotsuki:botgames"  # hash: table id -> [worker, creator, until] of each
+# game of bots only being played, so that every worker counts them all
 ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
 WINDOW = 60  # seconds of the per-address creation quota (as ``lobby.WINDOW``)
 
@@ -158,6 +160,10 @@ def seats_digest(seats: list[SeatRow]) -> str:
     a follower whose copy of the seats is behind (a lost message) reads them first."""
     held = json.dumps([[s.seat, s.token_hash, s.bot] for s in seats])
     return hashlib.blake2b(held.encode(), digest_size=8).hexdigest()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def worker_id() -> str:
@@ -579,6 +585,15 @@ class ClusterLobby(Lobby):
             else:
                 await table.refresh_seats()  # a seat taken through another worker
         return table
+
+    async def shared_bot_games(self, address: str | None) -> tuple[int, int]:
+        return await self.cluster.bot_games_elsewhere(address)
+
+    async def start_game(self, table: Table, rematch: bool) -> int:
+        game = await super().start_game(table, rematch)
+        if table.bots_only:  # the other workers count it from now on
+            await self.cluster.publish_bot_games()
+        return game
 
     async def invited(self, invite: str) -> Table:
         table = await super().invited(invite)
@@ -1088,6 +1103,7 @@ class Coordinator:
                                       later)
         for pk, token in taken.items():
             self._spawn(self._adopt(pk, token))
+        await self.publish_bot_games()
         if tick % CHECK_EVERY == 0:
             await self._check_followers()
 
@@ -1167,6 +1183,47 @@ class Coordinator:
             await self.quotas.close(address)
         except (RedisError, OSError) as exc:
             self._redis_failed("quota", exc)
+
+    async def publish_bot_games(self) -> None:
+        """Tell the other workers which games of bots only this worker plays (each entry
+        lives three leases unless renewed: a dead worker's games stop counting)."""
+        if self.lobby is None:
+            return
+        until = time.time() + 3 * self.config.lease_seconds
+        mine = {t.public_id: t.row.creator for t in self.lobby.tables()
+                if t.owner and t.bots_only and t.playing and not t.parked}
+        try:
+            known = await self.redis.hgetall(BOT_GAMES)
+            over = [table_id for table_id, entry in known.items()
+                    if json.loads(entry)[0] == self.me and _text(table_id) not in mine]
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, creator in mine.items():
+                    pipe.hset(BOT_GAMES, table_id, json.dumps([self.me, creator, until]))
+                if over:
+                    pipe.hdel(BOT_GAMES, *over)
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self._redis_failed("bot games", exc)
+
+    async def bot_games_elsewhere(self, address: str | None) -> tuple[int, int]:
+        """Games of bots only the other live workers play: (all, ``address``'s)."""
+        try:
+            known = await self.redis.hgetall(BOT_GAMES)
+        except (RedisError, OSError) as exc:
+            self._redis_failed("bot games", exc)
+            return 0, 0  # this worker's own count decides alone
+        now, total, theirs, expired = time.time(), 0, 0, []
+        for table_id, entry in known.items():
+            worker, creator, until = json.loads(entry)
+            if until < now:
+                expired.append(table_id)
+            elif worker != self.me:
+                total += 1
+                theirs += address is not None and creator == address
+        if expired:
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.hdel(BOT_GAMES, *expired)
+        return total, theirs
 
     async def _alive(self) -> None:
         """Say this worker lives (its sockets count in the shared quotas); a dead

@@ -59,6 +59,7 @@ class Settings:
     tables_per_minute: int = 10  # tables one client address may create per minute
     open_tables: int = 20  # tables of one address that have not expired
     bot_tables: int = 4  # bot-only games being played at once, over all addresses
+    bot_tables_per_address: int = 2  # ... of which one address's tables may play
     idle_seconds: float = 24 * 3600.0  # a table without any command this long expires
     sweep_seconds: float = 60.0  # how often expired tables are unloaded
     liar_turn_limit: int = DEFAULT_LIAR_TURN_LIMIT

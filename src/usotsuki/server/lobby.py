@@ -134,6 +134,8 @@ class Lobby:
 
     def _add(self, table: Table) -> None:
         table.timing = self.timing
+        table.may_play_bots = self._may_play_bots
+        table.ended = self._game_ended
         self.by_id[table.public_id] = table
         self.by_invite[table.row.invite] = table
 
@@ -153,16 +155,57 @@ class Lobby:
         window.append(now)
         return now
 
-    def bot_games(self) -> int:
-        """Bot-only games being played or started now."""
-        playing = sum(1 for t in self.by_id.values() if t.bots_only and t.playing)
-        return playing + self._bot_starts
+    def bot_games(self, address: str | None = None, besides: Table | None = None) -> int:
+        """Bot-only games played here now (tables that became all-bot when their people
+        left count too; parked ones do not), those of ``address``'s tables if given, not
+        counting ``besides``; with the starts under way."""
+        playing = sum(1 for t in self.by_id.values()
+                      if t.bots_only and t.playing and not t.parked and t is not besides
+                      and (address is None or t.row.creator == address))
+        return playing + (self._bot_starts if address is None else 0)
 
-    def _check_bot_games(self) -> None:
-        if self.bot_games() >= self.settings.bot_tables:
+    async def shared_bot_games(self, address: str | None) -> tuple[int, int]:
+        """Bot-only games other workers play now: (all, ``address``'s). None here."""
+        return 0, 0
+
+    def _bot_room(self, table: Table, others: tuple[int, int] = (0, 0)) -> str | None:
+        """Why ``table`` may not play a game of bots only now (None: it may): the cap
+        over all addresses, or its creator's share of it."""
+        if self.bot_games(besides=table) + others[0] >= self.settings.bot_tables:
+            return "all"
+        address = table.row.creator
+        if (address is not None and self.bot_games(address, besides=table) + others[1]
+                >= self.settings.bot_tables_per_address):
+            return "address"
+        return None
+
+    def _check_bot_games(self, table: Table, others: tuple[int, int] = (0, 0)) -> None:
+        why = self._bot_room(table, others)
+        if why == "all":
             raise Refused("too_many_bot_games", f"{self.settings.bot_tables} games of bots "
                           "only are being played already: try again when one has ended",
                           429, {"max": self.settings.bot_tables})
+        if why == "address":
+            raise Refused("too_many_bot_games", f"one address's tables may play "
+                          f"{self.settings.bot_tables_per_address} games of bots only at "
+                          "once: try again when one has ended", 429,
+                          {"max": self.settings.bot_tables_per_address})
+
+    def _may_play_bots(self, table: Table) -> bool:
+        """Asked when the last person leaves a game in play: may its bots play it on now?
+        (Else the table is parked until there is room.)"""
+        return self._bot_room(table) is None
+
+    def _game_ended(self, table: Table) -> None:
+        if table.bots_only:  # a game of bots only ended: room for a parked one
+            self._unpark()
+
+    def _unpark(self) -> None:
+        """Parked tables carry on, oldest first, while there is room."""
+        for table in sorted((t for t in self.by_id.values() if t.parked and t.playing),
+                            key=lambda t: t.active):
+            if self._bot_room(table) is None:
+                table.unpark()
 
     def _rules(self, game: str, rules: dict[str, Any]) -> dict[str, Any]:
         if game != "liar":
@@ -180,8 +223,10 @@ class Lobby:
                      address: str | None = None) -> tuple[Table, str]:
         """A new table; ``address`` (the client's) is held to the creation quotas."""
         config = {**config, "rules": self._rules(game, config["rules"])}
-        if all(b is not None for b in bots):
-            self._check_bot_games()
+        if all(b is not None for b in bots) and self.bot_games() >= self.settings.bot_tables:
+            raise Refused("too_many_bot_games", f"{self.settings.bot_tables} games of bots "
+                          "only are being played already: try again when one has ended",
+                          429, {"max": self.settings.bot_tables})
         now = self._reserve(address) if address is not None else self.clock.time()
         try:
             if address is not None:
@@ -212,14 +257,16 @@ class Lobby:
         return table, host_token
 
     async def start_game(self, table: Table, rematch: bool) -> int:
-        """Start a game at ``table``, within the quota of bot-only games."""
+        """Start a game at ``table``, within the quotas of bot-only games (over all
+        addresses, and of its creator's address)."""
         if not table.bots_only:
             return await table.start(rematch)
+        others = await self.shared_bot_games(table.row.creator)
         reserved = False
 
         def check(_: Table) -> None:  # under the table's lock, once the start is valid
             nonlocal reserved
-            self._check_bot_games()
+            self._check_bot_games(table, others)
             self._bot_starts += 1
             reserved = True
 
@@ -232,7 +279,9 @@ class Lobby:
     # expiry
 
     def sweep(self) -> list[str]:
-        """Unload every table idle for longer than ``idle_seconds``; their ids."""
+        """Unload every table idle for longer than ``idle_seconds``, and let parked tables
+        carry on where there is room; the ids of those unloaded."""
+        self._unpark()
         gone = []
         for table in list(self.by_id.values()):
             if self._expired(table.active) and not table.lock.locked():

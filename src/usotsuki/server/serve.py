@@ -149,6 +149,7 @@ class Limits:
     idle_hours: float = 24.0
     bot_idle_cpu: bool = True
     sockets_per_address: int = 32  # WebSockets open at once from one client address
+    bot_games_per_address: int = 2  # of --bot-games, those one client address's tables play
 
     def problem(self) -> str | None:
         if self.bot_workers < 1 or self.bot_deadline <= 0:
@@ -236,6 +237,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         bot_workers=limits.bot_workers, bot_deadline=limits.bot_deadline,
                         tables_per_minute=limits.tables_per_minute,
                         open_tables=limits.open_tables, bot_tables=limits.bot_games,
+                        bot_tables_per_address=limits.bot_games_per_address,
                         idle_seconds=limits.idle_hours * 3600,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
     hosts = allowed_hosts(host, allowed_host)

@@ -101,6 +101,12 @@ class Table:
         self.clients: set[Client] = self.audience.clients  # (the audience's sockets)
         self.turns = Turns(self)
         self.revealed = -2  # self.seq just after the last challenge or doubt
+        # Asked when the last person leaves a game in play (the lobby's quota of games of
+        # bots only); a table it refuses is parked: its bots wait for room.
+        self.may_play_bots: Callable[[Table], bool] | None = None
+        self.parked = False
+        self.ended: Callable[[Table], None] | None = None  # a game here ended (the lobby)
+        self._unparking: asyncio.Task[None] | None = None
         # Each seat's state message (without its clock) at one version of the table.
         self._states: dict[tuple[int | None, bool], dict[str, Any]] = {}
         self._states_at = (-1, -1)  # (seq, events) of the cached states
@@ -455,8 +461,19 @@ class Table:
         else:
             row = SeatRow(seat, None, None, None)
         await self._set_seat(row)  # (closes the seat's sockets: it has a new holder)
+        if (self.bots_only and self.playing and self.may_play_bots is not None
+                and not self.may_play_bots(self)):
+            self.parked = True  # no room for another game of bots only: it waits
         self.audience.announce()
         self.turns.schedule()
+
+    def unpark(self) -> None:
+        """A parked game of bots only carries on (there is room now)."""
+        async def carry_on() -> None:
+            self.parked = False
+            self.turns.schedule()
+
+        self._unparking = asyncio.ensure_future(self.serialised(carry_on))
 
     async def start(self, rematch: bool, check: Callable[[Table], None] | None = None) -> int:
         """Start the first game or a rematch; ``check`` (a quota) runs under the lock."""
@@ -553,6 +570,8 @@ class Table:
         self.turns.schedule()  # first: the state published holds the turn's clock
         self._published = time.perf_counter()
         self.tell(fresh)
+        if not self.playing and self.ended is not None:
+            self.ended(self)
         return fresh
 
     async def hurry(self, seat: int | None) -> bool:

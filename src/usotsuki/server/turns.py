@@ -57,7 +57,7 @@ class Turns:
         self.pending = None
         self.deadline = None
         slot = table.current
-        if (not table.writer or slot is None or slot.session.is_over
+        if (not table.writer or table.parked or slot is None or slot.session.is_over
                 or slot.session.to_move is None):
             return
         if table.seq >= table.settings.max_entries:

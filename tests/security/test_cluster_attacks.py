@@ -1,4 +1,9 @@
-"""A seat's authority lives with the table, not with a socket (issue 37, finding 1).
+"""Attacks on a cluster (issue 37): three ``usotsuki serve`` workers share PostgreSQL and
+Redis behind nginx.
+
+Finding 4: the cap on games of bots only holds across the workers, not per worker.
+
+Finding 1: a seat's authority lives with the table, not with a socket.
 
 Three ``usotsuki serve`` workers share PostgreSQL and Redis behind nginx; each person's
 socket is opened on a chosen worker, so the seat's socket sits on a follower while its
@@ -35,6 +40,7 @@ from usotsuki.server.config import Refused  # noqa: E402
 from usotsuki.server.store import Store  # noqa: E402
 
 HTTP_SECONDS = 30.0  # a busy machine's first answers can be slow
+BOT_GAMES = 2  # games of bots only at once, in the whole cluster
 SOCKET_SECONDS = 20.0  # the longest a socket waits for one message
 
 
@@ -47,7 +53,8 @@ def pg_server() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def stack(pg_server: str) -> Iterator[Cluster]:
     db = new_database(pg_server, "usotsuki_seats")
-    with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", "1.5"]) as c:
+    with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", "1.5",
+                         "--bot-games", str(BOT_GAMES), "--bot-games-per-address", "10"]) as c:
         yield c
 
 
@@ -139,6 +146,28 @@ def refused(worker: Worker, table_id: str, token: str) -> None:
     rest = socket.until_closed()
     assert [m.get("code") for m in rest] == ["forbidden"], rest
     assert socket.closed == 4403
+
+
+def test_games_of_bots_only_are_capped_across_the_workers(stack: Cluster) -> None:
+    # Each worker counted only its own: with three workers, three times the cap ran.
+    tables = []
+    for w in stack.workers:  # one table on each worker, which owns it
+        r = post(f"{w.url}/api/tables", {"game": "bluff", "seats": [{"bot": "random"}] * 3,
+                                         "rules": {}})
+        assert r.status_code == 201, r.text
+        tables.append((w, r.json()))
+    answers = [post(f"{w.url}/api/tables/{t['table_id']}/start", {"token": t["host_token"]})
+               for w, t in tables]
+    assert [a.status_code for a in answers] == [200] * BOT_GAMES + [429], \
+        [a.text for a in answers]
+    assert answers[-1].json()["error"] == "too_many_bot_games"
+    assert answers[-1].json()["params"] == {"max": BOT_GAMES}
+    deadline = time.monotonic() + 120  # the games end: room again for what follows
+    for w, t in tables[:BOT_GAMES]:
+        while httpx.get(f"{w.url}/api/tables/{t['table_id']}",
+                        timeout=HTTP_SECONDS).json()["status"] != "finished":
+            assert time.monotonic() < deadline, "a game of bots did not end"
+            time.sleep(0.2)
 
 
 def test_a_seat_left_before_the_game_is_closed_on_every_worker(stack: Cluster) -> None:
