@@ -26,7 +26,7 @@ from usotsuki.bluff.state import requirements
 from usotsuki.bluff.view import BluffView
 from usotsuki.cards import RANKS
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "solved_bluff.npz"
+DATA = Path(__file__).resolve().parents[2] / "data" / "solved_bluff.npz"
 
 
 class _Round:
@@ -110,21 +110,3 @@ def sample(dist: Mapping[Action, float], rng: random.Random) -> Action:
     actions = list(dist)
     return rng.choices(actions, weights=[dist[a] for a in actions])[0]
 
-
-class SolvedBluffBot:
-    """Plays the solved strategy where it applies, else a fallback bot (``normal``)."""
-
-    name = "solved"
-
-    def __init__(self, fallback: Any = None) -> None:
-        if fallback is None:
-            from usotsuki.bots.bluff_levels import NormalBluffBot
-            fallback = NormalBluffBot()
-        self.fallback = fallback
-
-    def act(self, v: BluffView, legal: Any, rng: random.Random) -> Action:
-        dist = policy(v)
-        if dist is not None:
-            return sample(dist, rng)
-        action: Action = self.fallback.act(v, legal, rng)
-        return action
