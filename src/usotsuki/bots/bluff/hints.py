@@ -26,8 +26,8 @@ class BluffHint:
     odds: float | None  # the current call's exact probability from the seat's cards alone
     belief: float | None  # the same, also reading the others' calls (particle beliefs)
     suggestion: Action  # what the adviser (the ``expert`` bot) would do
-    # given how people play: the belief calibrated on how players call (issue 11,
-    # :func:`calibrated_truth`), None while the shipped calibration is a placeholder
+    # given how people play: the belief calibrated on how players call
+    # (:func:`calibrated_truth`), None while the shipped calibration is a placeholder
     # (:func:`calibration_fitted`); the uncalibrated particle ``belief`` is not shown (it
     # put calls that were true 45% of the time at 0.14)
     calibrated: float | None = None

@@ -1,4 +1,4 @@
-"""Solved strategies of heads-up short-deck Bluff rounds (issue 14), as a bot's policy.
+"""Solved strategies of heads-up short-deck Bluff rounds, as a bot's policy.
 
 ``src/usotsuki/data/solved_bluff.npz`` holds CFR+ strategies (``usotsuki.research``;
 ``docs/solver.md`` has their exploitability) for rounds of two players with one or two
