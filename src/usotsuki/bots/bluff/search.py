@@ -94,9 +94,7 @@ class SearchBluffBot:
 
     def __init__(self, settings: SearchSettings) -> None:
         self.settings = settings
-        cal = _calibration(settings.cal)
-        assert cal is not None
-        self.cal = cal
+        self.cal = calibration(settings.cal) if isinstance(settings.cal, str) else settings.cal
         self.challenge_map = _calibration(settings.challenge_map)
         self.many_challenge_map = _calibration(settings.many_challenge_map)
         self._read_cache: dict[tuple[object, ...], float | None] = {}

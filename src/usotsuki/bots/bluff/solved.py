@@ -69,9 +69,9 @@ def policy(v: BluffView) -> Mapping[Action, float] | None:
     a history the solved strategy never plays into)."""
     if not v.my_turn or v.hand is None or v.seat is None:
         return None
-    seats = [s for s, size in enumerate(v.hand_sizes) if size]
-    if len(seats) != 2:
+    if v.seats_in_play != 2:
         return None
+    seats = [s for s, inside in enumerate(v.in_play) if inside]
     first = v.calls[0][0] if v.calls else v.seat  # B4: this round's first caller
     other = seats[1] if seats[0] == first else seats[0]
     name = f"r{v.ranks}-{v.hand_sizes[first]}v{v.hand_sizes[other]}"
