@@ -123,8 +123,8 @@ def isotonic_knots(p: FloatArray, y: FloatArray, bins: int = 16
     non-decreasing step function (pool adjacent violators) over ``bins`` quantile bins of
     ``p``, as knots at the bins' mean predictions (linear in between, flat beyond the
     end knots, as the step function is). The logistic map cannot bend; this fixes what is
-    left (every bucket within 0.05 of its observed frequency). No (0, 0) and (1, 1) end knots: the map
-    only ever sees uncertain calls (:func:`recalibrate` keeps the certain ones), and
+    left (every bucket within 0.05 of its observed frequency). No (0, 0) and (1, 1) end
+    knots: the map only ever sees uncertain calls (:func:`recalibrate` keeps the certain ones), and
     drawing the ends to 0 and 1 put held-out buckets at 0.18 and 0.83 on calls that were
     true 31% and 70% of the time."""
     if p.size < 2 * bins:
