@@ -28,13 +28,7 @@ from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff import solved
 from usotsuki.bots.bluff.belief import BeliefModel, Particles, sample
 from usotsuki.bots.bluff.playouts import playouts
-from usotsuki.bots.bluff.policy import (
-    DETERMINISTIC,
-    MixedRule,
-    as_action,
-    deck_probs,
-    first_legal_index,
-)
+from usotsuki.bots.bluff.policy import DETERMINISTIC, as_action, deck_probs, first_legal_index
 
 BLOCK = 64
 """Deals are resampled this many at a time (a time limit is checked between blocks)."""
@@ -44,16 +38,14 @@ class ExpertV1BluffBot:
     """Search over sampled deals; see the module docstring (``expert-v1``)."""
 
     name = "expert-v1"
+    candidates = 5  # raises weighed at most, the likeliest call included
+    consider = 0.3  # a raise is weighed when its belief is at least this
+    rollout = DETERMINISTIC  # one action with probability 1: the playouts draw nothing
 
-    def __init__(self, iterations: int = 600, candidates: int = 5,
-                 time_limit: float | None = None, model: BeliefModel | None = None,
-                 rollout: MixedRule = DETERMINISTIC, consider: float = 0.3) -> None:
+    def __init__(self, iterations: int = 600, time_limit: float | None = None) -> None:
         self.iterations = iterations
-        self.candidates = candidates
         self.time_limit = time_limit
-        self.model = model or BeliefModel(particles=512)
-        self.rollout = rollout  # a rule that gives one action probability 1: no draws
-        self.consider = consider
+        self.model = BeliefModel(particles=512)
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         if (dist := solved.policy(v)) is not None:

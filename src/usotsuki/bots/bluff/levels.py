@@ -22,7 +22,7 @@ from typing import Any
 
 from usotsuki.bluff.actions import CHALLENGE, Action, Call, Challenge
 from usotsuki.bluff.view import BluffView
-from usotsuki.bots.bluff.calibration import Calibration, beliefs, calibration
+from usotsuki.bots.bluff.calibration import beliefs, calibration
 from usotsuki.bots.bluff.policy import MixedRule, as_action, choose, deck_probs, first_legal_index
 from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
 from usotsuki.odds import call_probabilities, call_probability
@@ -33,10 +33,8 @@ class CautiousBluffBot:
     challenges a call that its cards make unlikely, or when no plausible raise is left."""
 
     name = "cautious"
-
-    def __init__(self, plausible: float = 0.5, doubt_below: float = 0.4) -> None:
-        self.plausible = plausible
-        self.doubt_below = doubt_below
+    plausible = 0.5  # raises only to calls at least this likely
+    doubt_below = 0.4  # challenges a call less likely than this
 
     def act(self, view: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         hand = view.hand or ()
@@ -63,9 +61,8 @@ class EasyBluffBot:
     already make the call true."""
 
     name = "easy"
-
-    def __init__(self, reach: int = 6, whim: float = 0.2) -> None:
-        self.reach, self.whim = reach, whim
+    reach = 6  # raises to one of this many weakest legal calls
+    whim = 0.2  # how often it challenges a call its cards leave uncertain
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         calls = [a for a in legal if isinstance(a, Call)]
@@ -93,12 +90,11 @@ class NormalBluffBot:
     hopeless raises to "plausible", and a reader of its rule then challenges them.)"""
 
     name = "normal"
+    rule = NORMAL_RULE
+    particles = 64
 
-    def __init__(self, rule: MixedRule | None = None, cal: Calibration | None = None,
-                 particles: int = 64) -> None:
-        self.rule = rule or NORMAL_RULE
-        self.cal = cal or calibration("normal")
-        self.particles = particles
+    def __init__(self) -> None:
+        self.cal = calibration("normal")
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         probs, p_current = beliefs(v, rng, self.cal, self.particles)
