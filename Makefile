@@ -20,7 +20,8 @@ UV_SYNC = $(UV) sync -q --inexact -p $(PYTHON)
 # .venv is made, rebuilt only when a core source changes (the build is cached in place).
 NATIVE_STAMP := $(VENV)/.native-build
 CORE_SOURCES := setup.py src/usotsuki/_native.py $(wildcard src/usotsuki/cards.py src/usotsuki/core/*.py \
-	src/usotsuki/bluff/*.py src/usotsuki/liar/*.py src/usotsuki/odds_liar.py src/usotsuki/bots/*.py)
+	src/usotsuki/bluff/*.py src/usotsuki/liar/*.py src/usotsuki/odds_liar.py src/usotsuki/bots/*.py \
+	src/usotsuki/bots/*/*.py)
 # The rules and conformance tests, run again on the pure-Python cores by `make test`.
 PURE_TESTS := tests/bluff tests/liar tests/core tests/test_golden.py
 

@@ -6,9 +6,9 @@ seat's view and whether that call was true (the round's challenge reveals every 
 Games are split by index: seven in ten fit, the other three are held out.
 
 ``--fit`` fits each population's parameters by maximum likelihood
-(:func:`usotsuki.bots.bluff_calibration.fit`: a grid over the particle model's
+(:func:`usotsuki.research.bluff_fit.fit`: a grid over the particle model's
 ``support`` and ``faith``, each with its logistic recalibration) and writes
-``src/usotsuki/bots/bluff_calibration.json``. The report: per population, on the held-out
+``src/usotsuki/bots/bluff/calibration.json``. The report: per population, on the held-out
 games, a reliability table (10 buckets of the predicted probability: n, mean predicted,
 observed frequency) and the Brier score of the calibrated probability beside that of the
 plain card odds. Target: every bucket within 0.05, Brier below the plain odds'.
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "src" / "usotsuki" / "bots" / "bluff_calibration.json"
+DATA = ROOT / "src" / "usotsuki" / "bots" / "bluff" / "calibration.json"
 LINEUPS = {
     "normal": [("normal",) * 2, ("normal",) * 4],
     "hard": [("hard",) * 2, ("hard",) * 4],
@@ -81,12 +81,8 @@ def report(name: str, held: list[tuple[Any, bool]], cal: Any) -> dict[str, Any]:
     particles, last_only = USE[name]
     import numpy as np
 
-    from usotsuki.bots.bluff_calibration import (
-        brier,
-        current_call_probability,
-        reliability,
-    )
     from usotsuki.odds import call_probability
+    from usotsuki.research.bluff_fit import brier, current_call_probability, reliability
 
     y = np.array([t for _, t in held], dtype=np.float64)
     p = np.array([current_call_probability(v, cal, 10_000 + i, particles,
@@ -118,7 +114,8 @@ def report(name: str, held: list[tuple[Any, bool]], cal: Any) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from usotsuki.bots import bluff_calibration as bc
+    from usotsuki.bots.bluff import calibration as bc
+    from usotsuki.research import bluff_fit
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fit", action="store_true")
@@ -145,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.fit:
             pairs = [g.split(":") for g in args.grid.split(",")] if args.grid else []
             grid = [(float(a), float(b)) for a, b in pairs] if pairs else GRID
-            cal, scores = bc.fit(fit_set, grid, *USE[name])
+            cal, scores = bluff_fit.fit(fit_set, grid, *USE[name])
             print(f"{name}: {len(fit_set)} fitting decisions; log-likelihood by "
                   f"(support, faith): " + ", ".join(f"{k}: {v:.4f}" for k, v in scores.items()))
             shipped = json.loads(DATA.read_text())  # another run may have written since
@@ -155,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                                             "knots": [list(k) for k in cal.knots],
                                             "fitted_on": len(fit_set)}
             shipped["about"] = ("fitted by benchmarks/bluff_calibration.py --fit (maximum "
-                                "likelihood on self-play; see usotsuki.bots.bluff_calibration)")
+                                "likelihood on self-play; see usotsuki.bots.bluff.calibration)")
             DATA.write_text(json.dumps(shipped, indent=2) + "\n")  # after each population
             print(f"wrote {DATA}")
         else:

@@ -30,12 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from usotsuki.bots.bluff_calibration import (
-    Calibration,
-    fit_logistic,
-    isotonic_knots,
-    recalibrate,
-)
+from usotsuki.bots.bluff.calibration import Calibration, recalibrate
+from usotsuki.research.bluff_fit import fit_logistic, isotonic_knots
 
 EPS = 1e-3
 
@@ -62,8 +58,8 @@ def collect(out: Path, lineup: tuple[str, ...], games: int, seed: int, particles
     play, the facing seat's search belief of it, and whether it was true (B8)."""
     import random
 
-    from usotsuki.bots.bluff_belief import sample
-    from usotsuki.bots.bluff_calibration import calibration
+    from usotsuki.bots.bluff.belief import sample
+    from usotsuki.bots.bluff.calibration import calibration
     from usotsuki.odds import call_probabilities, call_probability
     from usotsuki.tournament import Spec, play_game
 

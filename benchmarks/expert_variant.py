@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from usotsuki.bots.base import make_bot
-from usotsuki.bots.bluff_calibration import Calibration
-from usotsuki.bots.bluff_policy import MixedRule
-from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.bluff.calibration import Calibration
+from usotsuki.bots.bluff.levels import ExpertBluffBot
+from usotsuki.bots.bluff.policy import MixedRule
 from usotsuki.tournament import Spec, play_game, wilson
 
 

@@ -15,10 +15,14 @@ from usotsuki.analysis import NotAnalysable, analyse, assemble, judge_points, pl
 from usotsuki.analysis.common import Estimate, difference_error, mark
 from usotsuki.analysis.search import ExpertBluffSearch
 from usotsuki.bluff import BluffRules, parse_action
+from usotsuki.bluff.actions import FIRST_STRONGER
 from usotsuki.bots import make_bot
-from usotsuki.bots.bluff_belief import Particles, _log_likelihood
+from usotsuki.bots.bluff.belief import Particles, _log_likelihood
+from usotsuki.bots.bluff.calibration import recalibrate
+from usotsuki.bots.bluff.policy import NO_CALL, MixedRule, distribution
 from usotsuki.cards import DECK, Card, parse_card
 from usotsuki.liar.actions import CARD_RATE
+from usotsuki.odds import call_probabilities, deck_mask
 from usotsuki.session import BluffSession, LiarSession
 
 
@@ -109,9 +113,11 @@ def test_liar_odds_are_exact_against_enumeration() -> None:
 def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
                   options: list[bluff.Action]) -> dict[str, float]:
     """Every option's value by brute force under the search's own model: every deal of
-    the unseen cards to the other seats, weighted as the belief model weighs particles
-    (B3's uniform prior times how well the deal explains the calls), each raise played
-    out by the expert's rollout rule."""
+    the unseen cards to the other seats, weighted as the expert's belief weighs particles
+    (B3's uniform prior times how well the deal explains the calls); the challenge judged
+    as the expert judges it (its calibration); each raise's chance of losing the round
+    taken exactly over its playout rule's mixed choices (:func:`distribution`, not the
+    playouts' vectorised steps)."""
     assert v.seat is not None and v.hand is not None
     low = 52 - v.deck_size
     pool = [c for c in DECK if int(c) >= low and c not in v.hand]
@@ -124,23 +130,52 @@ def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
         owner[k, [int(c) for c in v.hand]] = v.seat
         for seat, c in deal:
             owner[k, int(c)] = seat
-    log_w = _log_likelihood(v, owner, search.bot.model)
+    bot = search.bot
+    log_w = _log_likelihood(v, owner, bot.cal.model(bot.particles_for(v)))
     w = np.exp(log_w - log_w.max())
     presence = owner >= 0
     particles = Particles(presence, presence.reshape(-1, 13, 4).sum(axis=2), owner, w / w.sum())
     truth = particles.truth()
     values: dict[str, float] = {}
     if v.current_call is not None:
-        values["challenge"] = float(particles.probabilities()[v.current_call.index])
-    from usotsuki.bots.bluff_search import _hands
-
-    hands = [_hands(owner[k], v.players) for k in range(len(deals))]
+        exact = call_probabilities(v.hand, v.cards_in_play - len(v.hand), v.ranks)
+        believed = recalibrate(particles.probabilities(), exact, bot.cal)
+        values["challenge"] = float(believed[v.current_call.index])
+    rule = bot.playout_rule(v)
+    mask = deck_mask(v.ranks)
     for call in options:
         if isinstance(call, bluff.Call):
-            loses = [search._loser(v, hands[k], truth[k], call.index) == v.seat
-                     for k in range(len(deals))]
+            loses = []
+            for k in range(len(deals)):
+                odds = {s: np.where(mask, call_probabilities(
+                    [c for c in DECK if owner[k, int(c)] == s],
+                    v.cards_in_play - v.hand_sizes[s], v.ranks), NO_CALL)
+                    for s in range(v.players) if v.hand_sizes[s]}
+                loses.append(_loss_after(v, odds, truth[k], rule, v.seat, call.index, {}))
             values[str(call)] = float(np.dot(particles.weights, loses))
     return values
+
+
+def _loss_after(v: bluff.BluffView, odds: dict[int, np.ndarray], truth: np.ndarray,
+                rule: MixedRule, caller: int, current: int,
+                memo: dict[tuple[int, int], float]) -> float:
+    """The chance that seat ``v.seat`` loses the round after ``caller`` called
+    ``ALL_CALLS[current]``, the next seats playing ``rule`` on their own cards (B5, B9)."""
+    if (caller, current) in memo:
+        return memo[caller, current]
+    seat = v.next_seat(caller)
+    probs = odds[seat]
+    actions, weights = distribution(probs, FIRST_STRONGER[current], float(probs[current]),
+                                    rule)
+    total = 0.0
+    for action, weight in zip(actions.tolist(), weights.tolist(), strict=True):
+        if action < 0:
+            loser = seat if truth[current] else caller  # B9
+            total += weight * (loser == v.seat)
+        else:
+            total += weight * _loss_after(v, odds, truth, rule, seat, action, memo)
+    memo[caller, current] = total / float(weights.sum())
+    return memo[caller, current]
 
 
 def test_bluff_values_within_their_error_bars_of_a_solved_position() -> None:

@@ -21,6 +21,7 @@ from usotsuki.bluff import (
     new_game,
     parse_action,
     start_round,
+    view,
 )
 from usotsuki.bluff.deal import deal_hands
 from usotsuki.bluff.events import Challenged, GameOver
@@ -251,6 +252,17 @@ def test_b4_first_caller_skips_eliminated_seats_left_of_a_remaining_loser() -> N
     state = act(state, "card 2", "card 3", "card A", "challenge")  # seats 2, 3, 0; 2 challenges
     assert state.results[-1].loser == 0 and not state.results[-1].eliminated
     assert state.to_move == 2  # left of seat 0 is seat 1, which is out
+
+
+def test_b5_the_view_names_the_seats_in_play_and_who_acts_next() -> None:
+    # What the bots play rounds out with: the next seat skips the eliminated (B2, B5).
+    state = deal(new_game(BluffRules(players=4, max_cards=1)), "2S", "3S", "4S", "5S")
+    state = act(state, "card A", "challenge")  # seat 1 false, eliminated
+    state = act(deal(state, "2S", "", "4S", "5S"), "card 2", "card 3")  # seats 2, 3
+    v = view(state, 0)
+    assert v.in_play == (True, False, True, True) and v.seats_in_play == 3
+    assert [v.next_seat(s) for s in range(4)] == [2, 2, 3, 0]
+    assert v.next_seat(3) == state.to_move == 0
 
 
 # --- B5 A turn ---------------------------------------------------------------------------

@@ -23,9 +23,9 @@ from usotsuki.bluff import (
 from usotsuki.bluff.deal import deal_hands, deck
 from usotsuki.bots import bot_names, make_bot
 from usotsuki.bots.base import Bot
-from usotsuki.bots.bluff_belief import BeliefModel, sample
-from usotsuki.bots.bluff_levels import NO_CALL, Thresholds, decide_array, deck_probs
-from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.bluff.belief import BeliefModel, sample
+from usotsuki.bots.bluff.levels import ExpertBluffBot
+from usotsuki.bots.bluff.policy import DETERMINISTIC, NO_CALL, choose, deck_probs
 from usotsuki.cards import parse_cards
 from usotsuki.odds import call_probabilities
 
@@ -55,17 +55,17 @@ def test_b13_bots_only_call_the_deck_s_calls(name: str, ranks: int) -> None:
         state = apply(state, action).state
 
 
-def test_b13_decide_array_never_raises_outside_the_deck() -> None:
+def test_b13_the_fixed_rule_never_raises_outside_the_deck() -> None:
     # Four ranks (J Q K A): after "four K" only "four A" remains; after it, nothing.
     probs = deck_probs(np.full(len(ALL_CALLS), 0.9), 4)
     assert set(np.flatnonzero(probs >= 0)) == {c.index for c in calls_for(4).calls}
     four_k, four_a = parse_action("four K"), parse_action("four A")
     after_k = calls_for(4).first_stronger[four_k.index]
     start = ALL_CALLS.index(calls_for(4).calls[after_k])
-    assert decide_array(probs, start, 0.9, Thresholds()) == four_a.index
+    assert choose(probs, start, 0.9, DETERMINISTIC, random.Random(0)) == four_a.index
     start = four_a.index + 1  # the straight flushes follow, none in this deck (B10, B13)
     assert probs[start:].max() == NO_CALL
-    assert decide_array(probs, start, 0.9, Thresholds()) == -1
+    assert choose(probs, start, 0.9, DETERMINISTIC, random.Random(0)) == -1
 
 
 def test_b13_beliefs_deal_only_the_deck_s_cards() -> None:

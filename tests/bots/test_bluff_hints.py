@@ -18,7 +18,7 @@ from usotsuki.bluff import (
 )
 from usotsuki.bluff import view as seat_view
 from usotsuki.bluff.deal import deal_hands
-from usotsuki.bots.bluff_hints import bluff_hint, calibrated_truth, calibration_fitted
+from usotsuki.bots.bluff.hints import bluff_hint, calibrated_truth, calibration_fitted
 from usotsuki.cards import parse_card
 from usotsuki.cli.bluff_play import run_bluff
 from usotsuki.odds import call_probability

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from usotsuki.bluff import (
@@ -28,9 +28,9 @@ from usotsuki.bluff import (
 from usotsuki.bluff.actions import FIRST_STRONGER
 from usotsuki.bluff.deal import deal_hands
 from usotsuki.bots import make_bot
-from usotsuki.bots.bluff_belief import BeliefModel, sample
-from usotsuki.bots.bluff_levels import Thresholds, decide_array, decide_index
-from usotsuki.bots.bluff_search import ExpertV1BluffBot
+from usotsuki.bots.bluff.belief import BeliefModel, sample
+from usotsuki.bots.bluff.expert_v1 import ExpertV1BluffBot
+from usotsuki.bots.bluff.policy import DETERMINISTIC, choose, distribution
 from usotsuki.cards import DECK, Card, parse_cards
 from usotsuki.odds import call_probabilities
 from usotsuki.tournament import Spec, run, summarize
@@ -127,21 +127,25 @@ def test_first_caller_never_challenges() -> None:
         assert action != CHALLENGE
 
 
+def decide(probs: list[float], start: int, p_current: float | None) -> int:
+    """The fixed rule's action (an index into ALL_CALLS, -1 to challenge)."""
+    return choose(np.array(probs), start, p_current, DETERMINISTIC, random.Random(0))
+
+
 def test_decision_rule_thresholds() -> None:
-    rule = Thresholds(plausible=0.5, doubt=0.3, next_doubt=0.6)
     probs = [0.1] * len(ALL_CALLS)
     probs[20] = 0.55
     # The weakest plausible raise; a fairly likely current call is not challenged.
-    assert decide_index(probs.__getitem__, 10, 0.8, rule) == 20
+    assert decide(probs, 10, 0.8) == 20
     # An unlikely current call is challenged.
-    assert decide_index(probs.__getitem__, 10, 0.2, rule) == -1
+    assert decide(probs, 10, 0.2) == -1
     # Challenge when it loses less often than the best raise would (0.9 * 0.6 = 0.54).
     flat = [0.1] * len(ALL_CALLS)
-    assert decide_index(flat.__getitem__, 10, 0.5, rule) == -1
-    assert decide_index(flat.__getitem__, 10, 0.6, rule) == 10
+    assert decide(flat, 10, 0.5) == -1
+    assert decide(flat, 10, 0.6) == 10
     # With no current call, always a call, even an unlikely one.
-    assert decide_index(flat.__getitem__, 0, None, rule) == 0
-    assert decide_index(flat.__getitem__, len(ALL_CALLS), 0.9, rule) == -1  # B10
+    assert decide(flat, 0, None) == 0
+    assert decide(flat, len(ALL_CALLS), 0.9) == -1  # B10
 
 
 def test_uninformed_beliefs_match_the_exact_odds() -> None:
@@ -234,8 +238,11 @@ def test_expert_time_limit_caps_its_search() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.7, 1.0]), min_size=326, max_size=326),
        st.integers(0, 326), st.one_of(st.none(), st.floats(0, 1)))
-def test_array_rule_equals_the_lazy_rule(probs: list[float], start: int,
-                                         p_current: float | None) -> None:
-    rule = Thresholds()
-    assert decide_array(np.array(probs), start, p_current, rule) == \
-        decide_index(probs.__getitem__, start, p_current, rule)
+def test_the_fixed_rule_gives_one_action_for_sure(probs: list[float], start: int,
+                                                 p_current: float | None) -> None:
+    # What expert-v1's playouts rely on: the fixed rule needs no random draw.
+    assume(start < len(ALL_CALLS) or p_current is not None)  # B5, B10
+    indices, weights = distribution(np.array(probs), start, p_current, DETERMINISTIC)
+    assert indices.size == 1 and weights[0] == 1.0
+    if p_current is None:
+        assert indices[0] >= start  # B5: the first caller calls

@@ -14,24 +14,20 @@ from usotsuki.bluff import BluffRules, legal_actions, new_game, parse_action, pu
 from usotsuki.bluff import view as seat_view
 from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER
 from usotsuki.bots import bot_names, make_bot
-from usotsuki.bots.bluff_calibration import (
-    Calibration,
-    brier,
-    fit,
-    fit_logistic,
-    reliability,
-)
-from usotsuki.bots.bluff_hints import calibrated_truth
-from usotsuki.bots.bluff_levels import HARD_RULE, NORMAL_RULE
-from usotsuki.bots.bluff_policy import (
+from usotsuki.bots.bluff.calibration import Calibration
+from usotsuki.bots.bluff.exploiters import HARD_RULE
+from usotsuki.bots.bluff.hints import calibrated_truth
+from usotsuki.bots.bluff.levels import NORMAL_RULE, ExpertBluffBot
+from usotsuki.bots.bluff.policy import (
     DETERMINISTIC,
     distribution,
     distribution_rows,
 )
-from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
 from usotsuki.bots.exploit import PREFIX, Exploiter, exploiters
 from usotsuki.cards import parse_cards
 from usotsuki.odds import call_probabilities
+from usotsuki.research.bluff_fit import brier, fit, fit_logistic, reliability
 from usotsuki.tournament import Spec, check_spec, play_game
 
 MIXED = ["normal", "hard", "expert"]
@@ -175,8 +171,8 @@ def test_beliefs_recalibrate_only_the_current_call() -> None:
     """normal's belief (bluff_calibration.beliefs): its candidate raises by the particle
     weights alone, the current call also through the recalibration map (fitted on calls
     someone chose to make); what the seat's own cards decide stays 0 or 1."""
-    from usotsuki.bots.bluff_belief import sample
-    from usotsuki.bots.bluff_calibration import beliefs, recalibrate
+    from usotsuki.bots.bluff.belief import sample
+    from usotsuki.bots.bluff.calibration import beliefs, recalibrate
 
     cal = Calibration(support=1.0, faith=0.3, slope=0.4, intercept=0.5)  # a strong map
     state = push(heads_up("KS", "7H"), parse_action("card Q"))  # uncertain for seat 1
@@ -196,37 +192,12 @@ def test_beliefs_recalibrate_only_the_current_call() -> None:
     assert beliefs(lead, random.Random(3), cal, 64)[1] is None  # B5: no call to judge
 
 
-def test_expert_playout_seats_read_the_call_through_the_map() -> None:
-    # Heads-up, three cards each; seat 0 weighs raising to "pair 4" (it holds one 4).
-    # Seat 1's card odds make the call near-impossible, so a playout seat judging by its
-    # odds alone challenges it almost always; one reading it through a map that lifts
-    # called calls (as normal's fitted map does) challenges it less, so the bluff loses
-    # less often in the playouts.
-    from usotsuki.bots.bluff_belief import BeliefModel, sample
-    from usotsuki.bots.bluff_search import _playouts
-
-    state = new_game(BluffRules(players=2, dealer=1))
-    state = replace(state, losses=(2, 2))
-    state = start_round(state, (tuple(parse_cards(["KS", "4D", "9C"])),
-                                tuple(parse_cards(["7H", "2C", "5S"])))).state
-    v = seat_view(state, 0)
-    particles = sample(v, random.Random(3), BeliefModel(particles=200))
-    owner, truth = particles.owner, particles.truth()
-    first = next(c.index for c in ALL_CALLS if str(c) == "pair 4")
-    lifting = Calibration(slope=0.0, intercept=3.0)  # every uncertain call looks 95% likely
-    plain = _playouts(v, owner, truth, first, NORMAL_RULE, np.random.default_rng(1)).mean()
-    read = _playouts(v, owner, truth, first, NORMAL_RULE, np.random.default_rng(1),
-                     lifting).mean()
-    assert plain > 0.7  # 0.81 with this seed
-    assert read < plain - 0.3  # 0.40
-
-
 @pytest.mark.parametrize("rule", [NORMAL_RULE, HARD_RULE, DETERMINISTIC])
 def test_playout_steps_on_a_window_match_the_whole_rule(rule: object) -> None:
     # moves() works a playout step out on a window of calls when that decides it; the
     # challenge and the raise drawn must be exactly those of the rule over every legal
     # call, ties, short-deck gaps (NO_CALL), certain and impossible calls included.
-    from usotsuki.bots.bluff_search import moves
+    from usotsuki.bots.bluff.playouts import moves
 
     rng = np.random.default_rng(5)
     n = 600
@@ -252,17 +223,24 @@ def test_playout_steps_on_a_window_match_the_whole_rule(rule: object) -> None:
             assert choice[r] == int(np.argmax(cum > target))
 
 
+def settings(level: str) -> SearchSettings:
+    """The search settings of a searching level, as the registry makes it."""
+    bot = make_bot("bluff", level)
+    assert isinstance(bot, SearchBluffBot)
+    return bot.settings
+
+
 def test_expert_judges_the_call_through_its_heads_up_map_only_heads_up() -> None:
     # The heads-up map trusts the call in front of the expert more than its belief does
     # (issue 11, fifth session); with three or more seats in play, or a short deck, it
     # judges the call as before (here without the map for three or more seats, which has
     # its own test). It is off by default (it made the expert exploitable), and hard
     # never uses it.
-    from usotsuki.bots.bluff_calibration import calibration, recalibrate
+    from usotsuki.bots.bluff.calibration import calibration, recalibrate
 
     bot = ExpertBluffBot(challenge_map="heads-up", many_challenge_map=None)
     hard = make_bot("bluff", "hard")
-    assert bot.challenge_map == calibration("heads-up") and bot.challenge_seats == 2
+    assert bot.challenge_map == calibration("heads-up") and bot.settings.challenge_seats == 2
     assert getattr(hard, "challenge_map", 0) is None
     assert ExpertBluffBot().challenge_map is None
     assert getattr(make_bot("bluff", "expert"), "challenge_map", 0) is None
@@ -320,8 +298,8 @@ def test_expert_reads_how_often_its_opponents_calls_were_true() -> None:
     # it answered were true, down after they were false, not at all without history;
     # hard does not read.
     bot = ExpertBluffBot(read=1.0)
-    assert getattr(make_bot("bluff", "hard"), "read", 0) is None
-    assert getattr(make_bot("bluff", "expert"), "read", 0) == 1.0
+    assert settings("hard").read is None
+    assert settings("expert").read == 1.0
     honest = seat_view(_rounds_with_history([True, True, True]), 1)  # type: ignore[arg-type]
     liar = seat_view(_rounds_with_history([False, False, False]), 1)  # type: ignore[arg-type]
     fresh = seat_view(_rounds_with_history([]), 1)  # type: ignore[arg-type]
@@ -342,7 +320,7 @@ def test_the_read_measures_a_past_call_as_the_expert_judged_it() -> None:
     # gave the call in front of it there (with three or more seats, through
     # many_challenge_map), so the shift it learns is measured from the value it is
     # applied to.
-    from usotsuki.bots.bluff_calibration import Calibration
+    from usotsuki.bots.bluff.calibration import Calibration
 
     state = new_game(BluffRules(players=3, dealer=2))
     state = start_round(state, tuple(tuple(parse_cards([c])) for c in ("KS", "7H", "2S"))).state
@@ -367,11 +345,11 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
     # heads-up the expert's search also weighs the strongest legal call its belief still
     # finds plausible (the jump); with more seats in play, and for hard, the candidates
     # are as before.
-    from usotsuki.bots.bluff_levels import first_legal_index
+    from usotsuki.bots.bluff.levels import first_legal_index
 
     expert, hard = ExpertBluffBot(jump_seats=2), make_bot("bluff", "hard")
-    assert getattr(hard, "jump_seats", None) == 0
-    assert getattr(make_bot("bluff", "expert"), "jump_seats", None) == 2
+    assert settings("hard").jump_seats == 0
+    assert settings("expert").jump_seats == 2
     probs = np.full(len(ALL_CALLS), 0.1)
     probs[[40, 41, 200]] = 0.8  # two plausible calls near the start, one far above
     for players, jumps in ((2, True), (3, False)):
@@ -418,7 +396,7 @@ def test_expert_many_challenge_map_acts_with_three_or_more_seats_only() -> None:
     # Issue 11, seventh session: with three or more seats in play (full deck) the call in
     # front of the expert is judged through many_challenge_map; heads-up, and on B13's
     # short decks, the belief is used as before; a call its own cards decide stays 0 or 1.
-    from usotsuki.bots.bluff_calibration import Calibration
+    from usotsuki.bots.bluff.calibration import Calibration
 
     flat = Calibration(slope=0.0, intercept=0.4)  # every uncertain call read as 0.6
     bot, plain = ExpertBluffBot(many_challenge_map=flat), ExpertBluffBot(many_challenge_map=None)
@@ -445,11 +423,10 @@ def test_expert_with_three_or_more_seats_always_searches(monkeypatch: Any) -> No
     # Issue 11, ninth session (many_mix=0): with three or more seats in play the expert
     # never hands a decision to the candidate rule's mixed play (mix); heads-up it
     # still does, and hard keeps its mix at every seat count.
-    import usotsuki.bots.bluff_search as search
+    import usotsuki.bots.bluff.search as search
 
-    expert, hard = make_bot("bluff", "expert"), make_bot("bluff", "hard")
-    assert getattr(expert, "many_mix", None) == 0.0
-    assert getattr(hard, "many_mix", 0) is None
+    assert settings("expert").many_mix == 0.0
+    assert settings("hard").many_mix is None
     handed: list[int] = []
 
     def rule_play(*args: Any, **kw: Any) -> int:
@@ -473,13 +450,13 @@ def test_expert_with_three_or_more_seats_uses_more_particles_and_its_map() -> No
     # Issue 11, eighth session: with three or more seats in play (full deck) the expert
     # draws its belief on 4,096 particles and values a challenge through the many-4096
     # map; heads-up it keeps 256 particles and its belief, and hard is unchanged.
-    from usotsuki.bots.bluff_calibration import calibration
+    from usotsuki.bots.bluff.calibration import calibration
 
     expert, hard = make_bot("bluff", "expert"), make_bot("bluff", "hard")
-    assert getattr(expert, "many_particles", None) == 4096
+    assert settings("expert").many_particles == 4096
     assert getattr(expert, "many_challenge_map", None) == calibration("many-4096")
-    assert getattr(expert, "particles", None) == 256
-    assert getattr(hard, "many_particles", 0) is None
+    assert settings("expert").particles == 256
+    assert settings("hard").many_particles is None
     assert getattr(hard, "many_challenge_map", 0) is None
     raw = np.full(len(ALL_CALLS), 0.1)
     exact = np.full(len(ALL_CALLS), 0.3)

@@ -19,8 +19,8 @@ from usotsuki.bluff import (
 )
 from usotsuki.bluff.actions import CHALLENGE
 from usotsuki.bluff.notation import parse_action
-from usotsuki.bots import solved
-from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.bluff import solved
+from usotsuki.bots.bluff.expert_v1 import ExpertV1BluffBot
 from usotsuki.cards import parse_cards
 
 
@@ -71,11 +71,11 @@ def test_not_covered_elsewhere(rules: BluffRules) -> None:
     assert solved.policy(view(state, other)) is None  # not its turn
 
 
-def test_the_expert_plays_the_solved_strategy_where_it_applies() -> None:
+def test_expert_v1_plays_the_solved_strategy_where_it_applies() -> None:
     state = heads_up(4, ["AS"], ["KH"], ["card A"])
     v = view(state, 1)
     dist = solved.policy(v)
     assert dist is not None
-    bot = ExpertBluffBot()
+    bot = ExpertV1BluffBot()
     for seed in range(5):
         assert bot.act(v, legal_actions(state), random.Random(seed)) in dist

@@ -563,7 +563,7 @@ def test_server_hint_payload_only_for_the_seat_to_move() -> None:
 
 def test_bluff_hint_shows_a_calibrated_number_only_when_one_was_fitted() -> None:
     from usotsuki.bluff import BluffRules
-    from usotsuki.bots.bluff_hints import bluff_truth_hint, calibration_fitted
+    from usotsuki.bots.bluff.hints import bluff_truth_hint, calibration_fitted
     from usotsuki.session import BluffSession
 
     session = BluffSession.create(BluffRules(players=3))

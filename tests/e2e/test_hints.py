@@ -53,7 +53,7 @@ def test_liar_hint_shows_both_numbers_in_both_languages(new_page: Any) -> None:
 def test_bluff_hint_shows_both_numbers_in_both_languages(new_page: Any) -> None:
     """The Bluff hint: with the shipped calibration fitted (``mix`` records ``fitted_on``),
     both the calibrated number and the card odds show, labelled, in both languages."""
-    from usotsuki.bots.bluff_hints import calibration_fitted
+    from usotsuki.bots.bluff.hints import calibration_fitted
 
     assert calibration_fitted()  # otherwise only the card odds would show
     check_hint(new_page(), "bluff", {}, "#challenge",

@@ -11,10 +11,11 @@ value has an error bar, and on common random numbers (each playout deals the sam
 hidden cards for every candidate), so that two candidates compare more precisely than
 their separate bars say:
 
-- Bluff (:class:`ExpertBluffSearch`, :mod:`usotsuki.bots.bluff_search`): the expert's
-  belief particles and its candidate raises; a challenge loses when the current call is
-  true (B9), read off the weighted particles; each raise is played out to the end of the
-  round by the expert's rollout rule. Value: the probability of losing the round.
+- Bluff (:class:`ExpertBluffSearch`, :mod:`usotsuki.bots.bluff.search`): the shipped
+  expert's belief and its candidate raises (the move made added); a challenge loses when
+  the current call is true (B9), as the expert judges it; each raise is played out to the
+  end of the round by the expert's playout (:mod:`usotsuki.bots.bluff.playouts`). Value:
+  the probability of losing the round.
 - Liar Game (:class:`ExpertLiarSearch`, :mod:`usotsuki.bots.liar_search`): the expert's
   determinizations, candidates and default policy, up to its horizon. Value: the seat's
   expected finishing place (:func:`place`): its place in the standings when the playout
@@ -32,17 +33,13 @@ import numpy as np
 
 from usotsuki import bluff, liar
 from usotsuki.analysis.common import Estimate, Z, mean_estimate
-from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Call
-from usotsuki.bots.bluff_belief import sample
-from usotsuki.bots.bluff_levels import decide_array, deck_probs, first_legal_index
-from usotsuki.bots.bluff_search import ExpertV1BluffBot as ExpertBluffBot  # its search API
-from usotsuki.bots.bluff_search import _hands, _next
+from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, Call
+from usotsuki.bots.bluff.levels import ExpertBluffBot
+from usotsuki.bots.bluff.playouts import playouts
 from usotsuki.bots.liar_belief import truth_belief
 from usotsuki.bots.liar_search import SearchLiarBot, candidates, determinize, rollout_action
-from usotsuki.cards import Card
 from usotsuki.liar.actions import ACCEPT, Play
 from usotsuki.liar.state import push as liar_push
-from usotsuki.odds import call_probabilities
 
 V_contra = TypeVar("V_contra", contravariant=True)
 A = TypeVar("A")
@@ -68,7 +65,7 @@ class Search(Protocol[V_contra, A]):
 
 
 class ExpertBluffSearch:
-    """The Bluff expert's search with ``playouts`` deals per candidate raise."""
+    """The shipped Bluff expert's search with ``playouts`` worlds per candidate raise."""
 
     def __init__(self, playouts: int = 120, bot: ExpertBluffBot | None = None) -> None:
         self.playouts = playouts
@@ -77,19 +74,18 @@ class ExpertBluffSearch:
     def evaluate(self, v: bluff.BluffView, taken: bluff.Action, rng: random.Random
                  ) -> Evaluation[bluff.Action]:
         assert v.seat is not None
-        particles = sample(v, rng, self.bot.model)
-        probs = deck_probs(particles.probabilities(), v.ranks)
-        raises = self.bot._raises(probs, first_legal_index(v))
+        belief = self.bot.believe(v, rng)
+        probs, p_current = belief.probs, belief.p_current
+        raises = self.bot.raises(v, probs, p_current)
         if isinstance(taken, Call) and taken.index not in raises:
             raises.append(taken.index)
         options: list[tuple[bluff.Action, Estimate]] = []
         loser_of: dict[bluff.Action, list[float]] = {}
-        current = v.current_call
-        if current is not None:
-            # B9: a challenge loses exactly when the call is true; the particles' weighted
-            # mean, its error from their effective number.
-            p = float(probs[current.index])
-            n = particles.effective_size
+        if p_current is not None:
+            # B9: a challenge loses exactly when the call is true: the expert's judgement
+            # of it, its error from the particles' effective number.
+            p = p_current
+            n = belief.particles.effective_size
             options.append((CHALLENGE, Estimate(p, Z * math.sqrt(max(p * (1 - p), 1 / n) / n))))
             losers = [0.0] * v.players
             losers[v.seat] += p
@@ -97,44 +93,19 @@ class ExpertBluffSearch:
             loser_of[CHALLENGE] = losers
         if raises:
             gen = np.random.default_rng(rng.getrandbits(64))
-            truth = particles.truth()
-            picks = gen.choice(particles.weights.shape[0], size=self.playouts,
-                               p=particles.weights)
-            outcomes = [[0.0] * self.playouts for _ in raises]
-            counts = [[0] * v.players for _ in raises]
-            for d, k in enumerate(picks.tolist()):
-                hands = _hands(particles.owner[k], v.players)
-                for j, index in enumerate(raises):
-                    loser = self._loser(v, hands, truth[k], index)
-                    outcomes[j][d] = float(loser == v.seat)
-                    counts[j][loser] += 1
+            weights = belief.particles.weights
+            worlds = gen.choice(weights.shape[0], size=self.playouts, p=weights)
+            seats = playouts(v, belief.particles.owner[worlds], belief.truth[worlds], raises,
+                             self.bot.playout_rule(v), gen)
             for j, index in enumerate(raises):
                 call = ALL_CALLS[index]
-                options.append((call, mean_estimate(outcomes[j], bounded=True)))
-                loser_of[call] = [c / self.playouts for c in counts[j]]
+                lost = (seats[j] == v.seat).astype(np.float64).tolist()
+                options.append((call, mean_estimate(lost, bounded=True)))
+                counts = np.bincount(seats[j], minlength=v.players)
+                loser_of[call] = [float(c) / self.playouts for c in counts]
         key = taken if not isinstance(taken, Call) else ALL_CALLS[taken.index]
-        return Evaluation(tuple(options), tuple(loser_of[key]),
-                          None if current is None else float(probs[current.index]),
+        return Evaluation(tuple(options), tuple(loser_of[key]), p_current,
                           float(probs[taken.index]) if isinstance(taken, Call) else None)
-
-    def _loser(self, v: bluff.BluffView, hands: list[tuple[Card, ...]],
-               truth: np.ndarray, index: int) -> int:
-        """The expert's playout (``ExpertBluffBot._loses``) after this seat calls
-        ``ALL_CALLS[index]``, giving the round's loser rather than only whether it is
-        this seat: the win chart needs who."""
-        assert v.seat is not None
-        in_play = v.cards_in_play
-        caller, current = v.seat, index
-        seat = _next(v.hand_sizes, v.seat)
-        rule = self.bot.rollout
-        while True:
-            hand = hands[seat]
-            probs = deck_probs(call_probabilities(hand, in_play - len(hand), v.ranks), v.ranks)
-            choice = decide_array(probs, FIRST_STRONGER[current], float(probs[current]), rule)
-            if choice < 0:
-                return seat if truth[current] else caller  # B9
-            caller, current = seat, choice
-            seat = _next(v.hand_sizes, seat)
 
 
 def same_move(a: liar.Action, b: liar.Action) -> bool:

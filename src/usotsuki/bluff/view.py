@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from usotsuki.bluff.actions import Call
-from usotsuki.bluff.state import BluffState, Hands, Phase, RoundResult
+from usotsuki.bluff.state import BluffState, Hands, Phase, RoundResult, next_active
 from usotsuki.cards import Card
 
 
@@ -51,6 +51,20 @@ class BluffView:
     @property
     def cards_in_play(self) -> int:
         return sum(self.hand_sizes)
+
+    @property
+    def in_play(self) -> tuple[bool, ...]:
+        """Which seats are still in the game: they hold cards, the eliminated none (B2)."""
+        return tuple(n > 0 for n in self.hand_sizes)
+
+    @property
+    def seats_in_play(self) -> int:
+        """How many seats are still in the game (B2)."""
+        return sum(1 for n in self.hand_sizes if n)
+
+    def next_seat(self, seat: int) -> int:
+        """The seat that acts after ``seat``: the next one clockwise still in the game (B5)."""
+        return next_active(self.in_play, seat)
 
     def to_json(self) -> dict[str, Any]:
         return {

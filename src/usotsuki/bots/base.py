@@ -53,9 +53,14 @@ class RandomBot:
 def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
     """Every bot by game and name, built once on first use (the imports are deferred: the
     bots import the game modules, which may import this one)."""
-    from usotsuki.bots.bluff_cautious import CautiousBluffBot
-    from usotsuki.bots.bluff_levels import EasyBluffBot, NormalBluffBot
-    from usotsuki.bots.bluff_search import ExpertBluffBot, ExpertV1BluffBot, HardBluffBot
+    from usotsuki.bots.bluff.expert_v1 import ExpertV1BluffBot
+    from usotsuki.bots.bluff.levels import (
+        CautiousBluffBot,
+        EasyBluffBot,
+        ExpertBluffBot,
+        HardBluffBot,
+        NormalBluffBot,
+    )
     from usotsuki.bots.exploit import exploiters
     from usotsuki.bots.liar_levels import LEVELS as LIAR_LEVELS
     from usotsuki.bots.liar_levels import OLD_LEVELS as LIAR_OLD_LEVELS

@@ -2,7 +2,7 @@
 
 - **given how people play** (「人の打ち方を踏まえると」): the calibrated belief, fitted to
   how players actually declare (Liar Game: :func:`usotsuki.bots.liar_calibrated.
-  hint_truth`; Bluff: the calibrated function of :mod:`usotsuki.bots.bluff_hints`
+  hint_truth`; Bluff: the calibrated function of :mod:`usotsuki.bots.bluff.hints`
   when there is one, else nothing is shown);
 - **from the cards alone** (「カードだけから計算すると」): the exact odds when the cards you
   cannot see are taken as dealt at random and the claim as any of the player's cards

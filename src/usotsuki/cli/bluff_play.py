@@ -22,7 +22,7 @@ from usotsuki.bluff.rules import BluffRules
 from usotsuki.bluff.state import RoundResult, call_cards
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.base import BluffBot, make_bot
-from usotsuki.bots.bluff_hints import ADVISER, BluffHint, bluff_hint
+from usotsuki.bots.bluff.hints import ADVISER, BluffHint, bluff_hint
 from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
 from usotsuki.cli.loop import BAD_OPTIONS, Player, Session, check_common, fit, play

@@ -154,13 +154,12 @@ def evaluate(names: list[str], bots: dict[str, tuple[Callable[[], Any], int]],
 
 
 def main(argv: list[str] | None = None) -> int:
-    from usotsuki.bots.bluff_levels import EasyBluffBot, NormalBluffBot
-    from usotsuki.bots.bluff_search import ExpertBluffBot, HardBluffBot
-
-    def raw_expert() -> Any:
-        bot = ExpertBluffBot()
-        bot.use_solved = False  # type: ignore[attr-defined]  # its own search
-        return bot
+    from usotsuki.bots.bluff.levels import (
+        EasyBluffBot,
+        ExpertBluffBot,
+        HardBluffBot,
+        NormalBluffBot,
+    )
 
     parser = argparse.ArgumentParser(description="Exploitability of the Bluff bots.")
     parser.add_argument("--games", default="r4-1v1,r4-1v2,r4-2v1,r5-1v1,r6-1v1")
@@ -172,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     levels: dict[str, tuple[Callable[[], Any], int]] = {
         "easy": (EasyBluffBot, args.samples), "normal": (NormalBluffBot, 1),
-        "hard": (HardBluffBot, args.samples), "expert": (raw_expert, max(2, args.samples // 4))}
+        "hard": (HardBluffBot, args.samples),
+        "expert": (ExpertBluffBot, max(2, args.samples // 4))}
     chosen = {k: levels[k] for k in args.bots.split(",")}
     rows = []
     for name in args.games.split(","):

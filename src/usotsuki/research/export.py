@@ -1,4 +1,4 @@
-"""Solved strategies as data: what :mod:`usotsuki.bots.solved` loads.
+"""Solved strategies as data: what :mod:`usotsuki.bots.bluff.solved` loads.
 
 One ``.npz`` archive holds every solved round. For round ``NAME`` (``r4-1v2`` ...):
 

@@ -56,7 +56,7 @@ def decide(game: str, name: str, view: Any, legal: Any, seed: int | str) -> str:
 
 
 def _warm() -> None:
-    import usotsuki.bots.bluff_search
+    import usotsuki.bots.bluff.levels
     import usotsuki.bots.liar_search  # noqa: F401
 
 

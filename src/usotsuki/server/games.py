@@ -109,7 +109,7 @@ def _liar_hint(v: liar.LiarView) -> dict[str, Any] | None:
 
 @functools.lru_cache(maxsize=256)
 def _bluff_hint(v: bluff.BluffView) -> dict[str, Any] | None:
-    from usotsuki.bots.bluff_hints import bluff_truth_hint
+    from usotsuki.bots.bluff.hints import bluff_truth_hint
 
     hint = bluff_truth_hint(v)
     return None if hint is None else hint.to_json()

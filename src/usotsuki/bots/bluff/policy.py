@@ -1,11 +1,11 @@
 """Mixed play for the Bluff levels: a decision rule that is a probability distribution.
 
-A deterministic rule over a seat's odds lets an opponent invert it: one call of ``normal``
-pinned down its hand (issue 11). :func:`distribution` turns the probabilities a level
+A deterministic rule over a seat's odds lets an opponent invert it: one call can pin down
+the hand behind it. :func:`distribution` turns the probabilities a level
 believes into a distribution over its actions; :func:`choose` samples it with the
 generator the bot was given, so a seeded game still replays exactly. Because the
 distribution is a plain function of the probabilities, a model of a level (the exploiters
-of :mod:`usotsuki.bots.bluff_exploit`) can compute how likely each observed call was under
+of :mod:`usotsuki.bots.bluff.exploiters`) can compute how likely each observed call was under
 any hypothetical hand.
 
 Three sources of randomness, each with a reason:
@@ -40,6 +40,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, FIRST_STRONGER, Action
+from usotsuki.bluff.view import BluffView
+from usotsuki.odds import deck_mask
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -50,8 +54,8 @@ CHALLENGE_INDEX = -1
 class MixedRule:
     """How a level turns probabilities into a distribution over actions."""
 
-    # plausible, doubt and next_doubt are the hand-set thresholds of the levels before
-    # issue 11 (Thresholds in bluff_levels), not fitted
+    # plausible, doubt and next_doubt are hand-set thresholds (those of DETERMINISTIC), not
+    # fitted
     plausible: float = 0.5  # an honest raise: a legal call at least this likely
     doubt: float = 0.3  # a current call less likely than this is worth challenging
     next_doubt: float = 0.6  # how often a false raise is expected to be challenged
@@ -61,7 +65,30 @@ class MixedRule:
 
 
 DETERMINISTIC = MixedRule(softness=0.0, spread=1, bluff=0.0)
-"""The rule of the levels before issue 11 (``normal``'s fixed thresholds)."""
+"""A fixed rule (one action with probability 1): raise to the weakest legal call at least
+``plausible`` likely (else the likeliest); challenge when the current call is less likely
+than ``doubt``, or than the chance ``(1 - p) * next_doubt`` that this raise is false and
+challenged. ``expert-v1`` plays its rounds out with it; ``x-read-v0`` models it."""
+NO_CALL = -1.0
+"""The probability the bots give a call a short deck does not have (B13), so that no rule
+ever picks it."""
+
+
+def deck_probs(probs: FloatArray, ranks: int) -> FloatArray:
+    """``probs`` (326, ALL_CALLS order) with :data:`NO_CALL` for the calls outside a
+    ``ranks`` deck (B13); unchanged with the full deck."""
+    return probs if ranks == 13 else np.where(deck_mask(ranks), probs, NO_CALL)
+
+
+def first_legal_index(v: BluffView) -> int:
+    """Where the legal calls start in ALL_CALLS (B5: strictly stronger than the current)."""
+    current = v.current_call
+    return 0 if current is None else FIRST_STRONGER[current.index]
+
+
+def as_action(index: int) -> Action:
+    """The action of an index into ALL_CALLS (:data:`CHALLENGE_INDEX`: the challenge)."""
+    return CHALLENGE if index < 0 else ALL_CALLS[index]
 
 
 def challenge_probabilities(p_current: FloatArray | None, best_raise_p: FloatArray,

@@ -12,9 +12,9 @@ from importlib import resources
 
 from usotsuki.bluff.actions import Action, Call
 from usotsuki.bluff.view import BluffView, info_key
-from usotsuki.bots.bluff_belief import BeliefModel, sample
-from usotsuki.bots.bluff_calibration import calibrated_probability, calibration
-from usotsuki.bots.bluff_search import ExpertBluffBot
+from usotsuki.bots.bluff.belief import BeliefModel, sample
+from usotsuki.bots.bluff.calibration import calibrated_probability, calibration
+from usotsuki.bots.bluff.levels import ExpertBluffBot
 from usotsuki.bots.liar_hints import TruthHint
 from usotsuki.odds import call_probability
 
@@ -26,8 +26,8 @@ class BluffHint:
     odds: float | None  # the current call's exact probability from the seat's cards alone
     belief: float | None  # the same, also reading the others' calls (particle beliefs)
     suggestion: Action  # what the adviser (the ``expert`` bot) would do
-    # given how people play: the belief calibrated on how players call (issue 11,
-    # :func:`calibrated_truth`), None while the shipped calibration is a placeholder
+    # given how people play: the belief calibrated on how players call
+    # (:func:`calibrated_truth`), None while the shipped calibration is a placeholder
     # (:func:`calibration_fitted`); the uncalibrated particle ``belief`` is not shown (it
     # put calls that were true 45% of the time at 0.14)
     calibrated: float | None = None
@@ -58,7 +58,7 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
 def calibrated_truth(v: BluffView, call: Call, particles: int = 256) -> float:
     """How likely ``call`` is true "given how people play": seat ``v.seat``'s own cards,
     the others' calls read by the belief fitted to self-play (the ``mix`` population of
-    :mod:`usotsuki.bots.bluff_calibration`), recalibrated so that calls given 0.3 are
+    :mod:`usotsuki.bots.bluff.calibration`), recalibrated so that calls given 0.3 are
     true about 30% of the time. Certain calls (by the seat's own cards) stay 0 or 1.
 
     Seeded from the view, like :func:`bluff_hint`: the same view gives the same number.
@@ -72,7 +72,7 @@ def calibration_fitted(population: str = "mix") -> bool:
     """Whether the shipped Bluff calibration of ``population`` was fitted to self-play
     (its entry records ``fitted_on``), not a placeholder: only then is its number shown
     as "given how people play" (a hint never shows a number it cannot stand behind)."""
-    text = resources.files("usotsuki.bots").joinpath("bluff_calibration.json").read_text()
+    text = resources.files("usotsuki.bots.bluff").joinpath("calibration.json").read_text()
     entry = json.loads(text).get("populations", {}).get(population, {})
     return isinstance(entry, dict) and "fitted_on" in entry
 

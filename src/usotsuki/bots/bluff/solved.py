@@ -1,4 +1,4 @@
-"""Solved strategies of heads-up short-deck Bluff rounds (issue 14), as a bot's policy.
+"""Solved strategies of heads-up short-deck Bluff rounds, as a bot's policy.
 
 ``src/usotsuki/data/solved_bluff.npz`` holds CFR+ strategies (``usotsuki.research``;
 ``docs/solver.md`` has their exploitability) for rounds of two players with one or two
@@ -26,7 +26,7 @@ from usotsuki.bluff.state import requirements
 from usotsuki.bluff.view import BluffView
 from usotsuki.cards import RANKS
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "solved_bluff.npz"
+DATA = Path(__file__).resolve().parents[2] / "data" / "solved_bluff.npz"
 
 
 class _Round:
@@ -69,9 +69,9 @@ def policy(v: BluffView) -> Mapping[Action, float] | None:
     a history the solved strategy never plays into)."""
     if not v.my_turn or v.hand is None or v.seat is None:
         return None
-    seats = [s for s, size in enumerate(v.hand_sizes) if size]
-    if len(seats) != 2:
+    if v.seats_in_play != 2:
         return None
+    seats = [s for s, inside in enumerate(v.in_play) if inside]
     first = v.calls[0][0] if v.calls else v.seat  # B4: this round's first caller
     other = seats[1] if seats[0] == first else seats[0]
     name = f"r{v.ranks}-{v.hand_sizes[first]}v{v.hand_sizes[other]}"
@@ -110,21 +110,3 @@ def sample(dist: Mapping[Action, float], rng: random.Random) -> Action:
     actions = list(dist)
     return rng.choices(actions, weights=[dist[a] for a in actions])[0]
 
-
-class SolvedBluffBot:
-    """Plays the solved strategy where it applies, else a fallback bot (``normal``)."""
-
-    name = "solved"
-
-    def __init__(self, fallback: Any = None) -> None:
-        if fallback is None:
-            from usotsuki.bots.bluff_levels import NormalBluffBot
-            fallback = NormalBluffBot()
-        self.fallback = fallback
-
-    def act(self, v: BluffView, legal: Any, rng: random.Random) -> Action:
-        dist = policy(v)
-        if dist is not None:
-            return sample(dist, rng)
-        action: Action = self.fallback.act(v, legal, rng)
-        return action

@@ -87,7 +87,7 @@ def sample(v: BluffView, rng: random.Random, model: BeliefModel) -> Particles:
     mine[list(v.hand or ())] = True
     in_deck = np.arange(52) >= 52 - v.deck_size  # B13: a short deck has the high ranks
     unseen = np.flatnonzero(~mine & in_deck)
-    others = [s for s in range(v.players) if s != v.seat and v.hand_sizes[s]]
+    others = [s for s, inside in enumerate(v.in_play) if inside and s != v.seat]
     dealt = sum(v.hand_sizes[s] for s in others)
     # A random permutation per particle of the unseen cards; the first ``dealt`` go to
     # the other seats in seat order.

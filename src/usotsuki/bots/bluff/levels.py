@@ -1,0 +1,179 @@
+"""The Bluff levels players pick, weakest first: ``cautious``, ``easy``, ``normal``,
+``hard`` and ``expert``. Each class here is the whole of its level's decision, or the
+settings of the search it runs (:mod:`usotsuki.bots.bluff.search`).
+
+They differ in where their probabilities come from more than in how they act on them:
+
+- ``cautious`` and ``easy``: the exact odds of their own cards (B8), nothing else.
+- ``normal``: a small calibrated particle belief (64 deals weighted by how well they
+  explain the round's calls, :mod:`usotsuki.bots.bluff.calibration`) and a mixed rule
+  (:mod:`usotsuki.bots.bluff.policy`): it bluffs, challenges near its threshold only some
+  of the time, and varies among near-equal calls, so one call does not pin its hand.
+- ``hard`` and ``expert``: the same search over calibrated beliefs, ``hard`` on a budget
+  of a few milliseconds a decision, ``expert`` with more worlds, particles and options.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from usotsuki.bluff.actions import CHALLENGE, Action, Call, Challenge
+from usotsuki.bluff.view import BluffView
+from usotsuki.bots.bluff.calibration import beliefs, calibration
+from usotsuki.bots.bluff.policy import MixedRule, as_action, choose, deck_probs, first_legal_index
+from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
+from usotsuki.odds import call_probabilities, call_probability
+
+
+class CautiousBluffBot:
+    """Raises only to calls that are likely true given its cards (exact odds, B8);
+    challenges a call that its cards make unlikely, or when no plausible raise is left."""
+
+    name = "cautious"
+    plausible = 0.5  # raises only to calls at least this likely
+    doubt_below = 0.4  # challenges a call less likely than this
+
+    def act(self, view: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        hand = view.hand or ()
+        unseen = view.cards_in_play - len(hand)
+        odds = call_probabilities(hand, unseen, view.ranks)  # every call at once (B8)
+        raises = [(float(odds[a.index]), a) for a in legal if isinstance(a, Call)]
+        challenge = next((a for a in legal if isinstance(a, Challenge)), None)
+        best = max((p for p, _ in raises), default=0.0)
+        if challenge is not None and view.current_call is not None:
+            # A challenge wins when the call is false; a raise, roughly, when it is true.
+            p_current = call_probability(view.current_call, hand, unseen, view.ranks)
+            if p_current < self.doubt_below or 1.0 - p_current > best:
+                return challenge
+        # The weakest few plausible raises, so the bot does not leap needlessly; when
+        # nothing is plausible, the likeliest call.
+        floor = min(self.plausible, best)
+        plausible = [a for p, a in raises if p >= floor]
+        return plausible[rng.randrange(min(3, len(plausible)))]
+
+
+class EasyBluffBot:
+    """Random raises a few steps up; challenges a fifth of the time, always when the call
+    cannot be true given the cards in play and its own hand, never when its own cards
+    already make the call true."""
+
+    name = "easy"
+    reach = 6  # raises to one of this many weakest legal calls
+    whim = 0.2  # how often it challenges a call its cards leave uncertain
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        calls = [a for a in legal if isinstance(a, Call)]
+        current = v.current_call
+        if current is not None:
+            hand = v.hand or ()
+            p = call_probability(current, hand, v.cards_in_play - len(hand), v.ranks)
+            if not calls or p == 0.0 or (p < 1.0 and rng.random() < self.whim):
+                return CHALLENGE
+        return calls[rng.randrange(min(self.reach, len(calls)))]
+
+
+NORMAL_RULE = MixedRule(plausible=0.5, doubt=0.3, next_doubt=0.6, softness=0.05, spread=2,
+                        bluff=0.15)
+"""``normal``'s mix (see :mod:`usotsuki.bots.bluff.policy` for why each part); also how
+every seat plays in the searching levels' playouts (a mixed policy, so a playout does not
+assume opponents who never bluff)."""
+
+
+class NormalBluffBot:
+    """``normal``: the mixed rule over a small calibrated belief (64 particles) that reads
+    every call of the round (:func:`usotsuki.bots.bluff.calibration.beliefs`): its raises
+    are judged by the particle weights fitted to ``normal``'s self-play, the call in front
+    of it also through the fitted recalibration map. (Its raises are not: the map lifts
+    hopeless raises to "plausible", and a reader of its rule then challenges them.)"""
+
+    name = "normal"
+    rule = NORMAL_RULE
+    particles = 64
+
+    def __init__(self) -> None:
+        self.cal = calibration("normal")
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        probs, p_current = beliefs(v, rng, self.cal, self.particles)
+        return as_action(choose(deck_probs(probs, v.ranks), first_legal_index(v), p_current,
+                                self.rule, rng))
+
+
+HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04,
+                            spread=1, bluff=0.2)
+"""``hard``'s candidates: one honest raise and one bluff (plus the likeliest call)."""
+EXPERT_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04, spread=2,
+                        bluff=0.2)
+"""The candidates the expert weighs: two honest raises and two bluffs (plus the likeliest
+call and the jump); a narrower challenge band than ``normal``'s, over sharper beliefs."""
+
+HARD = SearchSettings(
+    worlds=32, particles=256, margin=0.05, temperature=0.02,
+    cal="normal", current_only=True,  # normal's belief: its map for the current call only
+    rule=HARD_CANDIDATES, playout=NORMAL_RULE, mix=0.2,
+    challenge_map=None, challenge_seats=2,
+    read=None, read_seats=2,  # never reads its caller
+    jump_seats=0, jump_p=0.7,  # never jumps
+    many_worlds=None, many_mix=None, many_playout=None, many_challenge_map=None,
+    many_rule=None, many_particles=None)  # plays three or more seats as two
+"""``hard``: the search on a small budget (32 worlds, three candidate raises at most), so a
+decision stays within a few milliseconds, over ``normal``'s calibrated belief on 256
+particles, with none of the expert's options. A little search is what sets it apart from
+``normal``: the mixed rule alone over the same belief was no stronger at four players."""
+
+EXPERT = SearchSettings(
+    worlds=160, particles=256, margin=0.05, temperature=0.02,
+    cal="search", current_only=False,  # support 2, faith 0.3, no map (calibration.json)
+    rule=EXPERT_RULE, playout=NORMAL_RULE, mix=0.15,
+    challenge_map=None, challenge_seats=2,  # the heads-up map stays off: easier to exploit
+    read=1.0, read_seats=2,  # reads its caller heads-up
+    jump_seats=2, jump_p=0.7,  # the jump raise heads-up
+    many_worlds=None, many_mix=0.0, many_playout=None, many_challenge_map="many-4096",
+    many_rule=None, many_particles=4096)
+"""``expert``'s settings (what each does and why: :class:`ExpertBluffBot`)."""
+
+
+class HardBluffBot(SearchBluffBot):
+    """``hard``: the search with the :data:`HARD` settings."""
+
+    name = "hard"
+
+    def __init__(self) -> None:
+        super().__init__(HARD)
+
+
+class ExpertBluffBot(SearchBluffBot):
+    """``expert``: the search (:mod:`usotsuki.bots.bluff.search`) with the :data:`EXPERT`
+    settings; keywords change any of them (a field of :class:`SearchSettings`), for
+    comparisons. What they do, and why they are set so (the measurements behind each are
+    in docs/experiments.md, "Bluff expert"):
+
+    - **Belief**: 256 particles weighted by the ``search`` calibration (support 2, faith
+      0.3); with three or more seats in play 4,096, since every caller multiplies the
+      weights and 256 left a few effective deals.
+    - **The call in front of it**: the belief is too sure of it with three or more seats,
+      so there it is judged through the ``many-4096`` map fitted on that belief. Heads-up,
+      the read of the caller (``read``) shifts it by how honest this caller's calls have
+      proved this game (their hands were revealed at each challenge, B9): an honest caller
+      is trusted only after it has shown it, so a bluffer cannot exploit a fixed trust (a
+      fixed heads-up map won more against honest callers and lost to bluffers: off).
+    - **Candidates**: a challenge (it loses exactly when the call is true), the raises
+      :data:`EXPERT_RULE` would consider, the likeliest call, and heads-up the jump: the
+      strongest legal call it puts at 0.7 or more, which leaves the next caller little
+      room.
+    - **Values**: each raise played out in 160 worlds drawn from the belief (the same for
+      every raise), every seat playing ``normal``'s mixed rule on its own cards there.
+    - **Choice**: drawn among the actions within 0.05 of the best loss rate, weighted
+      ``exp(-(loss - best) / 0.02)``, so near-equal actions are mixed. Heads-up, 15% of
+      decisions play the candidate rule's own mixed distribution instead (its bluffs
+      included), which keeps a reader's odds on "it holds what it calls" bounded; with
+      three or more seats no reader came close, and the search alone lost fewer rounds.
+    """
+
+    name = "expert"
+
+    def __init__(self, **changes: Any) -> None:
+        super().__init__(replace(EXPERT, **changes))
