@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from usotsuki.core.json_guard import escape_lone_surrogates
 from usotsuki.core.record import RecordError, check_record_object, parse_record_bytes
 
 
@@ -43,11 +44,7 @@ def printable(value: Any) -> Any:
     printing. Such strings get the surrogate written as the escape ``\\ud800`` instead.
     """
     if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "backslashreplace").decode("utf-8")
-        return value
+        return escape_lone_surrogates(value)
     if isinstance(value, list):
         return [printable(v) for v in value]
     if isinstance(value, dict):
