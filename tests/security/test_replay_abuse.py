@@ -56,8 +56,7 @@ def test_step_limit_is_checked_before_any_replay(monkeypatch: pytest.MonkeyPatch
     def never(*_: Any) -> Any:
         raise AssertionError("the record was replayed before its size was checked")
 
-    monkeypatch.setattr(replay.liar, "replay_report", never)
-    monkeypatch.setattr(replay, "_liar_frames", never)
+    monkeypatch.setattr(replay.liar, "replay", never)  # the one fold that builds frames
     with pytest.raises(replay.NotReplayable) as refused:
         replay.frames(record)
     assert refused.value.code == "too_large"
