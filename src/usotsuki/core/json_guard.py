@@ -96,3 +96,15 @@ def escape_lone_surrogates(text: str) -> str:
     if _SURROGATE.search(text) is None:
         return text
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def printable(value: Any) -> Any:
+    """A parsed JSON ``value`` with :func:`escape_lone_surrogates` applied to every string
+    in it, for output that must be UTF-8 (a report echoing a record's text, a terminal)."""
+    if isinstance(value, str):
+        return escape_lone_surrogates(value)
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: printable(v) for k, v in value.items()}
+    return value

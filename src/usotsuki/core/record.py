@@ -86,15 +86,21 @@ class RecordTooLarge(RecordError):
     """A record over :data:`MAX_RECORD_BYTES` or :data:`MAX_DEPTH`: refused unread."""
 
 
+def check_record_size(size: int) -> None:
+    """:raises RecordTooLarge: for a record of ``size`` bytes, over :data:`MAX_RECORD_BYTES`
+    (a server checks a posted record's announced length with it before reading it)."""
+    if size > MAX_RECORD_BYTES:
+        raise RecordTooLarge(f"the record has {size} bytes; at most {MAX_RECORD_BYTES} "
+                             "are read")
+
+
 def parse_record_bytes(data: bytes) -> Any:
     """The JSON value of a record file's bytes (the module's decisions, in their order).
 
     :raises RecordTooLarge: over the size or nesting limit.
     :raises RecordError: for text that is not UTF-8 or not JSON.
     """
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordTooLarge(f"the record has {len(data)} bytes; at most {MAX_RECORD_BYTES} "
-                             "are read")
+    check_record_size(len(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

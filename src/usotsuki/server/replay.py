@@ -18,7 +18,6 @@ from usotsuki import bluff, liar
 from usotsuki.cards import parse_card
 from usotsuki.core.errors import MalformedRecord, UsotsukiError
 from usotsuki.core.json_guard import escape_lone_surrogates
-from usotsuki.core.record import MAX_RECORD_BYTES as MAX_RECORD_BYTES  # the routes' bound
 from usotsuki.core.record import (
     RecordError,
     RecordTooLarge,
