@@ -11,8 +11,8 @@ order:
 
 - **Size:** at most :data:`MAX_RECORD_BYTES` bytes. Every legal Bluff game fits (the
   longest possible, 8 players with 6 cards calling all 326 calls each round, is 235 KB),
-  as does a Liar Game match of about 60 games; a record the terminal reads is one the
-  server replays.
+  as does a Liar Game match of some 60 games as the bots play them (2 to 4 KB a game);
+  a record the terminal reads is one the server replays.
 - **Encoding:** UTF-8, a leading byte-order mark allowed and dropped (Part 5).
 - **Nesting:** at most :data:`MAX_DEPTH` levels, checked before parsing (a record needs 5:
   record, rounds or games, one of them, its hands, one hand).

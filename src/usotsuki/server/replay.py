@@ -59,13 +59,13 @@ def read_record(raw: bytes) -> dict[str, Any]:
     """The record in ``raw``, read by the one record parser (``core.record``: size,
     encoding, nesting, strict JSON) and held to ``MAX_STEPS``, before any replay."""
     try:
-        record = parse_record_bytes(raw)
+        record: dict[str, Any] = parse_record_bytes(raw)
     except RecordTooLarge as exc:
         raise NotReplayable(exc.fault.message, "too_large") from None
     except RecordError as exc:
         raise NotReplayable(exc.fault.message) from None
-    check_size(record)
-    return record  # type: ignore[no-any-return]
+    check_size(record)  # (an object of a known game, within the step limit)
+    return record
 
 
 def check_size(record: Any) -> None:
