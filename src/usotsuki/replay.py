@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from usotsuki.core.json_guard import printable
 from usotsuki.core.record import RecordError, check_record_object, parse_record_bytes
 
 
@@ -33,26 +34,6 @@ def replay_record(record: Any) -> dict[str, Any]:
     else:
         from usotsuki.liar.record import replay_report
     return replay_report(record)
-
-
-def printable(value: Any) -> Any:
-    """``value`` with every string made encodable as UTF-8.
-
-    JSON text may hold a lone surrogate (``"\\ud800"``) that Python decodes into a ``str``
-    no UTF-8 output can carry; echoed back (``error.action``, messages) it would crash the
-    printing. Such strings get the surrogate written as the escape ``\\ud800`` instead.
-    """
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "backslashreplace").decode("utf-8")
-        return value
-    if isinstance(value, list):
-        return [printable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: printable(v) for k, v in value.items()}
-    return value
 
 
 def _printable_report(report: dict[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ on the server's GIL). Each test replays the attack with its bound."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 import tracemalloc
@@ -13,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from long_records import long_bluff_record, long_liar_record, traced_peak
 
+from usotsuki.core.record import MAX_RECORD_BYTES
 from usotsuki.server import replay
 from usotsuki.server.app import create_app
 from usotsuki.server.replay_service import ReplayLimits
@@ -56,15 +58,41 @@ def test_step_limit_is_checked_before_any_replay(monkeypatch: pytest.MonkeyPatch
     def never(*_: Any) -> Any:
         raise AssertionError("the record was replayed before its size was checked")
 
-    monkeypatch.setattr(replay.liar, "replay_report", never)
-    monkeypatch.setattr(replay, "_liar_frames", never)
+    monkeypatch.setattr(replay.liar, "replay", never)  # the one fold that builds frames
     with pytest.raises(replay.NotReplayable) as refused:
         replay.frames(record)
     assert refused.value.code == "too_large"
 
 
+@pytest.mark.parametrize(("game", "places"), [
+    ("bluff", ("usotsuki.bluff.record.apply", "usotsuki.bluff.apply")),
+    ("liar", ("usotsuki.liar.record.apply", "usotsuki.liar.match.apply")),
+])
+def test_frames_are_built_in_the_one_replay_that_checks_the_record(
+        monkeypatch: pytest.MonkeyPatch, game: str, places: tuple[str, str]) -> None:
+    """Each action is applied once: the frames follow the record's own replay (the
+    record module), not a second fold through the sessions (which apply through the
+    package or the match)."""
+    record = (long_bluff_record(players=3, max_cards=2) if game == "bluff"
+              else long_liar_record(turn_limit=300))
+    applied = 0
+    real = importlib.import_module(f"usotsuki.{game}.state").apply
+
+    def counted(*args: Any) -> Any:
+        nonlocal applied
+        applied += 1
+        return real(*args)
+
+    for place in places:
+        monkeypatch.setattr(place, counted)
+    entries = record["rounds" if game == "bluff" else "games"]
+    actions = sum(len(entry["actions"]) for entry in entries)
+    assert len(replay.frames(record)["frames"]) == actions + len(entries)
+    assert applied == actions
+
+
 def test_oversized_or_deep_record_refused_before_parsing(client: TestClient) -> None:
-    r = client.post("/api/replay", content=b" " * (replay.MAX_RECORD_BYTES + 1))
+    r = client.post("/api/replay", content=b" " * (MAX_RECORD_BYTES + 1))
     assert r.status_code == 413 and r.json()["error"] == "too_large"
     r = client.post("/api/replay", content=b"[" * 5000 + b"]" * 5000)
     assert r.status_code == 413 and "nests deeper" in r.json()["message"]

@@ -107,4 +107,4 @@ def test_a_table_still_being_played_is_not_reviewed(threads: ThreadPoolExecutor)
         r = c.get(f"/api/tables/{tid}/games/0/review")
         assert r.status_code == 409 and r.json()["error"] == "not_finished"
         assert c.get(f"/api/tables/{tid}/games/5/review").status_code == 404
-        assert service.stats()["running"] == 0  # nothing was started
+        assert service.stats()["jobs"] == 0  # nothing was started

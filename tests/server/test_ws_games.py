@@ -116,6 +116,7 @@ def test_malformed_messages_get_errors_and_the_connection_stays_usable(
     cases = [("{not json", "bad_json"), ("[1, 2]", "bad_message"), ("42", "bad_message"),
              (json.dumps({"type": "dance"}), "unknown_type"), (json.dumps({}), "unknown_type"),
              (json.dumps({"type": "sync", "since": "x"}), "bad_message"),
+             ('{"type": "sync", "since": NaN}', "bad_json"),  # not JSON (RFC 8259)
              (json.dumps({"type": "ping", "id": {"a": 1}}), "bad_message"),
              ("x" * 5000, "too_large")]
     for text, code in cases:

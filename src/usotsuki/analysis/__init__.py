@@ -31,6 +31,7 @@ from usotsuki.analysis import bluff_review, liar_review
 from usotsuki.analysis.bluff_review import NotAnalysable
 from usotsuki.analysis.common import MARKS, THRESHOLDS, UNITS, Tally, luck
 from usotsuki.analysis.search import Search
+from usotsuki.core.record import RecordError, check_record_object
 
 SCHEMA = "usotsuki.analysis/1"
 DEFAULT_DEPTH = {"bluff": 120, "liar": 32}
@@ -45,12 +46,13 @@ __all__ = ["DEFAULT_DEPTH", "MARKS", "SCHEMA", "NotAnalysable", "analyse", "asse
 
 def plan(record: Any) -> Walk:
     """The record's decisions, replayed. :raises NotAnalysable: saying why not."""
-    game = record.get("game") if isinstance(record, dict) else None
+    try:
+        game = check_record_object(record)
+    except RecordError as exc:  # as ``usotsuki replay`` says it
+        raise NotAnalysable(exc.fault.message) from None
     if game == "bluff":
         return bluff_review.walk(record)
-    if game == "liar":
-        return liar_review.walk(record)
-    raise NotAnalysable('a record is a JSON object whose "game" is "bluff" or "liar"')
+    return liar_review.walk(record)
 
 
 def _search(game: str, depth: int) -> Search[Any, Any]:

@@ -25,7 +25,9 @@ from usotsuki.cards import parse_card
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.record import (
     Fault,
+    OnStep,
     RecordError,
+    ReplayStep,
     action_as_written,
     check_int_option,
     entry_field,
@@ -87,8 +89,11 @@ def _read_hands(entry: Any, number: int, players: int) -> list[list[Any]]:
     return cards
 
 
-def replay(record: Any) -> BluffReplay:
-    """Replay a parsed Bluff record, stopping at its first fault (Part 5 order)."""
+def replay(record: Any, on_step: OnStep[BluffState] | None = None) -> BluffReplay:
+    """Replay a parsed Bluff record, stopping at its first fault (Part 5 order).
+
+    ``on_step`` sees every step in order: each round's deal, then one per action.
+    """
     names: tuple[str, ...] | None = None
     try:
         if not isinstance(record, dict):
@@ -100,24 +105,27 @@ def replay(record: Any) -> BluffReplay:
         return BluffReplay(None, names, exc.fault)
     state = new_game(rules)
     for number, entry in enumerate(rounds):
-        state, fault = _replay_round(state, entry, number, last=number == len(rounds) - 1)
+        state, fault = _replay_round(state, entry, number, number == len(rounds) - 1, on_step)
         if fault is not None:
             return BluffReplay(state, names, fault)
     return BluffReplay(state, names, None)
 
 
-def _replay_round(state: BluffState, entry: Any, number: int,
-                  last: bool) -> tuple[BluffState, Fault | None]:
+def _replay_round(state: BluffState, entry: Any, number: int, last: bool,
+                  on_step: OnStep[BluffState] | None) -> tuple[BluffState, Fault | None]:
     """Deal and play one round; on a fault, the state Part 5 reports with it."""
     if state.is_over:
         return state, Fault(f"round {number} comes after the game ended", round=number)
     before = state
     try:
-        state = start_round(state, _read_hands(entry, number, state.players)).state
+        step = start_round(state, _read_hands(entry, number, state.players))
     except RecordError as exc:
         return before, exc.fault
     except UsotsukiError as exc:
         return before, Fault(f"round {number}: {exc}", round=number)
+    state = step.state
+    if on_step is not None:
+        on_step(ReplayStep(number, None, None, state, step.events))
     for index, written in enumerate(entry["actions"]):
         def fault(message: str) -> Fault:
             return Fault(message, number, index, action_as_written(written))  # noqa: B023
@@ -128,9 +136,12 @@ def _replay_round(state: BluffState, entry: Any, number: int,
         if not isinstance(written, str):
             return state, fault(f"an action is a string, not {json_text(written)}")
         try:
-            state = apply(state, parse_action(written)).state
+            step = apply(state, parse_action(written))
         except UsotsukiError as exc:
             return state, fault(str(exc))
+        if on_step is not None:
+            on_step(ReplayStep(number, state.to_move, written, step.state, step.events))
+        state = step.state
     if state.hands is not None and not last:
         return before, Fault(f"round {number} ends without a challenge, but another round "
                              "follows (Part 4)", round=number)

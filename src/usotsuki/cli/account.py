@@ -18,18 +18,21 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from usotsuki.core.json_guard import escape_lone_surrogates
+from usotsuki.core.record import RecordError, parse_record_bytes
+
 ALL_BLUFF_CALLS = 326  # B6: every call there is; "any call" in words
 
 
 def record_names(file: Path, report: dict[str, Any]) -> list[str] | None:
     """The players' names from the record, when it lists one per seat."""
     try:
-        record = json.loads(file.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        record = parse_record_bytes(file.read_bytes())
+    except (OSError, RecordError):
         return None
     players = record.get("players") if isinstance(record, dict) else None
     if isinstance(players, list) and players and all(isinstance(p, str) for p in players):
-        return list(players)
+        return [escape_lone_surrogates(p) for p in players]  # printable as UTF-8
     return None
 
 

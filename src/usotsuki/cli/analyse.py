@@ -21,6 +21,7 @@ from rich.table import Table
 from usotsuki.analysis import NotAnalysable, analyse
 from usotsuki.cli.records import PathError, check_writable, write_text_atomic
 from usotsuki.cli.tournament import check_plot_path
+from usotsuki.core.json_guard import escape_lone_surrogates, printable
 from usotsuki.core.record import RecordError, parse_record_bytes
 
 MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -44,7 +45,7 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
             raise ValueError(f"cannot read {file}: {exc.strerror or exc}") from None
         record = parse_record_bytes(data)
     except (PathError, RecordError, ValueError) as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]")
+        console.print(f"[red]{escape(escape_lone_surrogates(str(exc)))}[/red]")
         return 1
     seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
     try:
@@ -55,9 +56,12 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
             def advance(done: int, total: int) -> None:
                 progress.update(task, completed=done, total=total)
 
-            result = analyse(record, seed=seed_value, depth=depth, progress=advance)
+            # printable: a name or action with a lone surrogate is shown as its escape
+            result = printable(analyse(record, seed=seed_value, depth=depth,
+                                       progress=advance))
     except NotAnalysable as exc:
-        console.print(f"[red]{escape(str(file))}: not reviewable: {escape(str(exc))}[/red]")
+        console.print(f"[red]{escape(str(file))}: not reviewable: "
+                      f"{escape(escape_lone_surrogates(str(exc)))}[/red]")
         return 1
     except KeyboardInterrupt:
         console.print("[yellow]Interrupted; no review.[/yellow]")

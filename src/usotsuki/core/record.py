@@ -1,19 +1,43 @@
-"""Reading game records (RULES.md Part 4): the checks both games share.
+"""Reading game records (RULES.md Part 4): the one parser, and the checks both games share.
 
 Each game's own ``record`` module validates its rounds or games and replays them; this
-module turns bytes into a JSON object and checks the fields common to both games, with
+module turns bytes into a JSON value and checks the fields common to both games, with
 faults that carry their place in the record (Part 5: ``round``, ``index``, ``action``).
+
+:func:`parse_record_bytes` is the only way a record file or a posted record becomes a
+value: ``usotsuki replay`` and ``usotsuki analyse``, the server's replays and reviews all
+read it here, so they accept and refuse the same files. Its decisions, checked in this
+order:
+
+- **Size:** at most :data:`MAX_RECORD_BYTES` bytes. Every legal Bluff game fits (the
+  longest possible, 8 players with 6 cards calling all 326 calls each round, is 235 KB),
+  as does a Liar Game match of some 60 games as the bots play them (2 to 4 KB a game);
+  a record the terminal reads is one the server replays.
+- **Encoding:** UTF-8, a leading byte-order mark allowed and dropped (Part 5).
+- **Nesting:** at most :data:`MAX_DEPTH` levels, checked before parsing (a record needs 5:
+  record, rounds or games, one of them, its hands, one hand).
+- **JSON:** strict RFC 8259: ``NaN``, ``Infinity`` and ``-Infinity`` are refused.
+- **Lone surrogates** (``"\\ud800"``): valid JSON, so accepted; the reports that echo
+  them write them as escapes (:mod:`usotsuki.core.json_guard`).
+
+Over the size or depth limit is a :class:`RecordTooLarge`; anything else a
+:class:`RecordError`. Both are faults of the record as a whole.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from usotsuki.core.errors import MalformedRecord
+from usotsuki.core.events import Event
 from usotsuki.core.game import GAMES, MAX_PLAYERS, MIN_PLAYERS
+from usotsuki.core.json_guard import NotJson, TooDeep, parse_json
+
+MAX_RECORD_BYTES = 256 * 1024
+MAX_DEPTH = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +54,25 @@ class Fault:
                 "message": self.message}
 
 
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep(Generic[S]):
+    """One step of a record as its replay takes it, for a caller that follows along (the
+    server's replay frames): a deal (``actor`` and ``action`` None) or an action as
+    written, the state after it and the events it made."""
+
+    number: int  # the round (Bluff) or game (Liar Game) it belongs to
+    actor: int | None
+    action: str | None
+    state: S
+    events: tuple[Event, ...]
+
+
+OnStep = Callable[[ReplayStep[S]], None]
+
+
 class RecordError(MalformedRecord):
     """A malformed record, located by its :class:`Fault`."""
 
@@ -39,31 +82,36 @@ class RecordError(MalformedRecord):
         self.fault = Fault(message, round, index, action)
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+class RecordTooLarge(RecordError):
+    """A record over :data:`MAX_RECORD_BYTES` or :data:`MAX_DEPTH`: refused unread."""
+
+
+def check_record_size(size: int) -> None:
+    """:raises RecordTooLarge: for a record of ``size`` bytes, over :data:`MAX_RECORD_BYTES`
+    (a server checks a posted record's announced length with it before reading it)."""
+    if size > MAX_RECORD_BYTES:
+        raise RecordTooLarge(f"the record has {size} bytes; at most {MAX_RECORD_BYTES} "
+                             "are read")
 
 
 def parse_record_bytes(data: bytes) -> Any:
-    """Decode UTF-8 (a leading byte-order mark allowed) and parse JSON.
+    """The JSON value of a record file's bytes (the module's decisions, in their order).
 
+    :raises RecordTooLarge: over the size or nesting limit.
     :raises RecordError: for text that is not UTF-8 or not JSON.
     """
+    check_record_size(len(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RecordError(f"the record is not UTF-8 text: {exc.reason} at byte {exc.start}") \
             from None
-    return parse_record_text(text)
-
-
-def parse_record_text(text: str) -> Any:
-    """Parse JSON text strictly (no NaN or Infinity)."""
     try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
+        return parse_json(text, MAX_DEPTH)
+    except TooDeep as exc:
+        raise RecordTooLarge(f"the record {exc}") from None
+    except NotJson as exc:
         raise RecordError(f"the record is not valid JSON: {exc}") from None
-    except RecursionError:  # Part 5: a malformed record is an error, never a crash
-        raise RecordError("the record is nested too deeply to read") from None
 
 
 def json_text(value: Any) -> str:

@@ -23,10 +23,13 @@ from typing import Any
 
 from usotsuki.cards import Card, format_cards, parse_card
 from usotsuki.core.errors import IllegalAction, InvalidDeal, InvalidNotation, InvalidRules
+from usotsuki.core.events import Event
 from usotsuki.core.game import GAMES
 from usotsuki.core.record import (
     Fault,
+    OnStep,
     RecordError,
+    ReplayStep,
     action_as_written,
     check_bool_option,
     check_int_option,
@@ -43,7 +46,7 @@ from usotsuki.liar.legal import legal_summary
 from usotsuki.liar.match import LiarMatch, deal, new_seed
 from usotsuki.liar.notation import format_action, parse_action
 from usotsuki.liar.rules import OPTION_DEFAULTS, LiarRules
-from usotsuki.liar.state import LiarState, Seed, apply, new_game, next_game
+from usotsuki.liar.state import LiarState, Seed, apply, dealt_events, new_game, next_game
 
 __all__ = ["LiarReplay", "deal", "game_report", "new_seed", "replay", "replay_report",
            "read_rules", "read_seed", "write_record"]
@@ -119,10 +122,13 @@ class LiarReplay:
         return self.games[-1] if self.games else None
 
 
-def replay(record: Any, on_state: Callable[[LiarState], None] | None = None) -> LiarReplay:
+def replay(record: Any, on_state: Callable[[LiarState], None] | None = None,
+           on_step: OnStep[LiarState] | None = None) -> LiarReplay:
     """Replay a parsed Liar Game record; faults come back as data, never raised.
 
-    ``on_state`` sees every state in order: each game's start, then one per action.
+    ``on_state`` sees every state in order: each game's start, then one per action;
+    ``on_step`` sees the same steps with the seat that acted, the action as written and
+    the events.
     """
     rules: LiarRules | None = None
     done: list[LiarState] = []
@@ -136,26 +142,37 @@ def replay(record: Any, on_state: Callable[[LiarState], None] | None = None) -> 
         if not entries:
             raise RecordError("a Liar Game record needs at least one game")
         state: LiarState | None = None
+        events: tuple[Event, ...]
         for number, entry in enumerate(entries):
             if number > 0 and not rules.classes:
                 raise RecordError(f"game {number}: without classes (O7) a record holds "
                                   "exactly one game", round=number)
             hands, stock, actions = _read_game(entry, number, rules.players)
             try:
-                state = (new_game(rules, hands, stock, seed) if state is None
-                         else next_game(state, hands, stock).state)
+                if state is None:
+                    state = new_game(rules, hands, stock, seed)
+                    events = dealt_events(state) if on_step is not None else ()
+                else:
+                    step = next_game(state, hands, stock)
+                    state, events = step.state, step.events
             except InvalidDeal as exc:
                 raise RecordError(f"game {number}: {exc}", round=number) from None
             if on_state is not None:
                 on_state(state)
+            if on_step is not None:
+                on_step(ReplayStep(number, None, None, state, events))
             for index, text in enumerate(actions):
+                actor = state.to_move
                 try:
-                    state = apply(state, parse_action(text)).state
+                    step = apply(state, parse_action(text))
                 except (InvalidNotation, IllegalAction) as exc:
                     fault = Fault(str(exc), number, index, action_as_written(text))
                     return LiarReplay(rules, (*done, state), fault)
+                state, events = step.state, step.events
                 if on_state is not None:
                     on_state(state)
+                if on_step is not None:
+                    on_step(ReplayStep(number, actor, text, state, events))
             if number + 1 < len(entries) and not state.is_over:
                 raise RecordError(f"game {number} is not over, yet game {number + 1} follows "
                                   "(every game but the last must end)", round=number)

@@ -1,9 +1,9 @@
 """Finished records as step-by-step frames with every card face up, for the replay viewer.
 
-The browser never re-derives a state: this module folds a Part 4 record through the
-sessions (so every step is the rules cores' own) and writes each step as public JSON
-plus what was hidden during play (all hands, the cards on the Liar Game's field).
-Only finished games are replayed: a live game's hands stay secret (Part 4).
+The browser never re-derives a state: this module follows a Part 4 record's own replay
+(``bluff.replay``, ``liar.replay``: every step is the rules cores') and writes each step
+as public JSON plus what was hidden during play (all hands, the cards on the Liar Game's
+field). Only finished games are replayed: a live game's hands stay secret (Part 4).
 """
 
 from __future__ import annotations
@@ -11,24 +11,26 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import os
-import resource
 from collections.abc import Sequence
 from typing import Any
 
 from usotsuki import bluff, liar
-from usotsuki.bluff.record import replay_report as bluff_report
 from usotsuki.cards import parse_card
 from usotsuki.core.errors import MalformedRecord, UsotsukiError
-from usotsuki.core.record import parse_players
-from usotsuki.session import BluffSession, LiarSession
+from usotsuki.core.json_guard import escape_lone_surrogates
+from usotsuki.core.record import (
+    RecordError,
+    RecordTooLarge,
+    ReplayStep,
+    check_record_object,
+    parse_players,
+    parse_record_bytes,
+)
 
-MAX_RECORD_BYTES = 256 * 1024  # a record's JSON text; checked before it is parsed
 # Deals and actions in a record, counted before anything is replayed. Every Bluff game
 # fits (at most 52 rounds of 327 steps: about 1.5 s); a Liar Game step costs more, and
 # its games can be made long (L11 turn_limit), so it is held to what answers in time.
 MAX_STEPS = {"bluff": 20000, "liar": 4000}
-MAX_DEPTH = 8  # a record nests 4 levels deep (record, rounds, round, hands)
 
 # Lists that only grow during a round or game: frames carry them as changes (see frames).
 GROWING = {"bluff": ("calls", "history"), "liar": ("doubts",)}
@@ -53,62 +55,38 @@ def evidence(call_text: str, hands: Sequence[Sequence[str]]) -> list[str]:
                                                     for c in hand])]
 
 
-def depth(text: str) -> int:
-    """How deeply the JSON ``text`` nests arrays and objects, read without parsing it
-    (so a hostile ``[[[[...`` never reaches the recursive parser)."""
-    deepest = level = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            level += 1
-            deepest = max(deepest, level)
-        elif char in "]}":
-            level -= 1
-    return deepest
-
-
-def parse_record(raw: bytes) -> Any:
-    """The record in ``raw`` JSON, checked for size and depth before it is parsed."""
-    if len(raw) > MAX_RECORD_BYTES:
-        raise NotReplayable(f"the record has {len(raw)} bytes; at most {MAX_RECORD_BYTES} "
-                            "are replayed", "too_large")
+def read_record(raw: bytes) -> dict[str, Any]:
+    """The record in ``raw``, read by the one record parser (``core.record``: size,
+    encoding, nesting, strict JSON) and held to ``MAX_STEPS``, before any replay."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise NotReplayable("the record is not UTF-8 text") from None
-    if depth(text) > MAX_DEPTH:
-        raise NotReplayable(f"the record nests deeper than {MAX_DEPTH} levels", "too_large")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise NotReplayable(f"not JSON: {exc.msg} at character {exc.pos}") from None
+        record: dict[str, Any] = parse_record_bytes(raw)
+    except RecordTooLarge as exc:
+        raise NotReplayable(exc.fault.message, "too_large") from None
+    except RecordError as exc:
+        raise NotReplayable(exc.fault.message) from None
+    check_size(record)  # (an object of a known game, within the step limit)
+    return record
 
 
 def check_size(record: Any) -> None:
-    """Refuse, before any work, a record with more than ``MAX_STEPS`` deals and actions:
-    the frames' cost is proportional to the steps (each frame is bounded)."""
-    if not isinstance(record, dict) or record.get("game") not in ("bluff", "liar"):
-        raise NotReplayable('a record is a JSON object whose "game" is "bluff" or "liar"')
-    entries = record.get("rounds" if record["game"] == "bluff" else "games")
+    """Refuse, before any work, a record that is not of a known game or that has more
+    than ``MAX_STEPS`` deals and actions: the frames' cost is proportional to the steps
+    (each frame is bounded)."""
+    try:
+        game = check_record_object(record)
+    except RecordError as exc:
+        raise NotReplayable(exc.fault.message) from None
+    entries = record.get("rounds" if game == "bluff" else "games")
     if not isinstance(entries, list):
-        return  # the replay below says what is wrong
+        return  # the replay says what is wrong
     steps = len(entries)
     for entry in entries:
         actions = entry.get("actions") if isinstance(entry, dict) else None
         steps += len(actions) if isinstance(actions, list) else 0
-    limit = MAX_STEPS[record["game"]]
+    limit = MAX_STEPS[game]
     if steps > limit:
         raise NotReplayable(f"the record has {steps} deals and actions; at most {limit} "
-                            f"are replayed for {record['game']}", "too_large")
+                            f"are replayed for {game}", "too_large")
 
 
 def frames(record: Any) -> dict[str, Any]:
@@ -119,21 +97,31 @@ def frames(record: Any) -> dict[str, Any]:
     ``doubts``); ``grow`` gives each of them as ``{"keep": k, "add": [...]}``, the list
     being the previous frame's first ``k`` items followed by ``add``.
 
+    The frames are written as the record's own replay (``bluff.replay``,
+    ``liar.replay``) takes each step: one pass both checks the record and builds them.
     Raises :class:`NotReplayable` when the record is too long, malformed, has an illegal
     action or has not finished; the size is checked before anything is replayed."""
     check_size(record)
-    report = (bluff_report if record["game"] == "bluff" else liar.replay_report)(record)
-    if not report["ok"]:
-        raise NotReplayable(report["error"]["message"])
-    if not report["finished"]:
-        raise NotReplayable("the game has not finished: only finished games are replayed")
+    game = record["game"]
     try:
+        if game == "bluff":
+            bluff_frames = _BluffFrames()
+            outcome: bluff.BluffReplay | liar.LiarReplay = bluff.replay(
+                record, on_step=bluff_frames.add)
+            out = bluff_frames.out
+        else:
+            liar_frames = _LiarFrames()
+            outcome = liar.replay(record, on_step=liar_frames.add)
+            out = liar_frames.out
+        if outcome.fault is not None:
+            raise NotReplayable(outcome.fault.message)
+        if outcome.state is None or not outcome.state.is_over:
+            raise NotReplayable("the game has not finished: only finished games are "
+                                "replayed")
         players, names = parse_players(record["players"])
-        out = (_bluff_frames(record, players, names) if record["game"] == "bluff"
-               else _liar_frames(record, names))
     except (UsotsukiError, MalformedRecord, KeyError, TypeError) as exc:
         raise NotReplayable(str(exc)) from None
-    return {"game": record["game"], "players": players,
+    return {"game": game, "players": players,
             "names": list(names) if names else [f"#{s}" for s in range(players)],
             "rules": record.get("rules") or {}, "frames": out}
 
@@ -141,15 +129,13 @@ def frames(record: Any) -> dict[str, Any]:
 def encode(replay: dict[str, Any]) -> bytes:
     """The JSON answer; a lone surrogate (valid in a parsed record, not in UTF-8) is
     written as its ``\\u`` escape."""
-    try:
-        return json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
-    except UnicodeEncodeError:
-        return json.dumps(replay, separators=(",", ":")).encode()
+    return escape_lone_surrogates(json.dumps(replay, ensure_ascii=False,
+                                             separators=(",", ":"))).encode()
 
 
 def frames_json(raw: bytes) -> bytes:
     """``frames`` of the record in ``raw`` as JSON: what the replay worker runs."""
-    return encode(frames(parse_record(raw)))
+    return encode(frames(read_record(raw)))
 
 
 @functools.cache
@@ -191,88 +177,54 @@ class _Growth:
         return view, grow
 
 
-# Actions are values whose text needs no state (Part 3): parse each distinct text once.
-_parse_bluff = functools.lru_cache(maxsize=1024)(bluff.parse_action)
-_parse_liar = functools.lru_cache(maxsize=4096)(liar.parse_action)
+class _BluffFrames:
+    """Bluff frames, one per step of the record's replay."""
+
+    def __init__(self) -> None:
+        self.growth = _Growth(GROWING["bluff"])
+        self.out: list[dict[str, Any]] = []
+        self.hands: list[list[str]] = []  # the round's hands as dealt
+
+    def add(self, step: ReplayStep[bluff.BluffState]) -> None:
+        state = step.state
+        if step.action is None:  # a deal: its hands stay the round's until the challenge
+            assert state.hands is not None
+            self.hands = [[str(c) for c in hand] for hand in state.hands]
+        view, grow = self.growth.frame_view(bluff.view(state, None))
+        frame: dict[str, Any] = {"kind": "deal" if step.action is None else "action",
+                                 "round": step.number, "actor": step.actor,
+                                 "action": step.action, "view": view, "grow": grow,
+                                 "reveal": None}
+        if state.hands is not None:
+            frame["hands"] = self.hands
+        else:  # the round just ended with a challenge (B9): its hands, face up
+            result = grow["history"]["add"][-1]
+            frame["hands"] = result["hands"]
+            frame["reveal"] = {**{k: result[k] for k in ("caller", "challenger", "call",
+                                                          "call_true", "loser", "eliminated")},
+                               "evidence": evidence(result["call"], result["hands"])}
+        self.out.append(frame)
 
 
-def _bluff_frames(record: dict[str, Any], players: int,
-                  names: tuple[str, ...] | None) -> list[dict[str, Any]]:
-    session = BluffSession.create(bluff.read_rules(record), names)
-    growth = _Growth(GROWING["bluff"])
-    out: list[dict[str, Any]] = []
-    for number, entry in enumerate(record["rounds"]):
-        session, _ = session.deal({"hands": entry["hands"]})
-        state = session.state
-        assert state.hands is not None
-        hands = [[str(c) for c in hand] for hand in state.hands]  # fixed for the round
-        out.append(_bluff_frame(session, growth, number, None, None, hands))
-        for text in entry["actions"]:
-            actor = session.to_move
-            session, _ = session.apply(_parse_bluff(text))
-            out.append(_bluff_frame(session, growth, number, actor, text, hands))
-    return out
+class _LiarFrames:
+    """Liar Game frames, one per step of the record's replay."""
 
+    def __init__(self) -> None:
+        self.growth = _Growth(GROWING["liar"])
+        self.out: list[dict[str, Any]] = []
 
-def _bluff_frame(session: BluffSession, growth: _Growth, number: int, actor: int | None,
-                 action: str | None, hands: list[list[str]]) -> dict[str, Any]:
-    state = session.state
-    full = bluff.view(state, None)
-    view, grow = growth.frame_view(full)
-    frame: dict[str, Any] = {"kind": "deal" if action is None else "action", "round": number,
-                             "actor": actor, "action": action, "view": view, "grow": grow,
-                             "reveal": None}
-    if state.hands is not None:
-        frame["hands"] = hands
-    else:  # the round just ended with a challenge (B9): its hands, face up
-        result = grow["history"]["add"][-1]
-        frame["hands"] = result["hands"]
-        frame["reveal"] = {**{k: result[k] for k in ("caller", "challenger", "call",
-                                                      "call_true", "loser", "eliminated")},
-                           "evidence": evidence(result["call"], result["hands"])}
-    return frame
-
-
-def _liar_frames(record: dict[str, Any], names: tuple[str, ...] | None
-                 ) -> list[dict[str, Any]]:
-    rules = liar.read_rules(record)
-    games = record["games"]
-    session = LiarSession.create(rules, liar.read_seed(record), len(games), names)
-    growth = _Growth(GROWING["liar"])
-    out: list[dict[str, Any]] = []
-    for number, entry in enumerate(games):
-        session, events = session.deal({"hands": entry["hands"], "stock": entry["stock"]})
-        out.append(_liar_frame(session, growth, number, None, None, events))
-        for text in entry["actions"]:
-            actor = session.to_move
-            session, events = session.apply(_parse_liar(text))
-            out.append(_liar_frame(session, growth, number, actor, text, events))
-    return out
-
-
-def _liar_frame(session: LiarSession, growth: _Growth, number: int, actor: int | None,
-                action: str | None, events: Sequence[Any]) -> dict[str, Any]:
-    assert session.match is not None
-    state = session.match.state
-    view, grow = growth.frame_view(liar.view(state, None))
-    return {"kind": "deal" if action is None else "action", "round": number, "actor": actor,
-            "action": action, "view": view, "grow": grow,
+    def add(self, step: ReplayStep[liar.LiarState]) -> None:
+        state = step.state
+        view, grow = self.growth.frame_view(liar.view(state, None))
+        self.out.append({
+            "kind": "deal" if step.action is None else "action", "round": step.number,
+            "actor": step.actor, "action": step.action, "view": view, "grow": grow,
             "hands": [[str(c) for c in hand] for hand in state.hands],
             "field_cards": [[str(c) for c in play.cards] for play in state.field],
-            "events": [e.to_json() for e in events if e.audience is None]}
+            "events": [e.to_json() for e in step.events if e.audience is None]})
 
 
-# The replay worker (a process of its own: see replay_service).
-
-
-def limit_worker(memory: int) -> None:
-    """Worker initializer: at most ``memory`` bytes of address space beyond what the
-    worker holds now, and a lower CPU priority than the game server."""
-    with open("/proc/self/status") as status:
-        size = next(int(line.split()[1]) * 1024 for line in status
-                    if line.startswith("VmSize:"))
-    resource.setrlimit(resource.RLIMIT_AS, (size + memory, size + memory))
-    os.nice(10)
+# The replay worker's task (run in a process of its own: see replay_service).
 
 
 def work(raw: bytes) -> tuple[int, str, bytes]:
@@ -280,6 +232,7 @@ def work(raw: bytes) -> tuple[int, str, bytes]:
     try:
         return 200, "", frames_json(raw)
     except NotReplayable as exc:
-        return 413 if exc.code == "too_large" else 400, exc.code, str(exc).encode()
+        return (413 if exc.code == "too_large" else 400, exc.code,
+                escape_lone_surrogates(str(exc)).encode())
     except (MemoryError, RecursionError):
         return 413, "too_costly", b"the replay needs more memory than a replay may use"

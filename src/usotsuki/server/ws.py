@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +18,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from usotsuki.core.json_guard import NotJson, TooDeep, escape_lone_surrogates, parse_json
 from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
 from usotsuki.server.wire import Backlog
 
@@ -63,30 +62,9 @@ class RateLimit:
         return max(0.0, min(cost, self.burst) - self.tokens) / self.per_second
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def wire_text(message: str) -> str:
-    """``message`` (JSON text) made encodable: a lone surrogate, which UTF-8 cannot
-    carry, becomes its ``\\u`` escape (it can only stand inside a JSON string)."""
-    if _SURROGATE.search(message) is None:
-        return message
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", message)
-
-
-def json_depth(text: str) -> int:
-    """How deeply ``text`` nests arrays and objects, counted without parsing it."""
-    # Strings first (they may hold brackets), then the running count of brackets.
-    bare = _STRING.sub("", text)
-    deepest = level = 0
-    for char in _BRACKETS.findall(bare):
-        level += 1 if char in "[{" else -1
-        deepest = max(deepest, level)
-    return deepest
-
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKETS = re.compile(r"[\[\]{}]")
+# A frame's JSON text made encodable (a lone surrogate, which UTF-8 cannot carry, as its
+# ``\\u`` escape); a name of this module so that tests can make sending fail.
+wire_text = escape_lone_surrogates
 
 
 def _error(code: str, message: str, ref: Any = None,
@@ -255,16 +233,13 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
     if client.seat is not None and not table.holds(client.seat, client.holder):
         table.audience.evict(client)  # its seat changed hands: this socket speaks for nobody now
         return
-    if json_depth(text) > MAX_DEPTH:
-        client.send(_error("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels"))
-        return
     try:
-        message = json.loads(text)
-    except json.JSONDecodeError as exc:
-        client.send(_error("bad_json", f"not JSON: {exc.msg} at character {exc.pos}"))
+        message = parse_json(text, MAX_DEPTH)
+    except TooDeep as exc:
+        client.send(_error("bad_json", f"JSON {exc}"))
         return
-    except RecursionError:  # cannot happen after the depth check; never drop the socket
-        client.send(_error("bad_json", "JSON nested too deeply"))
+    except NotJson as exc:
+        client.send(_error("bad_json", f"not JSON: {exc}"))
         return
     if not isinstance(message, dict):
         client.send(_error("bad_message", "a message is a JSON object with a \"type\""))

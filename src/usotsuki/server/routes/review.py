@@ -14,12 +14,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from usotsuki.core.record import MAX_RECORD_BYTES
 from usotsuki.server import schemas
 from usotsuki.server.config import Refused
 from usotsuki.server.lobby import Lobby
-from usotsuki.server.replay import MAX_RECORD_BYTES
 from usotsuki.server.review_service import ReviewService
-from usotsuki.server.routes.ui import _read_limited
+from usotsuki.server.routes.ui import read_record_body
 
 router = APIRouter(prefix="/api", responses={
     400: {"model": schemas.Problem}, 404: {"model": schemas.Problem},
@@ -52,7 +52,7 @@ async def table_review(table_id: str, number: int, request: Request) -> Response
 async def record_review(request: Request) -> Response:
     """The review of any finished record (e.g. a downloaded one): post it again to follow
     its progress (the same record is the same review)."""
-    raw = await _read_limited(request, MAX_RECORD_BYTES)
+    raw = await read_record_body(request)
     service = _service(request)
     return _answer(service.poll(service.key_of(raw), lambda: raw))
 

@@ -9,10 +9,11 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 
 from usotsuki.core.errors import UsotsukiError
+from usotsuki.core.record import MAX_RECORD_BYTES, RecordTooLarge, check_record_size
 from usotsuki.server import schemas
 from usotsuki.server.config import Refused
 from usotsuki.server.lobby import Lobby
-from usotsuki.server.replay import MAX_RECORD_BYTES, evidence
+from usotsuki.server.replay import evidence
 from usotsuki.server.replay_service import ReplayService
 
 router = APIRouter(prefix="/api", responses={
@@ -48,24 +49,26 @@ async def table_replay(table_id: str, number: int, request: Request) -> Response
     f"{MAX_RECORD_BYTES} bytes).", "content": {"application/json": {"schema": {}}}}})
 async def record_replay(request: Request) -> Response:
     """Any finished record (e.g. a downloaded one) as frames with every card face up."""
-    raw = await _read_limited(request, MAX_RECORD_BYTES)
+    raw = await read_record_body(request)
     service: ReplayService = request.app.state.replays
     return _answer(await service.answer(service.key_of(raw), lambda: raw))
 
 
-async def _read_limited(request: Request, limit: int) -> bytes:
-    """The body, refused with 413 as soon as it is longer than ``limit``: the record is
-    parsed in the replay worker, never here."""
+async def read_record_body(request: Request) -> bytes:
+    """The body, refused with 413 as soon as it is longer than a record may be
+    (``core.record``): it is parsed in a worker, never here."""
     size = request.headers.get("content-length", "")
-    if size.isdigit() and int(size) > limit:
-        raise Refused("too_large", f"the record has {size} bytes; at most {limit} are "
-                      "replayed", 413)
+    try:
+        if size.isdigit():
+            check_record_size(int(size))
+    except RecordTooLarge as exc:
+        raise Refused("too_large", exc.fault.message, 413) from None
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > limit:
-            raise Refused("too_large", f"the record has more than {limit} bytes; at most "
-                          f"{limit} are replayed", 413)
+        if len(body) > MAX_RECORD_BYTES:
+            raise Refused("too_large", f"the record has more than {MAX_RECORD_BYTES} bytes; "
+                          f"at most {MAX_RECORD_BYTES} are read", 413)
     return bytes(body)
 
 

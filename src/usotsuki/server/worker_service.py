@@ -1,0 +1,174 @@
+"""CPU work on records (replays, reviews) served without stalling the tables.
+
+The work runs in worker processes (pebble's pool: it kills a worker past its deadline and
+starts another), never on the event loop, so the games' GIL stays free. Each worker has
+an address-space bound and a lower priority. What :class:`WorkerService` shares between
+the replay and the review services:
+
+- answers cached by key, least recently used dropped first past ``cache_bytes`` (a
+  finished game never changes; a posted record is keyed by its digest);
+- identical requests in flight share one job;
+- past ``jobs`` jobs at once the answer is ``busy`` at once, instead of a queue without
+  end;
+- a worker stopped (deadline, memory) or interrupted becomes an answer, never an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import os
+import resource
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Hashable
+from concurrent.futures import CancelledError, Future, TimeoutError
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from pebble import ProcessExpired, ProcessPool
+
+MiB = 1024 * 1024
+
+Answer = tuple[int, str, bytes]  # (status, error code or "", body or message)
+Submit = Callable[..., "Future[Any]"]
+
+
+def limit_worker(memory: int) -> None:
+    """Worker initializer: at most ``memory`` bytes of address space beyond what the
+    worker holds now, and a lower CPU priority than the game server."""
+    with open("/proc/self/status") as status:
+        size = next(int(line.split()[1]) * 1024 for line in status
+                    if line.startswith("VmSize:"))
+    resource.setrlimit(resource.RLIMIT_AS, (size + memory, size + memory))
+    os.nice(10)
+
+
+def limited_pool(workers: int, memory: int) -> ProcessPool:
+    """Worker processes bounded in memory and niced below the server (``limit_worker``).
+    Spawned, not forked: a fork of a server with threads and an event loop is unsafe."""
+    return ProcessPool(max_workers=workers, initializer=limit_worker, initargs=(memory,),
+                       context=multiprocessing.get_context("spawn"))
+
+
+class Limits(Protocol):
+    @property
+    def workers(self) -> int: ...  # processes
+    @property
+    def deadline(self) -> float: ...  # seconds one task may run before its worker is killed
+    @property
+    def memory(self) -> int: ...  # address space a worker may add to what it holds at start
+    @property
+    def jobs(self) -> int: ...  # jobs in progress at once; more are answered 503 busy
+    @property
+    def cache_bytes(self) -> int: ...  # answers kept
+
+
+@dataclass
+class Job:
+    """One piece of work in progress: its task, and the worker futures it waits on
+    (cancelled when it ends, so that a stopped job leaves no task queued)."""
+
+    task: asyncio.Task[Answer] | None = None
+    futures: list[Future[Any]] = field(default_factory=list)
+
+
+J = TypeVar("J", bound=Job)
+
+
+class WorkerService(Generic[J]):
+    """Jobs by key, each run by :meth:`_compute` in the worker pool; see the module."""
+
+    noun: ClassVar[str]  # "replay", "review": in the answers' messages
+    task_name: ClassVar[str]  # what one worker task is, for the deadline's message
+    busy_message: ClassVar[bytes]
+    # Answers that are not the record's fault: not cached, so that a later request tries
+    # again.
+    retried: ClassVar[tuple[str, ...]] = ("busy",)
+
+    def __init__(self, limits: Limits, submit: Submit | None = None) -> None:
+        self.limits = limits
+        self._submit = submit  # tests: run the work elsewhere than in processes
+        self._pool: ProcessPool | None = None
+        self._cache: OrderedDict[Hashable, Answer] = OrderedDict()
+        self._cached = 0
+        self._jobs: dict[Hashable, J] = {}
+
+    @staticmethod
+    def key_of(raw: bytes) -> Hashable:
+        return ("record", hashlib.sha256(raw).hexdigest())
+
+    def _find(self, key: Hashable, raw: Callable[[], bytes],
+              new_job: Callable[[], J]) -> Answer | J:
+        """The cached answer for ``key``, its job in progress, a new job (``raw`` gives
+        the record's JSON), or ``busy``."""
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        job = self._jobs.get(key)
+        if job is None:
+            if len(self._jobs) >= self.limits.jobs:
+                return 503, "busy", self.busy_message
+            job = self._jobs[key] = new_job()
+            job.task = asyncio.get_running_loop().create_task(self._guarded(job, raw()))
+            job.task.add_done_callback(lambda task: self._done(key, task))
+        return job
+
+    def _compute(self, job: J, raw: bytes) -> Coroutine[Any, Any, Answer]:
+        """The job's answer, from tasks scheduled with :meth:`_schedule`."""
+        raise NotImplementedError
+
+    async def _guarded(self, job: J, raw: bytes) -> Answer:
+        try:
+            return await self._compute(job, raw)
+        except TimeoutError:
+            return 413, "too_costly", (f"{self.task_name} took more than "
+                                       f"{self.limits.deadline:g} s and was stopped").encode()
+        except (ProcessExpired, MemoryError):  # killed, e.g. past its memory bound
+            return 413, "too_costly", (f"the {self.noun} needs more than a {self.noun} "
+                                       "may use").encode()
+        except CancelledError:
+            return 503, "busy", f"the {self.noun} was interrupted: try again".encode()
+        finally:
+            for future in job.futures:
+                future.cancel()
+
+    def _schedule(self, job: J, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        if self._submit is not None:
+            future: Future[Any] = self._submit(fn, *args)
+        else:
+            future = self._workers().schedule(fn, args, timeout=self.limits.deadline)
+        job.futures.append(future)
+        return future
+
+    def _done(self, key: Hashable, task: asyncio.Task[Answer]) -> None:
+        self._jobs.pop(key, None)
+        if task.cancelled() or task.exception() is not None:
+            return
+        answer = task.result()
+        if answer[1] in self.retried:
+            return
+        self._cache[key] = answer
+        self._cached += len(answer[2])
+        while self._cached > self.limits.cache_bytes and self._cache:
+            _, dropped = self._cache.popitem(last=False)
+            self._cached -= len(dropped[2])
+
+    def _workers(self) -> ProcessPool:
+        if self._pool is None:
+            self._pool = limited_pool(self.limits.workers, self.limits.memory)
+        return self._pool
+
+    def close(self) -> None:
+        for job in self._jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        if self._pool is not None:
+            self._pool.stop()  # type: ignore[no-untyped-call]
+            self._pool.join()
+            self._pool = None
+
+    def stats(self) -> dict[str, Any]:
+        return {"cached": len(self._cache), "cached_bytes": self._cached,
+                "jobs": len(self._jobs)}
