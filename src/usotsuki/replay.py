@@ -10,7 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from usotsuki.core.json_guard import printable
-from usotsuki.core.record import RecordError, check_record_object, parse_record_bytes
+from usotsuki.core.record import (
+    MAX_FILE_BYTES,
+    RecordError,
+    check_record_object,
+    parse_record_bytes,
+)
 
 
 def failed_report(fault: RecordError, game: str | None = None) -> dict[str, Any]:
@@ -43,7 +48,7 @@ def _printable_report(report: dict[str, Any]) -> dict[str, Any]:
 def replay_bytes(data: bytes) -> dict[str, Any]:
     """Replay a record given as the bytes of its file; the report prints as UTF-8."""
     try:
-        record = parse_record_bytes(data)
+        record = parse_record_bytes(data, MAX_FILE_BYTES)
     except RecordError as exc:
         return _printable_report(failed_report(exc))
     return _printable_report(replay_record(record))

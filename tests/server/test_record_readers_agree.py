@@ -4,8 +4,10 @@ The same inputs go to the two terminal commands (``usotsuki replay --json``, ``u
 analyse``) and to the server's two record routes (``POST /api/replay``, ``POST
 /api/review``); all four read them with ``core.record.parse_record_bytes``. A leading
 byte-order mark is accepted, NaN and Infinity are refused (RFC 8259), a record nested
-deeper than ``MAX_DEPTH`` or longer than ``MAX_RECORD_BYTES`` is refused, and a lone
-surrogate is valid JSON (accepted in a name, echoed as its escape in a message).
+deeper than ``MAX_DEPTH`` is refused, and a lone surrogate is valid JSON (accepted in a
+name, echoed as its escape in a message). Size is the one bound that differs, on purpose:
+the server reads a posted record up to ``MAX_RECORD_BYTES``, the terminal a file up to
+``MAX_FILE_BYTES`` (RULES.md sets none: a long valid record still replays there).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Case:
     accepted: bool
     message: str | None = None  # the refusal every reader gives, when refused
     status: int = 400  # the server's status for the refusal (413: over a limit)
+    terminal: bool | None = None  # the terminal's outcome, where it differs: accepted
 
 
 CASES = {
@@ -64,7 +67,7 @@ CASES = {
     "deep enough": Case(with_extra(b"[" * (MAX_DEPTH - 1) + b"]" * (MAX_DEPTH - 1)), True),
     "too large": Case(VALID[:-1] + b" " * MAX_RECORD_BYTES + b"}", False,
                       f"the record has {len(VALID) + MAX_RECORD_BYTES} bytes; at most "
-                      f"{MAX_RECORD_BYTES} are read", 413),
+                      f"{MAX_RECORD_BYTES} are read", 413, terminal=True),
     "lone surrogate in a name": Case(VALID.replace(b'"ann"', b'"\\ud800"'), True),
     "lone surrogate as the game": Case(b'{"game": "\\udfff"}', False,
                                        'unknown game "\\udfff" (expected "bluff" or "liar")'),
@@ -144,9 +147,21 @@ def test_terminal_and_server_read_records_alike(name: str, tmp_path: Path,
                                                server: TestClient) -> None:
     case = CASES[name]
     expected = Outcome(case.accepted, case.message)
+    locally = expected if case.terminal is None else Outcome(case.terminal, None)
     outcomes = {"usotsuki replay": cli_replay(case.raw, tmp_path),
                 "usotsuki analyse": cli_analyse(case.raw, tmp_path, case.message),
                 "POST /api/replay": server_replay(case.raw, server, case.status),
                 "POST /api/review": server_review(case.raw, server, case.status)}
-    assert outcomes == dict.fromkeys(outcomes, expected)
+    assert outcomes == {"usotsuki replay": locally, "usotsuki analyse": locally,
+                        "POST /api/replay": expected, "POST /api/review": expected}
+
+
+def test_the_terminal_bounds_a_file_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    import usotsuki.replay
+
+    monkeypatch.setattr(usotsuki.replay, "MAX_FILE_BYTES", len(VALID) + 10)
+    big = VALID[:-1] + b" " * 11 + b"}"
+    assert cli_replay(big, tmp_path) == Outcome(
+        False, f"the record has {len(big)} bytes; at most {len(VALID) + 10} are read")
 

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from usotsuki.core.json_guard import escape_lone_surrogates
-from usotsuki.core.record import RecordError, parse_record_bytes
+from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
 
 ALL_BLUFF_CALLS = 326  # B6: every call there is; "any call" in words
 
@@ -27,7 +27,7 @@ ALL_BLUFF_CALLS = 326  # B6: every call there is; "any call" in words
 def record_names(file: Path, report: dict[str, Any]) -> list[str] | None:
     """The players' names from the record, when it lists one per seat."""
     try:
-        record = parse_record_bytes(file.read_bytes())
+        record = parse_record_bytes(file.read_bytes(), MAX_FILE_BYTES)
     except (OSError, RecordError):
         return None
     players = record.get("players") if isinstance(record, dict) else None

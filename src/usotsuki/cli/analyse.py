@@ -22,7 +22,7 @@ from usotsuki.analysis import NotAnalysable, analyse
 from usotsuki.cli.records import PathError, check_writable, write_text_atomic
 from usotsuki.cli.tournament import check_plot_path
 from usotsuki.core.json_guard import escape_lone_surrogates, printable
-from usotsuki.core.record import RecordError, parse_record_bytes
+from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
 
 MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -43,7 +43,7 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
             data = file.read_bytes()
         except OSError as exc:
             raise ValueError(f"cannot read {file}: {exc.strerror or exc}") from None
-        record = parse_record_bytes(data)
+        record = parse_record_bytes(data, MAX_FILE_BYTES)
     except (PathError, RecordError, ValueError) as exc:
         console.print(f"[red]{escape(escape_lone_surrogates(str(exc)))}[/red]")
         return 1

@@ -9,10 +9,12 @@ value: ``usotsuki replay`` and ``usotsuki analyse``, the server's replays and re
 read it here, so they accept and refuse the same files. Its decisions, checked in this
 order:
 
-- **Size:** at most :data:`MAX_RECORD_BYTES` bytes. Every legal Bluff game fits (the
-  longest possible, 8 players with 6 cards calling all 326 calls each round, is 235 KB),
-  as does a Liar Game match of some 60 games as the bots play them (2 to 4 KB a game);
-  a record the terminal reads is one the server replays.
+- **Size:** a bound the reader gives: :data:`MAX_RECORD_BYTES` for a record posted to
+  the server (every legal Bluff game fits: the longest possible, 8 players with 6 cards
+  calling all 326 calls each round, is 235 KB; so does a Liar Game match of some 60 games
+  as the bots play them, 2 to 4 KB a game), :data:`MAX_FILE_BYTES` for a file the
+  terminal reads (RULES.md sets no bound: a long Liar Game without a turn limit, or a long
+  match, is still a record to replay; the bound only keeps memory finite).
 - **Encoding:** UTF-8, a leading byte-order mark allowed and dropped (Part 5).
 - **Nesting:** at most :data:`MAX_DEPTH` levels, checked before parsing (a record needs 5:
   record, rounds or games, one of them, its hands, one hand).
@@ -37,6 +39,7 @@ from usotsuki.core.game import GAMES, MAX_PLAYERS, MIN_PLAYERS
 from usotsuki.core.json_guard import NotJson, TooDeep, parse_json
 
 MAX_RECORD_BYTES = 256 * 1024
+MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 8
 
 
@@ -83,24 +86,24 @@ class RecordError(MalformedRecord):
 
 
 class RecordTooLarge(RecordError):
-    """A record over :data:`MAX_RECORD_BYTES` or :data:`MAX_DEPTH`: refused unread."""
+    """A record over its size bound or :data:`MAX_DEPTH`: refused unread."""
 
 
-def check_record_size(size: int) -> None:
-    """:raises RecordTooLarge: for a record of ``size`` bytes, over :data:`MAX_RECORD_BYTES`
-    (a server checks a posted record's announced length with it before reading it)."""
-    if size > MAX_RECORD_BYTES:
-        raise RecordTooLarge(f"the record has {size} bytes; at most {MAX_RECORD_BYTES} "
-                             "are read")
+def check_record_size(size: int, limit: int = MAX_RECORD_BYTES) -> None:
+    """:raises RecordTooLarge: for a record of ``size`` bytes, over ``limit`` (a server
+    checks a posted record's announced length with it before reading it)."""
+    if size > limit:
+        raise RecordTooLarge(f"the record has {size} bytes; at most {limit} are read")
 
 
-def parse_record_bytes(data: bytes) -> Any:
-    """The JSON value of a record file's bytes (the module's decisions, in their order).
+def parse_record_bytes(data: bytes, limit: int = MAX_RECORD_BYTES) -> Any:
+    """The JSON value of a record's bytes (the module's decisions, in their order);
+    ``limit``: its size bound (:data:`MAX_FILE_BYTES` for a file read by the terminal).
 
     :raises RecordTooLarge: over the size or nesting limit.
     :raises RecordError: for text that is not UTF-8 or not JSON.
     """
-    check_record_size(len(data))
+    check_record_size(len(data), limit)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
