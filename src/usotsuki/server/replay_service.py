@@ -8,6 +8,7 @@ shared jobs, ``busy`` past ``pending`` jobs).
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
@@ -23,8 +24,17 @@ class ReplayLimits:
     pending: int = 8  # jobs queued or running; more are answered 503 busy
     cache_bytes: int = 64 * MiB  # answers kept, least recently used dropped first
 
+    # A replay is answered in the request that asks (seconds at most): it never waits
+    # in a queue, nor ends for want of being asked again.
+    queued: int = 0
+    abandoned: float = math.inf
+
     @property
     def jobs(self) -> int:
+        return self.pending
+
+    @property
+    def per_requester(self) -> int:
         return self.pending
 
 

@@ -4,7 +4,9 @@ A review runs the expert's search at every decision: seconds of CPU. It runs in 
 processes (:mod:`usotsuki.server.worker_service`, as the replays do: an address-space
 bound, a lower priority, a deadline per task), split into chunks of decisions so that
 the browser sees its progress and no task runs long. At most ``running`` reviews are in
-progress at once; more are answered ``busy`` at once. Finished reviews are cached by key
+progress at once; later ones wait their turn (their answer says their place), one per
+client address, and a review nobody asks about any more ends (the page asks every 0.6 s
+while it shows the progress). Finished reviews are cached by key
 (a table's game, or a posted record's digest): a finished game never changes, and the
 analysis is deterministic (fixed seed and depth).
 
@@ -35,7 +37,10 @@ class ReviewLimits:
     workers: int = 1  # processes judging decisions
     deadline: float = 60.0  # seconds one chunk (or the plan) may run
     memory: int = 512 * MiB  # address space a worker may add
-    running: int = 2  # reviews in progress at once; more are answered 503 busy
+    running: int = 2  # reviews in progress at once; more wait in a queue
+    queued: int = 16  # reviews waiting; more are answered 503 busy
+    per_requester: int = 1  # reviews one client address has running or waiting
+    abandoned: float = 10.0  # seconds without a request after which a review ends
     cache_bytes: int = 32 * MiB
 
     @property
@@ -123,11 +128,17 @@ class ReviewService(WorkerService[_Review]):
         super().__init__(limits or ReviewLimits(), submit)
         self.depth = depth  # playouts per move; None: the analysis's default depth
 
-    def poll(self, key: Hashable, raw: Callable[[], bytes]) -> Answer:
-        """The review (200), its progress (202), or a refusal; starts it when new."""
-        found = self._find(key, raw, _Review)
+    def poll(self, key: Hashable, raw: Callable[[], bytes],
+             requester: str | None = None) -> Answer:
+        """The review (200), its progress (202: running, or waiting with its place in the
+        queue), or a refusal; starts it (or queues it) when new. Asking keeps it alive."""
+        found = self._find(key, raw, _Review, requester)
         if isinstance(found, tuple):
             return found
+        place = self.place(found)
+        if place is not None:
+            return 202, "", json.dumps({"status": "queued", "position": place, "done": 0,
+                                        "total": None}).encode()
         return 202, "", json.dumps({"status": "running", "done": found.done,
                                     "total": found.total}).encode()
 

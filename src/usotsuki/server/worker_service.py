@@ -8,18 +8,24 @@ the replay and the review services:
 - answers cached by key, least recently used dropped first past ``cache_bytes`` (a
   finished game never changes; a posted record is keyed by its digest);
 - identical requests in flight share one job;
-- past ``jobs`` jobs at once the answer is ``busy`` at once, instead of a queue without
-  end;
+- ``jobs`` jobs run at once; later ones wait in a queue (first come, first served) and
+  their answer says their place in it; past ``queued`` waiting the answer is ``busy``;
+- one requester (a client address) has at most ``per_requester`` jobs running or waiting:
+  a share of the service, never all of it;
+- a job nobody has asked about for ``abandoned`` seconds is dropped (waiting) or stopped
+  (running): its work is bought by asking, not by one request;
 - a worker stopped (deadline, memory) or interrupted becomes an answer, never an error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import multiprocessing
 import os
 import resource
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Hashable
 from concurrent.futures import CancelledError, Future, TimeoutError
@@ -62,6 +68,12 @@ class Limits(Protocol):
     def jobs(self) -> int: ...  # jobs in progress at once; more are answered 503 busy
     @property
     def cache_bytes(self) -> int: ...  # answers kept
+    @property
+    def queued(self) -> int: ...  # jobs waiting for a place; more are answered 503 busy
+    @property
+    def per_requester(self) -> int: ...  # jobs one requester has running or waiting
+    @property
+    def abandoned(self) -> float: ...  # seconds without a request after which a job ends
 
 
 @dataclass
@@ -69,8 +81,11 @@ class Job:
     """One piece of work in progress: its task, and the worker futures it waits on
     (cancelled when it ends, so that a stopped job leaves no task queued)."""
 
-    task: asyncio.Task[Answer] | None = None
+    task: asyncio.Task[Answer] | None = None  # None while it waits for a place
     futures: list[Future[Any]] = field(default_factory=list)
+    requester: str | None = None  # who asked first (a client address)
+    asked: float = 0.0  # when it was last asked about (monotonic seconds)
+    raw: bytes = b""  # its input, while it waits
 
 
 J = TypeVar("J", bound=Job)
@@ -92,28 +107,70 @@ class WorkerService(Generic[J]):
         self._pool: ProcessPool | None = None
         self._cache: OrderedDict[Hashable, Answer] = OrderedDict()
         self._cached = 0
-        self._jobs: dict[Hashable, J] = {}
+        self._jobs: dict[Hashable, J] = {}  # running or waiting, in the order asked
+        self.clock: Callable[[], float] = time.monotonic  # (tests move it by hand)
 
     @staticmethod
     def key_of(raw: bytes) -> Hashable:
         return ("record", hashlib.sha256(raw).hexdigest())
 
     def _find(self, key: Hashable, raw: Callable[[], bytes],
-              new_job: Callable[[], J]) -> Answer | J:
-        """The cached answer for ``key``, its job in progress, a new job (``raw`` gives
-        the record's JSON), or ``busy``."""
+              new_job: Callable[[], J], requester: str | None = None) -> Answer | J:
+        """The cached answer for ``key``, its job (running or waiting), a new job (``raw``
+        gives the record's JSON), or a refusal (``busy``, or the requester's share)."""
+        self._forget_abandoned()
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
         job = self._jobs.get(key)
-        if job is None:
-            if len(self._jobs) >= self.limits.jobs:
-                return 503, "busy", self.busy_message
-            job = self._jobs[key] = new_job()
-            job.task = asyncio.get_running_loop().create_task(self._guarded(job, raw()))
-            job.task.add_done_callback(lambda task: self._done(key, task))
+        if job is not None:
+            job.asked = self.clock()
+            return job
+        if requester is not None and sum(
+                j.requester == requester for j in self._jobs.values()) >= \
+                self.limits.per_requester:
+            return 429, "too_many_jobs", (
+                f"one address may have {self.limits.per_requester} {self.noun}s "
+                f"running or waiting at once: wait for yours to end").encode()
+        waiting = sum(j.task is None for j in self._jobs.values())
+        if self._running() >= self.limits.jobs and waiting >= self.limits.queued:
+            return 503, "busy", self.busy_message
+        job = self._jobs[key] = new_job()
+        job.requester, job.asked, job.raw = requester, self.clock(), raw()
+        self._start_waiting()
         return job
+
+    def place(self, job: J) -> int | None:
+        """A waiting job's place in the queue (1: next), None once it runs."""
+        if job.task is not None:
+            return None
+        waiting = [j for j in self._jobs.values() if j.task is None]
+        return waiting.index(job) + 1
+
+    def _running(self) -> int:
+        return sum(j.task is not None for j in self._jobs.values())
+
+    def _start_waiting(self) -> None:
+        """Start waiting jobs, first asked first, while places are free."""
+        for key, job in list(self._jobs.items()):
+            if self._running() >= self.limits.jobs:
+                return
+            if job.task is None:
+                raw, job.raw = job.raw, b""
+                job.task = asyncio.get_running_loop().create_task(self._guarded(job, raw))
+                job.task.add_done_callback(functools.partial(self._done, key))
+
+    def _forget_abandoned(self) -> None:
+        """Jobs nobody asked about lately end: waiting ones are dropped, running ones
+        stopped (their places go to others)."""
+        old = self.clock() - self.limits.abandoned
+        for key, job in list(self._jobs.items()):
+            if job.asked < old:
+                if job.task is None:
+                    del self._jobs[key]
+                else:
+                    job.task.cancel()
 
     def _compute(self, job: J, raw: bytes) -> Coroutine[Any, Any, Answer]:
         """The job's answer, from tasks scheduled with :meth:`_schedule`."""
@@ -143,7 +200,9 @@ class WorkerService(Generic[J]):
         return future
 
     def _done(self, key: Hashable, task: asyncio.Task[Answer]) -> None:
-        self._jobs.pop(key, None)
+        if (job := self._jobs.get(key)) is not None and job.task is task:
+            del self._jobs[key]
+        self._start_waiting()
         if task.cancelled() or task.exception() is not None:
             return
         answer = task.result()
@@ -171,4 +230,4 @@ class WorkerService(Generic[J]):
 
     def stats(self) -> dict[str, Any]:
         return {"cached": len(self._cache), "cached_bytes": self._cached,
-                "jobs": len(self._jobs)}
+                "jobs": self._running(), "waiting": len(self._jobs) - self._running()}

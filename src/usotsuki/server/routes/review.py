@@ -28,7 +28,10 @@ router = APIRouter(prefix="/api", responses={
 
 REVIEW_ANSWER: dict[int | str, dict[str, Any]] = {
     200: {"description": '`{"status": "done", "analysis": {...}}` (docs/analysis.md).'},
-    202: {"description": '`{"status": "running", "done": n, "total": m}`: ask again.'}}
+    202: {"description": '`{"status": "running", "done": n, "total": m}`, or '
+               '`{"status": "queued", "position": p, ...}` while it waits: ask again '
+               '(a review nobody asks about for 10 s ends).'},
+    429: {"model": schemas.Problem}}
 
 
 def _service(request: Request) -> ReviewService:
@@ -43,7 +46,8 @@ async def table_review(table_id: str, number: int, request: Request) -> Response
     table = await lobby.get(table_id)
     record = table.record(number)  # refuses (409) a game still being played
     return _answer(_service(request).poll(("table", table.public_id, number),
-                                          lambda: json.dumps(record).encode()))
+                                          lambda: json.dumps(record).encode(),
+                                          _requester(request)))
 
 
 @router.post("/review", responses=REVIEW_ANSWER, openapi_extra={"requestBody": {
@@ -54,7 +58,12 @@ async def record_review(request: Request) -> Response:
     its progress (the same record is the same review)."""
     raw = await read_record_body(request)
     service = _service(request)
-    return _answer(service.poll(service.key_of(raw), lambda: raw))
+    return _answer(service.poll(service.key_of(raw), lambda: raw, _requester(request)))
+
+
+def _requester(request: Request) -> str | None:
+    """Who asks: the client's address (behind a trusted proxy, the one it forwards)."""
+    return request.client.host if request.client is not None else None
 
 
 def _answer(answer: tuple[int, str, bytes]) -> Response:
@@ -63,6 +72,6 @@ def _answer(answer: tuple[int, str, bytes]) -> Response:
         return Response(body, status_code=status, media_type="application/json")
     if status == 409:
         raise Refused(code, body.decode(), 409)
-    headers = {"Retry-After": "2"} if status == 503 else None
+    headers = {"Retry-After": "2"} if status in (429, 503) else None
     return JSONResponse({"error": code, "message": body.decode()}, status_code=status,
                         headers=headers)

@@ -81,8 +81,9 @@ function draw() {
   if (!analysis) {
     const parts = [el("h2", {}, t("review.title"))];
     if (ctx.progress) {
-      const { done, total } = ctx.progress;
-      parts.push(el("p", { id: "review-progress" }, t("review.working", { done, total: total ?? "…" })),
+      const { done, total, status, position } = ctx.progress;
+      const said = status === "queued" ? t("review.queued", { position }) : t("review.working", { done, total: total ?? "…" });
+      parts.push(el("p", { id: "review-progress" }, said),
         el("progress", { max: total || 1, value: done || 0 }));
     } else {
       parts.push(el("p", { class: "muted" }, t("review.intro")),

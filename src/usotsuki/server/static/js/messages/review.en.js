@@ -5,6 +5,7 @@ export default {
   "review.start": "Review the game",
   "review.open": "Review",
   "review.working": "Reviewing… {done} / {total} decisions",
+  "review.queued": "Waiting for the server: other reviews come first (place {position})",
   "review.noDecision": "No decision at this step.",
   "review.pCurrent.bluff": "the current call is true: {p}",
   "review.pCurrent.liar": "the last play is truthful: {p}",

@@ -5,6 +5,7 @@ export default {
   "review.start": "このゲームを解析",
   "review.open": "解析",
   "review.working": "解析中… {done} / {total} 手",
+  "review.queued": "順番待ち: ほかの解析が先です（{position} 番目）",
   "review.noDecision": "この手順には判定がありません。",
   "review.pCurrent.bluff": "現在のコールが本当である確率：{p}",
   "review.pCurrent.liar": "直前のプレイが正直である確率：{p}",
