@@ -87,7 +87,8 @@ def test_at_most_n_reviews_at_once() -> None:
         never.append(future)
         return future
 
-    service = ReviewService(ReviewLimits(running=1), submit=stuck)
+    # (no queue, and one address may ask for two: the cap on reviews at once answers)
+    service = ReviewService(ReviewLimits(running=1, queued=0, per_requester=2), submit=stuck)
     with client_with(service) as c:
         assert c.post("/api/review", content=json.dumps(RECORD).encode()).status_code == 202
         other = {**RECORD, "players": ["x", "y", "z"]}
