@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 from cluster_helpers import Cluster, Worker, cluster  # noqa: E402
 from core_helpers import ManualClock, holder, new_lobby, people_table, watch  # noqa: E402
 from drive import choose  # noqa: E402
-from pg_helpers import new_database, throwaway_postgres  # noqa: E402
+from pg_helpers import new_database  # noqa: E402
+from test_cluster import pg_server  # noqa: E402, F401  (a fixture used here too)
 
 from usotsuki.server.config import Refused  # noqa: E402
 from usotsuki.server.store import Store  # noqa: E402
@@ -45,13 +46,7 @@ SOCKET_SECONDS = 20.0  # the longest a socket waits for one message
 
 
 @pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def stack(pg_server: str) -> Iterator[Cluster]:
+def stack(pg_server: str) -> Iterator[Cluster]:  # noqa: F811
     db = new_database(pg_server, "usotsuki_seats")
     with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", "1.5",
                          "--bot-games", str(BOT_GAMES), "--bot-games-per-address", "10"]) as c:
