@@ -174,7 +174,7 @@ def drain(client: Client) -> list[dict[str, Any]]:
 
 async def next_event(client: Client, kind: str, timeout: float = 60) -> dict[str, Any]:
     """Wait for the next event of this type (the timeout only bounds a broken run)."""
-    deadline = Deadline(f"a {kind!r} event", timeout)
+    deadline = Deadline(f"an event of type {kind!r}", timeout)
     while True:
         try:
             text = await asyncio.wait_for(client.queue.get(), deadline.left())

@@ -103,7 +103,7 @@ class LiveSeat:
         return message
 
     def recv_until(self, kind: str) -> dict[str, Any]:
-        deadline = Deadline(f"a {kind!r} message to seat {self.seat}")
+        deadline = Deadline(f"a message of type {kind!r} to seat {self.seat}")
         while True:
             message = self.recv(deadline)
             if message["type"] == kind:

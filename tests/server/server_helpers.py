@@ -77,7 +77,7 @@ class Seat:
     def until(self, kind: str, within: float | Deadline = REPLY_S) -> dict[str, Any]:
         """Read until a message of type ``kind``, within ``within`` (seconds or a deadline
         shared by several waits)."""
-        deadline = self._deadline(within, f"a {kind!r} message to seat {self.seat}")
+        deadline = self._deadline(within, f"a message of type {kind!r} to seat {self.seat}")
         while True:
             message = self.recv(deadline)
             if message["type"] == kind:
