@@ -217,6 +217,7 @@ def test_normal_beats_three_easy_bots() -> None:
     assert share >= 0.5 and low > 0.25
 
 
+@pytest.mark.timeout(900)  # 60 games of four bots: 150 s at the lowest priority when busy
 def test_hard_beats_three_normal_bots() -> None:
     share, low = tournament_share("hard,normal,normal,normal", 60)
     assert low > 0.25, share

@@ -22,10 +22,15 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
     page.wait_for_selector("body[data-ready='1']")
     page.check(f"input[name=game][value={game}]")
     page.fill("#name", name)
-    while page.locator("#seats li").count() > len(seats) + 1:
+    for _ in range(10):  # each click removes a seat; a click that does not ends the wait
+        if page.locator("#seats li").count() <= len(seats) + 1:
+            break
         page.locator("#seats li").last.get_by_role("button").click()
-    while page.locator("#seats li").count() < len(seats) + 1:
+    for _ in range(10):
+        if page.locator("#seats li").count() >= len(seats) + 1:
+            break
         page.click("#add-seat")
+    assert page.locator("#seats li").count() == len(seats) + 1, "the seats would not change"
     for i, seat in enumerate(seats, start=1):
         page.select_option(f"#seat-{i}", seat)
     if options:  # the house rules fold away under the Create button
@@ -75,6 +80,7 @@ def bluff_turn(page: Any, rng: random.Random, challenge: float) -> None:
     else:
         depth = 0
         while page.locator("#make-call").is_disabled():
+            assert depth < 8, "the picker's steps did not make a call"
             page.locator(".pick-step").nth(depth).locator("button").first.click()
             depth += 1
         page.click("#make-call")

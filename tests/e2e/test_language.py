@@ -59,10 +59,13 @@ def test_keyboard_only_bluff_call(new_page: Any) -> None:
         return  # this deal left no call to make (B10): nothing to pick
     page.focus(".pick-step >> nth=0 >> button >> nth=0")
     page.keyboard.press("Enter")
+    presses = 0
     while page.locator("#make-call").is_disabled():
+        assert presses < 8, "the picker's steps did not make a call"
         steps = page.locator(".pick-step").count()
         page.focus(f".pick-step >> nth={steps - 1} >> button >> nth=0")
         page.keyboard.press("Enter")
+        presses += 1
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
     page.focus("#make-call")

@@ -122,6 +122,22 @@ def test_o3_after_an_8_others_may_only_pass_or_doubt() -> None:
     assert state.field == () and state.to_move == 1  # the 8's player leads again
 
 
+def test_o3_a_play_of_several_cards_declared_8_cuts_too() -> None:
+    # O3 speaks of "a play declared 8": with O1 a play of any count declares one rate.
+    state = run(start(*THREE, multi=True, eight_cut=True), "play 3S 5D as 8")
+    summary = legal_summary(state)
+    assert summary is not None and rates(state) == "-"
+    assert (summary.pass_, summary.doubt) == (True, True)
+    assert "only pass or doubt (O3)" in illegal(state, "play 4H 6S as 9")
+    state = run(state, "pass", "pass")
+    assert state.field == () and state.to_move == 0  # the 8's player leads again
+
+
+def test_o3_off_a_play_of_several_8s_is_an_ordinary_play() -> None:
+    state = run(start(*THREE, multi=True), "play 3S 5D as 8")
+    assert rates(state) == "9TJQKA2"
+
+
 def test_o3_off_an_8_is_an_ordinary_rate() -> None:
     state = run(start(*THREE), "play 3S as 3", "play 6S as 8")
     assert rates(state) == "9TJQKA2"
@@ -227,6 +243,23 @@ def test_o6_binding_follows_the_order_in_force_just_before_each_play() -> None:
     assert rates(state) == "T"  # next above J in the reversed order now in force
     state = run(state, "play 7H as T")
     assert rates(state) == "9"
+
+
+def test_o6_under_a_j_back_the_next_rate_is_the_next_in_the_reversed_order() -> None:
+    # O6: "the next rate above the previous play's declared rate (in the order in force
+    # just before this play)"; after a J (O4) that order is reversed, so T follows J.
+    state = run(start(*JACKS, binding=True, jack_back=True), "play 3S as 3", "play 4H as J")
+    assert state.reversed and not state.bound and rates(state) == "3456789T"
+    state, events = run_events(state, "play 7H as T")
+    assert state.bound and Bound(RATE_NAMES.index("T")) in events
+    assert rates(state) == "9"  # bound: exactly the next rate, still in the reversed order
+    assert "must declare 9" in illegal(state, "play 5D as 8")
+
+
+def test_o6_under_a_j_back_a_gap_does_not_bind() -> None:
+    state = run(start(*JACKS, binding=True, jack_back=True), "play 3S as 3", "play 4H as J",
+                "play 7H as 9")
+    assert state.reversed and not state.bound and rates(state) == "345678"
 
 
 def test_o6_off_consecutive_rates_do_not_bind() -> None:

@@ -16,6 +16,8 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The server tests' helpers (bounded waits); appended, so that `conftest` stays this one.
+sys.path.append(str(Path(__file__).resolve().parent.parent / "server"))
 
 from usotsuki.server.app import create_app  # noqa: E402
 

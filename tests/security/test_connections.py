@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from conftest import LiveServer
 from fastapi.testclient import TestClient
+from server_helpers import receive
 from starlette.websockets import WebSocketDisconnect
+from waits import Deadline
 from websockets.sync.client import connect
 
 from usotsuki.server import ws as ws_module
@@ -80,24 +82,25 @@ def test_websockets_per_address_are_capped() -> None:
         table = two_seat_table(c)
         path = f"/ws/tables/{table['table_id']}"
         with c.websocket_connect(path) as a, c.websocket_connect(path) as b:
-            assert a.receive_json()["type"] == b.receive_json()["type"] == "welcome"
+            assert receive(a)["type"] == receive(b)["type"] == "welcome"
             with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(path):
                 pass
             assert refused.value.code == 1013
         with c.websocket_connect(path) as again:  # closed ones no longer count
-            assert again.receive_json()["type"] == "welcome"
+            assert receive(again)["type"] == "welcome"
 
 
 def test_deeply_nested_message_is_bad_json_and_socket_lives(client: TestClient) -> None:
     table = two_seat_table(client)
     with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-        while ws.receive_json()["type"] != "state":
+        deadline = Deadline("the first state")
+        while receive(ws, deadline)["type"] != "state":
             pass
         ws.send_text("[" * 2000 + "]" * 2000)
-        error = ws.receive_json()
+        error = receive(ws)
         assert error["type"] == "error" and error["code"] == "bad_json"
         ws.send_json({"type": "ping", "id": 1})
-        assert ws.receive_json() == {"type": "pong", "id": 1}
+        assert receive(ws) == {"type": "pong", "id": 1}
 
 
 def test_lone_surrogate_id_is_escaped_not_fatal(live: LiveServer) -> None:
@@ -133,7 +136,8 @@ def test_a_failing_sender_is_logged_and_closes_the_socket(
             client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         ws.send_json({"type": "ping"})
         with pytest.raises(WebSocketDisconnect) as closed:
+            deadline = Deadline("the close of the socket")
             while True:
-                ws.receive_json()
+                receive(ws, deadline)
         assert closed.value.code == 1011
     assert "sender of a WebSocket failed" in caplog.text

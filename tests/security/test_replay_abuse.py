@@ -158,7 +158,7 @@ def test_finished_game_frames_are_cached(client: TestClient) -> None:
     client.post(f"/api/tables/{table['table_id']}/start", json={"token": table["host_token"]})
     deadline = time.monotonic() + 20
     while client.get(f"/api/tables/{table['table_id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline, "the bots' game did not finish in 20 s"
         time.sleep(0.01)
     url = f"/api/tables/{table['table_id']}/games/0/replay"
     first = client.get(url)

@@ -25,6 +25,8 @@ from test_wire_limits import FakeClock, finished_bot_table, next_reply
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 from core_helpers import ManualClock, holder, new_lobby, people_table  # noqa: E402
 from drive import choose  # noqa: E402
+from server_helpers import receive  # noqa: E402
+from waits import Deadline  # noqa: E402
 
 import usotsuki.server.table as table_module  # noqa: E402
 import usotsuki.server.wire as wire  # noqa: E402
@@ -43,7 +45,8 @@ def test_sync_beyond_the_end_and_hints_are_charged() -> None:
                                sync_limit=(1.0, float(budget)))) as c:
         table_id = finished_bot_table(c)
         with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
-            while ws.receive_json()["type"] != "state":
+            deadline = Deadline("the first state")
+            while receive(ws, deadline)["type"] != "state":
                 pass
             end = len(c.app.state.lobby.by_id[table_id].events)  # type: ignore[attr-defined]
             for n in range(5):  # the budget buys five states, not one more
@@ -124,8 +127,9 @@ def test_a_spectator_of_a_table_longer_than_its_queue_gets_every_event(
         with c.websocket_connect(f"/ws/tables/{table_id}{query}") as ws:
             seen: list[int] = []
             state = None
+            deadline = Deadline("the state after a long catch-up")
             while state is None:
-                frame = ws.receive_json()
+                frame = receive(ws, deadline)
                 for message in frame["messages"] if frame["type"] == "batch" else [frame]:
                     if message["type"] == "event":
                         seen.append(message["n"])
@@ -135,8 +139,9 @@ def test_a_spectator_of_a_table_longer_than_its_queue_gets_every_event(
             assert state["n"] == events - 1
             ws.send_json({"type": "sync", "since": -1, "id": "again"})  # as long: paged too
             again: list[int] = []
+            deadline = Deadline("the state after a long sync")
             while True:
-                frame = ws.receive_json()
+                frame = receive(ws, deadline)
                 batch_of = frame["messages"] if frame["type"] == "batch" else [frame]
                 again += [m["n"] for m in batch_of if m["type"] == "event"]
                 if any(m["type"] == "state" for m in batch_of):

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from server_helpers import receive
 from starlette.websockets import WebSocketDisconnect
+from waits import Deadline
 
 from usotsuki.server.app import create_app
 from usotsuki.server.guard import allowed_hosts
@@ -28,15 +30,16 @@ def finished_bot_table(c: TestClient) -> str:
     c.post(f"/api/tables/{table['table_id']}/start", json={"token": table["host_token"]})
     deadline = time.monotonic() + 30
     while c.get(f"/api/tables/{table['table_id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline, "the bots' game did not finish in 30 s"
         time.sleep(0.01)
     table_id: str = table["table_id"]
     return table_id
 
 
 def next_reply(ws: Any) -> dict[str, Any]:
+    deadline = Deadline("a reply, a state or an error")
     while True:
-        message: dict[str, Any] = ws.receive_json()
+        message: dict[str, Any] = receive(ws, deadline)
         if message["type"] in ("error", "pong") or message["type"] == "state":
             return message
 
@@ -48,7 +51,7 @@ def test_sync_is_limited_by_the_events_it_resends() -> None:
     with TestClient(create_app(bot_delay=0, monotonic=clock, sync_limit=(100.0, 200.0))) as c:
         table_id = finished_bot_table(c)
         with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
-            while ws.receive_json()["type"] != "state":
+            while receive(ws)["type"] != "state":
                 pass
             events = c.app.state.lobby.by_id[table_id].events  # type: ignore[attr-defined]
             assert len(events) > 200  # more than the burst: allowed once, in debt after
@@ -71,7 +74,7 @@ def test_message_rate_limit_reads_the_injected_clock() -> None:
         table = c.post("/api/tables", json={"game": "bluff",
                                             "seats": [{"bot": None}] * 2}).json()
         with c.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-            while ws.receive_json()["type"] != "state":
+            while receive(ws)["type"] != "state":
                 pass
             for n in range(2):
                 ws.send_json({"type": "ping", "id": n})
@@ -139,9 +142,9 @@ def test_foreign_hosts_and_origins_are_refused() -> None:
                                             "seats": [{"bot": None}] * 2}).json()
         path = f"ws://127.0.0.1:8000/ws/tables/{table['table_id']}"
         with c.websocket_connect(path) as ws:  # no Origin: not a browser
-            assert ws.receive_json()["type"] == "welcome"
+            assert receive(ws)["type"] == "welcome"
         with c.websocket_connect(path, headers={"origin": "http://127.0.0.1:8000"}) as ws:
-            assert ws.receive_json()["type"] == "welcome"
+            assert receive(ws)["type"] == "welcome"
         with pytest.raises(WebSocketDisconnect) as refused, \
                 c.websocket_connect(path, headers={"origin": "http://evil.example"}):
             pass
@@ -170,8 +173,9 @@ def test_a_spectator_is_sent_no_hand_in_either_game() -> None:
                              json={"token": table["host_token"]})
             assert started.status_code == 200, started.text
             with c.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-                message = ws.receive_json()
+                deadline = Deadline("a state with a view")
+                message = receive(ws, deadline)
                 while message["type"] != "state" or message["view"] is None:
-                    message = ws.receive_json()
+                    message = receive(ws, deadline)
                 assert message["view"]["seat"] is None
                 assert message["view"]["hand"] is None, game

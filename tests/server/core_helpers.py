@@ -13,6 +13,7 @@ from collections.abc import Awaitable
 from typing import Any
 
 from drive import choose
+from waits import Deadline
 
 from usotsuki.bluff import parse_action
 from usotsuki.bots import Bot, make_bot
@@ -173,8 +174,12 @@ def drain(client: Client) -> list[dict[str, Any]]:
 
 async def next_event(client: Client, kind: str, timeout: float = 60) -> dict[str, Any]:
     """Wait for the next event of this type (the timeout only bounds a broken run)."""
+    deadline = Deadline(f"an event of type {kind!r}", timeout)
     while True:
-        text = await asyncio.wait_for(client.queue.get(), timeout)
+        try:
+            text = await asyncio.wait_for(client.queue.get(), deadline.left())
+        except TimeoutError:
+            deadline.fail()
         assert text is not None, "the table closed the client"
         message: dict[str, Any] = json.loads(text)
         if message["type"] == "event" and message["event"]["type"] == kind:

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 from drive import choose
+from waits import GAME_S, Deadline
 from websockets.sync.client import ClientConnection, connect
 
 
@@ -85,11 +86,16 @@ class LiveSeat:
         self.ws: ClientConnection = self._cm.__enter__()
         self.events: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.seat: int | None = None
         self.seat = self.recv_until("welcome")["seat"]
         self.recv_until("state")
 
-    def recv(self) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout=20))
+    def recv(self, deadline: Deadline | None = None) -> dict[str, Any]:
+        deadline = deadline or Deadline(f"a message to seat {self.seat}")
+        try:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=deadline.left()))
+        except TimeoutError:
+            deadline.fail()
         if message["type"] == "event":
             self.events.append(message)
         elif message["type"] == "state":
@@ -97,15 +103,17 @@ class LiveSeat:
         return message
 
     def recv_until(self, kind: str) -> dict[str, Any]:
+        deadline = Deadline(f"a message of type {kind!r} to seat {self.seat}")
         while True:
-            message = self.recv()
+            message = self.recv(deadline)
             if message["type"] == kind:
                 return message
             assert message["type"] != "error", message
 
     def until_state(self, n: int) -> None:
+        deadline = Deadline(f"state {n} or later at seat {self.seat}")
         while True:
-            message = self.recv()
+            message = self.recv(deadline)
             if message["type"] == "state" and message["n"] >= n:
                 return
 
@@ -118,7 +126,8 @@ def play_live(seats: list[LiveSeat], stop_after: int | None = None) -> int:
     the same game goes the same way whichever process serves it."""
     by_seat = {s.seat: s for s in seats}
     done = 0
-    while stop_after is None or done < stop_after:
+    deadline = Deadline("the end of the live game", GAME_S)
+    while (stop_after is None or done < stop_after) and deadline.left():
         state = seats[0].state
         assert state is not None
         if state["status"] != "playing" or state["to_move"] is None:

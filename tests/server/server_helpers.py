@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
 
+import anyio
 from drive import choose
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from waits import GAME_S, REPLY_S, Deadline
 
 
 def create(c: TestClient, game: str, bots: list[str | None], rules: dict[str, Any] | None = None,
@@ -56,34 +60,51 @@ class Seat:
         welcome = self.recv()
         assert welcome["type"] == "welcome"
         self.seat = welcome["seat"]
-        self.until_state(-10**9)
+        self.until("state")
 
-    def recv(self) -> dict[str, Any]:
-        message: dict[str, Any] = self.ws.receive_json()
+    def recv(self, deadline: Deadline | None = None) -> dict[str, Any]:
+        """The next message, within ``deadline`` (by default one reply's time)."""
+        deadline = deadline or Deadline(f"a message to seat {self.seat}")
+        message = receive(self.ws, deadline, self.messages[-1] if self.messages else None)
         self.messages.append(message)
         if message["type"] == "state":
             self.state = message
         return message
 
-    def until(self, kind: str) -> dict[str, Any]:
+    def _deadline(self, within: float | Deadline, what: str) -> Deadline:
+        return within if isinstance(within, Deadline) else Deadline(what, within)
+
+    def until(self, kind: str, within: float | Deadline = REPLY_S) -> dict[str, Any]:
+        """Read until a message of type ``kind``, within ``within`` (seconds or a deadline
+        shared by several waits)."""
+        deadline = self._deadline(within, f"a message of type {kind!r} to seat {self.seat}")
         while True:
-            message = self.recv()
+            message = self.recv(deadline)
             if message["type"] == kind:
                 return message
 
-    def until_any(self) -> dict[str, Any]:
+    def until_any(self, within: float | Deadline = REPLY_S) -> dict[str, Any]:
         """The next message that is not an event, state or table update."""
+        deadline = self._deadline(within, f"a reply to seat {self.seat}")
         while True:
-            message = self.recv()
+            message = self.recv(deadline)
             if message["type"] not in ("event", "state", "table"):
                 return message
 
-    def until_state(self, n: int) -> dict[str, Any]:
+    def until_state(self, n: int, within: float | Deadline = REPLY_S) -> dict[str, Any]:
         """Read until a state message numbered at least ``n``."""
+        deadline = self._deadline(within, f"state {n} or later at seat {self.seat}")
         while True:
-            message = self.recv()
+            message = self.recv(deadline)
             if message["type"] == "state" and message["n"] >= n:
                 return message
+
+    def until_finished(self, within: float | Deadline = GAME_S) -> dict[str, Any]:
+        """Read until a state message of a finished table (a game of bots to its end)."""
+        deadline = self._deadline(within, f"the end of the game at seat {self.seat}")
+        while self.state is None or self.state["status"] != "finished":
+            self.recv(deadline)
+        return self.state
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send_json(message)
@@ -118,3 +139,24 @@ def play_out(seats: list[Seat], rng: random.Random, others: Sequence[Seat] = (),
                 s.until_state(ack["n"])
         done += 1
     return done
+
+
+def receive(ws: WebSocketTestSession, deadline: Deadline | None = None,
+            last: Any = None) -> Any:
+    """``ws.receive_json()`` within ``deadline`` (by default one reply's time): starlette's
+    test session waits for ever. On time out the failure shows ``last``, the message
+    before (what came instead of the awaited one)."""
+    deadline = deadline or Deadline("a WebSocket message")
+    try:
+        sent = ws.portal.call(_receive_within, ws, deadline.left())
+    except TimeoutError:
+        deadline.fail(f"the last message: {last}" if last is not None else "")
+    ws._raise_on_close(sent)  # a close or a refusal, raised as receive_json does
+    return json.loads(sent["text"])
+
+
+async def _receive_within(ws: WebSocketTestSession, seconds: float) -> Any:
+    """What the session's ``receive()`` reads (its queue of sent messages, a private
+    field), within ``seconds``."""
+    with anyio.fail_after(seconds):
+        return await ws._send_rx.receive()

@@ -45,8 +45,7 @@ def test_b13_a_bot_table_on_a_four_rank_deck_finishes(client: TestClient) -> Non
     tid = table["table_id"]
     watcher = Seat(client, tid, None)
     client.post(f"/api/tables/{tid}/start", json={"token": table["host_token"]})
-    while watcher.state is None or watcher.state["status"] != "finished":
-        watcher.until("state")
+    watcher.until_finished()
     calls = [m["event"]["action"] for m in watcher.events() if m["event"]["type"] == "action"]
     assert calls and all(a == "challenge" or set(a.split()[1:]) <= set("JQKA") for a in calls)
     record = client.get(f"/api/tables/{tid}/games/0/record").json()

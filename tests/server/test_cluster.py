@@ -20,6 +20,7 @@ import pytest
 from cluster_helpers import Cluster, cluster
 from drive import choose
 from pg_helpers import new_database, throwaway_postgres
+from waits import Deadline
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -99,12 +100,16 @@ class Person:
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome["type"] == "welcome", welcome
         self.seat = welcome["seat"]
-        while self.recv()["type"] != "state":
+        deadline = Deadline(f"the first state at seat {self.seat}", 60)
+        while self.recv(deadline)["type"] != "state":
             pass
 
-    def recv(self) -> dict[str, Any]:
+    def recv(self, deadline: Deadline | None = None) -> dict[str, Any]:
+        deadline = deadline or Deadline(f"a message to seat {self.seat}", 60)
         try:
-            message: dict[str, Any] = json.loads(self.ws.recv(timeout=60))
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=deadline.left()))
+        except TimeoutError:
+            deadline.fail()
         except ConnectionClosed:  # its worker died: back through the balancer
             self.ws.close()
             self.reconnects += 1
@@ -119,8 +124,9 @@ class Person:
         return message
 
     def until_state(self, n: int) -> None:
+        deadline = Deadline(f"state {n} or later at seat {self.seat}", 60)
         while self.state["n"] < n:
-            self.recv()
+            self.recv(deadline)
 
     def act(self, text: str, ref: int) -> dict[str, Any]:
         """The ack or the error answering this action (resent after a reconnection)."""
@@ -129,8 +135,9 @@ class Person:
         except ConnectionClosed:
             self.recv()
             return {"type": "error", "code": "reconnected"}
+        deadline = Deadline(f"the answer to {text!r} at seat {self.seat}", 60)
         while True:
-            message = self.recv()
+            message = self.recv(deadline)
             if message["type"] == "reconnected":
                 return {"type": "error", "code": "reconnected"}
             if message["type"] == "ack" or (message["type"] == "error"
@@ -158,8 +165,9 @@ def start(stack: Cluster, table_id: str, token: str, people: list[Person]) -> No
     r = post(f"{stack.nginx.url}/api/tables/{table_id}/start", json={"token": token})
     assert r.status_code == 200, r.text
     for p in people:  # each hears of it, whichever worker it is on
+        deadline = Deadline(f"the start of the game at seat {p.seat}", 60)
         while p.state["status"] == "waiting":
-            p.recv()
+            p.recv(deadline)
 
 
 def play(people: list[Person], stop_after: int | None = None, seconds: float = 60) -> int:

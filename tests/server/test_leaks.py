@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import Seat, create, join_all, play_out
+from waits import GAME_S, Deadline
 
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC])$")
 
@@ -70,7 +71,8 @@ def play_and_probe(c: TestClient, game: str, players: int, rules: dict[str, Any]
     for s in [*seats, watcher]:
         s.until_state(0)
     # Probe with wrong moves now and then: errors go to their sender only.
-    while True:
+    deadline = Deadline("the end of a probed game", GAME_S)
+    while deadline.left():
         done = play_out(seats, rng, others=[watcher], stop_after=rng.randint(3, 12))
         state = seats[0].state
         assert state is not None

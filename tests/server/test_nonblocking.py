@@ -27,6 +27,7 @@ from core_helpers import (
     watch,
 )
 from pg_helpers import new_database, throwaway_postgres
+from waits import Deadline
 
 from usotsuki.replay import replay_record
 from usotsuki.server.bot_runner import BotFault, BotRunner
@@ -122,8 +123,9 @@ def test_a_slow_bot_does_not_stall_another_table_and_its_deadline_is_visible(
         bots = await bot_table(lobby, ["slow", "slow"])
         spectator = watch(bots, None)
         await lobby.start_game(bots, rematch=False)
+        deadline = Deadline("the slow bot's decision to start")
         while 5.0 + clock.now not in clock.sleeping():  # the decision is under way
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(min(0.01, deadline.left()))
         seq = bots.seq
         people, _ = await people_table(lobby, "bluff", 3)
         rng = random.Random(4)

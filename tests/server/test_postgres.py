@@ -54,7 +54,7 @@ def test_games_on_postgres_carry_on_after_a_restart(pg_url: str) -> None:
     with TestClient(create_app(store=Store(pg_url), bot_delay=0)) as c:
         deadline = time.monotonic() + 30
         while c.get(f"/api/tables/{table['table_id']}").json()["status"] != "finished":
-            assert time.monotonic() < deadline
+            assert time.monotonic() < deadline, "the new app did not finish the bots' game"
             time.sleep(0.02)
         record = c.get(f"/api/tables/{table['table_id']}/games/0/record").json()
     assert replay_record(record)["finished"]

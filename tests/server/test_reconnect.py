@@ -7,6 +7,7 @@ import random
 
 from fastapi.testclient import TestClient
 from server_helpers import Seat, create, join_all, play_out
+from waits import Deadline
 
 
 def test_reconnect_gets_exactly_the_missed_events(client: TestClient) -> None:
@@ -34,8 +35,9 @@ def test_reconnect_gets_exactly_the_missed_events(client: TestClient) -> None:
     # and a sync message asks again, from any number
     back.send({"type": "sync", "since": last_seen + 3})
     again = []
+    deadline = Deadline("the state after a sync")
     while True:
-        m = back.recv()
+        m = back.recv(deadline)
         if m["type"] == "state":
             break
         if m["type"] != "table":  # a presence update may arrive at any moment

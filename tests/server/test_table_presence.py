@@ -9,6 +9,7 @@ from typing import Any
 from core_helpers import ManualClock
 from fastapi.testclient import TestClient
 from server_helpers import Seat, close_all, join_all
+from waits import Deadline
 
 from usotsuki.server.app import create_app
 from usotsuki.server.config import Settings
@@ -31,17 +32,17 @@ def test_a_tables_turn_clock_counts_down_then_a_bot_plays_and_says_so() -> None:
         tokens = join_all(c, table)
         seat = Seat(c, table["table_id"], tokens[0])
         c.post(f"/api/tables/{table['table_id']}/start", json={"token": tokens[0]})
-        state = seat.until("state")
-        while state["to_move"] is None:
-            state = seat.until("state")
-        while state["to_move"] == 2:  # the bot plays at once; then a person's clock runs
-            state = seat.until("state")
+        deadline = Deadline("a person to move after the bot's play")
+        state = seat.until("state", deadline)
+        while state["to_move"] in (None, 2):  # the bot plays at once, then a person's turn
+            state = seat.until("state", deadline)
         person = state["to_move"]
         assert state["clock"] == {"seat": person, "left": 30.0, "seconds": 30.0}
         c.portal.call(clock.advance, 31)  # type: ignore[union-attr]
-        event = seat.until("event")["event"]
+        deadline = Deadline("the timeout event")
+        event = seat.until("event", deadline)["event"]
         while event["type"] != "timeout":
-            event = seat.until("event")["event"]
+            event = seat.until("event", deadline)["event"]
         assert event == {"type": "timeout", "seat": person, "bot": "normal"}
         # the stand-in's move is public and follows at once, for the same seat
         after = seat.until("event")["event"]

@@ -30,7 +30,7 @@ def finished_record(c: TestClient, game: str, rules: dict[str, Any],
     c.post(f"/api/tables/{table['table_id']}/start", json={"token": table["host_token"]})
     deadline = time.monotonic() + 20
     while c.get(f"/api/tables/{table['table_id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline, "the bots' game did not finish in 20 s"
         time.sleep(0.01)
     record = c.get(f"/api/tables/{table['table_id']}/games/0/record").json()
     return table["table_id"], record

@@ -9,7 +9,8 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import Seat, close_all, create, join_all, play_out
+from server_helpers import Seat, close_all, create, join_all, play_out, receive
+from waits import Deadline
 
 from usotsuki.replay import replay_record
 from usotsuki.server.app import create_app
@@ -138,13 +139,13 @@ def test_malformed_messages_get_errors_and_the_connection_stays_usable(
 def test_unknown_table_and_forged_token_are_refused(client: TestClient) -> None:
     table = create(client, "bluff", [None, None])
     with client.websocket_connect("/ws/tables/nope") as ws:
-        assert ws.receive_json()["code"] == "not_found"
+        assert receive(ws)["code"] == "not_found"
     with client.websocket_connect(f"/ws/tables/{table['table_id']}?token=guess") as ws:
-        assert ws.receive_json()["code"] == "forbidden"
+        assert receive(ws)["code"] == "forbidden"
     # the host token runs the table but holds no seat: it plays nothing
     with client.websocket_connect(
             f"/ws/tables/{table['table_id']}?token={table['host_token']}") as ws:
-        assert ws.receive_json()["code"] == "forbidden"
+        assert receive(ws)["code"] == "forbidden"
 
 
 def test_rate_limit_per_connection() -> None:
@@ -185,9 +186,10 @@ def test_bots_wait_their_delay() -> None:
         t0 = time.monotonic()
         c.post(f"/api/tables/{table['table_id']}/start", json={"token": token})
         # dealer 0: the bot at seat 1 calls first (B4), after its delay
-        message = seat.until("event")
-        while message["event"]["type"] != "action":
-            message = seat.until("event")
+        deadline = Deadline("the bot's first action")
+        message = seat.recv(deadline)
+        while message["type"] != "event" or message["event"]["type"] != "action":
+            message = seat.recv(deadline)
         assert time.monotonic() - t0 >= 0.25
         close_all()
 
@@ -217,10 +219,11 @@ def test_hints_only_for_sockets_that_show_them(client: TestClient) -> None:
     other = Seat(client, tid, tokens[first.seat], since=10**6)
     with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[judge.seat]}"
                                   f"&since={10**6}&hints=1") as ws:
-        assert ws.receive_json()["type"] == "welcome"
-        message = ws.receive_json()
+        deadline = Deadline("the first state of a socket with hints=1")
+        assert receive(ws, deadline)["type"] == "welcome"
+        message = receive(ws, deadline)
         while message["type"] != "state":
-            message = ws.receive_json()
+            message = receive(ws, deadline)
         assert message["hint"] == shown["hint"]
     assert again.state is not None and again.state["hint"] is None
     other.send({"type": "hints", "on": True})
@@ -239,18 +242,20 @@ def test_batch_frames_carry_the_same_messages_in_order(client: TestClient) -> No
     plain = Seat(client, tid, tokens[mover], since=state["n"])
     with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[mover]}"
                                   f"&since={state['n']}&batch=1") as ws:
-        frames = [ws.receive_json()]
+        deadline = Deadline("the first state of a socket with batch=1")
+        frames = [receive(ws, deadline)]
         while frames[-1].get("type") != "state" and not any(
                 m["type"] == "state" for m in frames[-1].get("messages", ())):
-            frames.append(ws.receive_json())
+            frames.append(receive(ws, deadline))
         seats[mover].send({"type": "act", "action": "card 3", "id": 7})
         after = seats[mover].until("ack")["n"]
         plain.until_state(after)
+        deadline = Deadline(f"state {after} in a batch frame")
         while not any(m["type"] == "state" and m["n"] >= after
                       for m in frames[-1].get("messages", [frames[-1]])):
-            frames.append(ws.receive_json())
+            frames.append(receive(ws, deadline))
         ws.send_json({"type": "act", "action": "challenge", "id": 8})  # not its turn now
-        error = ws.receive_json()
+        error = receive(ws)
     assert error["type"] == "error" and error["code"] == "not_your_turn"
     unpacked = [m for f in frames for m in (f["messages"] if f["type"] == "batch" else [f])]
     assert any(f["type"] == "batch" for f in frames)

@@ -2,11 +2,11 @@
 
 Each case is a record and the Part 5 object RULES.md gives for it, worked out by hand
 from the text (the comments show the working), not by running the core. Run this file
-to (re)write the golden files; ``test_liar_review_goldens.py`` checks the reference reading
+to (re)write the golden files; ``test_liar_reference_goldens.py`` checks the reference reading
 against every expected object and that the files on disk are these, and
 ``tests/test_golden.py`` runs each through ``usotsuki replay --json``.
 
-    .venv/bin/python tests/liar_review/liar_review_goldens.py
+    .venv/bin/python tests/liar/reference/liar_review_goldens.py
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 RATES = "3456789TJQKA2"
 ORDER = [r + s for r in RATES for s in "SHDC"]  # 3S 3H 3D 3C 4S ... 2C
 CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
