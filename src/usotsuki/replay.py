@@ -16,6 +16,7 @@ from usotsuki.core.record import (
     check_record_object,
     parse_record_bytes,
 )
+from usotsuki.games import game as game_entry
 
 
 def failed_report(fault: RecordError, game: str | None = None) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def failed_report(fault: RecordError, game: str | None = None) -> dict[str, Any]
                               "finished": False, "standings": None, "to_move": None,
                               "legal": None}
     if game is not None:
-        report["rounds" if game == "bluff" else "games"] = []
+        report[game_entry(game).record_key] = []
     return report
 
 
@@ -34,11 +35,7 @@ def replay_record(record: Any) -> dict[str, Any]:
         game = check_record_object(record)
     except RecordError as exc:
         return failed_report(exc)
-    if game == "bluff":
-        from usotsuki.bluff.record import replay_report
-    else:
-        from usotsuki.liar.record import replay_report
-    return replay_report(record)
+    return game_entry(game).replay_report(record)
 
 
 def _printable_report(report: dict[str, Any]) -> dict[str, Any]:

@@ -48,6 +48,10 @@ class Session(Protocol[V_co, A, L_co]):
     def is_over(self) -> bool: ...
     @property
     def standings(self) -> Standings | None: ...
+    @property
+    def winner(self) -> int | None:
+        """Who won, once over: Bluff's last seat standing (B12), the Liar Game's first
+        player out (L11; a match: its last game's); None if nobody did."""
     def draw_chance(self, rng: random.Random) -> dict[str, Any]:
         """The JSON data of the next deal, drawn with ``rng``."""
     def deal(self, chance: dict[str, Any]) -> tuple[Self, tuple[Event, ...]]: ...
@@ -98,6 +102,11 @@ class BluffSession:
     @property
     def standings(self) -> Standings | None:
         return self.state.standings
+
+    @property
+    def winner(self) -> int | None:
+        standings = self.state.standings
+        return None if standings is None else standings[0][0]
 
     def draw_chance(self, rng: random.Random) -> dict[str, Any]:
         return {"hands": _hands_json(deal_hands(self.state, rng))}
@@ -183,6 +192,11 @@ class LiarSession:
     @property
     def standings(self) -> Standings | None:
         return self.match.state.standings if self.is_over and self.match is not None else None
+
+    @property
+    def winner(self) -> int | None:
+        state = self.state
+        return None if state is None else state.winner
 
     def draw_chance(self, rng: random.Random) -> dict[str, Any]:
         hands, stock = liar.deal(self.rules, rng)

@@ -22,11 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from usotsuki.bots.base import AnyBot, bot_names, make_bot
-from usotsuki.core.errors import InvalidRules
-from usotsuki.session import BluffSession, LiarSession
-
-AnySession = BluffSession | LiarSession
+from usotsuki.bots.base import AnyBot
+from usotsuki.games import AnySession
+from usotsuki.games import game as game_entry
 
 LIAR_TURN_LIMIT = 2000
 """A Liar Game in a tournament ends by L11's turn limit at this many actions unless the
@@ -70,9 +68,7 @@ def check_spec(spec: Spec) -> None:
     :raises ValueError: for an unknown game or bot, a line-up of the wrong length, a bad
         game count, or bad rules (as :class:`InvalidRules`).
     """
-    if spec.game not in ("bluff", "liar"):
-        raise ValueError(f"unknown game {spec.game!r} (known: bluff, liar)")
-    known = bot_names(spec.game, hidden=True)
+    known = game_entry(spec.game).bot_names(hidden=True)  # an unknown game fails here
     for name in spec.bots:  # a misspelt name first: it explains a wrong count too
         if name not in known:
             raise ValueError(f"unknown {spec.game} bot {name!r} (known: {', '.join(known)})")
@@ -84,33 +80,12 @@ def check_spec(spec: Spec) -> None:
     new_session(spec, 0)  # bad rules fail here, with the core's message
 
 
-def bluff_rules(text: str, players: int) -> Any:
-    """Bluff options from ``"max_cards=N, dealer=S, ranks=R"`` (B2, B4, B13)."""
-    from usotsuki.bluff import BluffRules
-
-    options: dict[str, int] = {}
-    for part in text.split(","):
-        item = part.strip().lower().replace("-", "_")
-        if not item or item == "none":
-            continue
-        name, sep, value = (s.strip() for s in item.partition("="))
-        if name not in ("max_cards", "dealer", "ranks") or not sep:
-            raise InvalidRules(f"unknown Bluff rule {item!r} "
-                               "(known: max_cards=N, dealer=S, ranks=R)")
-        try:
-            options[name] = int(value)
-        except ValueError:
-            raise InvalidRules(f"{name} must be an integer, not {value!r}") from None
-    return BluffRules(players=players, **options)
-
-
 def new_session(spec: Spec, g: int) -> AnySession:
-    if spec.game == "bluff":
-        return BluffSession.create(bluff_rules(spec.rules, spec.players))
-    from usotsuki.liar import parse_rules_text
-
-    rules = parse_rules_text(spec.rules, spec.players, turn_limit=LIAR_TURN_LIMIT)
-    return LiarSession.create(rules, seed=_derived(spec.seed, g, "flush").getrandbits(63))
+    entry = game_entry(spec.game)
+    base = {"turn_limit": LIAR_TURN_LIMIT} if entry.turn_limited else {}  # L11
+    rules = entry.parse_rules_text(spec.rules, spec.players, **base)
+    seed = _derived(spec.seed, g, "flush").getrandbits(63) if entry.seeded else 0
+    return entry.session(rules, seed)
 
 
 def _derived(seed: int, g: int, what: str) -> random.Random:
@@ -129,7 +104,7 @@ def play_game(spec: Spec, g: int, bots: Sequence[AnyBot] | None = None,
     hears every action (diagnostics such as ``benchmarks/bluff_expert_diag.py``)."""
     lineup = spec.lineup(g)
     if bots is None:
-        bots = [make_bot(spec.game, name) for name in lineup]
+        bots = [game_entry(spec.game).make_bot(name) for name in lineup]
     bot_rngs = [_derived(spec.seed, g, f"bot{seat}") for seat in range(spec.players)]
     chance_rng = _derived(spec.seed, g, "deal")
     session: AnySession = new_session(spec, g)
@@ -159,15 +134,7 @@ def play_game(spec: Spec, g: int, bots: Sequence[AnyBot] | None = None,
     for place, seats in enumerate(standings, 1):
         for seat in seats:
             places[seat] = place
-    return GameResult(g, lineup, tuple(places), _winner(session), actions)
-
-
-def _winner(session: AnySession) -> int | None:
-    if isinstance(session, LiarSession):
-        state = session.state
-        return None if state is None else state.winner
-    standings = session.standings
-    return None if standings is None else standings[0][0]
+    return GameResult(g, lineup, tuple(places), session.winner, actions)
 
 
 def _play_chunk(spec: Spec, indices: Sequence[int]) -> list[GameResult]:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from usotsuki.bluff import parse_rules_text
 from usotsuki.cli.main import app
 from usotsuki.core.errors import InvalidRules
 from usotsuki.replay import replay_file
-from usotsuki.tournament import bluff_rules
 
 runner = CliRunner()
 
@@ -39,6 +39,6 @@ def test_b13_bad_ranks_exit_1_with_a_message(args: list[str]) -> None:
 
 
 def test_b13_tournament_rules_take_ranks() -> None:
-    assert bluff_rules("max_cards=2, ranks=6", 3).ranks == 6
+    assert parse_rules_text("max_cards=2, ranks=6", 3).ranks == 6
     with pytest.raises(InvalidRules, match="ranks"):
-        bluff_rules("ranks=20", 3)
+        parse_rules_text("ranks=20", 3)

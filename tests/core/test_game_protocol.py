@@ -12,21 +12,19 @@ from usotsuki.bluff.deal import deal_hands
 from usotsuki.cards import parse_cards
 from usotsuki.core.errors import IllegalAction, UsotsukiError
 from usotsuki.core.events import visible_to
-from usotsuki.core.game import GAMES, MAX_PLAYERS, MIN_PLAYERS
+from usotsuki.core.game import MAX_PLAYERS, MIN_PLAYERS
 
 
 def drive(game: Any, state: Any, pick: Any, rng: random.Random, steps: int) -> Any:
-    """Apply checked actions through the Game interface alone, checking its answers."""
+    """Apply checked actions through the names both cores share, checking the answers."""
     for _ in range(steps):
         if state.is_over or state.to_move is None or getattr(state, "needs_deal", False):
             break
         action = pick(state, rng)
-        assert game.illegal_reason(state, action) is None
         text = game.format_action(action)
         step = game.apply(state, game.parse_action(text))
         assert game.push(state, action) == step.state
-        for seat in (None, *range(state.players if game.name == "bluff" else
-                                  state.rules.players)):
+        for seat in (None, *range(state.players if game is bluff else state.rules.players)):
             seen = game.view(step.state, seat)
             assert (seen.hand is None) == (seat is None)
             assert isinstance(game.info_key(seen), str)
@@ -41,14 +39,12 @@ def test_bluff_and_liar_share_one_interface() -> None:
     rng = random.Random(4)
     b = bluff.new_game(bluff.BluffRules(players=3))
     b = bluff.start_round(b, deal_hands(b, rng)).state
-    b = drive(bluff.GAME, b, lambda s, r: r.choice(list(bluff.GAME.legal(s))), rng, 30)
+    b = drive(bluff, b, lambda s, r: r.choice(list(bluff.legal_actions(s))), rng, 30)
+    assert b.round > 0 or b.history  # the drive got past a challenge
     hands, stock = liar.deal(liar.LiarRules(players=3), rng)
     s = liar.new_game(liar.LiarRules(players=3), hands, stock, 1)
-    s = drive(liar.GAME, s, liar.random_action, rng, 60)
-    assert bluff.GAME.name == "bluff" and liar.GAME.name == "liar"
-    assert (bluff.GAME.name, liar.GAME.name) == GAMES
-    assert liar.GAME.legal(s) == liar.legal_summary(s)
-    assert {b.standings is None, s.standings is None} <= {True, False}
+    s = drive(liar, s, liar.random_action, rng, 60)
+    assert s.doubts or s.is_over  # past a doubt at least
 
 
 def test_constants_once() -> None:
@@ -69,7 +65,6 @@ def test_bluff_errors_carry_rule_and_action() -> None:
     with pytest.raises(UsotsukiError) as caught2:
         bluff.apply(state, weaker)
     assert caught2.value.rule == "B5" and caught2.value.action == weaker
-    assert bluff.GAME.illegal_reason(state, weaker) == str(caught2.value)
 
 
 def test_b8_call_cards_are_the_cards_that_bear_on_the_call() -> None:

@@ -59,3 +59,25 @@ class BluffRules:
         if self.ranks != MAX_RANKS:
             rules["ranks"] = self.ranks
         return rules
+
+
+def parse_rules_text(text: str, players: int, **base: int) -> BluffRules:
+    """Rules from a CLI string: ``"max_cards=N, dealer=S, ranks=R"`` (B2, B4, B13);
+    ``base`` gives other options.
+
+    :raises InvalidRules: for an unknown name or a value that is not an integer.
+    """
+    options: dict[str, int] = dict(base)
+    for part in text.split(","):
+        item = part.strip().lower().replace("-", "_")
+        if not item or item == "none":
+            continue
+        name, sep, value = (s.strip() for s in item.partition("="))
+        if name not in ("max_cards", "dealer", "ranks") or not sep:
+            raise InvalidRules(f"unknown Bluff rule {item!r} "
+                               "(known: max_cards=N, dealer=S, ranks=R)")
+        try:
+            options[name] = int(value)
+        except ValueError:
+            raise InvalidRules(f"{name} must be an integer, not {value!r}") from None
+    return BluffRules(players=players, **options)

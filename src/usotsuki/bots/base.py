@@ -18,8 +18,8 @@ A_co = TypeVar("A_co", covariant=True)
 class Bot(Protocol[V_contra, L_contra, A_co]):
     """Anything that picks an action from a seat's view: bots, and people behind a UI.
 
-    Generic over the view, the ``legal`` type and the action, as ``GAME.view`` and
-    ``GAME.legal`` give them (:mod:`usotsuki.core.game`): see :data:`BluffBot` and
+    Generic over the view, the ``legal`` type and the action, as a session's ``view`` and
+    ``legal`` give them (:mod:`usotsuki.session`): see :data:`BluffBot` and
     :data:`LiarBot`.
     """
 

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from usotsuki.core.json_guard import escape_lone_surrogates
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
+from usotsuki.games import ENTRIES
 
 ALL_BLUFF_CALLS = 326  # B6: every call there is; "any call" in words
 
@@ -57,12 +58,11 @@ def print_account(file: Path, report: dict[str, Any], console: Console | None = 
     errors = errors or Console(stderr=True, highlight=False)
     kind = report.get("game")
     seats = Seats(record_names(file, report))
-    game = {"bluff": "Bluff", "liar": "Liar Game"}.get(kind or "", "unknown game")
-    console.print(f"[bold]{escape(str(file))}[/bold]: {game}")
-    if kind == "bluff":
-        _bluff_rounds(console, report["rounds"], seats)
-    elif kind == "liar":
-        _liar_games(console, report["games"], seats)
+    entry = ENTRIES.get(kind or "")
+    console.print(f"[bold]{escape(str(file))}[/bold]: "
+                  f"{'unknown game' if entry is None else entry.title}")
+    if entry is not None:
+        ACCOUNTS[entry.name](console, report[entry.record_key], seats)
     error = report.get("error")
     if error:
         errors.print(error_line(error, kind, seats))
@@ -80,7 +80,8 @@ def print_account(file: Path, report: dict[str, Any], console: Console | None = 
 
 
 def _unit(kind: str | None) -> str:
-    return "game" if kind == "liar" else "round"
+    entry = ENTRIES.get(kind or "")
+    return "round" if entry is None else entry.deal_unit
 
 
 _LOCATION = re.compile(r"^(?:round|game) (\d+)(?:: |, )")
@@ -164,3 +165,7 @@ def _liar_games(console: Console, games: list[dict[str, Any]], seats: Seats) -> 
             places = ", ".join(f"{n}. {seats.group(p)}" for n, p in
                                enumerate(g["standings"], 1))
             console.print(f"  standings: {places}")
+
+
+# Each game's account of its deals (a record's ``rounds`` or ``games``), in words.
+ACCOUNTS = {"bluff": _bluff_rounds, "liar": _liar_games}

@@ -23,6 +23,7 @@ from usotsuki.cli.records import PathError, check_writable, write_text_atomic
 from usotsuki.cli.tournament import check_plot_path
 from usotsuki.core.json_guard import escape_lone_surrogates, printable
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
+from usotsuki.games import game as game_entry
 
 MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -100,7 +101,7 @@ def print_review(console: Console, a: dict[str, Any]) -> None:
     game = a["game"]
     names = a["names"]
     state = "finished" if a["finished"] else "unfinished"
-    title = (f"{'Bluff' if game == 'bluff' else 'Liar Game'} review, {a['players']} players, "
+    title = (f"{game_entry(game).title} review, {a['players']} players, "
              f"{state}; depth {a['depth']}, seed {a['seed']}")
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     claims, tests = ("calls", "chall.") if game == "bluff" else ("plays", "doubts")
@@ -123,7 +124,7 @@ def print_review(console: Console, a: dict[str, Any]) -> None:
     if not marked:
         return
     moves = Table(title="Marked moves", box=box.SIMPLE_HEAD, pad_edge=False)
-    word = "r" if game == "bluff" else "g"
+    word = game_entry(game).deal_unit[0]  # r(ound), g(ame)
     for column in ("step", word, "player", "move", "odds", "value", "best", "lost", "mark"):
         moves.add_column(column, no_wrap=True, justify="right" if column in (
             "step", word, "odds", "value", "lost") else "left")
@@ -165,7 +166,7 @@ def plot(a: dict[str, Any], path: Path) -> None:
     ax.set_xlim(0, max(1, len(series) - 1))
     kind = ("lives left, round loser from the caller's search" if a["game"] == "bluff"
             else "the expert's guess from hand sizes")
-    ax.set_title(f"{'Bluff' if a['game'] == 'bluff' else 'Liar Game'}: chance to win ({kind});"
+    ax.set_title(f"{game_entry(a['game']).title}: chance to win ({kind});"
                  " x = blunder, . = mistake", fontsize=9)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()

@@ -3,33 +3,32 @@
 
 A **state** is an immutable value (a frozen slots dataclass) with ``to_move`` (the seat to
 act, None once over), ``is_over`` and ``standings`` (places, first first; None until over).
-A **game** (:class:`Game`; ``usotsuki.bluff.GAME``, ``usotsuki.liar.GAME``) holds the
-functions over states:
+Each core (``usotsuki.bluff``, ``usotsuki.liar``) has the functions over its states under
+the same names:
 
 - ``apply(state, action) -> Step(state, events)``: checked; raises ``IllegalAction``
   (with ``.rule`` and ``.action``) and changes nothing.
 - ``push(state, action) -> state``: the fast path for trusted callers, no checks, no events.
-- ``legal(state)``: what the player to move may do. Bluff: the legal actions, a sequence.
-  Liar Game: its ``LegalSummary`` (Part 5's ``legal``: counts and rates), since with O1 the
-  concrete plays are too many to list (``usotsuki.liar.iter_legal_actions`` yields them).
-- ``illegal_reason(state, action)``: why an action is illegal, None when it is legal.
+- legal actions: Bluff's ``legal_actions(state)``, the sequence of legal actions. Liar
+  Game: ``legal_summary(state)`` (Part 5's ``legal``: counts and rates), since with O1 the
+  concrete plays are too many to list (``usotsuki.liar.iter_legal_actions`` yields them,
+  ``usotsuki.liar.illegal_reason`` judges one).
 - ``view(state, seat)``: what ``seat`` knows (None: a spectator, whose ``hand`` is None);
   ``info_key(view)``: its canonical string.
 - ``parse_action`` / ``format_action``: Part 3 notation.
-- ``replay_report(record)``: Part 5's object for a parsed Part 4 record.
+- ``replay(record)`` / ``replay_report(record)``: a parsed Part 4 record replayed, and
+  Part 5's object for it.
 
 Events carry ``audience`` and ``to_json`` (:mod:`usotsuki.core.events`). Chance (deals)
 comes in as data through each core's ``new_game``/``start_round``/``next_game``, whose
-arguments differ by game; :mod:`usotsuki.session` puts one interface over them.
+arguments differ by game. The shells use one interface over both games,
+:class:`usotsuki.session.Session`, and find each game's session, JSON, records and bots
+in the game registry, :mod:`usotsuki.games`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
-
-from usotsuki.core.events import Step
+from typing import Protocol
 
 GAMES = ("bluff", "liar")
 """The games, by the name records and the shells use (Part 4 ``game``)."""
@@ -50,26 +49,3 @@ class GameState(Protocol):
 
     @property
     def standings(self) -> Standings | None: ...
-
-
-S = TypeVar("S", bound=GameState)
-A = TypeVar("A")
-V = TypeVar("V")
-L = TypeVar("L")
-
-
-@dataclass(frozen=True, slots=True)
-class Game(Generic[S, A, V, L]):
-    """The functions over one game's states (see the module docstring): each core builds
-    its ``GAME`` from its own functions, so nothing is wrapped twice."""
-
-    name: str
-    apply: Callable[[S, A], Step[S]]
-    push: Callable[[S, A], S]
-    legal: Callable[[S], L]
-    illegal_reason: Callable[[S, A], str | None]
-    view: Callable[[S, int | None], V]
-    info_key: Callable[[V], str]
-    parse_action: Callable[[str], A]
-    format_action: Callable[[A], str]
-    replay_report: Callable[[Any], dict[str, Any]]

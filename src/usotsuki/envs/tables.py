@@ -15,12 +15,12 @@ import numpy.typing as npt
 from usotsuki import bluff, liar
 from usotsuki.bluff import BluffRules, BluffState
 from usotsuki.bluff.deal import deal_hands
-from usotsuki.bots import make_bot
 from usotsuki.cards import Card
 from usotsuki.envs import liar_codec
 from usotsuki.envs.bluff_codec import BluffCodec
 from usotsuki.envs.deals import place_returns
 from usotsuki.envs.liar_codec import LiarCodec
+from usotsuki.games import game as game_entry
 from usotsuki.liar import LiarRules, LiarState
 from usotsuki.liar.rules import HOUSE_RULES
 
@@ -206,14 +206,17 @@ def action_ids(action: liar.Action) -> list[int]:
     return [liar_codec.ACCEPT_ID]
 
 
+TABLES: dict[str, type[BluffTable] | type[LiarTable]] = {
+    BluffTable.game: BluffTable, LiarTable.game: LiarTable}
+"""The environments' table of each game of the registry (:mod:`usotsuki.games`)."""
+
+
 def make_table(game: str, options: dict[str, Any]) -> BluffTable | LiarTable:
-    if game == "bluff":
-        return BluffTable(**options)
-    if game == "liar":
-        return LiarTable(**options)
-    raise ValueError(f"unknown game {game!r} (bluff or liar)")
+    """A table of ``game``. :raises ValueError: for an unknown game (the registry's)."""
+    return TABLES[game_entry(game).name](**options)
 
 
 def bots_for(game: str, names: Sequence[str]) -> list[Any]:
-    """Bots from the registry (:func:`usotsuki.bots.make_bot`) by name."""
-    return [make_bot(game, name) for name in names]
+    """Bots of the registry's game by name (:meth:`usotsuki.games.GameEntry.make_bot`)."""
+    entry = game_entry(game)
+    return [entry.make_bot(name) for name in names]

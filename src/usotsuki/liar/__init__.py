@@ -3,8 +3,8 @@
 Modules: ``rules`` (options), ``actions`` (values and rates), ``notation`` (Part 3),
 ``state`` (the immutable state, ``apply``/``push``), ``legal`` (what may be done),
 ``events``, ``view`` (what one seat knows), ``match`` (live play: deals, seeds, the log)
-and ``record`` (Part 4 records, Part 5 report). ``GAME`` is the Liar Game as a
-:class:`usotsuki.core.game.Game`, the interface it shares with Bluff.
+and ``record`` (Part 4 records, Part 5 report). They follow the model both cores share
+(:mod:`usotsuki.core.game`); :mod:`usotsuki.session` puts one interface over both games.
 """
 
 from usotsuki.liar.actions import (
@@ -22,7 +22,6 @@ from usotsuki.liar.actions import (
     rate_of,
 )
 from usotsuki.liar.events import Event
-from usotsuki.liar.game import GAME
 from usotsuki.liar.legal import (
     Illegal,
     LegalSummary,
@@ -59,7 +58,7 @@ from usotsuki.liar.state import (
 from usotsuki.liar.view import LiarView, info_key, view
 
 __all__ = [
-    "ACCEPT", "DOUBT", "GAME", "PASS", "RATE_NAMES", "Accept", "Action", "Doubt",
+    "ACCEPT", "DOUBT", "PASS", "RATE_NAMES", "Accept", "Action", "Doubt",
     "DoubtResult", "Event", "Exchange", "FieldPlay", "GameLog", "Give", "Illegal",
     "LegalSummary", "LiarMatch", "LiarReplay", "LiarRules", "LiarState",
     "LiarView", "Pass", "Play", "Plays", "apply", "check", "deal", "format_action",

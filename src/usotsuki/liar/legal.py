@@ -4,7 +4,7 @@ Every play rule is decided once, in :func:`plays` (python-chess derives ``is_leg
 its move generator the same way); the rest derives from it. Multi-card plays (O1) make
 the concrete actions too many to list, so legality comes in three forms:
 :func:`legal_summary` (the counts and rates any cards may be played with, Part 5's
-``legal``; ``GAME.legal``), :func:`check` / :func:`illegal_reason` for one concrete
+``legal``; a session's ``legal``), :func:`check` / :func:`illegal_reason` for one concrete
 action, and :func:`random_action` / :func:`iter_legal_actions` for bots.
 """
 

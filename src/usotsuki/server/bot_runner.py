@@ -22,9 +22,9 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
-from usotsuki import bluff, liar
 from usotsuki.bots import make_bot
 from usotsuki.bots.base import AnyBot
+from usotsuki.games import game as game_entry
 from usotsuki.server.config import Clock
 
 BotFactory = Callable[[str, str], AnyBot]
@@ -52,7 +52,7 @@ def decide(game: str, name: str, view: Any, legal: Any, seed: int | str) -> str:
     if bot is None:
         bot = _bots[game, name] = _factory(game, name)
     action = bot.act(view, legal, random.Random(seed))
-    return bluff.format_action(action) if game == "bluff" else liar.format_action(action)
+    return game_entry(game).format_action(action)
 
 
 def _warm() -> None:

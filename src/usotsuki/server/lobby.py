@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from usotsuki.games import ENTRIES
 from usotsuki.server.auth import new_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
@@ -208,7 +209,8 @@ class Lobby:
                 table.unpark()
 
     def _rules(self, game: str, rules: dict[str, Any]) -> dict[str, Any]:
-        if game != "liar":
+        entry = ENTRIES.get(game)  # (an unknown game is refused by the table's config)
+        if entry is None or not entry.turn_limited:
             return rules
         limit = rules.get("turn_limit")
         if limit is None:  # L11: a live Liar Game always ends

@@ -28,12 +28,14 @@ from typing import Any, TypeVar
 
 from usotsuki.chance import live_rng
 from usotsuki.core.errors import UsotsukiError
+from usotsuki.games import AnySession, GameEntry
+from usotsuki.games import game as game_entry
 from usotsuki.liar import new_seed
 from usotsuki.server.audience import Audience
 from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
-from usotsuki.server.games import AnySession, hint_json, legal_json, new_session, view_json
+from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.log import Entry, StoreLog, TableLog
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
@@ -128,6 +130,11 @@ class Table:
     @property
     def game(self) -> str:
         return self.row.game
+
+    @property
+    def entry(self) -> GameEntry:
+        """The game's registry entry (:mod:`usotsuki.games`)."""
+        return game_entry(self.row.game)
 
     @property
     def config(self) -> dict[str, Any]:
@@ -225,8 +232,8 @@ class Table:
         games = list(self.games)
         if kind == "start":
             names = tuple(data["names"])
-            session = new_session(self.game, self.config["players"], self.config["rules"],
-                                  self.config["games"], data.get("seed", 0), names)
+            session = self.entry.new_session(self.config["players"], self.config["rules"],
+                                             self.config["games"], data.get("seed", 0), names)
             games.append(GameSlot(len(games), session, names))
             return _Folded(kind, data, games, [_ServerEvent(
                 {"type": "game_started", "game": len(games) - 1, "names": list(names)})])
@@ -245,7 +252,7 @@ class Table:
             games[-1] = GameSlot(slot.number, session, slot.names)
             # A Liar Game play or give names cards: only the actor sees its text; the
             # others learn what they may from the core's events (Played, Gave ...).
-            audience = None if self.game == "bluff" else frozenset((seat,))
+            audience = None if self.entry.public_actions else frozenset((seat,))
             notice = []
             if "timeout" in data:  # the person's clock ran out: a bot plays this turn
                 notice = [_ServerEvent({"type": "timeout", "seat": seat, **data["timeout"]})]
@@ -494,7 +501,7 @@ class Table:
             check(self)
         names = tuple(s.name or bot_name(s.seat, s.bot or "") for s in self.seats)
         data: dict[str, Any] = {"names": list(names)}
-        if self.game == "liar":  # kept in the log, never sent: it foresees the stock
+        if self.entry.seeded:  # kept in the log, never sent: it foresees the stock
             data["seed"] = (new_seed() if self.settings.deal_seed is None
                             else self.rng("seed").getrandbits(64))
         fresh = await self._commit("start", data)

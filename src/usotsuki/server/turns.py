@@ -15,10 +15,10 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from usotsuki.bots import bot_names
+from usotsuki.games import AnySession
 from usotsuki.server.bot_runner import BotFault
 from usotsuki.server.config import Refused
-from usotsuki.server.games import AnySession, view_json
-from usotsuki.session import BluffSession
+from usotsuki.server.games import view_json
 
 if TYPE_CHECKING:
     from usotsuki.server.table import Table
@@ -88,7 +88,7 @@ class Turns:
         every person's seat is out (Bluff, B2). True when granted."""
         table = self.table
         slot = table.current
-        if slot is None or not table.playing or table.game != "bluff":
+        if slot is None or not table.playing or not table.entry.hurry:
             return False
         view = view_json(slot.session, None) or {}
         out = set(view.get("eliminated", ()))
@@ -147,10 +147,7 @@ class Turns:
         log.warning("table %s: the %s bot at seat %d %s (%s); %s plays this turn",
                     self.table.public_id, name, seat, reason, detail, FALLBACK)
         rng = self.table.rng(f"fallback{seat}")
-        if isinstance(session, BluffSession):  # each branch typed by its own game
-            text = session.format_action(session.random_action(rng))
-        else:
-            text = session.format_action(session.random_action(rng))
+        text = self.table.entry.format_action(session.random_action(rng))
         return text, {"bot": name, "by": FALLBACK, "reason": reason}
 
     def stop(self) -> None:

@@ -8,8 +8,9 @@ from fastapi import APIRouter, Request
 
 from usotsuki.bots import bot_names
 from usotsuki.core.errors import InvalidRules
+from usotsuki.games import ENTRIES
+from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
-from usotsuki.server.games import check_config
 from usotsuki.server.tables import Lobby, Refused, Table, token_hash
 
 router = APIRouter(prefix="/api", responses={
@@ -29,7 +30,7 @@ def _info(table: Table) -> schemas.TableInfo:
 @router.get("/bots/{game}", response_model=list[str])
 def list_bots(game: str) -> list[str]:
     """Bot levels that may sit at a table of this game."""
-    if game not in ("bluff", "liar"):
+    if game not in ENTRIES:
         raise Refused("not_found", f"unknown game {game!r}", 404)
     return bot_names(game)
 
@@ -39,7 +40,7 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
     """Create a table: the game, its rules, a bot level or a person for each seat."""
     players = len(body.seats)
     try:
-        check_config(body.game, players, body.rules, body.games)
+        game_entry(body.game).check_config(players, body.rules, body.games)
     except (InvalidRules, ValueError) as exc:
         raise Refused("bad_rules", str(exc)) from None
     known = bot_names(body.game)

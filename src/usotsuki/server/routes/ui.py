@@ -10,10 +10,10 @@ from fastapi.responses import JSONResponse, Response
 
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.record import MAX_RECORD_BYTES, RecordTooLarge, check_record_size
+from usotsuki.frames import evidence
 from usotsuki.server import schemas
 from usotsuki.server.config import Refused
 from usotsuki.server.lobby import Lobby
-from usotsuki.server.replay import evidence
 from usotsuki.server.replay_service import ReplayService
 
 router = APIRouter(prefix="/api", responses={
