@@ -42,9 +42,10 @@ class GameEntry:
     public_actions: bool
     """An action's text is public (a Bluff call) or the actor's alone (a Liar Game play or
     give names the cards: the others learn what the core's events tell them)."""
-    seeded: bool
-    """The game keeps a seed in its record and the server's log (the Liar Game's flush
-    order, L4): it foresees the stock, so it is never sent to a player."""
+    new_seed: Callable[[], int] | None
+    """A secret seed for a live game, for a game that keeps one in its record and the
+    server's log (the Liar Game's flush shuffles, Part 4): it foresees the stock, so it
+    is never sent to a player. None: the game has no seed (Bluff)."""
     hurry: bool
     """Bots may be hurried once every person at the table is out (Bluff, B2: an
     eliminated player only watches); a Liar Game player who is out has finished."""
@@ -68,6 +69,11 @@ class GameEntry:
     """The core's replay of a parsed record: ``replay(record, on_step=...)``."""
     frames: Callable[[], Frames]
     """A new builder of the replay viewer's frames (:mod:`usotsuki.frames`)."""
+
+    @property
+    def seeded(self) -> bool:
+        """The game keeps a seed (``new_seed``)."""
+        return self.new_seed is not None
 
     @property
     def record_key(self) -> str:
@@ -191,7 +197,7 @@ def _liar_replay(record: Any, on_step: OnStep[liar.LiarState] | None = None
 
 
 BLUFF = GameEntry(
-    name="bluff", title="Bluff", deal_unit="round", public_actions=True, seeded=False,
+    name="bluff", title="Bluff", deal_unit="round", public_actions=True, new_seed=None,
     hurry=True, turn_limited=False, matches=False, rules_type=bluff.BluffRules,
     parse_rules_text=bluff.parse_rules_text, _create=_new_bluff,
     _legal_json=_bluff_legal_texts, _hint=_bluff_hint,
@@ -199,7 +205,7 @@ BLUFF = GameEntry(
     replay_report=bluff.replay_report, replay=_bluff_replay, frames=BluffFrames)
 
 LIAR = GameEntry(
-    name="liar", title="Liar Game", deal_unit="game", public_actions=False, seeded=True,
+    name="liar", title="Liar Game", deal_unit="game", public_actions=False, new_seed=liar.new_seed,
     hurry=False, turn_limited=True, matches=True, rules_type=liar.LiarRules,
     parse_rules_text=liar.parse_rules_text, _create=_new_liar,
     _legal_json=_liar_legal_json, _hint=_liar_hint,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from usotsuki.bots.base import AnyBot
+from usotsuki.bots.base import AnyBot, make_bot
 from usotsuki.games import AnySession
 from usotsuki.games import game as game_entry
 
@@ -104,7 +104,7 @@ def play_game(spec: Spec, g: int, bots: Sequence[AnyBot] | None = None,
     hears every action (diagnostics such as ``benchmarks/bluff_expert_diag.py``)."""
     lineup = spec.lineup(g)
     if bots is None:
-        bots = [game_entry(spec.game).make_bot(name) for name in lineup]
+        bots = [make_bot(spec.game, name) for name in lineup]
     bot_rngs = [_derived(spec.seed, g, f"bot{seat}") for seat in range(spec.players)]
     chance_rng = _derived(spec.seed, g, "deal")
     session: AnySession = new_session(spec, g)

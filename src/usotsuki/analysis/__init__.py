@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from usotsuki.analysis import bluff_review, liar_review
@@ -40,8 +41,30 @@ DEFAULT_DEPTH = {"bluff": 120, "liar": 32}
 Walk = bluff_review.Walk | liar_review.Walk
 Progress = Callable[[int, int], None]
 
-__all__ = ["DEFAULT_DEPTH", "MARKS", "SCHEMA", "NotAnalysable", "analyse", "assemble",
-           "judge_points", "plan"]
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One game's review: its record replayed into decisions, the expert's search, the
+    judge of one decision and each seat's chance to win per frame."""
+
+    walk: Callable[[Any], Walk]
+    default_search: Callable[[int], Search[Any, Any]]
+    judge: Callable[[Any, Search[Any, Any], random.Random], dict[str, Any]]
+    win_series: Callable[[Any, list[dict[str, Any]]], list[list[float]]]
+    challenge_judges_the_call: bool
+    """Bluff: a challenge's outcome judges the challenged call's luck as well (B9: the
+    caller wins when the call is true). The Liar Game judges the doubter's luck only."""
+
+
+REVIEWS = {
+    "bluff": Review(bluff_review.walk, bluff_review.default_search, bluff_review.judge,
+                    bluff_review.win_series, challenge_judges_the_call=True),
+    "liar": Review(liar_review.walk, liar_review.default_search, liar_review.judge,
+                   liar_review.win_series, challenge_judges_the_call=False),
+}
+
+__all__ = ["DEFAULT_DEPTH", "MARKS", "REVIEWS", "SCHEMA", "NotAnalysable", "Review",
+           "analyse", "assemble", "judge_points", "plan"]
 
 
 def plan(record: Any) -> Walk:
@@ -50,32 +73,20 @@ def plan(record: Any) -> Walk:
         game = check_record_object(record)
     except RecordError as exc:  # as ``usotsuki replay`` says it
         raise NotAnalysable(exc.fault.message) from None
-    if game == "bluff":
-        return bluff_review.walk(record)
-    return liar_review.walk(record)
-
-
-def _search(game: str, depth: int) -> Search[Any, Any]:
-    if game == "bluff":
-        return bluff_review.default_search(depth)
-    return liar_review.default_search(depth)
+    return REVIEWS[game].walk(record)
 
 
 def judge_points(walk: Walk, indices: Sequence[int], seed: int | str, depth: int,
                  search: Search[Any, Any] | None = None,
                  progress: Callable[[], None] | None = None) -> list[dict[str, Any]]:
     """The decisions ``walk.points[i]`` for ``i`` in ``indices``, judged."""
-    engine = search or _search(walk.game, depth)
+    review = REVIEWS[walk.game]
+    engine = search or review.default_search(depth)
     out = []
     for i in indices:
         point = walk.points[i]
         rng = random.Random(f"{seed}/{point.round}/{point.index}")
-        if walk.game == "bluff":
-            assert isinstance(point, bluff_review.Point)
-            out.append(bluff_review.judge(point, engine, rng))
-        else:
-            assert isinstance(point, liar_review.Point)
-            out.append(liar_review.judge(point, engine, rng))
+        out.append(review.judge(point, engine, rng))
         if progress is not None:
             progress()
     return out
@@ -84,6 +95,7 @@ def judge_points(walk: Walk, indices: Sequence[int], seed: int | str, depth: int
 def assemble(walk: Walk, decisions: list[dict[str, Any]], seed: int | str,
              depth: int) -> dict[str, Any]:
     """The whole analysis from every judged decision (in order)."""
+    review = REVIEWS[walk.game]
     tallies = [Tally(s, name) for s, name in enumerate(walk.names)]
     last_call: dict[int, dict[str, Any]] = {}
     for d in decisions:
@@ -105,15 +117,14 @@ def assemble(walk: Walk, decisions: list[dict[str, Any]], seed: int | str,
             t.unlucky += d["luck"] == "unlucky"
             call = last_call.get(d["round"])
             odds = None if call is None else call["p_belief_action"]
-            if walk.game == "bluff" and call is not None and odds is not None:
+            if review.challenge_judges_the_call and call is not None and odds is not None:
                 # B9: the caller wins the challenge when the call is true
                 caller = tallies[call["seat"]]
                 call["luck"] = luck(odds, not d["won"])
                 caller.luck += (not d["won"]) - odds
                 caller.lucky += call["luck"] == "lucky"
                 caller.unlucky += call["luck"] == "unlucky"
-    win = (bluff_review.win_series(walk, decisions) if isinstance(walk, bluff_review.Walk)
-           else [list(w) for w in walk.win])
+    win = review.win_series(walk, decisions)
     return {
         "schema": SCHEMA, "game": walk.game, "players": walk.players,
         "names": list(walk.names), "seed": seed, "depth": depth,

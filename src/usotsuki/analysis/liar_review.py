@@ -128,5 +128,11 @@ def judge(point: Point, search: Search[liar.LiarView, liar.Action],
     return fill(out, "liar", options, liar.format_action(taken), None)
 
 
+def win_series(w: Walk, decisions: list[dict[str, Any]]) -> list[list[float]]:
+    """Per frame, each seat's chance to win: the expert's guess from the hand sizes,
+    made by :func:`walk` (the decisions do not move it)."""
+    return [list(chances) for chances in w.win]
+
+
 def default_search(depth: int | None) -> ExpertLiarSearch:
     return ExpertLiarSearch() if depth is None else ExpertLiarSearch(playouts=depth)

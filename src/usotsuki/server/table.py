@@ -30,7 +30,6 @@ from usotsuki.chance import live_rng
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.games import AnySession, GameEntry
 from usotsuki.games import game as game_entry
-from usotsuki.liar import new_seed
 from usotsuki.server.audience import Audience
 from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
@@ -501,7 +500,8 @@ class Table:
             check(self)
         names = tuple(s.name or bot_name(s.seat, s.bot or "") for s in self.seats)
         data: dict[str, Any] = {"names": list(names)}
-        if self.entry.seeded:  # kept in the log, never sent: it foresees the stock
+        new_seed = self.entry.new_seed
+        if new_seed is not None:  # kept in the log, never sent: it foresees the stock
             data["seed"] = (new_seed() if self.settings.deal_seed is None
                             else self.rng("seed").getrandbits(64))
         fresh = await self._commit("start", data)
