@@ -118,6 +118,8 @@ class GameEntry:
         judge is true, ``{"calibrated": p|null, "odds": p}``; None without a claim."""
         return self._hint(view)
 
+    # The bots are imported on first use: ``usotsuki replay`` needs none of them (nor
+    # numpy, which the hints' bots import).
     def bot_names(self, *, hidden: bool = False) -> list[str]:
         """The bots of this game by name (with ``hidden``, the exploiters too)."""
         from usotsuki.bots import bot_names
