@@ -6,8 +6,8 @@ and the facts in which the games differ, instead of branching on the game's name
 rules stay in the cores and :mod:`usotsuki.session` routes to them; an entry only
 gathers, per game, the functions and facts the shells use.
 
-Layering: the registry sits above the bots (hints) and below the shells; the bots and
-the review never import it (``[tool.importlinter]``).
+Layering (``[tool.importlinter]``): the registry sits on the sessions and the bots (it
+serves their hints), below the review and the shells; nothing below it imports it.
 """
 
 from __future__ import annotations
