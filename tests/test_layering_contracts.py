@@ -47,6 +47,8 @@ def test_the_code_keeps_the_contracts() -> None:
     ("session.py", "import usotsuki.bots", "usotsuki.session -> usotsuki.bots"),
     ("odds.py", "import usotsuki.bots", "usotsuki.odds -> usotsuki.bots"),
     ("bots/base.py", "import usotsuki.envs", "usotsuki.bots.base -> usotsuki.envs"),
+    ("bots/base.py", "import usotsuki.games", "usotsuki.bots.base -> usotsuki.games"),
+    ("games.py", "import usotsuki.envs", "usotsuki.games -> usotsuki.envs"),
     ("envs/__init__.py", "import usotsuki.research", "usotsuki.envs -> usotsuki.research"),
     ("research/round.py", "import usotsuki.analysis", None),  # one layer: allowed
     ("tournament.py", "import usotsuki.server", "usotsuki.tournament -> usotsuki.server"),
