@@ -230,7 +230,7 @@ async function main() {
       show(await api("/api/replay", { method: "POST", raw: file }), { raw: file });
     } catch (err) {
       notice(err.code === "network" ? t("err.network")
-        : ["bad_json", "bad_request", "error"].includes(err.code) || /^not JSON/.test(err.message) ? t("replay.badFile")
+        : ["bad_json", "bad_request", "error"].includes(err.code) || /^the record is not (valid JSON|UTF-8)/.test(err.message) ? t("replay.badFile")
           : errorText(err.code, err.params, err.message));
     }
   });
