@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from long_records import long_bluff_record, long_liar_record, traced_peak
 
+from usotsuki import liar
 from usotsuki.core.record import MAX_RECORD_BYTES
 from usotsuki.server import replay
 from usotsuki.server.app import create_app
@@ -58,7 +59,7 @@ def test_step_limit_is_checked_before_any_replay(monkeypatch: pytest.MonkeyPatch
     def never(*_: Any) -> Any:
         raise AssertionError("the record was replayed before its size was checked")
 
-    monkeypatch.setattr(replay.liar, "replay", never)  # the one fold that builds frames
+    monkeypatch.setattr(liar, "replay", never)  # the one fold that builds frames
     with pytest.raises(replay.NotReplayable) as refused:
         replay.frames(record)
     assert refused.value.code == "too_large"
