@@ -1,8 +1,9 @@
 """The one game model both rules cores implement (OpenSpiel ``Game``/``State``, python-chess
 ``Board``): the same names for the same things in Bluff and the Liar Game.
 
-A **state** is an immutable value (a frozen slots dataclass) with ``to_move`` (the seat to
-act, None once over), ``is_over`` and ``standings`` (places, first first; None until over).
+A **state** is an immutable value (a slots dataclass of ``Final`` fields) with ``to_move``
+(the seat to act, None once over), ``is_over`` and ``standings`` (places, first first; None
+until over).
 A **game** (:class:`Game`; ``usotsuki.bluff.GAME``, ``usotsuki.liar.GAME``) holds the
 functions over states:
 

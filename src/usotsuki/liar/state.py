@@ -1,10 +1,11 @@
 """Liar Game state and its transitions (RULES.md Part 2, L4-L11 and O1-O7).
 
-The state is an immutable frozen slots dataclass; every transition returns a new one. Chance comes
-in as data: the deal (hands and stock) is passed in, and the only randomness afterwards,
-the L8 flush shuffle, uses the state of one ``random.Random(seed)`` per record (Part 4)
-kept *inside* the state as a value (:class:`~usotsuki.liar.rng.FlushRng`), so replaying the
-same actions always gives the same states and nothing here touches the global ``random``.
+The state is an immutable slots dataclass (its fields are ``Final``); every transition
+returns a new one. Chance comes in as data: the deal (hands and stock) is passed in, and
+the only randomness afterwards, the L8 flush shuffle, uses the state of one
+``random.Random(seed)`` per record (Part 4) kept *inside* the state as a value
+(:class:`~usotsuki.liar.rng.FlushRng`), so replaying the same actions always gives the same
+states and nothing here touches the global ``random``.
 
 ``apply`` checks an action and returns ``Step(state, events)``; ``push`` trusts its caller
 (bots, benchmarks: python-chess ``push`` vs ``push_san``) and returns just the state.
