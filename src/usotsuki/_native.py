@@ -1,27 +1,29 @@
-"""The compiled rules cores (mypyc) and their pure-Python fallback (issue 15).
+"""The compiled rules cores (mypyc) and their pure-Python fallback.
 
 ``setup.py`` compiles :data:`MODULES` from their own typed source with mypyc when it can;
 the ``.py`` files stay beside the compiled ones, so every module also runs as plain Python.
 Python's import system prefers an extension module to a source file in the same folder, so
-a compiled build is used unless :func:`install` (run by ``usotsuki/__init__``) steers the
-imports back to the sources: when ``USOTSUKI_PURE=1`` is set, or when a source changed
-after the build (the build records a hash of the sources it compiled, :data:`STAMP`), so
-an edited core never runs stale compiled code. This module is never compiled itself and
-imports only the standard library (``setup.py`` loads it by path).
+a compiled build is used unless the sources must run: when ``USOTSUKI_PURE=1`` is set, or
+when a source changed after the build (the build records a hash of the sources it
+compiled, :data:`STAMP`), so an edited core never runs stale compiled code.
+
+The sources are chosen without an import hook: :func:`install` (run by
+``usotsuki/__init__``) gives each folder holding a compiled module a finder that knows
+only source files, in ``sys.path_importer_cache``, the table through which Python looks up
+a package's submodules in its ``__path__`` folders. Only those folders of this package are
+affected; no finder is added to ``sys.meta_path`` or ``sys.path_hooks``, and with a
+current compiled build nothing is installed at all. This module is never compiled itself
+and imports only the standard library (``setup.py`` loads it by path).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 
 MODULES: tuple[str, ...] = (
     "usotsuki.core.draws",
@@ -97,16 +99,10 @@ def pure_reason() -> str | None:
     return None
 
 
-class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Loads :data:`MODULES` from their ``.py`` files, ahead of any compiled module."""
-
-    def find_spec(self, fullname: str, path: Sequence[str] | None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in MODULES:
-            return None
-        source = source_path(fullname)
-        loader = importlib.machinery.SourceFileLoader(fullname, str(source))
-        return importlib.util.spec_from_file_location(fullname, source, loader=loader)
+def source_folders(package_folder: str) -> list[str]:
+    """The folders holding :data:`MODULES`, spelled as the packages' ``__path__`` spells
+    them (``package_folder`` is that of ``usotsuki`` itself)."""
+    return sorted({os.path.join(package_folder, *m.split(".")[1:-1]) for m in MODULES})
 
 
 _REASON: str | None = None
@@ -114,15 +110,20 @@ _INSTALLED = False
 
 
 def install() -> None:
-    """Steer :data:`MODULES` to their sources unless a current compiled build is present.
-    Idempotent; must run before any of them is imported (``usotsuki/__init__`` does)."""
+    """Make :data:`MODULES` load from their sources unless a current compiled build is
+    present. Idempotent; must run before any of them is imported (``usotsuki/__init__``
+    does): a folder's finder is looked up when the first of its modules is imported."""
     global _REASON, _INSTALLED
     if _INSTALLED:
         return
     _INSTALLED = True
     _REASON = pure_reason()
-    if _REASON is not None:
-        sys.meta_path.insert(0, _SourceFinder())
+    if _REASON is None:
+        return
+    package_folder = sys.modules[__name__.rpartition(".")[0]].__path__[0]
+    sources_only = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
+    for folder in source_folders(package_folder):
+        sys.path_importer_cache[folder] = importlib.machinery.FileFinder(folder, sources_only)
 
 
 def compiled() -> bool:

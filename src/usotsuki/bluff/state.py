@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from usotsuki.bluff.actions import (
     ALL_CALLS,
@@ -29,11 +29,11 @@ from usotsuki.bluff.rules import BluffRules
 from usotsuki.cards import RANKS, Card, card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Event, Step
-from usotsuki.core.frozen import draft_class, is_compiled, reduce_frozen
+from usotsuki.core.frozen import reduce_frozen
 
 Hands = tuple[tuple[Card, ...], ...]
 
-_COMPILED = is_compiled(__file__)  # built by mypyc (issue 15): see usotsuki.core.frozen
+_new_object = object.__new__
 _set = object.__setattr__
 
 
@@ -43,90 +43,73 @@ class Phase(Enum):
     OVER = "over"  # one player remains (B12)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundResult:
-    """A challenged round, as everyone saw it after the reveal (B9)."""
+    """A challenged round, as everyone saw it after the reveal (B9). A value: its fields
+    are ``Final`` (see :class:`BluffState`)."""
 
-    hands: Hands
-    calls: tuple[tuple[int, Call], ...]
-    caller: int
-    challenger: int
-    call: Call
-    call_true: bool
-    loser: int
-    eliminated: bool
+    hands: Final[Hands]
+    calls: Final[tuple[tuple[int, Call], ...]]
+    caller: Final[int]
+    challenger: Final[int]
+    call: Final[Call]
+    call_true: Final[bool]
+    loser: Final[int]
+    eliminated: Final[bool]
 
     def __init__(self, hands: Hands, calls: tuple[tuple[int, Call], ...], caller: int,
                  challenger: int, call: Call, call_true: bool, loser: int,
                  eliminated: bool) -> None:
-        # Compiled: native stores (the frozen check is for everyone else). Pure: as the
-        # dataclass's own __init__ would; the hot paths build states another way (_state).
-        if _COMPILED:
-            self.hands = hands  # type: ignore[misc]
-            self.calls = calls  # type: ignore[misc]
-            self.caller = caller  # type: ignore[misc]
-            self.challenger = challenger  # type: ignore[misc]
-            self.call = call  # type: ignore[misc]
-            self.call_true = call_true  # type: ignore[misc]
-            self.loser = loser  # type: ignore[misc]
-            self.eliminated = eliminated  # type: ignore[misc]
-        else:
-            _set(self, "hands", hands)
-            _set(self, "calls", calls)
-            _set(self, "caller", caller)
-            _set(self, "challenger", challenger)
-            _set(self, "call", call)
-            _set(self, "call_true", call_true)
-            _set(self, "loser", loser)
-            _set(self, "eliminated", eliminated)
+        # written out for mypyc: see BluffState.__init__
+        self.hands = hands
+        self.calls = calls
+        self.caller = caller
+        self.challenger = challenger
+        self.call = call
+        self.call_true = call_true
+        self.loser = loser
+        self.eliminated = eliminated
 
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
         return reduce_frozen(self)  # pickling, compiled or not: see usotsuki.core.frozen
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class BluffState:
-    """Everything about a Bluff game at one moment. Build it with :func:`new_game`."""
+    """Everything about a Bluff game at one moment. Build it with :func:`new_game`.
 
-    rules: BluffRules
-    losses: tuple[int, ...]
-    active: tuple[bool, ...]  # still in the game
-    eliminated: tuple[int, ...]  # seats out of the game, first out first
-    dealer: int  # of the current round, or of the next one while waiting for a deal
-    to_move: int | None  # the seat to act (the next first caller between rounds)
-    hands: Hands | None  # None between rounds
-    calls: tuple[tuple[int, Call], ...]  # this round's calls, (seat, call)
-    last_index: int  # index in ALL_CALLS of the current call, -1 for none
-    results: tuple[RoundResult, ...]
+    A value: every field is ``Final``, so mypy refuses an assignment to one (and the
+    compiled build refuses it at run time); transitions build a new state.
+    """
+
+    rules: Final[BluffRules]
+    losses: Final[tuple[int, ...]]
+    active: Final[tuple[bool, ...]]  # still in the game
+    eliminated: Final[tuple[int, ...]]  # seats out of the game, first out first
+    dealer: Final[int]  # of the current round, or of the next one while waiting for a deal
+    to_move: Final[int | None]  # the seat to act (the next first caller between rounds)
+    hands: Final[Hands | None]  # None between rounds
+    calls: Final[tuple[tuple[int, Call], ...]]  # this round's calls, (seat, call)
+    last_index: Final[int]  # index in ALL_CALLS of the current call, -1 for none
+    results: Final[tuple[RoundResult, ...]]
 
     def __init__(self, rules: BluffRules, losses: tuple[int, ...], active: tuple[bool, ...],
                  eliminated: tuple[int, ...], dealer: int, to_move: int | None,
                  hands: Hands | None, calls: tuple[tuple[int, Call], ...], last_index: int,
                  results: tuple[RoundResult, ...]) -> None:
-        # Compiled: native stores (the frozen check is for everyone else). Pure: as the
-        # dataclass's own __init__ would; the hot paths build states another way (_state).
-        if _COMPILED:
-            self.rules = rules  # type: ignore[misc]
-            self.losses = losses  # type: ignore[misc]
-            self.active = active  # type: ignore[misc]
-            self.eliminated = eliminated  # type: ignore[misc]
-            self.dealer = dealer  # type: ignore[misc]
-            self.to_move = to_move  # type: ignore[misc]
-            self.hands = hands  # type: ignore[misc]
-            self.calls = calls  # type: ignore[misc]
-            self.last_index = last_index  # type: ignore[misc]
-            self.results = results  # type: ignore[misc]
-        else:
-            _set(self, "rules", rules)
-            _set(self, "losses", losses)
-            _set(self, "active", active)
-            _set(self, "eliminated", eliminated)
-            _set(self, "dealer", dealer)
-            _set(self, "to_move", to_move)
-            _set(self, "hands", hands)
-            _set(self, "calls", calls)
-            _set(self, "last_index", last_index)
-            _set(self, "results", results)
+        # The dataclass's own __init__, written out because mypyc compiles only what the
+        # source holds: here native stores (its generated one would run interpreted).
+        # tests/core/test_states.py checks that it takes exactly the fields, in order.
+        self.rules = rules
+        self.losses = losses
+        self.active = active
+        self.eliminated = eliminated
+        self.dealer = dealer
+        self.to_move = to_move
+        self.hands = hands
+        self.calls = calls
+        self.last_index = last_index
+        self.results = results
 
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
         return reduce_frozen(self)  # pickling, compiled or not: see usotsuki.core.frozen
@@ -176,102 +159,14 @@ class BluffState:
         return ((winner,), *((seat,) for seat in reversed(self.eliminated)))
 
 
-_Draft: Any = None if _COMPILED else draft_class(BluffState)  # see usotsuki.core.frozen
-_new_object = object.__new__
-# The events are plain frozen dataclasses, compiled or not: a draft of each (the same
-# layout) is filled and then given the event's class, as _state does in pure Python. That
-# is 2-3 times as fast as their __init__ (one object.__setattr__ call per field), which was
-# a fifth of the checked path's time (issue 15). The results are ordinary frozen events.
-_CalledDraft: Any = draft_class(Called)
-_ChallengedDraft: Any = draft_class(Challenged)
-_RoundDealtDraft: Any = draft_class(RoundDealt)
-_HandDealtDraft: Any = draft_class(HandDealt)
-
-
-def _called(seat: int, call: Call) -> Called:
-    new = _new_object(_CalledDraft)
-    new.seat = seat
-    new.call = call
-    new.audience = None
-    new.__class__ = Called
-    event: Called = new
-    return event
-
-
-def _hand_dealt(seat: int, cards: tuple[Card, ...]) -> HandDealt:
-    new = _new_object(_HandDealtDraft)
-    new.seat = seat
-    new.cards = cards
-    new.__class__ = HandDealt
-    event: HandDealt = new
-    return event
-
-
-def _round_dealt(round_: int, dealer: int, first_caller: int,
-                 hand_sizes: tuple[int, ...]) -> RoundDealt:
-    new = _new_object(_RoundDealtDraft)
-    new.round = round_
-    new.dealer = dealer
-    new.first_caller = first_caller
-    new.hand_sizes = hand_sizes
-    new.audience = None
-    new.__class__ = RoundDealt
-    event: RoundDealt = new
-    return event
-
-
-def _challenged(challenger: int, result: RoundResult) -> Challenged:
-    new = _new_object(_ChallengedDraft)
-    new.challenger = challenger
-    new.caller = result.caller
-    new.call = result.call
-    new.call_true = result.call_true
-    new.loser = result.loser
-    new.eliminated = result.eliminated
-    new.hands = result.hands
-    new.audience = None
-    new.__class__ = Challenged
-    event: Challenged = new
-    return event
-
-
 def _step(state: BluffState, events: tuple[Event, ...]) -> Step[BluffState]:
-    """``Step(state, events)`` without its ``__init__`` (a generic class: no draft has its
-    layout, so the two slots are set directly)."""
+    """``Step(state, events)`` with its two fields set directly: the frozen dataclass's
+    own ``__init__`` is Python code setting each through ``object.__setattr__``."""
     new = _new_object(Step)
     _set(new, "state", state)
     _set(new, "events", events)
     step: Step[BluffState] = new
     return step
-
-
-def _state(rules: BluffRules, losses: tuple[int, ...], active: tuple[bool, ...],
-           eliminated: tuple[int, ...], dealer: int, to_move: int | None, hands: Hands | None,
-           calls: tuple[tuple[int, Call], ...], last_index: int,
-           results: tuple[RoundResult, ...]) -> BluffState:
-    """``BluffState(...)`` for the hot transitions. Compiled, that is the fastest way (a
-    native ``__init__``). In pure Python the frozen dataclass ``__init__`` sets each field
-    through ``object.__setattr__``; plain stores into a bare instance of a same-layout
-    slots class that then becomes a BluffState (``__class__`` may change between classes
-    of the same slot layout) are faster, as in ``liar.state._state``. The result is an
-    ordinary frozen BluffState either way."""
-    if _COMPILED:
-        return BluffState(rules, losses, active, eliminated, dealer, to_move, hands, calls,
-                          last_index, results)
-    new = _new_object(_Draft)
-    new.rules = rules
-    new.losses = losses
-    new.active = active
-    new.eliminated = eliminated
-    new.dealer = dealer
-    new.to_move = to_move
-    new.hands = hands
-    new.calls = calls
-    new.last_index = last_index
-    new.results = results
-    new.__class__ = BluffState
-    state: BluffState = new
-    return state
 
 
 def new_game(rules: BluffRules) -> BluffState:
@@ -328,15 +223,15 @@ def start_round(state: BluffState, hands: Sequence[Sequence[Card]]) -> Step[Bluf
     dealt = check_hands(state, hands)
     new = _with_hands(state, dealt)
     assert new.to_move is not None
-    events: list[Event] = [_round_dealt(len(new.results), new.dealer, new.to_move,
-                                        tuple([len(h) for h in dealt]))]
-    events += [_hand_dealt(seat, hand) for seat, hand in enumerate(dealt) if hand]
+    events: list[Event] = [RoundDealt(len(new.results), new.dealer, new.to_move,
+                                       tuple([len(h) for h in dealt]))]
+    events += [HandDealt(seat, hand) for seat, hand in enumerate(dealt) if hand]
     return _step(new, tuple(events))
 
 
 def _with_hands(state: BluffState, hands: Hands) -> BluffState:
-    return _state(state.rules, state.losses, state.active, state.eliminated, state.dealer,
-                  state.to_move, hands, (), -1, state.results)
+    return BluffState(state.rules, state.losses, state.active, state.eliminated, state.dealer,
+                      state.to_move, hands, (), -1, state.results)
 
 
 def deal_unchecked(state: BluffState, hands: Hands) -> BluffState:
@@ -436,9 +331,10 @@ def apply(state: BluffState, action: Action) -> Step[BluffState]:
     assert seat is not None
     new = push(state, action)
     if isinstance(action, Call):
-        return _step(new, (_called(seat, action),))
+        return _step(new, (Called(seat, action),))
     result = new.results[-1]
-    challenged = _challenged(seat, result)
+    challenged = Challenged(seat, result.caller, result.call, result.call_true, result.loser,
+                            result.eliminated, result.hands)
     standings = new.standings
     if standings is not None:
         return _step(new, (challenged, GameOver(standings)))
@@ -450,9 +346,9 @@ def push(state: BluffState, action: Action) -> BluffState:
     seat = state.to_move
     assert seat is not None and state.hands is not None
     if isinstance(action, Call):
-        return _state(state.rules, state.losses, state.active, state.eliminated, state.dealer,
-                      next_active(state.active, seat), state.hands,
-                      (*state.calls, (seat, action)), action.index, state.results)
+        return BluffState(state.rules, state.losses, state.active, state.eliminated,
+                          state.dealer, next_active(state.active, seat), state.hands,
+                          (*state.calls, (seat, action)), action.index, state.results)
     return _challenge(state, seat)
 
 
@@ -475,8 +371,8 @@ def _challenge(state: BluffState, challenger: int) -> BluffState:
     # B12: the game ends when one player remains; B4: else the loser deals and the next
     # player still in the game clockwise from the loser's seat calls first.
     to_move = None if active.count(True) == 1 else next_active(active, loser)
-    return _state(state.rules, losses, active, out, loser, to_move, None, (), -1,
-                  (*state.results, result))
+    return BluffState(state.rules, losses, active, out, loser, to_move, None, (), -1,
+                      (*state.results, result))
 
 
 def is_true(call: Call, hands: Hands) -> bool:

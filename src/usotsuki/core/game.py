@@ -1,10 +1,10 @@
 """The one game model both rules cores implement (OpenSpiel ``Game``/``State``, python-chess
 ``Board``): the same names for the same things in Bluff and the Liar Game.
 
-A **state** is an immutable value (a frozen slots dataclass) with ``to_move`` (the seat to
-act, None once over), ``is_over`` and ``standings`` (places, first first; None until over).
-Each core (``usotsuki.bluff``, ``usotsuki.liar``) has the functions over its states under
-the same names:
+A **state** is an immutable value (a slots dataclass of ``Final`` fields) with ``to_move``
+(the seat to act, None once over), ``is_over`` and ``standings`` (places, first first; None
+until over). Each core (``usotsuki.bluff``, ``usotsuki.liar``) has the functions over its
+states under the same names:
 
 - ``apply(state, action) -> Step(state, events)``: checked; raises ``IllegalAction``
   (with ``.rule`` and ``.action``) and changes nothing.

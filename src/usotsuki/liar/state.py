@@ -1,10 +1,11 @@
 """Liar Game state and its transitions (RULES.md Part 2, L4-L11 and O1-O7).
 
-The state is an immutable frozen slots dataclass; every transition returns a new one. Chance comes
-in as data: the deal (hands and stock) is passed in, and the only randomness afterwards,
-the L8 flush shuffle, uses the state of one ``random.Random(seed)`` per record (Part 4)
-kept *inside* the state as a value (:class:`~usotsuki.liar.rng.FlushRng`), so replaying the
-same actions always gives the same states and nothing here touches the global ``random``.
+The state is an immutable slots dataclass (its fields are ``Final``); every transition
+returns a new one. Chance comes in as data: the deal (hands and stock) is passed in, and
+the only randomness afterwards, the L8 flush shuffle, uses the state of one
+``random.Random(seed)`` per record (Part 4) kept *inside* the state as a value
+(:class:`~usotsuki.liar.rng.FlushRng`), so replaying the same actions always gives the same
+states and nothing here touches the global ``random``.
 
 ``apply`` checks an action and returns ``Step(state, events)``; ``push`` trusts its caller
 (bots, benchmarks: python-chess ``push`` vs ``push_san``) and returns just the state.
@@ -26,12 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple, TypeVar
+from typing import Any, Final, NamedTuple
 
 from usotsuki.cards import DECK, Card
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Step
-from usotsuki.core.frozen import draft_class, is_compiled, reduce_frozen
+from usotsuki.core.frozen import reduce_frozen
 from usotsuki.liar.actions import (
     CARD_RATE,
     JACK,
@@ -71,10 +72,6 @@ Hand = tuple[Card, ...]
 Standings = tuple[tuple[int, ...], ...]
 Seed = int | str
 
-T = TypeVar("T")
-_COMPILED: Final = is_compiled(__file__)  # built by mypyc (issue 15): see usotsuki.core.frozen
-_set: Final = object.__setattr__
-
 L4_ORDER: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: (CARD_RATE[c], c.suit)))
 """L4: the card whose holder starts: 3S 3H 3D 3C 4S ... 2C (normal rate, then S H D C)."""
 _L4_PLACE: tuple[int, ...] = tuple(L4_ORDER.index(card) for card in DECK)
@@ -109,84 +106,67 @@ class Exchange(NamedTuple):
     size: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LiarState:
-    """Everything about one game of a record or match, face up (views hide it)."""
+    """Everything about one game of a record or match, face up (views hide it).
 
-    rules: LiarRules
-    hands: tuple[Hand, ...]
-    stock: tuple[Card, ...]  # top first (L3)
-    field: tuple[FieldPlay, ...]  # plays since the last flush, oldest first (L5)
-    to_move: int | None  # None once the game is over
-    revolution: bool  # O2: reversed by revolutions (lasts past flushes)
-    jack_back: bool  # O4: reversed by J-backs on this field
-    bound: bool  # O6: the field is bound
-    turns: int  # actions of this game except give (L11 turn_limit)
-    owed: tuple[Exchange, ...]  # O7 gives still to make, first place first
-    doubts: tuple[DoubtResult, ...]  # this game's doubts, in order
-    standings: Standings | None  # L11, once the game is over
-    winner: int | None  # the first player out, if any (L11)
-    classes: tuple[int, ...]  # O7: seats by class from the previous game, first place first
-    game: int  # index of this game in its match
-    rng: FlushRng  # the record's flush generator (Part 4 seed), carried across games
+    A value: every field is ``Final``, so mypy refuses an assignment to one (and the
+    compiled build refuses it at run time); transitions build a new state.
+    """
+
+    rules: Final[LiarRules]
+    hands: Final[tuple[Hand, ...]]
+    stock: Final[tuple[Card, ...]]  # top first (L3)
+    field: Final[tuple[FieldPlay, ...]]  # plays since the last flush, oldest first (L5)
+    to_move: Final[int | None]  # None once the game is over
+    revolution: Final[bool]  # O2: reversed by revolutions (lasts past flushes)
+    jack_back: Final[bool]  # O4: reversed by J-backs on this field
+    bound: Final[bool]  # O6: the field is bound
+    turns: Final[int]  # actions of this game except give (L11 turn_limit)
+    owed: Final[tuple[Exchange, ...]]  # O7 gives still to make, first place first
+    doubts: Final[tuple[DoubtResult, ...]]  # this game's doubts, in order
+    standings: Final[Standings | None]  # L11, once the game is over
+    winner: Final[int | None]  # the first player out, if any (L11)
+    classes: Final[tuple[int, ...]]  # O7: seats by class from the previous game, first first
+    game: Final[int]  # index of this game in its match
+    rng: Final[FlushRng]  # the record's flush generator (Part 4 seed), carried across games
     # public tracking of cards shown in doubts (liar/tracking.py); empty at a game's start
-    known_stock: Blocks = ()  # stock blocks holding shown cards, untouched by draws
-    known_hands: InHand = ()  # shown cards certainly in a seat's hand
-    known_before: tuple[Card, ...] = ()  # those the current play's player held before it
+    known_stock: Final[Blocks]  # stock blocks holding shown cards, untouched by draws
+    known_hands: Final[InHand]  # shown cards certainly in a seat's hand
+    known_before: Final[tuple[Card, ...]]  # those the current play's player held before it
     # private tracking: cards a seat played face down or gave, and the hand holding them
-    secret: Secret = ()
+    secret: Final[Secret]
 
     def __init__(self, rules: LiarRules, hands: tuple[Hand, ...], stock: tuple[Card, ...],
-                     field: tuple[FieldPlay, ...], to_move: int | None, revolution: bool,
-                     jack_back: bool, bound: bool, turns: int, owed: tuple[Exchange, ...],
-                     doubts: tuple[DoubtResult, ...], standings: Standings | None,
-                     winner: int | None, classes: tuple[int, ...], game: int, rng: FlushRng,
-                     known_stock: Blocks = (), known_hands: InHand = (),
-                     known_before: tuple[Card, ...] = (), secret: Secret = ()) -> None:
-        # Compiled: native stores (the frozen check is for everyone else). Pure: as the
-        # dataclass's own __init__ would; the hot paths build states another way (_state).
-        if _COMPILED:
-            self.rules = rules  # type: ignore[misc]
-            self.hands = hands  # type: ignore[misc]
-            self.stock = stock  # type: ignore[misc]
-            self.field = field  # type: ignore[misc]
-            self.to_move = to_move  # type: ignore[misc]
-            self.revolution = revolution  # type: ignore[misc]
-            self.jack_back = jack_back  # type: ignore[misc]
-            self.bound = bound  # type: ignore[misc]
-            self.turns = turns  # type: ignore[misc]
-            self.owed = owed  # type: ignore[misc]
-            self.doubts = doubts  # type: ignore[misc]
-            self.standings = standings  # type: ignore[misc]
-            self.winner = winner  # type: ignore[misc]
-            self.classes = classes  # type: ignore[misc]
-            self.game = game  # type: ignore[misc]
-            self.rng = rng  # type: ignore[misc]
-            self.known_stock = known_stock  # type: ignore[misc]
-            self.known_hands = known_hands  # type: ignore[misc]
-            self.known_before = known_before  # type: ignore[misc]
-            self.secret = secret  # type: ignore[misc]
-        else:
-            _set(self, "rules", rules)
-            _set(self, "hands", hands)
-            _set(self, "stock", stock)
-            _set(self, "field", field)
-            _set(self, "to_move", to_move)
-            _set(self, "revolution", revolution)
-            _set(self, "jack_back", jack_back)
-            _set(self, "bound", bound)
-            _set(self, "turns", turns)
-            _set(self, "owed", owed)
-            _set(self, "doubts", doubts)
-            _set(self, "standings", standings)
-            _set(self, "winner", winner)
-            _set(self, "classes", classes)
-            _set(self, "game", game)
-            _set(self, "rng", rng)
-            _set(self, "known_stock", known_stock)
-            _set(self, "known_hands", known_hands)
-            _set(self, "known_before", known_before)
-            _set(self, "secret", secret)
+                 field: tuple[FieldPlay, ...], to_move: int | None, revolution: bool,
+                 jack_back: bool, bound: bool, turns: int, owed: tuple[Exchange, ...],
+                 doubts: tuple[DoubtResult, ...], standings: Standings | None,
+                 winner: int | None, classes: tuple[int, ...], game: int, rng: FlushRng,
+                 known_stock: Blocks, known_hands: InHand, known_before: tuple[Card, ...],
+                 secret: Secret) -> None:
+        # The dataclass's own __init__, written out because mypyc compiles only what the
+        # source holds: here native stores (its generated one would run interpreted).
+        # tests/core/test_states.py checks that it takes exactly the fields, in order.
+        self.rules = rules
+        self.hands = hands
+        self.stock = stock
+        self.field = field
+        self.to_move = to_move
+        self.revolution = revolution
+        self.jack_back = jack_back
+        self.bound = bound
+        self.turns = turns
+        self.owed = owed
+        self.doubts = doubts
+        self.standings = standings
+        self.winner = winner
+        self.classes = classes
+        self.game = game
+        self.rng = rng
+        self.known_stock = known_stock
+        self.known_hands = known_hands
+        self.known_before = known_before
+        self.secret = secret
 
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
         return reduce_frozen(self)  # pickling, compiled or not: see usotsuki.core.frozen
@@ -211,8 +191,6 @@ class LiarState:
         return bool(self.field) and not self.hands[self.field[-1].seat] and not self.is_over
 
 
-_Draft: Any = None if _COMPILED else draft_class(LiarState)  # see usotsuki.core.frozen
-_new_object: Final = object.__new__
 _new_tuple: Final = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 # Final names are C statics when compiled (mypyc); other globals are a dict look-up at
 # every use, ~5% of a random game's time before these aliases (py-spy, issue 15).
@@ -223,55 +201,6 @@ _PASS: Final = Pass
 _DOUBT: Final = Doubt
 _NEXT: Final = NEXT
 _CARD_RATE: Final = CARD_RATE
-
-
-def _state(rules: LiarRules, hands: tuple[Hand, ...], stock: tuple[Card, ...],
-           field: tuple[FieldPlay, ...], to_move: int | None, revolution: bool,
-           jack_back: bool, bound: bool, turns: int, owed: tuple[Exchange, ...],
-           doubts: tuple[DoubtResult, ...], standings: Standings | None, winner: int | None,
-           classes: tuple[int, ...], game: int, rng: FlushRng, known_stock: Blocks,
-           known_hands: InHand, known_before: tuple[Card, ...], secret: Secret) -> LiarState:
-    """``LiarState(...)`` for the hot transitions, all fields positional.
-
-    A frozen dataclass's ``__init__`` sets each of the 20 fields through
-    ``object.__setattr__``, about 8x slower than plain stores, and no C call sets many
-    slots at once. So the fields are stored into a bare instance of a plain slots class of
-    the same layout (``_Draft``), which then becomes a LiarState (``__class__`` may change
-    between classes of the same slot layout). The result is an ordinary frozen LiarState
-    (tests/liar/test_liar_state_value.py). Measured (callgrind, CPython 3.11, a call from a
-    micro-benchmark): ~6.5k instructions a state, against ~7.5k calling ``_Draft(...)``
-    and ~4.5k for the old NamedTuple's ``tuple.__new__``; the ``__class__`` store is ~0.9k.
-    Compiled (mypyc), the class's own native ``__init__`` is the fastest (issue 15)."""
-    if _COMPILED:
-        return LiarState(rules, hands, stock, field, to_move, revolution, jack_back, bound,
-                         turns, owed, doubts, standings, winner, classes, game, rng,
-                         known_stock, known_hands, known_before, secret)
-    new = _new_object(_Draft)
-    new.rules = rules
-    new.hands = hands
-    new.stock = stock
-    new.field = field
-    new.to_move = to_move
-    new.revolution = revolution
-    new.jack_back = jack_back
-    new.bound = bound
-    new.turns = turns
-    new.owed = owed
-    new.doubts = doubts
-    new.standings = standings
-    new.winner = winner
-    new.classes = classes
-    new.game = game
-    new.rng = rng
-    new.known_stock = known_stock
-    new.known_hands = known_hands
-    new.known_before = known_before
-    new.secret = secret
-    new.__class__ = LiarState
-    state: LiarState = new
-    return state
-
-
 
 
 # -- starting games ----------------------------------------------------------------------
@@ -328,8 +257,8 @@ def new_game(rules: LiarRules, hands: Sequence[Iterable[Card]], stock: Iterable[
     :raises InvalidDeal: for a deal that L3 or Part 4 does not allow, or a bad seed.
     """
     hands_t, stock_t = check_deal(rules, hands, stock)
-    return _state(rules, hands_t, stock_t, (), starter(hands_t), False, False, False, 0, (), (),
-                  None, None, (), 0, seed_rng(seed), (), (), (), ())
+    return LiarState(rules, hands_t, stock_t, (), starter(hands_t), False, False, False, 0, (),
+                     (), None, None, (), 0, seed_rng(seed), (), (), (), ())
 
 
 def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
@@ -348,8 +277,7 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
     if state.standings is None:
         raise IllegalAction("the game is not over yet")
     hands_t, stock_t = check_deal(state.rules, hands, stock)
-    events: list[Event] = [_event2(_DEALT, "seat", seat, "cards", hand)
-                           for seat, hand in enumerate(hands_t)]
+    events: list[Event] = [Dealt(seat, hand) for seat, hand in enumerate(hands_t)]
     classes = class_order(state.standings, state.winner, state.rules.players)
     held = list(hands_t)
     owed = []
@@ -362,39 +290,19 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
         gift = tuple(sorted(held[lower], key=_GIFT_ORDER.__getitem__)[:count])
         held[lower] = tuple([c for c in held[lower] if c not in gift])
         held[higher] = held[higher] + gift
-        gave = _event2(_GAVE, "giver", lower, "receiver", higher)
-        _set(gave, "count", count)
-        _set(gave, "automatic", True)
-        gave_cards = _event2(_GAVE_CARDS, "giver", lower, "receiver", higher)
-        _set(gave_cards, "cards", gift)
-        events += (gave, gave_cards)
+        events += (Gave(lower, higher, count, True), GaveCards(lower, higher, gift))
         secret += tuple([(c, higher, lower) for c in gift])  # the giver knows where they went
         owed.append(Exchange(higher, lower, count))
     hands_now = tuple(held)
     to_move = owed[0].giver if owed else starter(hands_now)
-    new = _state(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
-                 tuple(owed), (), None, None, classes, state.game + 1, state.rng, (), (), (),
-                 secret)
-    step: Step[LiarState] = _event2(_STEP, "state", new, "events", tuple(events))
-    return step
+    new = LiarState(state.rules, hands_now, stock_t, (), to_move, False, False, False, 0,
+                    tuple(owed), (), None, None, classes, state.game + 1, state.rng, (), (),
+                    (), secret)
+    return Step(new, tuple(events))
 
 
 _GIFT_ORDER: Final = tuple((RATE_COUNT - 1 - CARD_RATE[c]) * 4 + (c & 3) for c in DECK)
 """O7's order of gifts by card index: highest rate first (normal order), then S H D C."""
-_DEALT: Final = Dealt
-_GAVE: Final = Gave
-_GAVE_CARDS: Final = GaveCards
-_STEP: Final[Any] = Step  # generic: no draft or alias has its type arguments
-
-
-def _event2(cls: type[T], name1: str, value1: object, name2: str, value2: object) -> T:
-    """A frozen slots value (an event, a ``Step``) with two fields set, the rest to be set
-    by the caller: its ``__init__`` is Python code setting each field through
-    ``object.__setattr__``, several times slower (next_game builds ~10 a game)."""
-    new = _new_object(cls)
-    _set(new, name1, value1)
-    _set(new, name2, value2)
-    return new
 
 
 def dealt_events(state: LiarState) -> tuple[Event, ...]:
@@ -535,7 +443,7 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     if nxt == rules.players:
         nxt = 0
     turns = s.turns + 1
-    new = _state(
+    new = LiarState(
         rules, hands[:seat] + (left,) + hands[seat + 1:], s.stock,
         field + (_new_tuple(_FIELD_PLAY, (seat, cards, rate)),), nxt, revolution, jack_back,
         bound, turns, (), s.doubts, None, None, s.classes, s.game, s.rng, s.known_stock,
@@ -573,8 +481,9 @@ def _pass(s: LiarState, log: list[Event] | None) -> LiarState:
         blocks = flushed(blocks, len(stock) - under, (), field)
         field, jack_back, bound, before = (), False, False, ()
     turns = s.turns + 1
-    new = _state(rules, hands, stock, field, nxt, s.revolution, jack_back, bound, turns, (),
-                 s.doubts, None, None, s.classes, s.game, rng, blocks, in_hand, before, secret)
+    new = LiarState(rules, hands, stock, field, nxt, s.revolution, jack_back, bound, turns, (),
+                    s.doubts, None, None, s.classes, s.game, rng, blocks, in_hand, before,
+                    secret)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
         return _end(new, None, log)
     return new
@@ -609,9 +518,9 @@ def _doubt(s: LiarState, log: list[Event] | None) -> LiarState:
     if blocks[0].hi > len(stock) - count:  # the draw reaches a tracked block
         blocks, in_hand, secret = drawn(blocks, in_hand, secret, drawer, len(stock), count)
     turns = s.turns + 1
-    new = _state(rules, hands, stock[count:], (), leader, s.revolution, False, False, turns, (),
-                 s.doubts + (result,), None, None, s.classes, s.game, rng, blocks, in_hand, (),
-                 secret)
+    new = LiarState(rules, hands, stock[count:], (), leader, s.revolution, False, False, turns,
+                    (), s.doubts + (result,), None, None, s.classes, s.game, rng, blocks,
+                    in_hand, (), secret)
     if truthful and not s.hands[current.seat]:  # L10: the player who went out wins
         return _end(new, current.seat, log)
     if rules.turn_limit is not None and turns >= rules.turn_limit:  # L11
@@ -624,10 +533,10 @@ def _accept(s: LiarState, log: list[Event] | None) -> LiarState:
     if log is not None:
         log.append(Accepted(s.to_move))
     # L10: the play stands and its player, out of cards, wins
-    return _end(_state(s.rules, s.hands, s.stock, s.field, s.to_move, s.revolution, s.jack_back,
-                       s.bound, s.turns + 1, s.owed, s.doubts, s.standings, s.winner,
-                       s.classes, s.game, s.rng, s.known_stock, s.known_hands, s.known_before,
-                       s.secret), s.field[-1].seat, log)
+    return _end(LiarState(s.rules, s.hands, s.stock, s.field, s.to_move, s.revolution,
+                          s.jack_back, s.bound, s.turns + 1, s.owed, s.doubts, s.standings,
+                          s.winner, s.classes, s.game, s.rng, s.known_stock, s.known_hands,
+                          s.known_before, s.secret), s.field[-1].seat, log)
 
 
 def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> LiarState:
@@ -643,9 +552,10 @@ def _give(s: LiarState, cards: tuple[Card, ...], log: list[Event] | None) -> Lia
     # the giver knows where its cards went (a card given back is no longer where it was)
     secret = tuple(e for e in s.secret if e[0] not in cards)
     secret += tuple((c, receiver, giver) for c in cards)
-    return _state(s.rules, tuple(hands), s.stock, s.field, to_move, s.revolution, s.jack_back,
-                  s.bound, s.turns, owed, s.doubts, s.standings, s.winner, s.classes, s.game,
-                  s.rng, s.known_stock, s.known_hands, s.known_before, secret)
+    return LiarState(s.rules, tuple(hands), s.stock, s.field, to_move, s.revolution,
+                     s.jack_back, s.bound, s.turns, owed, s.doubts, s.standings, s.winner,
+                     s.classes, s.game, s.rng, s.known_stock, s.known_hands, s.known_before,
+                     secret)
 
 
 def _flush(stock: tuple[Card, ...], field: tuple[FieldPlay, ...], rng: FlushRng,
@@ -667,7 +577,7 @@ def _end(s: LiarState, winner: int | None, log: list[Event] | None) -> LiarState
     standings = standings_by_cards(s.hands, winner)
     if log is not None:
         log.append(GameOver(winner, standings))
-    return _state(s.rules, s.hands, s.stock, s.field, None, s.revolution, s.jack_back, s.bound,
-                  s.turns, (), s.doubts, standings, winner, s.classes, s.game, s.rng,
-                  s.known_stock, s.known_hands, s.known_before, s.secret)
+    return LiarState(s.rules, s.hands, s.stock, s.field, None, s.revolution, s.jack_back,
+                     s.bound, s.turns, (), s.doubts, standings, winner, s.classes, s.game, s.rng,
+                     s.known_stock, s.known_hands, s.known_before, s.secret)
 
