@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from usotsuki import tournament
-from usotsuki.bots.liar_belief import doubted_record, legal_before
+from usotsuki.bots.liar_belief import doubted_record
 from usotsuki.bots.liar_calibrated import calibrated_truth, read_truth
 from usotsuki.bots.liar_fit import brier, fit_bot, reliability
 from usotsuki.liar.actions import CARD_RATE, Play
@@ -97,7 +97,7 @@ def games(lineup: Sequence[str], seed: int, count: int) -> list[Seen]:
                          doubted_record(v.doubts, seat, lead=True),
                          all(CARD_RATE[c] == current.rate for c in current.cards),
                          doubted_record(v.doubts, seat, lead=False),
-                         current.rate in legal_before(v)[0][:1]))
+                         current.rate == v.before_last_play().ranked[0]))
 
     for g in range(count):
         names = spec.lineup(g)

@@ -411,13 +411,12 @@ def test_the_read_of_other_plays_can_be_kept_to_the_lowest_legal_rate(
     from dataclasses import replace
 
     from usotsuki.bots import liar_calibrated
-    from usotsuki.bots.liar_belief import legal_before
 
     _, v, _, _ = _second_play()
     me, seat = v.seat, v.field[-1].seat
     assert me is not None
     caught = replace(v, doubts=(DoubtResult(me, seat, 5, (DECK[0],), False, seat, 3),) * 2)
-    legal, _ = legal_before(caught)
+    legal = caught.before_last_play().ranked
     monkeypatch.setattr(liar_calibrated, "FOLLOW_LOWEST", True)
     b = liar_calibrated.FOLLOW_LOWEST_READ
     checked = set()

@@ -53,7 +53,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from usotsuki.bots.liar_belief import doubted_record, legal_before, pass_factor, truth_belief
+from usotsuki.bots.liar_belief import doubted_record, pass_factor, truth_belief
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import able_before_play, truth_probability
 
@@ -85,8 +85,8 @@ def features(view: LiarView) -> list[float] | None:
     field = view.field
     current = field[-1]
     seat = current.seat
-    legal, _ = legal_before(view)
-    position = legal.index(current.rate) if current.rate in legal else 0
+    # how far above the lowest rate legal then, in the order then in force (L6, O2-O6)
+    position = view.before_last_play().ranked.index(current.rate)
     lies = sum(1 for d in view.doubts if d.doubted == seat and not d.truthful)
     truths = sum(1 for d in view.doubts if d.doubted == seat and d.truthful)
     # the player's own record in this game's doubts (:func:`liar_record`): a player caught
@@ -336,10 +336,8 @@ def follow_read(view: LiarView, seat: int, lies_weight: float | None = None) -> 
     likelier lies); that is why the fitted weight is large, the shift mild."""
     if lies_weight is None:
         lies_weight = FOLLOW_LOWEST_READ if FOLLOW_LOWEST else FOLLOW_READ
-        if FOLLOW_LOWEST:
-            legal, _ = legal_before(view)
-            if view.field[-1].rate not in legal[:1]:
-                return 0.0
+        if FOLLOW_LOWEST and view.field[-1].rate != view.before_last_play().ranked[0]:
+            return 0.0
     _, lies = doubted_record(view.doubts, seat, lead=False)
     return -math.log((lies_weight + lies) / lies_weight)
 
