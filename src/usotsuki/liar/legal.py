@@ -167,12 +167,12 @@ class Order(NamedTuple):
         return self.revolution != self.jack_back
 
 
-def order_after(rules: LiarRules, order: Order, previous: int | None, count: int,
-                rate: int) -> Order:
-    """The flags after a play of ``count`` cards declaring ``rate`` on a field whose
-    current play declared ``previous`` (None: the play leads), ``order`` in force before
-    it."""
-    revolution, jack_back, bound = order
+def order_after(rules: LiarRules, revolution: bool, jack_back: bool, bound: bool,
+                previous: int | None, count: int, rate: int) -> tuple[bool, bool, bool]:
+    """The flags ``(revolution, jack_back, bound)`` of :class:`Order` after a play of
+    ``count`` cards declaring ``rate`` on a field whose current play declared ``previous``
+    (None: the play leads), the flags given in force before it. Plain flags, not an
+    ``Order``: ``push`` asks this at every play (a compiled build returns them unboxed)."""
     # O6: the next rate above the previous play's, in the order in force just before
     if previous is not None and rules.binding and not bound \
             and rate == _NEXT[revolution != jack_back][previous]:
@@ -184,7 +184,7 @@ def order_after(rules: LiarRules, order: Order, previous: int | None, count: int
             jack_back = not jack_back
         elif rate == SIX and jack_back and rules.six_up:  # O5
             jack_back = False
-    return Order(revolution, jack_back, bound)
+    return revolution, jack_back, bound
 
 
 def field_orders(rules: LiarRules, field: Sequence[tuple[int, int]],
@@ -198,12 +198,13 @@ def field_orders(rules: LiarRules, field: Sequence[tuple[int, int]],
         for count, _ in field:
             if count >= 4:
                 revolution = not revolution
-    order = Order(revolution, False, False)
-    orders = [order]
+    jack_back = bound = False
+    orders = [Order(revolution, jack_back, bound)]
     previous: int | None = None
     for count, rate in field:
-        order = order_after(rules, order, previous, count, rate)
-        orders.append(order)
+        revolution, jack_back, bound = order_after(rules, revolution, jack_back, bound,
+                                                   previous, count, rate)
+        orders.append(Order(revolution, jack_back, bound))
         previous = rate
     return tuple(orders)
 
