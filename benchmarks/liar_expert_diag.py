@@ -31,7 +31,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from usotsuki.bots.liar_calibrated import calibrated_truth, read_truth
+from usotsuki.bots.liar.calibrated import calibrated_truth, read_truth
 from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Play
 from usotsuki.tournament import Spec, play_game, wilson
 

@@ -75,8 +75,7 @@ def truth_belief(view: LiarView) -> float | None:
     c, r = current.count, current.rate
     # Only the cards the player certainly held count here, not those certainly elsewhere:
     # this policy model undercounts truthful plays (of the top rate above all), and ruling
-    # out cards under the stock pushed it into bad doubts (plain rules, 4 hard bots, 2000
-    # games: mean place 2.42 against 2.28 for the same bot blind to known places).
+    # out cards under the stock pushed it into bad doubts (docs/experiments.md)
     unseen, known = knowledge(view, current.seat, before_play=True, elsewhere=False)
     pool = sum(unseen)
     hand = min(view.hand_sizes[current.seat] + c - sum(known), pool)  # its unplaced cards
