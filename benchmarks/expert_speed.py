@@ -1,7 +1,7 @@
 """What the compiled cores give the Liar Game expert.
 
-1. **Playouts in its time**: the expert (``SearchLiarBot``, an iteration budget of 160
-   playouts by default) searches the same sampled decisions on the compiled cores and, in a
+1. **Playouts in its time**: the expert's search (``SearchLiarBot`` with ``expert-v1``'s
+   settings, 160 playouts) searches the same sampled decisions on the compiled cores and, in a
    child process, on the pure-Python ones (``USOTSUKI_PURE=1``); playouts per second on
    each give how many more playouts the compiled expert makes in any time budget.
 2. **Tournament**: the expert with the playouts the compiled cores afford in the pure
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 PLAYERS = 4
-BASE_ITERATIONS = 160  # SearchLiarBot's default budget
+BASE_ITERATIONS = 160  # expert-v1's budget (EXPERT_V1.playouts)
 
 
 def sample_decisions(count: int, seed: int) -> list[Any]:
@@ -62,9 +62,9 @@ def sample_decisions(count: int, seed: int) -> list[Any]:
 def playouts_per_second(decisions: int, seed: int) -> dict[str, Any]:
     """The expert's full search (160 playouts) on each sampled decision, timed."""
     from usotsuki import _native
-    from usotsuki.bots.liar_search import SearchLiarBot
+    from usotsuki.bots.liar.search import EXPERT_V1, SearchLiarBot
 
-    bot = SearchLiarBot()
+    bot = SearchLiarBot(EXPERT_V1, "expert-v1")
     times = []
     for i, (view, legal) in enumerate(sample_decisions(decisions, seed)):
         rng = random.Random(seed * 1000 + i)
@@ -80,7 +80,7 @@ def _play(spec: Any, g: int, names: dict[str, int]) -> Any:
     """Game ``g`` of the tournament, with ``names`` mapped to experts of those budgets
     (a module-level function, so worker processes can run it)."""
     from usotsuki import tournament as t
-    from usotsuki.bots.liar_search import SearchLiarBot
+    from usotsuki.bots.liar.search import EXPERT_V1, SearchLiarBot
 
     real_make_bot = t.make_bot
     if getattr(real_make_bot, "budgets", None) != names:
@@ -88,7 +88,7 @@ def _play(spec: Any, g: int, names: dict[str, int]) -> Any:
 
         def make_bot(game: str, name: str) -> Any:
             if game == "liar" and name in names:
-                return SearchLiarBot(iterations=names[name])
+                return SearchLiarBot(EXPERT_V1._replace(playouts=names[name]), name)
             return real_make_bot(game, name)
 
         make_bot.budgets = names  # type: ignore[attr-defined]

@@ -31,8 +31,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from usotsuki.bots.liar_belief import legal_before
-from usotsuki.bots.liar_calibrated import calibrated_truth, read_truth
+from usotsuki.bots.liar.calibrated import calibrated_truth, read_truth
 from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Play
 from usotsuki.tournament import Spec, play_game, wilson
 
@@ -64,7 +63,7 @@ def run(lineup: tuple[str, ...], games: int, seed: int, first: int = 0,
             if (name == watcher and field and names[field[-1].seat] != watcher
                     and (isinstance(action, Play) or action in (PASS, DOUBT))):
                 v = before.view(seat)
-                legal, _ = legal_before(v)
+                legal = v.before_last_play().ranked
                 rate = field[-1].rate
                 pos = legal.index(rate) if rate in legal else -1
                 beliefs.append({"bot": names[field[-1].seat], "lead": len(field) == 1,

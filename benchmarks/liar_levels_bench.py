@@ -34,7 +34,7 @@ RULES = (("plain", ""), ("all house rules", "all"))
 
 def available() -> str | None:
     try:
-        from usotsuki.bots.liar_levels import LEVELS as _  # noqa: F401
+        from usotsuki.bots.liar.levels import LEVELS as _  # noqa: F401
     except ImportError as exc:
         return f"the Liar Game levels are missing: {exc}"
     return None

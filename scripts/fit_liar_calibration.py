@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Fit the calibrated Liar Game belief to self-play and write
-``src/usotsuki/bots/liar_calibration.json``.
+``src/usotsuki/bots/liar/calibration.json``.
 
 Plays seeded games of the levels below the expert and of players who lie more than they
 do (heads-up and 4 players, plain rules and all house rules; see :data:`LINEUPS`),
 records every play as the next seat to move saw it, fits the model of
-:mod:`usotsuki.bots.liar_calibrated` (two logistic stages and a monotone map) by maximum
+:mod:`usotsuki.bots.liar.calibrated` (two logistic stages and a monotone map) by maximum
 likelihood per level and pooled on all the games, and reports held-out calibration by
 cross-validation (:func:`fold`: each play predicted by the model fitted without its
 game): a reliability table by bucket and the Brier score of the calibrated belief, of
@@ -38,8 +38,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from usotsuki.bots.liar_calibrated import DATA, FEATURES, SIMPLE
-from usotsuki.bots.liar_fit import (
+from usotsuki.bots.liar.calibrated import DATA, FEATURES, SIMPLE
+from usotsuki.research.liar_fit import (
     Record,
     brier,
     collect,
@@ -76,7 +76,7 @@ RULES = ("", "all")
 TURN_LIMIT = 300
 LEVELS = ("easy", "normal", "hard", "expert")
 RECORDS = Path(__file__).resolve().parent.parent / ".bench" / "liar_fit_records.json"
-OUT = Path(__file__).resolve().parent.parent / "src" / "usotsuki" / "bots" / DATA
+OUT = Path(__file__).resolve().parent.parent / "src" / "usotsuki" / "bots" / "liar" / DATA
 
 
 def _chunk(args: tuple[int, int, int]) -> list[Record]:

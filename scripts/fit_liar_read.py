@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Fit and check the Liar expert's per-opponent read of leads:
-:data:`usotsuki.bots.liar_calibrated.LEAD_READ`.
+:data:`usotsuki.bots.liar.calibrated.LEAD_READ`.
 
 Plays seeded games (:func:`usotsuki.tournament.play_game`, the bots of the calibration's
-fitting population, :func:`usotsuki.bots.liar_fit.fit_bot`) and records every play as the
+fitting population, :func:`usotsuki.research.liar_fit.fit_bot`) and records every play as the
 next seat to move saw it: the pooled calibrated belief (``calibrated_truth``), the read
 (``read_truth``), whether it was a lead, the player's doubted leads so far (truthful,
 lies) and whether the play was truthful.
@@ -19,12 +19,13 @@ lies) and whether the play was truthful.
     nice .venv/bin/python scripts/fit_liar_read.py [--seed 141] [--games 60]
 
 - ``--fit --follows``: the same fit for the read of the plays that answer another
-  (:data:`usotsuki.bots.liar_calibrated.FOLLOW_READ`), by the player's doubted plays of
+  (:data:`usotsuki.bots.liar.calibrated.FOLLOW_READ`), by the player's doubted plays of
   that kind; ``--lowest``: only the plays declared at the lowest legal rate are read
-  (``FOLLOW_LOWEST_READ``); the gain is printed per bot too. ``--save FILE`` writes the
-  plays seen, ``--load FILE`` fits on saved plays instead of playing. ``FOLLOW_READ`` is
-  the fit of two saved runs together: ``--seeds 131,132,133,134 --games 30
-  --expert-games 0`` and ``--seeds 0,0,0,135,122 --games 0 --expert-games 6``.
+  (a variant tried and not shipped: docs/experiments.md); the gain is printed per bot
+  too. ``--save FILE`` writes the plays seen, ``--load FILE`` fits on saved plays
+  instead of playing. ``FOLLOW_READ`` is the fit of two saved runs together:
+  ``--seeds 131,132,133,134 --games 30 --expert-games 0`` and
+  ``--seeds 0,0,0,135,122 --games 0 --expert-games 6``.
 
 Each line-up of :data:`LINEUPS` plays ``--games`` games (``expert-v1`` heads-up a third
 as many, one ``expert`` against three ``expert-v1`` ``--expert-games``: those cost 1.5 and
@@ -47,10 +48,10 @@ from pathlib import Path
 from typing import Any
 
 from usotsuki import tournament
-from usotsuki.bots.liar_belief import doubted_record, legal_before
-from usotsuki.bots.liar_calibrated import calibrated_truth, read_truth
-from usotsuki.bots.liar_fit import brier, fit_bot, reliability
+from usotsuki.bots.liar.belief import doubted_record
+from usotsuki.bots.liar.calibrated import calibrated_truth, read_truth
 from usotsuki.liar.actions import CARD_RATE, Play
+from usotsuki.research.liar_fit import brier, fit_bot, reliability
 
 LINEUPS: tuple[tuple[str, ...], ...] = (
     ("lead-50", "hard", "normal", "hard"), ("hard", "hard", "normal", "normal"),
@@ -97,7 +98,7 @@ def games(lineup: Sequence[str], seed: int, count: int) -> list[Seen]:
                          doubted_record(v.doubts, seat, lead=True),
                          all(CARD_RATE[c] == current.rate for c in current.cards),
                          doubted_record(v.doubts, seat, lead=False),
-                         current.rate in legal_before(v)[0][:1]))
+                         current.rate == v.before_last_play().ranked[0]))
 
     for g in range(count):
         names = spec.lineup(g)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from usotsuki.bots.liar_search import determinize
+from usotsuki.bots.liar.search import determinize
 from usotsuki.cards import DECK, parse_card
 from usotsuki.liar import LiarRules, LiarState, new_game, parse_action, push, view
 from usotsuki.liar.actions import CARD_RATE, parse_rate
@@ -188,9 +188,9 @@ def test_l8_three_sevens_under_the_stock_make_a_seven_unlikely() -> None:
     assert exact == pytest.approx(brute_view_truth(v))
     assert exact is not None and exact < 0.3 * (truth_probability(blind) or 1)
     assert able_before_play(v) == pytest.approx(1 - comb(40, 2) / comb(41, 2))
-    from usotsuki.bots.liar_belief import truth_belief
+    from usotsuki.bots.liar.belief import truth_belief
 
-    # hard's belief model leaves out cards certainly elsewhere (liar_belief.truth_belief)
+    # hard's belief model leaves out cards certainly elsewhere (bots.liar.belief.truth_belief)
     assert truth_belief(v) == truth_belief(blind)
 
 
@@ -236,7 +236,7 @@ def test_able_probability_matches_enumeration() -> None:
        st.booleans())
 def test_odds_and_beliefs_are_probabilities_in_any_game(seed: int, rules_text: str,
                                                          steps: int, big_hands: bool) -> None:
-    from usotsuki.bots.liar_belief import truth_belief
+    from usotsuki.bots.liar.belief import truth_belief
     from usotsuki.liar import parse_rules_text, random_action
     from usotsuki.liar.match import deal
 

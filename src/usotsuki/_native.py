@@ -34,7 +34,7 @@ MODULES: tuple[str, ...] = (
     "usotsuki.liar.dealing",
     "usotsuki.liar.tracking",
     "usotsuki.odds_liar",
-    "usotsuki.bots.liar_search",
+    "usotsuki.bots.liar.search",
 )
 """The modules compiled with mypyc: the hot paths of both cores (with the exact random
 draws of their deals and flushes), and the Liar Game expert's search with the odds it
@@ -43,7 +43,8 @@ subclasses its ``FlushRng`` (chance chooses the flush order), and interpreted cl
 cannot inherit from compiled ones."""
 GROUP = "usotsuki_native"
 """mypyc's group name: the shared library is ``usotsuki_native__mypyc*.so``."""
-HASHED: tuple[str, ...] = ("cards.py", "core", "bluff", "liar", "odds_liar.py", "bots")
+HASHED: tuple[str, ...] = ("cards.py", "core", "bluff", "liar", "odds_liar.py", "bots",
+                           "bots/liar")
 """The sources a build depends on (the compiled modules and all they import), relative
 to the package: a change to any of them makes the build stale."""
 STAMP = "_native_build.txt"

@@ -182,7 +182,7 @@ def _bluff_hint(view: bluff.BluffView) -> dict[str, Any] | None:
 
 @functools.lru_cache(maxsize=256)
 def _liar_hint(view: liar.LiarView) -> dict[str, Any] | None:
-    from usotsuki.bots.liar_hints import liar_truth_hint
+    from usotsuki.bots.liar.hints import liar_truth_hint
 
     hint = liar_truth_hint(view)
     return None if hint is None else hint.to_json()

@@ -23,10 +23,10 @@ the stock's size matter only through the player's hand size and its known cards.
 **One model, shared.** This module is the project's only model of "is this play
 truthful" from the cards alone: the hints (``play liar --hints``, the browser) show
 :func:`truth_probability` as "from the cards alone", beside the calibrated belief of
-:mod:`usotsuki.bots.liar_calibrated` ("given how people play"), which reads these odds
+:mod:`usotsuki.bots.liar.calibrated` ("given how people play"), which reads these odds
 among its inputs; the ``normal`` and ``sensible`` bots weigh :func:`able_before_play`
 (could the player have made the play truthfully) with their own policy; the structural
-belief of :mod:`usotsuki.bots.liar_belief` counts hands with :func:`hands_with` over
+belief of :mod:`usotsuki.bots.liar.belief` counts hands with :func:`hands_with` over
 :func:`knowledge`; the ``expert``'s playouts use
 :func:`hypergeometric_at_least` on their determinized hands. The API:
 
@@ -172,7 +172,7 @@ def hands_with(unseen: Sequence[int], hand: int, bounds: dict[int, tuple[int, in
     """How many ``hand``-card subsets of the unseen pool (``unseen`` cards per rate),
     joined to the cards certainly held (``known``, per rate), hold for each rate in
     ``bounds`` between ``lo`` and ``hi`` cards of it (other rates free): the counting
-    behind beliefs that read several rates at once (:mod:`usotsuki.bots.liar_belief`).
+    behind beliefs that read several rates at once (:mod:`usotsuki.bots.liar.belief`).
     Divided by ``C(sum(unseen), hand)`` it is a probability under this module's prior."""
     pool = sum(unseen)
     poly = [1]  # poly[t]: ways to take t cards from the bounded rates so far

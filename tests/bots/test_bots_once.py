@@ -15,9 +15,9 @@ from usotsuki.bots.base import _registry
 
 PACKAGE = Path(usotsuki.__file__).parent
 SHARED = {  # name -> the one module that defines it
-    "owed_size": "bots/liar_common.py", "by_rate": "bots/liar_common.py",
-    "order_key": "bots/liar_common.py", "give_cards": "bots/liar_common.py",
-    "lie_play": "bots/liar_common.py", "truthful_plays": "bots/liar_common.py",
+    "owed_size": "bots/liar/common.py", "by_rate": "bots/liar/common.py",
+    "order_key": "bots/liar/common.py", "give_cards": "bots/liar/common.py",
+    "lie_play": "bots/liar/common.py", "truthful_plays": "bots/liar/common.py",
     "hypergeometric_at_least": "odds_liar.py", "hands_with": "odds_liar.py",
     "play_truth_probability": "odds_liar.py", "able_probability": "odds_liar.py",
     "truth_probability": "odds_liar.py", "knowledge": "odds_liar.py",
@@ -27,7 +27,7 @@ GONE = {"truthful_play", "claim_probability", "_able"}  # the old copies' names
 
 def definitions() -> Counter[tuple[str, str]]:
     found: Counter[tuple[str, str]] = Counter()
-    for path in [*PACKAGE.glob("bots/*.py"), PACKAGE / "odds_liar.py", PACKAGE / "odds.py"]:
+    for path in [*PACKAGE.glob("bots/**/*.py"), PACKAGE / "odds_liar.py", PACKAGE / "odds.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 found[node.name, path.relative_to(PACKAGE).as_posix()] += 1

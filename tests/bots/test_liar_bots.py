@@ -13,7 +13,7 @@ import pytest
 from usotsuki import liar
 from usotsuki.bots import bot_names, make_bot
 from usotsuki.bots.base import Bot
-from usotsuki.bots.liar_sensible import SensibleLiarBot
+from usotsuki.bots.liar.sensible import SensibleLiarBot
 from usotsuki.cards import DECK, Card, parse_card
 from usotsuki.liar import DOUBT, LiarRules, LiarState, Play, new_game, view
 from usotsuki.odds_liar import able_before_play

@@ -15,7 +15,8 @@ import pytest
 from usotsuki.bots import make_bot
 from usotsuki.bots.base import bot_names
 from usotsuki.bots.exploit import exploiters
-from usotsuki.bots.liar_calibrated import (
+from usotsuki.bots.hints import LABELS, TruthHint
+from usotsuki.bots.liar.calibrated import (
     FEATURES,
     FOLLOW_READ,
     LEAD_READ,
@@ -25,19 +26,9 @@ from usotsuki.bots.liar_calibrated import (
     read_truth,
     simple_truth,
 )
-from usotsuki.bots.liar_fit import (
-    Record,
-    brier,
-    collect,
-    fit,
-    game_of,
-    isotonic_knots,
-    predict,
-    reliability,
-)
-from usotsuki.bots.liar_hints import LABELS, TruthHint, liar_truth_hint
-from usotsuki.bots.liar_levels import Weights, gibbs_choice
-from usotsuki.bots.liar_search import READ_FOLLOWS, SearchLiarBot
+from usotsuki.bots.liar.hints import liar_truth_hint
+from usotsuki.bots.liar.levels import Weights, gibbs_choice
+from usotsuki.bots.liar.search import EXPERT, SearchLiarBot
 from usotsuki.cards import DECK, parse_card
 from usotsuki.liar import (
     DoubtResult,
@@ -55,6 +46,16 @@ from usotsuki.liar import (
 )
 from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Play
 from usotsuki.liar.match import deal
+from usotsuki.research.liar_fit import (
+    Record,
+    brier,
+    collect,
+    fit,
+    game_of,
+    isotonic_knots,
+    predict,
+    reliability,
+)
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "usotsuki" / "server" / "static" / "js"
 
@@ -62,7 +63,7 @@ STATIC = Path(__file__).resolve().parents[2] / "src" / "usotsuki" / "server" / "
 def fast(name: str) -> object:
     made = make_bot("liar", name)
     if name.startswith("expert"):
-        made.iterations, made.horizon = 16, 8  # type: ignore[attr-defined]
+        made.settings = made.settings._replace(playouts=16, horizon=8)  # type: ignore[attr-defined]
     return made
 
 
@@ -150,7 +151,7 @@ def test_old_expert_is_kept_hidden_and_the_weights_default_to_the_old_rule() -> 
 def test_mixed_levels_lead_low_and_keep_the_top_cards(name: str) -> None:
     """Leading, the lowest rate held is the likeliest play and the top one is rare (the
     top rate leaves the others only a pass or a doubt, but leading it fed copies of a
-    level each other's cards until games stalled: liar_levels.NORMAL_WEIGHTS)."""
+    level each other's cards until games stalled: bots.liar.levels.NORMAL_WEIGHTS)."""
     state = game(LiarRules(players=3, hand_size=4), ("3S 7H KD 2C", "4S 5S 6S 8S",
                                                      "4H 5H 6H 8H"))
     assert state.to_move == 0 and not state.field
@@ -269,7 +270,7 @@ def test_the_hint_reads_its_own_refit_and_the_bots_the_pooled_model() -> None:
     """The hint's model is refitted on the shipped bots' games (``--only hint``) while
     ``hard`` and the expert keep reading the pooled model; a model the file lacks falls
     back to the pooled one in all three stages."""
-    from usotsuki.bots.liar_calibrated import coefficients, fitted, hint_truth, isotonic, link
+    from usotsuki.bots.liar.calibrated import coefficients, fitted, hint_truth, isotonic, link
 
     assert fitted("hint") == "hint" and fitted(None) == "pooled"
     assert coefficients("hint") != coefficients(None)
@@ -322,7 +323,7 @@ def test_the_experts_read_of_a_lead_is_its_players_own_lead_record() -> None:
     that were not leads, and plays that are not leads leave the pooled belief as it is."""
     from dataclasses import replace
 
-    from usotsuki.bots.liar_belief import doubted_record, was_lead
+    from usotsuki.bots.liar.belief import doubted_record, was_lead
 
     state, seat = _after_hards_lead()
     me = state.to_move
@@ -355,10 +356,8 @@ def test_the_experts_read_of_a_lead_is_its_players_own_lead_record() -> None:
         w = replace(follow, doubts=doubts)
         assert read_truth(w) == calibrated_truth(w)
     expert = make_bot("liar", "expert")
-    shipped = read_all_truth if READ_FOLLOWS else read_truth
-    assert expert.belief is shipped and expert.fallback.estimate is shipped  # type: ignore[attr-defined]
-    assert SearchLiarBot.mixed(follows=False).belief is read_truth
-    assert SearchLiarBot.mixed(follows=True).belief is read_all_truth
+    assert isinstance(expert, SearchLiarBot) and expert.settings is EXPERT
+    assert expert.settings.belief is read_all_truth and expert.root.estimate is read_all_truth
 
 
 def test_the_experts_read_of_other_plays_is_its_players_own_record_of_them() -> None:
@@ -403,39 +402,10 @@ def test_the_experts_read_of_other_plays_is_its_players_own_record_of_them() -> 
         assert read_all_truth(w) == read_truth(w)
 
 
-def test_the_read_of_other_plays_can_be_kept_to_the_lowest_legal_rate(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``FOLLOW_LOWEST`` the read of other plays shifts only a play declared at the
-    lowest rate legal then, by ``FOLLOW_LOWEST_READ``; a play declared higher keeps the
-    pooled belief whatever its player's record."""
-    from dataclasses import replace
-
-    from usotsuki.bots import liar_calibrated
-    from usotsuki.bots.liar_belief import legal_before
-
-    _, v, _, _ = _second_play()
-    me, seat = v.seat, v.field[-1].seat
-    assert me is not None
-    caught = replace(v, doubts=(DoubtResult(me, seat, 5, (DECK[0],), False, seat, 3),) * 2)
-    legal, _ = legal_before(caught)
-    monkeypatch.setattr(liar_calibrated, "FOLLOW_LOWEST", True)
-    b = liar_calibrated.FOLLOW_LOWEST_READ
-    checked = set()
-    for rate in legal[:1] + legal[-1:]:
-        field = (*caught.field[:-1], replace(caught.field[-1], rate=rate))
-        w = replace(caught, field=field)
-        p, q = calibrated_truth(w), read_all_truth(w)
-        assert p is not None and q is not None and 0.0 < p < 1.0
-        factor = b / (b + 2) if rate == legal[0] else 1.0
-        assert q / (1 - q) / (p / (1 - p)) == pytest.approx(factor)
-        checked.add(factor)
-    assert len(checked) == 2
-
-
 def test_normals_small_model_reads_its_features_as_the_full_model_does() -> None:
     """``simple_features`` computes only what ``normal`` needs, in ``SIMPLE``'s order; each
     value is the full ``features`` entry of that name (the fit takes those columns)."""
-    from usotsuki.bots.liar_calibrated import FEATURES, SIMPLE, features, simple_features
+    from usotsuki.bots.liar.calibrated import FEATURES, SIMPLE, features, simple_features
     from usotsuki.odds_liar import able_before_play
 
     checked = 0
@@ -466,7 +436,7 @@ def test_normal_doubts_a_caught_liar_more_readily() -> None:
     levels without the trigger (``hard``) are unchanged."""
     from dataclasses import replace
 
-    from usotsuki.bots.liar_levels import NORMAL_WEIGHTS, LevelBot
+    from usotsuki.bots.liar.levels import NORMAL_WEIGHTS, LevelBot
 
     assert NORMAL_WEIGHTS.record > 0.0 and Weights().record == 0.0
     state, v, lie, truth = _second_play()
@@ -603,7 +573,7 @@ def test_a_doubt_of_a_one_card_field_weakly_dominates_the_pass_that_ends_the_lap
     to its player and a doubt leave the same hands, stock and leader (L7, L8, L9: the
     doubter draws the card the passer would have drawn); on a lie the player draws and
     the doubter leads. So the expert keeps the doubt and drops the pass there."""
-    from usotsuki.bots.liar_search import pass_dominated
+    from usotsuki.bots.liar.search import pass_dominated
 
     for seed in range(5):
         truth = _lead(players, True, seed)
@@ -618,7 +588,7 @@ def test_a_doubt_of_a_one_card_field_weakly_dominates_the_pass_that_ends_the_lap
         assert len(caught.hands[leader]) == len(lie.hands[leader]) + 1
         assert caught.to_move == me
         expert = make_bot("liar", "expert")
-        expert.iterations, expert.horizon = 16, 8  # type: ignore[attr-defined]
+        expert.settings = expert.settings._replace(playouts=16, horizon=8)  # type: ignore[attr-defined]
         legal = legal_summary(truth)
         assert all(expert.act(view(truth, me), legal, random.Random(i)) != PASS
                    for i in range(3))

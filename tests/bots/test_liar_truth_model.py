@@ -9,8 +9,8 @@ from itertools import combinations
 
 import pytest
 
-from usotsuki.bots.liar_levels import NORMAL_HONESTY, normal_estimate
-from usotsuki.bots.liar_sensible import SensibleLiarBot
+from usotsuki.bots.liar.levels import NORMAL_HONESTY, normal_estimate
+from usotsuki.bots.liar.sensible import SensibleLiarBot
 from usotsuki.cards import DECK, parse_card
 from usotsuki.cli.liar_play import hint_lines
 from usotsuki.cli.liar_render import Names

@@ -199,7 +199,7 @@ def test_the_stamp_covers_every_core_source(tmp_path: Path) -> None:
     files = _native.hashed_sources(root)
     names = {f.relative_to(root).as_posix() for f in files}
     assert {"usotsuki/cards.py", "usotsuki/bluff/state.py", "usotsuki/liar/state.py",
-            "usotsuki/bots/liar_search.py",
+            "usotsuki/bots/liar/search.py",
             "usotsuki/core/frozen.py"} <= names
     assert all(m.replace(".", "/") + ".py" in names for m in _native.MODULES)
     for f in files:

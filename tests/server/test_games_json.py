@@ -33,4 +33,4 @@ def test_warm_hints_loads_both_games_hint_modules() -> None:
     import sys
 
     warm_hints()
-    assert {"usotsuki.bots.bluff.hints", "usotsuki.bots.liar_hints"} <= set(sys.modules)
+    assert {"usotsuki.bots.bluff.hints", "usotsuki.bots.liar.hints"} <= set(sys.modules)

@@ -16,8 +16,8 @@ from usotsuki import liar
 from usotsuki.analysis.bluff_review import NotAnalysable, fill
 from usotsuki.analysis.common import luck, rounded
 from usotsuki.analysis.search import ExpertLiarSearch, Search, same_move
-from usotsuki.bots.liar_belief import truth_belief
-from usotsuki.bots.liar_search import score
+from usotsuki.bots.liar.belief import truth_belief
+from usotsuki.bots.liar.search import score
 from usotsuki.core.record import parse_players
 from usotsuki.liar.actions import CARD_RATE, Doubt, Give, Play
 from usotsuki.odds_liar import truth_probability
@@ -49,7 +49,7 @@ class Walk:
 
 def _win(state: liar.LiarState) -> tuple[float, ...]:
     """The expert's own guess of each seat's chance to win from the hand sizes (a
-    soft-min; 1 or 0 once the game is over): :func:`usotsuki.bots.liar_search.score`."""
+    soft-min; 1 or 0 once the game is over): :func:`usotsuki.bots.liar.search.score`."""
     return tuple(round(score(state, s), 4) for s in range(state.rules.players))
 
 
@@ -102,8 +102,8 @@ def judge(point: Point, search: Search[liar.LiarView, liar.Action],
     action = point.action
     # The exact odds take the played cards as a random part of the hand; people (and bots)
     # choose, and mostly play truthfully when they can. The luck of a doubt is judged on
-    # the belief that models that (the expert's, liar_belief), so that a doubt that fails
-    # against exact odds of 10% is not called unlucky when the player could play that rate.
+    # the belief that models that (bots.liar.belief), so that a doubt that fails against
+    # exact odds of 10% is not called unlucky when the player could play that rate.
     p_belief = truth_belief(v)
     out: dict[str, Any] = {
         "frame": point.frame, "round": point.round, "index": point.index, "seat": point.seat,

@@ -16,7 +16,7 @@ their separate bars say:
   the current call is true (B9), as the expert judges it; each raise is played out to the
   end of the round by the expert's playout (:mod:`usotsuki.bots.bluff.playouts`). Value:
   the probability of losing the round.
-- Liar Game (:class:`ExpertLiarSearch`, :mod:`usotsuki.bots.liar_search`): the expert's
+- Liar Game (:class:`ExpertLiarSearch`, :mod:`usotsuki.bots.liar.search`): the expert's
   determinizations, candidates and default policy, up to its horizon. Value: the seat's
   expected finishing place (:func:`place`): its place in the standings when the playout
   ends the game (L11), else its rank by hand size at the horizon.
@@ -36,8 +36,13 @@ from usotsuki.analysis.common import Estimate, Z, mean_estimate
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, Call
 from usotsuki.bots.bluff.levels import ExpertBluffBot
 from usotsuki.bots.bluff.playouts import playouts
-from usotsuki.bots.liar_belief import truth_belief
-from usotsuki.bots.liar_search import SearchLiarBot, candidates, determinize, rollout_action
+from usotsuki.bots.liar.search import (
+    EXPERT,
+    SearchLiarBot,
+    candidates,
+    determinize,
+    rollout_action,
+)
 from usotsuki.liar.actions import ACCEPT, Play
 from usotsuki.liar.state import push as liar_push
 
@@ -117,26 +122,28 @@ def same_move(a: liar.Action, b: liar.Action) -> bool:
 
 
 class ExpertLiarSearch:
-    """The Liar expert's search with ``playouts`` determinizations per candidate."""
+    """The Liar expert's search with ``playouts`` determinizations per candidate: the
+    shipped ``expert``'s root rule, candidates, belief and playout policy
+    (:data:`usotsuki.bots.liar.search.EXPERT`)."""
 
     def __init__(self, playouts: int = 32, bot: SearchLiarBot | None = None) -> None:
         self.playouts = playouts
-        self.bot = bot or SearchLiarBot()
+        self.bot = bot or SearchLiarBot(EXPERT, "expert")
 
     def evaluate(self, v: liar.LiarView, taken: liar.Action, rng: random.Random
                  ) -> Evaluation[liar.Action]:
         me = v.seat
         assert me is not None and v.legal is not None
+        settings = self.bot.settings
         moves: list[liar.Action] = []
         if not v.legal.give:
-            hard = self.bot.fallback.act(v, v.legal, rng)
-            moves = candidates(v, v.legal, hard)
+            moves = candidates(v, v.legal, self.bot.root.act(v, v.legal, rng))
             if v.legal.accept:
                 moves.append(ACCEPT)
         for move in (*moves, taken):
             if not any(same_move(move, m) for m in moves):
                 moves.append(move)
-        p_truth = truth_belief(v)
+        p_truth = settings.belief(v)
         outcomes: list[list[float]] = [[] for _ in moves]
         for _ in range(self.playouts):
             seed = rng.getrandbits(64)
@@ -144,10 +151,10 @@ class ExpertLiarSearch:
             for j, move in enumerate(moves):
                 playout = random.Random(seed ^ 0x5EED)  # the same for every candidate
                 s = liar_push(start, move)
-                for _ in range(self.bot.horizon):
+                for _ in range(settings.horizon):
                     if s.to_move is None:
                         break
-                    s = liar_push(s, rollout_action(s, playout))
+                    s = liar_push(s, rollout_action(s, playout, settings.low_lead))
                 outcomes[j].append(place(s, me))
         return Evaluation(tuple((m, mean_estimate(o)) for m, o in zip(moves, outcomes,
                                                                         strict=True)))

@@ -62,10 +62,10 @@ def _registry() -> Mapping[str, Mapping[str, Callable[[], AnyBot]]]:
         NormalBluffBot,
     )
     from usotsuki.bots.exploit import exploiters
-    from usotsuki.bots.liar_levels import LEVELS as LIAR_LEVELS
-    from usotsuki.bots.liar_levels import OLD_LEVELS as LIAR_OLD_LEVELS
-    from usotsuki.bots.liar_random import RandomLiarBot
-    from usotsuki.bots.liar_sensible import SensibleLiarBot
+    from usotsuki.bots.liar.levels import LEVELS as LIAR_LEVELS
+    from usotsuki.bots.liar.levels import OLD_LEVELS as LIAR_OLD_LEVELS
+    from usotsuki.bots.liar.random_play import RandomLiarBot
+    from usotsuki.bots.liar.sensible import SensibleLiarBot
 
     bluff_bots: dict[str, Callable[[], AnyBot]] = {
         "random": RandomBot, "cautious": CautiousBluffBot, "easy": EasyBluffBot,

@@ -181,7 +181,7 @@ class BluffScreen:
 
     def hint_lines(self, session: Session, suggestion: Any) -> list[str]:
         """How likely the current call is, each way labelled in English and Japanese
-        (:class:`~usotsuki.bots.liar_hints.TruthHint`: given how people play, when a
+        (:class:`~usotsuki.bots.hints.TruthHint`: given how people play, when a
         calibrated belief exists; from the cards alone, the exact odds), and the
         adviser's suggestion: the move ``auto`` makes."""
         hint, current = self.hint(session), self.view(session).current_call

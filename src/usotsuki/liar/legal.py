@@ -1,4 +1,4 @@
-"""Which actions the player to move may take (L6-L10, O1, O3, O6, O7).
+"""Which actions the player to move may take (L6-L10, O1-O7).
 
 Every play rule is decided once, in :func:`plays` (python-chess derives ``is_legal`` from
 its move generator the same way); the rest derives from it. Multi-card plays (O1) make
@@ -6,12 +6,18 @@ the concrete actions too many to list, so legality comes in three forms:
 :func:`legal_summary` (the counts and rates any cards may be played with, Part 5's
 ``legal``; a session's ``legal``), :func:`check` / :func:`illegal_reason` for one concrete
 action, and :func:`random_action` / :func:`iter_legal_actions` for bots.
+
+What was legal earlier on the field comes from the field's public record alone (each
+play's count and declared rate, and the revolution now): :func:`field_orders` gives the
+order in force before each play, :func:`field_rates` the rates each play allowed the next,
+and :func:`before_last_play` what the current play's player could declare. Beliefs about
+a play (the bots, the hints) read a declaration against those rates.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
@@ -23,11 +29,13 @@ from usotsuki.liar.actions import (
     DOUBT,
     EIGHT,
     HIGHER,
+    JACK,
     NEXT,
     PASS,
     RATE_COUNT,
     RATE_NAMES,
     RATES,
+    SIX,
     Accept,
     Action,
     Doubt,
@@ -35,6 +43,7 @@ from usotsuki.liar.actions import (
     Pass,
     Play,
 )
+from usotsuki.liar.rules import LiarRules
 
 if TYPE_CHECKING:
     from usotsuki.liar.state import LiarState
@@ -115,15 +124,136 @@ def _play_rules(s: LiarState) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     if not hands[current.seat]:  # L10: only doubt or accept
         return _L10, (), ()
     rate = current.rate
-    if rate == _EIGHT and s.rules.eight_cut:  # O3: only pass or doubt
+    if cuts(s.rules, rate):  # O3: only pass or doubt
         return _O3, (), ()
     count = len(current.cards)  # O1: the same count as the current play
     counts = (count,) if len(hands[seat]) >= count else ()
-    reversed_order = s.revolution != s.jack_back
-    if s.bound:  # O6: exactly the next rate, if there is one
+    return _OPEN, counts, rates_above(rate, s.revolution != s.jack_back, s.bound)
+
+
+def cuts(rules: LiarRules, rate: int) -> bool:
+    """O3: whether a play declaring ``rate`` leaves the others only pass or doubt (an 8
+    under ``eight_cut``; after a play that emptied a hand, L10 applies first)."""
+    return rate == _EIGHT and rules.eight_cut
+
+
+def eight_cut(s: LiarState) -> bool:
+    """Whether O3 holds for the current play (the view's 8-cut badge): it declared 8 under
+    ``eight_cut``. :func:`plays` gives L10 precedence when that play emptied a hand."""
+    field = s.field
+    return bool(field) and cuts(s.rules, field[-1].rate)
+
+
+def rates_above(rate: int, reversed_order: bool, bound: bool) -> tuple[int, ...]:
+    """The rates a play may declare on a current play declaring ``rate`` (normal order):
+    higher in the order in force (L6), or on a bound field exactly the next one, if there
+    is one (O6). O3 and L10 come first (:func:`plays`)."""
+    if bound:
         nxt = _NEXT[reversed_order][rate]
-        return _OPEN, counts, (nxt,) if nxt is not None else ()
-    return _OPEN, counts, _HIGHER[reversed_order][rate]  # L6: higher
+        return (nxt,) if nxt is not None else ()
+    return _HIGHER[reversed_order][rate]
+
+
+class Order(NamedTuple):
+    """The flags that decide the order in force and what a play may declare."""
+
+    revolution: bool  # O2: reversed by revolutions (lasts past flushes)
+    jack_back: bool  # O4: reversed by J-backs on this field
+    bound: bool  # O6: the field is bound
+
+    @property
+    def reversed(self) -> bool:
+        """The order in force: a revolution and a J-back each reverse it (O2, O4)."""
+        return self.revolution != self.jack_back
+
+
+def order_after(rules: LiarRules, revolution: bool, jack_back: bool, bound: bool,
+                previous: int | None, count: int, rate: int) -> tuple[bool, bool, bool]:
+    """The flags ``(revolution, jack_back, bound)`` of :class:`Order` after a play of
+    ``count`` cards declaring ``rate`` on a field whose current play declared ``previous``
+    (None: the play leads), the flags given in force before it. Plain flags, not an
+    ``Order``: ``push`` asks this at every play (a compiled build returns them unboxed)."""
+    # O6: the next rate above the previous play's, in the order in force just before
+    if previous is not None and rules.binding and not bound \
+            and rate == _NEXT[revolution != jack_back][previous]:
+        bound = True
+    if rules.revolution and count >= 4:  # O2, truthful or not
+        revolution = not revolution
+    if rules.jack_back:
+        if rate == JACK:  # O4: each J reverses again
+            jack_back = not jack_back
+        elif rate == SIX and jack_back and rules.six_up:  # O5
+            jack_back = False
+    return revolution, jack_back, bound
+
+
+def field_orders(rules: LiarRules, field: Sequence[tuple[int, int]],
+                 revolution: bool) -> tuple[Order, ...]:
+    """The flags in force before each play of ``field`` (its plays since the last flush,
+    each as ``(count, rate)``), then after its last play: one more than the plays.
+    ``revolution`` is the revolution in force now (O2). A field starts with no J-back and
+    unbound (L8: both end with the flush); the revolution lasts past flushes, so the
+    field's first play found the one in force now, undone by each revolution since."""
+    if rules.revolution:
+        for count, _ in field:
+            if count >= 4:
+                revolution = not revolution
+    jack_back = bound = False
+    orders = [Order(revolution, jack_back, bound)]
+    previous: int | None = None
+    for count, rate in field:
+        revolution, jack_back, bound = order_after(rules, revolution, jack_back, bound,
+                                                   previous, count, rate)
+        orders.append(Order(revolution, jack_back, bound))
+        previous = rate
+    return tuple(orders)
+
+
+def field_rates(rules: LiarRules, field: Sequence[tuple[int, int]],
+                revolution: bool) -> tuple[tuple[int, ...], ...]:
+    """For each play of ``field`` (as :func:`field_orders` takes it), the rates a play on
+    it could declare (normal order; O3: none after an 8). The last entry is what the field
+    allows now, unless L10 applies (a play that emptied a hand: doubt or accept only)."""
+    orders = field_orders(rules, field, revolution)
+    return tuple(_allowed_on(rules, rate, after)
+                 for (_, rate), after in zip(field, orders[1:], strict=True))
+
+
+def _allowed_on(rules: LiarRules, rate: int, order: Order) -> tuple[int, ...]:
+    """The rates a play may declare on one declaring ``rate``, ``order`` in force (O3, L6,
+    O6)."""
+    return () if cuts(rules, rate) else rates_above(rate, order.reversed, order.bound)
+
+
+class BeforeLastPlay(NamedTuple):
+    """What the player of the field's current play could declare just before it."""
+
+    rates: tuple[int, ...]  # the rates allowed then, normal order
+    order: Order  # the flags in force then
+    leading: bool  # the play led the field: any rate was allowed (L6)
+
+    @property
+    def ranked(self) -> tuple[int, ...]:
+        """:attr:`rates` lowest first in the order in force then."""
+        return self.rates[::-1] if self.order.reversed else self.rates
+
+
+def before_last_play(rules: LiarRules, field: Sequence[tuple[int, int]],
+                     revolution: bool) -> BeforeLastPlay:
+    """The rates the current play (the last of a non-empty ``field``, as
+    :func:`field_orders` takes it) could declare, the order then and whether it led:
+    a J-back (O4), six-up (O5), revolution (O2) or binding (O6) the play itself made does
+    not apply to it.
+
+    :raises ValueError: on an empty field (there is no current play).
+    """
+    if not field:
+        raise ValueError("the field is empty: there is no current play")
+    orders = field_orders(rules, field, revolution)
+    then = orders[-2]
+    if len(field) == 1:
+        return BeforeLastPlay(_RATES, then, True)
+    return BeforeLastPlay(_allowed_on(rules, field[-2][1], then), then, False)
 
 
 def plays(s: LiarState) -> Plays:

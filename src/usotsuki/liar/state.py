@@ -36,9 +36,7 @@ from usotsuki.core.frozen import reduce_frozen
 from usotsuki.liar.actions import (
     CARD_RATE,
     JACK,
-    NEXT,
     RATE_COUNT,
-    SIX,
     Accept,
     Action,
     Doubt,
@@ -63,7 +61,7 @@ from usotsuki.liar.events import (
     Played,
     PlayedCards,
 )
-from usotsuki.liar.legal import check
+from usotsuki.liar.legal import check, order_after
 from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.rules import LiarRules
 from usotsuki.liar.tracking import Blocks, InHand, Secret, drawn, flushed, played, secret_played
@@ -199,7 +197,6 @@ _DOUBT_RESULT: Final = DoubtResult
 _PLAY: Final = Play
 _PASS: Final = Pass
 _DOUBT: Final = Doubt
-_NEXT: Final = NEXT
 _CARD_RATE: Final = CARD_RATE
 
 
@@ -410,28 +407,19 @@ def _play(s: LiarState, cards: tuple[Card, ...], rate: int,
     else:
         left = tuple(c for c in hand if c not in cards)
     field = s.field
-    revolution, jack_back, bound = s.revolution, s.jack_back, s.bound
+    # O2, O4-O6: the flags this play leaves, decided in liar.legal
+    revolution, jack_back, bound = order_after(
+        rules, s.revolution, s.jack_back, s.bound, field[-1].rate if field else None,
+        len(cards), rate)
     if log is not None:
         log += (Played(seat, len(cards), rate), PlayedCards(seat, cards))
-    # O6: compared in the order in force just before this play
-    if field and rules.binding and not bound and \
-            rate == _NEXT[revolution != jack_back][field[-1].rate]:
-        bound = True
-        if log is not None:
+        if bound != s.bound:
             log.append(Bound(rate))
-    if rules.revolution and len(cards) >= 4:  # O2, truthful or not
-        revolution = not revolution
-        if log is not None:
-            log.append(OrderChanged(revolution != jack_back, "revolution"))
-    if rules.jack_back:
-        if rate == JACK:  # O4: each J reverses again
-            jack_back = not jack_back
-            if log is not None:
-                log.append(OrderChanged(revolution != jack_back, "jack back"))
-        elif rate == SIX and jack_back and rules.six_up:  # O5
-            jack_back = False
-            if log is not None:
-                log.append(OrderChanged(revolution, "six up"))
+        if revolution != s.revolution:
+            log.append(OrderChanged(revolution != s.jack_back, "revolution"))
+        if jack_back != s.jack_back:
+            log.append(OrderChanged(revolution != jack_back,
+                                    "jack back" if rate == JACK else "six up"))
     in_hand: InHand = s.known_hands
     before: tuple[Card, ...] = ()
     if in_hand:  # its tracked cards may now be on the field

@@ -19,8 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from usotsuki.cards import Card
-from usotsuki.liar.actions import CARD_RATE, EIGHT, RATE_NAMES
-from usotsuki.liar.legal import LegalSummary, legal_summary
+from usotsuki.liar.actions import CARD_RATE, RATE_NAMES
+from usotsuki.liar.legal import (
+    BeforeLastPlay,
+    LegalSummary,
+    before_last_play,
+    eight_cut,
+    legal_summary,
+)
 from usotsuki.liar.rules import LiarRules
 from usotsuki.liar.state import DoubtResult, Exchange, LiarState
 from usotsuki.liar.tracking import own_places, places
@@ -69,6 +75,19 @@ class LiarView:
     def order(self) -> str:
         return "reversed" if self.reversed else "normal"
 
+    def before_last_play(self) -> BeforeLastPlay:
+        """What the current play's player could declare just before it, from the field's
+        public record (:func:`usotsuki.liar.legal.before_last_play`).
+
+        :raises ValueError: on an empty field.
+        """
+        return before_last_play(self.rules, self.field_record(), self.revolution)
+
+    def field_record(self) -> tuple[tuple[int, int], ...]:
+        """The field as its public record: each play's ``(count, rate)``, oldest first (what
+        :func:`usotsuki.liar.legal.field_orders` reads)."""
+        return tuple((p.count, p.rate) for p in self.field)
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready object with cards and rates in notation."""
         return {
@@ -115,7 +134,6 @@ def view(state: LiarState, seat: int | None) -> LiarView:
 
 
 def _view(state: LiarState, seat: int | None, hand: tuple[Card, ...] | None) -> LiarView:
-    current = state.current
     return LiarView(
         seat=seat,
         rules=state.rules,
@@ -133,7 +151,7 @@ def _view(state: LiarState, seat: int | None, hand: tuple[Card, ...] | None) -> 
         revolution=state.revolution,
         jack_back=state.jack_back,
         bound=state.bound,
-        eight_cut=state.rules.eight_cut and current is not None and current.rate == EIGHT,
+        eight_cut=eight_cut(state),
         classes=state.classes,
         owed=state.owed,
         to_move=state.to_move,

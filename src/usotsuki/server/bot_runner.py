@@ -57,7 +57,7 @@ def decide(game: str, name: str, view: Any, legal: Any, seed: int | str) -> str:
 
 def _warm() -> None:
     import usotsuki.bots.bluff.levels
-    import usotsuki.bots.liar_search  # noqa: F401
+    import usotsuki.bots.liar.search  # noqa: F401
 
 
 class BotFault(Exception):

@@ -15,7 +15,7 @@ from usotsuki.bluff.view import BluffView, info_key
 from usotsuki.bots.bluff.belief import BeliefModel, sample
 from usotsuki.bots.bluff.calibration import calibrated_probability, calibration
 from usotsuki.bots.bluff.levels import ExpertBluffBot
-from usotsuki.bots.liar_hints import TruthHint
+from usotsuki.bots.hints import TruthHint
 from usotsuki.odds import call_probability
 
 ADVISER = "expert"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from usotsuki.bots.liar_common import owed_size
+from usotsuki.bots.liar.common import owed_size
 from usotsuki.liar.actions import ACCEPT, DOUBT, PASS, Action, Give, Play
 from usotsuki.liar.legal import LegalSummary
 from usotsuki.liar.view import LiarView

@@ -1,4 +1,4 @@
-"""Liar Game bots by level: ``easy``, ``normal``, ``hard`` and ``expert`` (issue 4).
+"""Liar Game bots by level: ``easy``, ``normal``, ``hard`` and the factories of every level.
 
 Every level sees only the seat's :class:`~usotsuki.liar.view.LiarView` and the
 :class:`~usotsuki.liar.legal.LegalSummary`, builds plays from ``view.hand``, and draws any
@@ -6,22 +6,16 @@ randomness from the ``rng`` it is given, so a game replays exactly.
 
 - ``easy``: random with light sense: always doubts a play that empties a hand (L10),
   plays truthfully more often than not when it can, otherwise acts at random.
-- ``normal``: exact odds (:mod:`usotsuki.odds_liar`) and the player's record in this
-  game's doubts through a small calibrated belief
-  (:func:`usotsuki.bots.liar_calibrated.simple_truth`) and fixed weights: each
-  legal move gets an expected change of its own hand size; near-equal moves are mixed
-  (:func:`gibbs_choice`, issue 11); a player caught lying more often than not is doubted
-  more readily (``Weights.record``).
-- ``hard``: the same choice with the full calibrated belief
-  (:func:`usotsuki.bots.liar_calibrated.calibrated_truth`: how the bots actually declare,
-  fitted by maximum likelihood on self-play) and a lower temperature.
-- ``expert``: determinized search (:mod:`usotsuki.bots.liar_search`) over a few
-  candidate moves, with ``hard`` at the root, the calibrated belief read for each
-  opponent apart (:func:`usotsuki.bots.liar_calibrated.read_truth`: its leads by its own
-  doubted leads, its other plays by its caught lies among them) at the root and in the
-  determinizations, successive halving on common worlds, no pass where a doubt weakly
-  dominates it, and a mixed final choice among statistically tied moves; ``expert-v1``
-  is the expert before issue 11 (kept for comparisons, hidden from players).
+- ``normal`` and ``hard``: :class:`LevelBot`, a cost model over the moves (each legal move
+  gets an expected change of its own hand size) mixed by a Gibbs choice
+  (:func:`gibbs_choice`), so that near-equal moves are both played and a reader cannot
+  pin the hand down. ``normal`` reads the current play by a small calibrated belief
+  (:func:`usotsuki.bots.liar.calibrated.simple_truth`) and doubts a player caught lying
+  more often than not more readily (``Weights.record``); ``hard`` by the full calibrated
+  belief (:func:`usotsuki.bots.liar.calibrated.calibrated_truth`), at a higher
+  temperature.
+- ``expert`` (and ``expert-v1``, kept for comparisons, hidden from players): the search
+  of :mod:`usotsuki.bots.liar.search`, with a ``hard``-like :class:`LevelBot` at its root.
 """
 
 from __future__ import annotations
@@ -32,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from usotsuki.bots.liar_belief import doubted_record
-from usotsuki.bots.liar_common import (
+from usotsuki.bots.liar.belief import doubted_record
+from usotsuki.bots.liar.common import (
     give_cards,
     lie_play,
     order_key,
@@ -46,7 +40,7 @@ from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import able_before_play
 
 if TYPE_CHECKING:
-    from usotsuki.bots.liar_search import SearchLiarBot
+    from usotsuki.bots.liar.search import SearchLiarBot
 
 Estimator = Callable[[LiarView], float | None]
 
@@ -59,16 +53,18 @@ class Weights:
     lead: float = 0.7  # leading the next field
     lie_risk: float = 0.45  # the chance a lie is doubted (a play that empties a hand: 1)
     # lead the highest card held (nobody can beat the top rate, so the others draw); the
-    # mixed levels lead low instead (see NORMAL_WEIGHTS)
+    # mixed levels lead low instead, keeping their top cards for the fields where they
+    # are the only truthful answer (several high leaders feed each other cards until the
+    # game stalls)
     high_lead: bool = True
-    # Mixed play (issue 11). ``temperature`` (cards): each scored move is chosen with
-    # probability proportional to exp(-cost / temperature) (a Gibbs or "quantal" choice).
-    # Its expected loss against always taking the cheapest move is at most
-    # temperature * ln(k) for k moves (the entropy bound), and in practice much less since
-    # moves a card or more worse get weight e^(-1/temperature); but two moves within about
-    # one temperature of each other are both played often, so an opponent cannot read the
-    # hand from which one was chosen, nor find a sharp doubt threshold to play against.
-    # 0 keeps the old rule: the cheapest move, ties broken by the generator.
+    # ``temperature`` (cards): each scored move is chosen with probability proportional to
+    # exp(-cost / temperature) (a Gibbs or "quantal" choice). Its expected loss against
+    # always taking the cheapest move is at most temperature * ln(k) for k moves (the
+    # entropy bound), and in practice much less since moves a card or more worse get
+    # weight e^(-1/temperature); but two moves within about one temperature of each other
+    # are both played often, so an opponent cannot read the hand from which one was
+    # chosen, nor find a sharp doubt threshold to play against. 0: the cheapest move,
+    # ties broken by the generator.
     temperature: float = 0.0
     # how much a card of a higher rate is worth keeping (cards per rate step): playing it
     # now instead of the lowest truthful play, or declaring a lie higher than the lowest
@@ -81,8 +77,8 @@ class Weights:
     # each lie beyond its truthful ones (public, ``view.doubts``). The cost model scores a
     # doubt only by its effect on this seat's hand and the field, so while it can play
     # truthfully it doubts a plausible play almost never (only below a belief of 0.07 with
-    # one card on the field, 0.33 with very many), and a player who lies at every turn is
-    # never made to pay: see NORMAL_WEIGHTS.
+    # one card on the field, 0.33 with very many), and a player who lies at every turn
+    # would never be made to pay.
     record: float = 0.0
 
 
@@ -204,7 +200,7 @@ def normal_estimate(view: LiarView) -> float | None:
 NORMAL_WEIGHTS = Weights(temperature=0.15, keep=0.1, lie_rates=3, high_lead=False, record=2.0)
 HARD_WEIGHTS = Weights(temperature=0.4, keep=0.1, lie_rates=3, high_lead=False)
 EXPERT_ROOT_WEIGHTS = Weights(temperature=0.1, keep=0.1, lie_rates=3, high_lead=False)
-"""The mixed levels' weights (issue 11). Temperatures in cards, so the Gibbs choice
+"""The mixed levels' weights. Temperatures in cards, so the Gibbs choice
 (:func:`gibbs_choice`) costs ``normal`` at most 0.15 ln k and ``hard`` 0.4 ln k cards per
 decision against its own cost model (entropy bound; k is at most 6 scored moves, so at
 most 0.27 and 0.72, and far less where one move is a card better than the rest); the
@@ -214,61 +210,40 @@ e^(-0.1/0.15) = 51% (``normal``) or e^(-0.1/0.4) = 78% (``hard``) of the cheapes
 weight each. A doubt is mixed the same way: it is taken with probability one half
 exactly where the cost model is indifferent, and the share falls off over a temperature
 on either side, so there is no sharp threshold of belief at which the bot's doubts
-switch on.
+switch on. ``EXPERT_ROOT_WEIGHTS`` give the expert's root candidates, where the search,
+not the temperature, makes the choice.
 
-The temperatures were set by seeded 4-player games (200 each, ``hard`` against three
-``normal``, seed 1; 95% Wilson intervals), not derived: the cost model is rough (its
-lie risk and lead value are fixed guesses), and mixing more was worth more than it cost.
-``hard`` at 0.1, as first set, won 24.5% (19-31%), no better than ``normal``; at 0.25,
-30% (24-37%); at 0.4, 33% (27-40%). ``normal`` stays at 0.15: raised to 0.35 it beat
-``hard`` (at 0.1) instead. ``EXPERT_ROOT_WEIGHTS`` keep the first ``hard`` rule (0.1) for
-the expert's root candidates, where the search, not the temperature, makes the choice.
-
-``normal``'s caught-liar trigger (``record``, 2 cards per net caught lie) was set by
-seeded 4-player games too (400 each, seed 7, 95% Wilson intervals), not derived. Without
-it ``normal`` doubted ``x-always-lie`` (which lies at every turn it can) in 50 of 1,584
-chances (60 games), believing it at 0.6 even after catching it twice, and three copies
-won 64.5% (59.7-69.0%) of the games against it, short of their fair 75%; at ``record``
-1, 2 and 3: 75.2% (70.8-79.2%), 79.5% (75.3-83.2%), 81.0% (76.9-84.5%). It costs
-``normal`` nothing measurable against honest players: ``hard`` against three ``normal``
-won 39.5% without it, 41.2% with 2 (both 400 games), and a player who never lies is never
-caught lying (``x-never-lie``'s rows do not change).
-
-They lead low (``high_lead=False``: a lead is scored like any other truthful play, the
-lowest rate held cheapest), keeping the top cards for the fields where they are the only
-truthful answer. Leading the top rate, as the earlier levels did, made every other
-player pass and draw; at 4 players three copies doing so fed each other cards until the
-game stalled: 4 ``hard`` bots reached the tournament's 2,000-action limit with no winner
-in 6 of 16 games (median 1,530 actions), against 0 of 16 (median 99) leading low. The
-low lead is also the stronger play for one seat (seeded tournaments, 95% Wilson
-intervals): ``hard`` leading low won 41 of 60 heads-up games (56-79%) against ``hard``
-leading high, and 18 of 48 (25-52%) as one against three."""
+The temperatures and ``normal``'s caught-liar trigger (2 cards per net caught lie) were
+set by seeded games, not derived (the cost model is rough: its lie risk and lead value
+are fixed guesses); they lead low (``high_lead=False``). The trials are in
+``docs/experiments.md`` (Liar expert)."""
 
 
 def normal_bot() -> LevelBot:
-    from usotsuki.bots.liar_calibrated import simple_truth
+    from usotsuki.bots.liar.calibrated import simple_truth
 
     return LevelBot("normal", simple_truth, NORMAL_WEIGHTS)
 
 
 def hard_bot() -> LevelBot:
-    from usotsuki.bots.liar_calibrated import calibrated_truth
+    from usotsuki.bots.liar.calibrated import calibrated_truth
 
     return LevelBot("hard", calibrated_truth, HARD_WEIGHTS)
 
 
 def expert_bot() -> SearchLiarBot:
-    from usotsuki.bots.liar_search import SearchLiarBot
+    from usotsuki.bots.liar.search import EXPERT, SearchLiarBot
 
-    return SearchLiarBot.mixed()
+    return SearchLiarBot(EXPERT, "expert")
 
 
 def expert_v1_bot() -> SearchLiarBot:
-    """The expert as it was before issue 11 (kept for the comparison): the old ``hard``
-    (deterministic, structural belief) inside and at the root."""
-    from usotsuki.bots.liar_search import SearchLiarBot
+    """The earlier expert, kept to measure the expert against: the structural belief and
+    an unmixed ``hard`` at the root, UCB1 over 160 playouts
+    (:data:`usotsuki.bots.liar.search.EXPERT_V1`)."""
+    from usotsuki.bots.liar.search import EXPERT_V1, SearchLiarBot
 
-    return SearchLiarBot()
+    return SearchLiarBot(EXPERT_V1, "expert-v1")
 
 
 # Any: the Bot protocol's ``legal`` is a Sequence; the Liar Game passes its LegalSummary
@@ -278,4 +253,4 @@ LEVELS: dict[str, Callable[[], Any]] = {
 """The Liar Game levels users see, weakest first."""
 
 OLD_LEVELS: dict[str, Callable[[], Any]] = {"expert-v1": expert_v1_bot}
-"""Earlier versions kept for comparisons (tournaments, benchmarks)."""
+"""Earlier versions kept for comparisons (tournaments, benchmarks), hidden from players."""

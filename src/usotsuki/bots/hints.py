@@ -1,25 +1,23 @@
-"""Honest hints for both games (issue 11): how likely the current claim is, two ways.
+"""Honest hints for both games: how likely the current claim is, two ways.
 
 - **given how people play** (「人の打ち方を踏まえると」): the calibrated belief, fitted to
-  how players actually declare (Liar Game: :func:`usotsuki.bots.liar_calibrated.
-  hint_truth`; Bluff: the calibrated function of :mod:`usotsuki.bots.bluff.hints`
-  when there is one, else nothing is shown);
+  how players actually declare (Liar Game: :func:`usotsuki.bots.liar.calibrated.
+  hint_truth`; Bluff: the calibrated function of its hints module when there is one,
+  else nothing is shown);
 - **from the cards alone** (「カードだけから計算すると」): the exact odds when the cards you
   cannot see are taken as dealt at random and the claim as any of the player's cards
   (:func:`usotsuki.odds_liar.truth_probability`, :func:`usotsuki.odds.call_probability`).
 
 The second is exact for its model, but people do not play at random: in the Liar Game,
-plays the card odds put at 0.085 on average were truthful 93% of the time. The hint shows
-both, each labelled, so a person can see the difference. The terminal prints both
-languages' labels; the browser shows the labels of its language (``hint.*`` messages).
+plays the card odds call unlikely are mostly truthful. The hint shows both, each
+labelled, so a person can see the difference. The terminal prints both languages'
+labels; the browser shows the labels of its language (``hint.*`` messages).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-from usotsuki.liar.view import LiarView
 
 LABELS: dict[str, dict[str, str]] = {
     "calibrated": {"en": "given how people play", "ja": "人の打ち方を踏まえると"},
@@ -46,15 +44,3 @@ class TruthHint:
             if p is not None:
                 out.append(f"{p:.2f} {LABELS[key]['en']} ({LABELS[key]['ja']})")
         return out
-
-
-def liar_truth_hint(view: LiarView) -> TruthHint | None:
-    """The hint on the Liar Game's current play for ``view``'s seat; None when there is
-    no current play or it is the seat's own."""
-    from usotsuki.bots.liar_calibrated import hint_truth
-    from usotsuki.odds_liar import truth_probability
-
-    odds = truth_probability(view)
-    if odds is None:
-        return None
-    return TruthHint(hint_truth(view), odds)

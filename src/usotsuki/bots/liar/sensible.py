@@ -10,20 +10,15 @@ seat the lead (L9); a lie sheds its cards but costs the field if someone doubts 
 How likely a claim is truthful: the chance that its player held the cards (the exact
 odds of :func:`usotsuki.odds_liar.able_before_play`, the model the hints and the other
 bots share), weighed by Bayes with ``lie_rate``, how often a player who cannot back a
-claim makes it anyway. (Until the bots shared that model, this bot read every card shown
-in a doubt as out of every later play; the shared model, which knows where shown cards
-went, took it from 38% to 77% of 4-player games against three ``hard`` bots.) Measured
-under that older reading, over 400 seeded 4-player games (two bots of one setting
-against two of another): 0.3 beats 1.0 (the raw chance) 81% / 61% / 77%
-of games (plain / all house rules / multi) and holds its own against 0.15 and 0.45,
-while still winning 82-100% of games against three random bots.
+claim makes it anyway (0.3: better than the raw chance, 1.0, in seeded games;
+``docs/experiments.md``).
 """
 
 from __future__ import annotations
 
 import random
 
-from usotsuki.bots.liar_common import give_cards, lie_play, owed_size, truthful_plays
+from usotsuki.bots.liar.common import give_cards, lie_play, owed_size, truthful_plays
 from usotsuki.liar.actions import ACCEPT, DOUBT, PASS, Action
 from usotsuki.liar.legal import LegalSummary
 from usotsuki.liar.view import LiarView

@@ -1,9 +1,9 @@
-"""Fitting the calibrated Liar Game belief (:mod:`usotsuki.bots.liar_calibrated`) to
-self-play records, and measuring its calibration (issue 11).
+"""Fitting the calibrated Liar Game belief (:mod:`usotsuki.bots.liar.calibrated`) to
+self-play records, and measuring its calibration (offline: numpy, never at play).
 
 - :func:`collect` plays seeded games of the given line-ups (levels, exploiters, and the
   lying variants of :func:`fit_bot`) and records, for every play
-  made by a bot, what the next seat to move sees (:func:`~usotsuki.bots.liar_calibrated.
+  made by a bot, what the next seat to move sees (:func:`~usotsuki.bots.liar.calibrated.
   features`), whether the play was truthful, the level that made it, and the plain odds
   (:func:`usotsuki.odds_liar.truth_probability`) for comparison;
 - :func:`fit` is maximum likelihood for the logistic model (Newton's method, a small
@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from usotsuki.bots.base import make_bot
-from usotsuki.bots.liar_calibrated import FEATURES, KNOTS, features, link_basis, probability
-from usotsuki.bots.liar_common import lie_play
+from usotsuki.bots.liar.calibrated import FEATURES, KNOTS, features, link_basis, probability
+from usotsuki.bots.liar.common import lie_play
 from usotsuki.liar import legal_summary, new_game, parse_rules_text, push, view
 from usotsuki.liar.actions import CARD_RATE, Action, Play
 from usotsuki.liar.legal import LegalSummary
@@ -39,12 +39,9 @@ from usotsuki.odds_liar import truth_probability
 class MixedLiar:
     """A level that lies more than it needs to: where ``base`` would play truthfully it
     lies instead (at the lowest legal rate, with its least useful cards) with probability
-    ``rate``; with ``leads_only``, only where it leads (as ``expert-v1`` does: it lies in
-    about half of its leads). Only a member of the self-play population the belief is
-    fitted on (issue 11: fitted on the levels alone, the belief never learnt what a record
-    of caught lies says, and trusted a player who lied every turn at about 0.85; fitted on
-    players who lead truthfully, it put ``expert-v1``'s leads at 0.97 where half were
-    lies)."""
+    ``rate``; with ``leads_only``, only where it leads. Only a member of the self-play
+    population the belief is fitted on: a belief fitted on honest players alone never
+    learns what a record of caught lies says, nor that a leader may lie."""
 
     def __init__(self, base: Any, rate: float, name: str, leads_only: bool = False) -> None:
         self.base = base
@@ -89,8 +86,8 @@ def game_of(lineups: Sequence[tuple[str, ...]], rules: Sequence[str], g: int
             ) -> tuple[list[str], str]:
     """Game ``g``'s bot names by seat and rules: line-up ``g % len(lineups)`` rotated by
     ``g`` places, rules ``g // len(lineups) % len(rules)``, so that every line-up plays
-    under every rule set whatever the two counts (with ``g % len(rules)``, as before, an
-    even number of line-ups played each under one rule set alone)."""
+    under every rule set whatever the two counts (with ``g % len(rules)`` an even number of
+    line-ups would each play under one rule set alone)."""
     lineup = lineups[g % len(lineups)]
     n = len(lineup)
     return [lineup[(s + g) % n] for s in range(n)], rules[g // len(lineups) % len(rules)]
@@ -160,7 +157,7 @@ def fit(records: Sequence[Record], ridge: float = 1e-2, steps: int = 50,
 
 def fit_link(records: Sequence[Record], coef: Sequence[float],
              columns: Sequence[int] | None = None, ridge: float = 1e-1) -> list[float]:
-    """The second stage (:func:`~usotsuki.bots.liar_calibrated.link_basis`) by maximum
+    """The second stage (:func:`~usotsuki.bots.liar.calibrated.link_basis`) by maximum
     likelihood, on the first stage's log-odds."""
     staged = []
     for r in records:
@@ -186,7 +183,7 @@ def isotonic_knots(pairs: Sequence[tuple[float, bool]], bins: int = 40
     """The third stage: the maximum-likelihood non-decreasing map from predicted to
     observed frequency (pool adjacent violators) over ``bins`` bins of equal count of the
     predictions, as knots at the pooled blocks' mean predictions, with (0, 0) and (1, 1)
-    at the ends (:func:`~usotsuki.bots.liar_calibrated.calibrate` interpolates)."""
+    at the ends (:func:`~usotsuki.bots.liar.calibrated.calibrate` interpolates)."""
     if len(pairs) < 2 * bins:
         return []
     p = np.array([q for q, _ in pairs], dtype=float)

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from usotsuki.liar.actions import EIGHT, HIGHER, JACK, NEXT, RATES
+from usotsuki.liar.actions import RATES
+from usotsuki.liar.legal import field_rates
 from usotsuki.liar.state import DoubtResult
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import choose, hands_with, knowledge
@@ -65,29 +66,6 @@ def honesty(view: LiarView, seat: int) -> float:
     return (truthful + prior_truthful) / (truthful + lies + prior_truthful + prior_lies)
 
 
-def legal_before(view: LiarView) -> tuple[tuple[int, ...], bool]:
-    """The rates the current play's player could declare, in the order in force then
-    (lowest first), and whether they were leading. A J-back (O4) or revolution (O2) the
-    play itself made is undone to find that order."""
-    field = view.field
-    current = field[-1]
-    rev = view.reversed
-    rules = view.rules
-    if rules.jack_back and current.rate == JACK:
-        rev = not rev
-    if rules.revolution and current.count >= 4:
-        rev = not rev
-    if len(field) == 1:
-        rates = RATES if not rev else tuple(reversed(RATES))
-        return rates, True
-    previous = field[-2].rate
-    if view.bound and len(field) >= 3:  # O6: bound before this play
-        nxt = NEXT[rev][previous]
-        return ((nxt,) if nxt is not None else ()), False
-    higher = HIGHER[rev][previous]
-    return (higher if not rev else tuple(reversed(higher))), False
-
-
 def truth_belief(view: LiarView) -> float | None:
     """P(the current play is truthful | the declaration), under the policy model above;
     None when there is no current play or it is the seat's own."""
@@ -97,17 +75,15 @@ def truth_belief(view: LiarView) -> float | None:
     c, r = current.count, current.rate
     # Only the cards the player certainly held count here, not those certainly elsewhere:
     # this policy model undercounts truthful plays (of the top rate above all), and ruling
-    # out cards under the stock pushed it into bad doubts (plain rules, 4 hard bots, 2000
-    # games: mean place 2.42 against 2.28 for the same bot blind to known places).
+    # out cards under the stock pushed it into bad doubts (docs/experiments.md)
     unseen, known = knowledge(view, current.seat, before_play=True, elsewhere=False)
     pool = sum(unseen)
     hand = min(view.hand_sizes[current.seat] + c - sum(known), pool)  # its unplaced cards
     if unseen[r] + known[r] < c:
         return 0.0
     q = honesty(view, current.seat)
-    legal, leading = legal_before(view)
-    if r not in legal:  # the model's reading of the order was off: fall back to the odds
-        legal = (*legal, r)
+    then = view.before_last_play()  # the core's reading of the field (L6, O2-O6)
+    legal, leading = then.ranked, then.leading
     total = choose(pool, hand)
     weights = [LIE_DECAY ** i for i in range(len(legal))]
     lie_weight = weights[legal.index(r)] / sum(weights)
@@ -149,16 +125,15 @@ def pass_factor(view: LiarView, q: float, rate_unseen: int, pool: int) -> float:
     """How much the current player's passes on this field weigh against a truthful
     declaration of a rate that was legal when they passed (see the module docstring)."""
     current = view.field[-1]
-    r, c = current.rate, current.count
+    r = current.rate
     passes = passes_on_field(view, current.seat)
-    rev = view.reversed
-    if view.rules.jack_back and r == JACK:
-        rev = not rev
+    if not passes:
+        return 1.0
+    # the rates each play allowed the next (L6, O2-O6; none after an 8 under O3: a pass
+    # there says nothing)
+    allowed = field_rates(view.rules, view.field_record(), view.revolution)
     for i in passes:
-        then = view.field[i]
-        if view.rules.eight_cut and then.rate == EIGHT:
-            continue  # O3: nobody could play on an 8, a pass says nothing
-        if then.count != c or r not in HIGHER[rev][then.rate]:
+        if r not in allowed[i]:
             continue
         drawn = len(view.field) - 1 - i  # at most one draw per pass since, roughly
         fresh = min(1.0, drawn * rate_unseen / max(1, pool))  # drew a card of the rate

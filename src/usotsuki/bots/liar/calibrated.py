@@ -1,47 +1,37 @@
 """A calibrated belief that the Liar Game's current play is truthful: "given how people
-play", fitted to how the bots actually declare (issue 11).
+play", fitted to how the bots actually declare.
 
 The exact odds (:func:`usotsuki.odds_liar.truth_probability`) take the played cards as a
 uniform sample of the player's hand. Players choose their cards: they play truthfully
-when they can, mostly at the lowest legal rate, and lie when they cannot. Measured on
-self-play, plays the odds put at 0.085 on average were truthful 93% of the time: exact
-for their model, misleading for a person.
+when they can, mostly at the lowest legal rate, and lie when they cannot, so plays the
+odds call unlikely are mostly truthful. Exact for their model, misleading for a person.
 
 **The model.** A logistic model of ``P(truthful | what the seat sees)`` over a few
 features that say how the player could and would declare (:func:`features`): the log-odds
 that the player *could* make the play truthfully (exact, :func:`usotsuki.odds_liar.
-able_before_play`), the plain odds, the structural belief of :mod:`usotsuki.bots.
-liar_belief` (truthful when able, lowest truthful rate, passes as evidence), whether the
-player led, emptied its hand, declared the lowest legal rate (and how far above it), the
-field's size, the player's lies and truths caught in doubts this game (counts, and their
-log-odds alone and times the able log-odds), a multi-card play, and the player's hand
-size. A claim the seat knows to be impossible (fewer unplaced cards
-of the rate than the play holds) is a lie with probability 0 exactly, before any fit.
+able_before_play`), the plain odds, the structural belief of :mod:`usotsuki.bots.liar.
+belief` (truthful when able, lowest truthful rate, passes as evidence), whether the
+player led, emptied its hand, declared the lowest rate legal then (and how far above it:
+:meth:`usotsuki.liar.view.LiarView.before_last_play`), the field's size, the player's
+lies and truths caught in doubts this game (counts, and their log-odds alone and times
+the able log-odds), a multi-card play, and the player's hand size. A claim the seat knows
+to be impossible (fewer unplaced cards of the rate than the play holds) is a lie with
+probability 0 exactly, before any fit.
 
 **The fit.** Maximum likelihood (logistic regression, a small ridge, then a second
 logistic stage on a piecewise-linear function of the first's log-odds, see
 :func:`link_basis`, then a monotone map of that probability fitted by pool-adjacent-
 violators, see :func:`calibrate`) on self-play records of the levels below the expert
-and of players who lie more than they do (``x-always-lie``, and ``hard`` lying in 25%,
-50% or 75% of its truthful plays: fitted on the levels alone, the belief never learnt
-what a record of caught lies says; since the fourth session also ``hard`` lying in half
-of its leads and ``expert-v1``, which do) (``scripts/fit_liar_calibration.py``: each
-play by a bot, seen by the next seat to move, labelled by whether it was truthful), per
-level and pooled; the
-coefficients ship as data (``liar_calibration.json``) with the held-out reliability
-table and Brier scores the script measured. People at a table cannot tell which level
-made a play, so the bots use the pooled model (``level=None``) and the hint a refit of it
-on the shipped bots' games (:func:`hint_truth`: the bots' model lags their play by one
-refit, the hint's does not).
-
-The pooled model that ``hard`` and the expert read is still the one fitted on the
-population without lead-liars (seed 3). Refitted on the one with them (seed 9, 1,020
-games) it was within 0.023 of every bucket on 510 fresh games played by the bots reading
-it (seed 10), where the shipped one is off by 0.117 on that population, but ``hard`` did
-not do better with it on the same seeds (heads-up against ``x-never-lie``, its worst
-exploiter, 109/200 against 114/200; against three ``normal`` 183/400 against 179/400),
-so it was not adopted. Either way a pooled model cannot tell one player from another:
-``expert-v1``'s plays that it puts above 0.9 are truthful about 62% of the time.
+and of players who lie more than they do (``x-always-lie``, ``hard`` lying in some of its
+truthful plays or leads, ``expert-v1``): each play by a bot, seen by the next seat to
+move, labelled by whether it was truthful (:mod:`usotsuki.research.liar_fit`,
+``scripts/fit_liar_calibration.py``). The coefficients ship as data
+(``calibration.json``) with the held-out reliability table and Brier scores the script
+measured. People at a table cannot tell which level made a play, so the bots use the
+pooled model (``level=None``) and the hint a refit of it on the shipped bots' games
+(:func:`hint_truth`). A pooled model cannot tell one player from another: the reads
+(:func:`read_truth`) shift it by each player's own record. ``docs/experiments.md``
+(Liar expert) has the fits and the trials behind these choices.
 """
 
 from __future__ import annotations
@@ -53,7 +43,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from usotsuki.bots.liar_belief import doubted_record, legal_before, pass_factor, truth_belief
+from usotsuki.bots.liar.belief import doubted_record, pass_factor, truth_belief
 from usotsuki.liar.view import LiarView
 from usotsuki.odds_liar import able_before_play, truth_probability
 
@@ -62,7 +52,7 @@ FEATURES = ("bias", "able", "odds", "belief", "leading", "final", "lowest", "abo
             "liar", "liar_able")
 """The names of :func:`features`' entries, in order (the data file names them too)."""
 
-DATA = "liar_calibration.json"
+DATA = "calibration.json"
 CLIP = 1e-3  # probabilities are clipped to [CLIP, 1 - CLIP] before their log-odds
 
 
@@ -85,8 +75,8 @@ def features(view: LiarView) -> list[float] | None:
     field = view.field
     current = field[-1]
     seat = current.seat
-    legal, _ = legal_before(view)
-    position = legal.index(current.rate) if current.rate in legal else 0
+    # how far above the lowest rate legal then, in the order then in force (L6, O2-O6)
+    position = view.before_last_play().ranked.index(current.rate)
     lies = sum(1 for d in view.doubts if d.doubted == seat and not d.truthful)
     truths = sum(1 for d in view.doubts if d.doubted == seat and d.truthful)
     # the player's own record in this game's doubts (:func:`liar_record`): a player caught
@@ -106,22 +96,11 @@ def features(view: LiarView) -> list[float] | None:
 SIMPLE = ("bias", "able", "leading", "field", "lies", "truths", "heads", "liar", "liar_able")
 """The small model ``normal`` doubts by: the log-odds that the player could make the play
 truthfully, the player's record in this game's doubts (counts, ``liar`` and its product
-with the able odds) and three facts read straight off the table (a lead, the field's
-size, heads-up), recalibrated (fitted the same way); none needs more than the able odds'
-one count of hands (:func:`simple_features`). Without the record's product, three lies
-caught in three doubts lowered the belief only to 0.54-0.72 (the population is mostly
-honest), too little for ``normal`` to doubt a player who lies at every turn. With the
-record alone (no table facts, as shipped before) its predictions fell on a few values
-(the record is a handful of counts), so the held-out reliability table had near-empty
-buckets between them that the monotone map could not fit: two buckets off by 0.060 and
-0.053; the table facts spread the predictions. Refitted alone (``--only simple``) on
-1,020 games of the fitting population (seed 9, 62,539 plays; with the lead-liars, and
-every line-up under both rule sets, see ``scripts/fit_liar_calibration.py``): held out
-by 4-fold cross-validation every bucket within 0.012 of what happened, Brier 0.131 (the
-plain odds: 0.693); on 510 fresh games (seed 10, 29,753 plays, played by ``normal`` on
-this model) every bucket within 0.013, Brier 0.133. The fit it replaces (960 games of a
-population in which each line-up played under one rule set alone) was off by 0.071 in one
-bucket of fresh games."""
+with the able odds: without the product a few caught lies barely move a mostly honest
+population's belief) and three facts read straight off the table (a lead, the field's
+size, heads-up: they spread predictions that the record's few counts would bunch on a few
+values); none needs more than the able odds' one count of hands
+(:func:`simple_features`)."""
 
 
 def simple_features(view: LiarView, able: float) -> list[float]:
@@ -140,7 +119,7 @@ def simple_features(view: LiarView, able: float) -> list[float]:
 
 @cache
 def _data() -> Mapping[str, Any]:
-    text = resources.files("usotsuki.bots").joinpath(DATA).read_text(encoding="utf-8")
+    text = resources.files("usotsuki.bots.liar").joinpath(DATA).read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     if tuple(data["features"]) != FEATURES:
         raise ValueError(f"{DATA} was fitted on other features: {data['features']}")
@@ -222,17 +201,12 @@ def calibrated_truth(view: LiarView, level: str | None = None) -> float | None:
 
 
 def hint_truth(view: LiarView) -> float | None:
-    """The hint's "given how people play" (:mod:`usotsuki.bots.liar_hints`): the pooled
+    """The hint's "given how people play" (:mod:`usotsuki.bots.liar.hints`): the pooled
     model's procedure, refitted on games of the shipped bots (the ``"hint"`` model; until
     one is fitted, the pooled model). The bots' own pooled model is part of how ``hard`` and
     the expert play, so refitting it changes the games it was fitted on and it lags one
     refit behind them; nobody plays by the hint, so it stays calibrated for the bots whose
-    games it was fitted on. Refitted on 510 games (seed 10, 29,753 plays) of the shipped
-    bots in the fitting population with the lead-liars (``scripts/fit_liar_calibration.py
-    --only hint``); on 510 fresh games (seed 11, 30,186 plays) every bucket within 0.020
-    of what happened, Brier 0.112, where the bots' pooled model is off by up to 0.130.
-    (The hint it replaces, fitted without the lead-liars, was off by 0.057 on such games,
-    0.037 on games without them.)"""
+    games it was fitted on."""
     return calibrated_truth(view, "hint")
 
 
@@ -256,21 +230,11 @@ def simple_truth(view: LiarView) -> float | None:
 
 LEAD_READ = (20.0, 0.2)
 """The per-opponent read's prior (:func:`read_truth`): a Beta(truthful, lies) of weights
-``(20, 0.2)`` on how a player's leads go beyond what the pooled model says. Fitted by
-maximum likelihood on 3,454 leads (each lead as the next seat to move saw it, labelled by
-whether it was truthful) of 204 games: 60 of ``lead-50, hard, normal, hard`` (seed 131), 60
-of ``hard, hard, normal, normal`` (132), 60 of ``lead-50, normal`` (133), 20 of
-``expert-v1, hard`` (134) and 4 of ``expert`` against three ``expert-v1`` (121; seed 21,
-where the comparison is measured, was not used; ``lead-50`` is ``hard`` lying in half of
-its truthful leads, :func:`usotsuki.bots.liar_fit.fit_bot`; ``scripts/fit_liar_read.py``).
-``lies`` came out at 0.19 whatever the other weight (0.18 to 0.20 for 5 to 10^9: the
-likelihood barely rises with it, a player's truthful leads adding little to a pooled
-model that already expects truthful leads); 20 keeps the prior proper. The
-log-likelihood rose by 46 nats over the pooled model's. The lies' weight depends on who
-is read: on the first four line-ups alone it comes out at 0.089 (a caught lead lie
-divides the odds by 12), but in the four games against three ``expert-v1``, whose copies
-lie at fewer of their leads at 4 players, 0.089 loses 7 nats against the pooled model
-where 0.2 gains 4."""
+``(20, 0.2)`` on how a player's leads go beyond what the pooled model says, fitted by
+maximum likelihood on the leads of self-play games with players who lie at their leads
+(``scripts/fit_liar_read.py``). The lies' weight barely depends on the truthful one (a
+player's truthful leads add little to a pooled model that already expects truthful
+leads); 20 keeps the prior proper."""
 
 
 def lead_read(view: LiarView, seat: int) -> float:
@@ -298,35 +262,12 @@ FOLLOW_READ = 5.15
 """The read of other plays (:func:`follow_read`): the weight ``b`` of a Beta prior's lies,
 as in :data:`LEAD_READ`, with the truthful weight unbounded (a player's truthful plays
 found in doubts say nothing beyond the pooled model, which reads them itself). Fitted by
-maximum likelihood (``scripts/fit_liar_read.py --fit --follows``) on 5,342 plays that
-answered another (each seen by the next seat to move) of 127 games: 30 each of the
-first three line-ups of the lead read's fit (seeds 131-133), 1 of ``expert-v1`` heads-up
-against ``hard`` (seed 135) and 6 of ``expert`` against three ``expert-v1`` (seed 122;
-seed 21, where the comparison is measured, was not used). The truthful weight came out
-unbounded for every lies' weight tried (its likelihood rising to 10^9); the gain over
-the pooled model was 16.8 nats: ``expert-v1``'s plays +26.5 (414 plays), ``normal``'s
--8.0 (1,846), ``hard``'s -1.9 (2,225), ``lead-50``'s -1.9 (764), the expert's +2.1 (93).
-On the expert-against-``expert-v1`` games alone the lies' weight comes out at 1.14 (one
-caught lie halves the odds), on the other line-ups alone it goes to the search's bound
-(no read): as for the leads, the weight depends on who is read. One caught lie
-multiplies the odds by 0.84, three by 0.63, five by 0.51. The expert reads it
-(:data:`usotsuki.bots.liar_search.READ_FOLLOWS`: 37 against 35 games in 100 of one expert
-against three ``expert-v1``, paired, within the noise; no guard row worse)."""
+maximum likelihood on the plays that answered another in self-play games
+(``scripts/fit_liar_read.py --fit --follows``). One caught lie multiplies the odds by
+0.84, three by 0.63, five by 0.51."""
 
 
-FOLLOW_LOWEST = False
-"""Whether :func:`follow_read` reads only the plays declared at the lowest rate legal
-then (the others keep the pooled belief); its weight is then :data:`FOLLOW_LOWEST_READ`."""
-FOLLOW_LOWEST_READ = 3.96
-"""The lies' weight of the read of plays declared at the lowest legal rate (fitted as
-:data:`FOLLOW_READ` on the same games, those plays alone: +17.7 nats; on the expert's
-games against ``expert-v1`` alone 0.44, +55 nats). Where ``expert-v1`` lies at 4 players
-(its plays at the lowest legal rate were truthful in 31% of 155, those between the lowest
-and the top rate in all of 77: ``benchmarks/liar_expert_diag.py``, seed 31), but paired
-on the row's 100 games it won 35, as the shipped expert did (11 games each way)."""
-
-
-def follow_read(view: LiarView, seat: int, lies_weight: float | None = None) -> float:
+def follow_read(view: LiarView, seat: int, lies_weight: float = FOLLOW_READ) -> float:
     """The log-odds shift :func:`read_all_truth` gives ``seat``'s plays that answer another:
     what its own such plays found lies in this game's doubts (public, ``view.doubts``)
     say: the posterior of :func:`lead_read`'s model with the prior's truthful weight
@@ -334,29 +275,19 @@ def follow_read(view: LiarView, seat: int, lies_weight: float | None = None) -> 
     odds by b / (b + l). Unlike a lead, which play of this kind gets doubted depends on
     the doubter's belief, so the record overstates a player's lies (doubts pick the
     likelier lies); that is why the fitted weight is large, the shift mild."""
-    if lies_weight is None:
-        lies_weight = FOLLOW_LOWEST_READ if FOLLOW_LOWEST else FOLLOW_READ
-        if FOLLOW_LOWEST:
-            legal, _ = legal_before(view)
-            if view.field[-1].rate not in legal[:1]:
-                return 0.0
     _, lies = doubted_record(view.doubts, seat, lead=False)
     return -math.log((lies_weight + lies) / lies_weight)
 
 
 def read_truth(view: LiarView, level: str | None = None, follows: bool = False
                ) -> float | None:
-    """:func:`calibrated_truth` read for the current play's player (issue 11): a lead's
-    log-odds shifted by that player's own record of doubted leads in this game
+    """:func:`calibrated_truth` read for the current play's player: a lead's log-odds
+    shifted by that player's own record of doubted leads in this game
     (:func:`lead_read`), other plays as the pooled model says (``follows``: shifted by
     the player's own record of doubted other plays, :func:`follow_read`). A pooled model
-    of everyone cannot tell one player from another: ``expert-v1`` lied in 63% of its 171
-    leads heads-up against ``hard`` (seed 134) and in 25% of its 122 leads in four games
-    against three copies and the expert (seed 121), which the pooled model (fitted on
-    players who lead truthfully) put at 0.85 and 0.90 on average. Its other plays are the
-    larger error at 4 players (truthful 53%, put at 0.81), which this read leaves alone
-    unless ``follows`` (see :func:`lead_read` and :func:`follow_read`). The view's public
-    doubts alone: no hidden card."""
+    of everyone cannot tell one player from another: a player who lies at many of its
+    leads gets the pooled model's trust in truthful leaders until its own record says
+    otherwise. The view's public doubts alone: no hidden card."""
     p = calibrated_truth(view, level)
     if p is None or not 0.0 < p < 1.0:
         return p

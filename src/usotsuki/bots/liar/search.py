@@ -1,33 +1,36 @@
 """The ``expert`` Liar Game bot: determinized search over hidden cards drawn from beliefs.
 
-Each iteration samples a full game state consistent with the seat's view (a
+Each playout samples a full game state consistent with the seat's view (a
 *determinization*): the current play is made truthful with the probability the belief
-model gives (:func:`usotsuki.bots.liar_belief.truth_belief`), and every other unseen card
-is dealt uniformly to the other hands, the face-down field and the stock, in the sizes the
-view shows. A root move, chosen by UCB1 among a few candidates (the ``hard`` bot's
-choices, every truthful play, lies at the lowest and the highest legal rate, pass, doubt),
-is applied and the game is played on by a fast default policy up to a horizon; the
-result is scored as a win chance from the hand sizes. The move with the best mean wins.
+gives, and every other unseen card is dealt uniformly to the other hands, the face-down
+field and the stock, in the sizes the view shows. A root move among a few candidates (the
+root rule's choice, every truthful play, lies at the lowest and the highest legal rate,
+pass, doubt) is applied and the game is played on by a fast default policy
+(:func:`rollout_action`) up to a horizon; the result is scored as a win chance from the
+hand sizes (:func:`score`). This is information-set Monte Carlo at the root (one tree
+over the seat's information set, a new determinization per playout).
 
-This is information-set Monte Carlo at the root (one tree over the seat's information
-set, a new determinization per iteration). The issue-11 expert (:meth:`SearchLiarBot.mixed`)
-searches by successive halving on common worlds instead of UCB1
-(:meth:`SearchLiarBot.search_paired`), and never passes where a doubt weakly dominates
-the pass (:func:`pass_dominated`). The budget is ``iterations`` and ``seconds``,
-whichever ends first; with a time limit the choice depends on the machine's speed, so
-exact replays want the iteration budget alone (``seconds=None``, the default).
+:class:`SearchSettings` says how: :data:`EXPERT`, the level players meet, and
+:data:`EXPERT_V1`, kept to measure it against, side by side. The expert spends its
+playouts by successive halving on common worlds (:meth:`SearchLiarBot.search_paired`),
+drops a pass a doubt weakly dominates (:func:`pass_dominated`) and mixes its final
+choice among statistically tied moves; ``expert-v1`` spends fewer by UCB1
+(:meth:`SearchLiarBot.search_ucb`) and takes the best. Only the playout budget bounds a
+decision, so a seeded game replays exactly on any machine. This module is compiled with
+mypyc (:mod:`usotsuki._native`): the playouts are where the expert spends its time.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
-from usotsuki.bots.liar_belief import doubted_record, truth_belief
-from usotsuki.bots.liar_common import give_cards, lie_play, order_key, owed_size, truthful_plays
-from usotsuki.bots.liar_levels import NORMAL_HONESTY, LevelBot
+from usotsuki.bots.liar.belief import truth_belief
+from usotsuki.bots.liar.calibrated import read_all_truth
+from usotsuki.bots.liar.common import give_cards, lie_play, order_key, owed_size, truthful_plays
+from usotsuki.bots.liar.levels import EXPERT_ROOT_WEIGHTS, NORMAL_HONESTY, LevelBot, Weights
 from usotsuki.cards import Card
 from usotsuki.liar.actions import CARD_RATE, DOUBT, PASS, Action, Play
 from usotsuki.liar.legal import LegalSummary, playable
@@ -38,19 +41,42 @@ from usotsuki.liar.view import FieldView, LiarView
 from usotsuki.odds_liar import deck_minus, hypergeometric_at_least
 
 SHARPNESS = 0.6  # how fast the win chance falls with each extra card in hand
-READ_FOLLOWS = True
-"""Whether the expert (:meth:`SearchLiarBot.mixed`) reads each opponent's other plays by
-its caught lies among them, as it reads its leads (:func:`usotsuki.bots.liar_calibrated.
-read_all_truth`). On: paired on the same games against the expert without it (95% Wilson
-intervals), one expert against three ``expert-v1`` (seed 21, games 0-99) won 37/100 =
-37.0% (28.2-46.8%) against 35/100 = 35.0% (26.4-44.7%) (13 games won only with it, 11
-only without); against three ``hard`` (seed 21) 45/100 = 45.0% (35.6-54.8%) against
-43/100 (13 / 11); heads-up against ``expert-v1`` (seed 1) 75/100 both (3 / 3), against
-``x-never-lie`` 83/100 both (every game identical: it never lies, so the read never
-moves). Two games in a hundred is within the noise (a sign test on 13 against 11 is far
-from significant), but no row got worse. Read only at the lowest legal rate
-(``FOLLOW_LOWEST``): 35/100 against three ``expert-v1`` (11 / 11), 75/100 heads-up
-(3 / 3), so that variant stays off."""
+EXPLORATION = 0.35  # UCB1's exploration weight (``expert-v1``)
+
+
+class SearchSettings(NamedTuple):
+    """How a search bot decides: every choice of :class:`SearchLiarBot` in one place."""
+
+    playouts: int  # playouts a decision
+    horizon: int  # actions a playout runs before it is scored
+    # P(the current play is truthful): the root rule's doubt estimate and the chance each
+    # determinization makes that play truthful
+    belief: Callable[[LiarView], float | None]
+    root: Weights  # the ``hard``-like rule whose choice is searched first (LevelBot)
+    paired: bool  # successive halving on common worlds (else UCB1)
+    margin: float  # mix the final choice among moves within this of the best mean
+    low_lead: bool  # playout leaders lead their lowest rate (as the mixed levels do)
+    dominance: bool  # drop a pass that a doubt weakly dominates (:func:`pass_dominated`)
+
+
+EXPERT = SearchSettings(playouts=800, horizon=24, belief=read_all_truth,
+                        root=EXPERT_ROOT_WEIGHTS, paired=True, margin=0.02, low_lead=True,
+                        dominance=True)
+"""The ``expert``: the calibrated belief read for each opponent apart
+(:func:`usotsuki.bots.liar.calibrated.read_all_truth`: its leads by its own doubted leads,
+its other plays by its caught lies among them), at the root and in the determinizations;
+the mixed ``hard`` rule at its lowest temperature at the root; 800 playouts (the compiled
+search makes them well within a second) by successive halving, so near-equal moves are
+told apart by paired differences rather than two independent noisy means; a final choice
+mixed among the moves within 0.02 of the best mean. Its playouts keep the fixed-honesty
+belief of :func:`playout_trust` and lead low. ``docs/experiments.md`` (Liar expert) has
+the trials behind each choice."""
+
+EXPERT_V1 = SearchSettings(playouts=160, horizon=24, belief=truth_belief, root=Weights(),
+                           paired=False, margin=0.0, low_lead=False, dominance=False)
+"""``expert-v1``, kept as the yardstick the expert is measured against (hidden from
+players): the structural belief (:func:`usotsuki.bots.liar.belief.truth_belief`), the
+unmixed cost rule leading high at the root, UCB1 over 160 playouts, the best mean."""
 
 
 def determinize(view: LiarView, rng: random.Random, p_truth: float | None) -> LiarState:
@@ -144,27 +170,17 @@ def _current_play(current: FieldView, before: list[Card], pool: list[Card], size
     return tuple(cards), [c for c in hand if c not in cards], pool[fill:]
 
 
-def old_trust(able: float, liar: float = 0.0) -> float:
-    """The playouts' belief before issue 11: a fixed honesty times the able odds (the
-    player's doubted record ``liar`` is ignored)."""
+def playout_trust(able: float) -> float:
+    """The playouts' belief that the current play is truthful: a fixed honesty times the
+    odds that its player could make it (doubt-prone, so the searched lies are tested)."""
     return NORMAL_HONESTY * able
 
 
-def record(s: LiarState, seat: int) -> float:
-    """``seat``'s doubted record in the (simulated) game, as
-    :func:`usotsuki.bots.liar_calibrated.liar_record` computes it from a view."""
-    truths, lies = doubted_record(s.doubts, seat)
-    return math.log((lies + 0.5) / (truths + 0.5))
-
-
-def rollout_action(s: LiarState, rng: random.Random,
-                   trust: Callable[[float, float], float] = old_trust,
-                   low_lead: bool = False) -> Action:
+def rollout_action(s: LiarState, rng: random.Random, low_lead: bool = False) -> Action:
     """The default policy inside simulations: a fast ``normal``-like player that acts on
-    its own (determinized) hand only; ``trust`` turns the odds that the current play's
-    player could make it truthfully, and that player's doubted record (:func:`record`;
-    ``old_trust`` ignores it), into its belief that it did; ``low_lead``: a leader leads
-    its lowest rate, as the mixed levels do, else its top one (as before)."""
+    its own (determinized) hand only, believing the current play by :func:`playout_trust`;
+    ``low_lead``: a leader leads its lowest rate, as the mixed levels do, else its top
+    one."""
     seat = s.to_move
     assert seat is not None
     hand = s.hands[seat]
@@ -195,9 +211,8 @@ def rollout_action(s: LiarState, rng: random.Random,
         size = len(current.cards)
         # a belief from the chance the player held the cards, on this determinized seat's
         # own hand only: the odds model's primitive, for speed
-        p = trust(hypergeometric_at_least(size, 52 - len(hand), 4 - own,
-                                          len(s.hands[current.seat]) + size),
-                  record(s, current.seat))
+        p = playout_trust(hypergeometric_at_least(size, 52 - len(hand), 4 - own,
+                                                  len(s.hands[current.seat]) + size))
         doubt = p * (n + 0.7) - (1 - p) * (n * 0.5 + 0.7)
         best: tuple[float, Action] = (1.0 if s.stock else 0.0, PASS)
         if doubt < best[0]:
@@ -224,17 +239,16 @@ def score(s: LiarState, me: int) -> float:
     return weights[me] / sum(weights)
 
 
-def candidates(view: LiarView, legal: LegalSummary, hard_choice: Action,
-               lie_rates: int = 1) -> list[Action]:
-    """The root moves worth searching, the ``hard`` bot's choice first; lies at the
-    ``lie_rates`` lowest legal rates and the top one."""
-    out: list[Action] = [hard_choice]
+def candidates(view: LiarView, legal: LegalSummary, root_choice: Action) -> list[Action]:
+    """The root moves worth searching, the root rule's choice first; lies at the lowest
+    legal rate and the top one."""
+    out: list[Action] = [root_choice]
     if legal.play:
         out += truthful_plays(view, legal)
         key = order_key(view.reversed)
-        lies = [lie_play(view, legal, r) for r in sorted(legal.rates, key=key)[:lie_rates]]
-        if lies[0] is not None:
-            out += [lie for lie in lies if lie is not None]
+        lowest = lie_play(view, legal, min(legal.rates, key=key))
+        if lowest is not None:
+            out.append(lowest)
             top = lie_play(view, legal, max(legal.rates, key=key))
             if top is not None:
                 out.append(top)
@@ -265,123 +279,63 @@ def pass_dominated(view: LiarView) -> bool:
 
 
 class SearchLiarBot:
-    """Determinized search (see the module docstring) with an iteration and time budget.
+    """Determinized search (see the module docstring) as its :class:`SearchSettings` say;
+    ``name`` is the registry's (``expert``, ``expert-v1``)."""
 
-    ``fallback`` is the bot whose choice is searched first (and played when only one move
-    is worth searching); ``belief`` gives the chance the current play is truthful that the
-    determinizations use; ``margin`` mixes the final choice: every move whose mean score is
-    within ``margin`` of the best is taken with equal chance (0: the best, as before).
-    """
-
-    name = "expert"
-
-    def __init__(self, iterations: int = 160, horizon: int = 24,
-                 seconds: float | None = None, exploration: float = 0.35,
-                 fallback: LevelBot | None = None,
-                 belief: Callable[[LiarView], float | None] = truth_belief,
-                 margin: float = 0.0, lie_rates: int = 1, name: str = "expert-v1",
-                 trust: Callable[[float, float], float] = old_trust,
-                 low_lead: bool = False, paired: bool = False,
-                 dominance: bool = False) -> None:
-        self.iterations = iterations
-        self.horizon = horizon
-        self.seconds = seconds
-        self.exploration = exploration
-        self.fallback = fallback or LevelBot("hard", truth_belief)
-        self.belief = belief
-        self.margin = margin
-        self.lie_rates = lie_rates
+    def __init__(self, settings: SearchSettings, name: str) -> None:
+        self.settings = settings
         self.name = name
-        self.trust = trust
-        self.low_lead = low_lead
-        self.paired = paired
-        self.dominance = dominance
-
-    @classmethod
-    def mixed(cls, follows: bool | None = None) -> SearchLiarBot:
-        """The issue-11 expert: the mixed ``hard`` rule (at its first temperature,
-        ``EXPERT_ROOT_WEIGHTS``) at the root, the calibrated belief in
-        the determinizations, and a final choice mixed among moves within 0.02 of the best
-        mean (statistically tied); its playouts lead low, as the mixed levels now do
-        (:data:`usotsuki.bots.liar_levels.HARD_WEIGHTS`), and it runs 800 playouts a
-        decision, five times ``expert-v1``'s 160: the compiled search makes them in well
-        under the 1 s budget (benchmarks/liar_levels_bench.py times it in CPU time). The
-        playouts keep the old, doubt-prone belief and the lies are scored at the lowest
-        legal rate and the top one, as before: a first version whose playouts doubted by
-        the calibrated belief and which searched lies at three rates lied in most of its
-        plays (42% truthful in self-play) and lost to the threshold doubters (1 of 12
-        heads-up games against ``x-doubt-70``) and to ``expert-v1`` (9 of 30).
-
-        Its 800 playouts are spent by successive halving on common worlds
-        (:meth:`search_paired`, ``paired``): every move left is played out in the same
-        determinizations, so near-equal moves are told apart by paired differences, not
-        by two independent noisy means (UCB1 split them as 800 independent samples). And
-        it drops a pass that a doubt weakly dominates (:func:`pass_dominated`,
-        ``dominance``): against ``expert-v1``, which lies in about half of its leads, its
-        calibrated belief (fitted on the levels below it, which lead truthfully) put those
-        leads at 0.97 on average (8 heads-up games of ``expert-v1`` against itself: of
-        85 leads the belief put at 0.9 or more, 49% were truthful),
-        so a doubt looked barely better than the pass, within the noise of the old
-        search and the 0.02 margin, though the pass gives up the same card and the lead
-        as a doubt found truthful and never catches the lie.
-
-        Its belief, at the root and in the determinizations, reads each opponent apart
-        (:func:`usotsuki.bots.liar_calibrated.read_truth`): a lead by a player caught
-        lying at its leads in this game is believed less than the pooled model says.
-        ``follows`` (default :data:`READ_FOLLOWS`): its other plays are read too, by the
-        player's own doubted other plays (:func:`usotsuki.bots.liar_calibrated.
-        read_all_truth`)."""
-        from usotsuki.bots.liar_calibrated import read_all_truth, read_truth
-        from usotsuki.bots.liar_levels import EXPERT_ROOT_WEIGHTS
-
-        read = read_all_truth if (READ_FOLLOWS if follows is None else follows) else read_truth
-        root = LevelBot("hard", read, EXPERT_ROOT_WEIGHTS)
-        return cls(iterations=800, fallback=root, belief=read, margin=0.02,
-                   name="expert", low_lead=True, paired=True, dominance=True)
+        self.root = LevelBot("hard", settings.belief, settings.root)
 
     def act(self, view: LiarView, legal: LegalSummary, rng: random.Random) -> Action:
+        """O7 gives and L10 answers as the root rule says; otherwise the candidates'
+        searched values decide: the best, or one drawn among those within ``margin``."""
         hand = view.hand or ()
         if legal.give:
             return give_cards(hand, owed_size(view))
-        hard_choice = self.fallback.act(view, legal, rng)
+        root_choice = self.root.act(view, legal, rng)
         if legal.accept:
-            return hard_choice
-        moves = candidates(view, legal, hard_choice, self.lie_rates)
-        if self.dominance and DOUBT in moves and PASS in moves and pass_dominated(view):
+            return root_choice
+        settings = self.settings
+        moves = candidates(view, legal, root_choice)
+        if settings.dominance and DOUBT in moves and PASS in moves and pass_dominated(view):
             moves.remove(PASS)
         if len(moves) == 1:
             return moves[0]
-        values = (self.search_paired if self.paired else self.search)(view, moves, rng)
+        values = (self.search_paired if settings.paired else self.search_ucb)(view, moves, rng)
         best = max(range(len(moves)), key=lambda i: (values[i], -i))
-        if self.margin <= 0.0:
+        if settings.margin <= 0.0:
             return moves[best]
-        near = [i for i in range(len(moves)) if values[i] >= values[best] - self.margin]
+        near = [i for i in range(len(moves)) if values[i] >= values[best] - settings.margin]
         return moves[near[rng.randrange(len(near))]]
 
-    def search(self, view: LiarView, moves: Sequence[Action],
-               rng: random.Random) -> list[float]:
-        """The mean simulated score of each move."""
+    def playout(self, world: LiarState, move: Action, rng: random.Random, me: int) -> float:
+        """``move`` played in ``world``, then the default policy up to the horizon: the
+        seat's :func:`score` at the end."""
+        s = push(world, move)
+        for _ in range(self.settings.horizon):
+            if s.to_move is None:
+                break
+            s = push(s, rollout_action(s, rng, self.settings.low_lead))
+        return score(s, me)
+
+    def search_ucb(self, view: LiarView, moves: Sequence[Action],
+                   rng: random.Random) -> list[float]:
+        """The mean simulated score of each move, the playouts shared by UCB1 (a new
+        determinization for each)."""
         me = view.seat
         assert me is not None
-        p_truth = self.belief(view)
+        p_truth = self.settings.belief(view)
         totals = [0.0] * len(moves)
         visits = [0] * len(moves)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        for it in range(self.iterations):
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+        for it in range(self.settings.playouts):
             if it < len(moves):
                 i = it
             else:
                 log_n = math.log(it)
                 i = max(range(len(moves)), key=lambda j: totals[j] / visits[j]
-                        + self.exploration * math.sqrt(log_n / visits[j]))
-            s = push(determinize(view, rng, p_truth), moves[i])
-            for _ in range(self.horizon):
-                if s.to_move is None:
-                    break
-                s = push(s, rollout_action(s, rng, self.trust, self.low_lead))
-            totals[i] += score(s, me)
+                        + EXPLORATION * math.sqrt(log_n / visits[j]))
+            totals[i] += self.playout(determinize(view, rng, p_truth), moves[i], rng, me)
             visits[i] += 1
         return [totals[i] / visits[i] if visits[i] else -1.0 for i in range(len(moves))]
 
@@ -396,28 +350,19 @@ class SearchLiarBot:
         -1 (it is never chosen, nor mixed in)."""
         me = view.seat
         assert me is not None
-        p_truth = self.belief(view)
+        p_truth = self.settings.belief(view)
         k = len(moves)
         alive = list(range(k))
         totals = [0.0] * k
         visits = [0] * k
         rounds = max(1, math.ceil(math.log2(k)))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for r in range(rounds):
-            worlds = max(1, self.iterations // (rounds * len(alive)))
+            worlds = max(1, self.settings.playouts // (rounds * len(alive)))
             for _ in range(worlds):
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
                 world = determinize(view, rng, p_truth)
                 seed = rng.getrandbits(32)
                 for i in alive:
-                    playout_rng = random.Random(seed)
-                    s = push(world, moves[i])
-                    for _ in range(self.horizon):
-                        if s.to_move is None:
-                            break
-                        s = push(s, rollout_action(s, playout_rng, self.trust, self.low_lead))
-                    totals[i] += score(s, me)
+                    totals[i] += self.playout(world, moves[i], random.Random(seed), me)
                     visits[i] += 1
             if r < rounds - 1 and len(alive) > 2:
                 alive.sort(key=lambda j: (-totals[j] / max(1, visits[j]), j))
