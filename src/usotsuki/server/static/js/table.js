@@ -21,7 +21,7 @@ let lastN = -1; // the last event number seen: resume from here
 let events = []; // events seen, for the log
 let names = [];
 let socket = null;
-let retry = 0;
+let retry = 0; // failed connections in a row: the next waits longer (reset by a state)
 let msgId = 0;
 const evidenceCache = new Map();
 let copiedUntil = 0;
@@ -79,8 +79,9 @@ function connect() {
   const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?${query}`);
   socket = ws;
   setConn(retry ? "table.reconnecting" : "table.connecting");
+  // An open socket is not yet a healthy one (a server may close it at once, 1008): the
+  // backoff is reset only by the catch-up's state message (onMessage).
   ws.onopen = () => {
-    retry = 0;
     setConn("table.connected");
     document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
   };
@@ -99,8 +100,15 @@ function connect() {
     if (ev.code === 4403) { forgetSeat(tableId); mine = null; }
     retry += 1;
     setConn("table.reconnecting");
-    retryTimer = setTimeout(connect, Math.min(500 * retry, 5000));
+    retryTimer = setTimeout(connect, retryDelay(retry));
   };
+}
+
+// 0.5 s, 1 s, 2 s ... up to 10 s, each with up to a quarter more at random (a restarted
+// server is not met by every page at the same instant).
+function retryDelay(failures) {
+  const base = Math.min(500 * 2 ** Math.min(failures - 1, 5), 10000);
+  return base * (1 + Math.random() / 4);
 }
 
 // Back online: do not wait for the old socket to time out; resume from the last event.
@@ -133,6 +141,7 @@ function onMessage(m) {
       return;
     case "state":
       state = m;
+      retry = 0; // the catch-up arrived whole: this connection works
       clockEnds = m.clock ? { seat: m.clock.seat, at: performance.now() + m.clock.left * 1000, seconds: m.clock.seconds } : null;
       break;
     case "error": if (m.code !== "left") notice(errorText(m.code, m.params, m.message)); return;
