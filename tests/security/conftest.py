@@ -31,14 +31,16 @@ def client() -> Iterator[TestClient]:
 class LiveServer:
     """``usotsuki serve``'s uvicorn settings on a free loopback port, in a thread."""
 
-    def __init__(self, **uvicorn_overrides: Any) -> None:
+    def __init__(self, app_options: dict[str, Any] | None = None,
+                 **uvicorn_overrides: Any) -> None:
         from usotsuki.server.guard import allowed_hosts
         from usotsuki.server.serve import uvicorn_options
 
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = int(s.getsockname()[1])
-        self.app = create_app(bot_delay=0, allowed_hosts=allowed_hosts("127.0.0.1"))
+        self.app = create_app(bot_delay=0, allowed_hosts=allowed_hosts("127.0.0.1"),
+                              **(app_options or {}))
         options = {**uvicorn_options(), **uvicorn_overrides}
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
                                 log_level="warning", **options)

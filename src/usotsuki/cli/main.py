@@ -200,6 +200,14 @@ def serve(
     bot_games_per_address: Annotated[int, typer.Option(
         help="Of --bot-games, the games of bots only that one client address's tables "
              "may play at once.")] = 2,
+    sockets_per_network: Annotated[int | None, typer.Option(
+        help="WebSockets open at once from one network (see --ipv4-prefix; default: "
+             "4 times --sockets-per-address).")] = None,
+    ipv4_prefix: Annotated[int, typer.Option(
+        help="Client addresses in one IPv4 network of this prefix length count as one "
+             "client for the connection caps.")] = 24,
+    ipv6_prefix: Annotated[int, typer.Option(
+        help="The same for IPv6 (a /64 is commonly one host or household).")] = 64,
     allowed_host: Annotated[list[str] | None, typer.Option(
         help="A Host name (or *.domain) the server answers and whose pages may open "
              "WebSockets, besides --host and localhost; repeat for more.")] = None,
@@ -226,7 +234,8 @@ def serve(
     from usotsuki.server.serve import Deployment, Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
-                    idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address)
+                    idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address,
+                    sockets_per_network, ipv4_prefix, ipv6_prefix)
     deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
                             lease_follows_sockets)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -15,13 +16,21 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from usotsuki import __version__
 from usotsuki.server import ws
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
-from usotsuki.server.guard import BodyLimit, ConnectionCap, OriginCheck, SecurityHeaders
+from usotsuki.server.guard import (
+    BodyLimit,
+    ConnectionCap,
+    Networks,
+    OriginCheck,
+    PathCheck,
+    SecurityHeaders,
+)
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
@@ -34,7 +43,9 @@ from usotsuki.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 1024 * 1024  # bytes of a request body (the largest are posted records)
+RECORD_ROUTES = ("/api/replay", "/api/review")  # the only bodies over guard.JSON_BODY
 WS_PER_ADDRESS = 32  # WebSockets open at once from one client address
+log = logging.getLogger(__name__)
 
 
 def default_db() -> Path:
@@ -51,6 +62,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                monotonic: Callable[[], float] = time.monotonic,
                allowed_hosts: Sequence[str] | None = None,
                max_body: int = MAX_BODY, ws_per_address: int = WS_PER_ADDRESS,
+               ws_per_network: int | None = None, networks: Networks | None = None,
                replay_limits: ReplayLimits | None = None,
                script_sources: Sequence[str] = (),
                settings: Settings | None = None,
@@ -64,8 +76,10 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     ``sync_limit`` (events resent per second, burst) for ``sync``, both timed by
     ``monotonic``. ``allowed_hosts``: the Host names served and WebSocket origins
     accepted (None: any, for in-process use; ``usotsuki serve`` always gives them);
-    ``max_body`` bounds a request body; ``ws_per_address`` the WebSockets open at once
-    from one address; ``replay_limits`` the replay workers (see ``replay_service``);
+    ``max_body`` bounds a request body (a posted record's; other JSON bodies are held
+    to ``guard.JSON_BODY``); ``ws_per_address`` and ``ws_per_network`` (4 addresses'
+    worth by default) the WebSockets open at once from one address and one network
+    (``networks``: IPv4 /24, IPv6 /64 by default); ``replay_limits`` the replay workers (see ``replay_service``);
     ``script_sources`` widen the pages' Content Security Policy (the browser tests'
     harness evaluates strings: ``'unsafe-eval'``; never in production); ``reviews`` the
     game reviews' service (``review_service``; default limits when None);
@@ -127,6 +141,14 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         return JSONResponse({"error": "bad_request", "message": "; ".join(parts)},
                             status_code=422)
 
+    @app.exception_handler(ClientDisconnect)
+    async def disconnected(request: Request, _exc: ClientDisconnect) -> Response:
+        # A client gone before its body arrived (or cut off by a limit): one line, as
+        # a traceback for each would flood the log.
+        address = request.client.host if request.client is not None else "?"
+        log.info("client %s left during %s %s", address, request.method, request.url.path)
+        return Response(status_code=400)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_problem(request: Request, exc: StarletteHTTPException) -> Response:
         # FastAPI's refusal of a body it cannot parse (too deep ...) in the Problem shape.
@@ -136,12 +158,14 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         return await http_exception_handler(request, exc)
 
     # Outermost last: every answer gets the security headers, hosts are checked first.
-    app.add_middleware(BodyLimit, max_body=max_body)
-    app.add_middleware(ConnectionCap, cap=ws_per_address, shared=coordinator)
+    app.add_middleware(BodyLimit, max_body=max_body, large_paths=RECORD_ROUTES)
+    app.add_middleware(ConnectionCap, cap=ws_per_address, shared=coordinator,
+                       network_cap=ws_per_network, networks=networks)
     app.add_middleware(SocketGauge, metrics=metrics)
     if allowed_hosts is not None:
         app.add_middleware(OriginCheck, hosts=allowed_hosts)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    app.add_middleware(PathCheck)
     app.add_middleware(SecurityHeaders, static=STATIC, script_sources=script_sources)
 
     app.include_router(ops_router)

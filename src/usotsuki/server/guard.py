@@ -1,23 +1,29 @@
 """ASGI middleware that bounds what one anonymous client can make the server do.
 
 - ``BodyLimit``: a request body over the limit gets 413 before it is parsed, whether it
-  announces its length or streams it in chunks.
+  announces its length or streams it in chunks: a small limit for JSON bodies (parsed
+  on the event loop), the large one only for the routes that hand a record to a worker.
+- ``PathCheck``: a path with a ``.`` or ``..`` segment (``%2f`` decodes to ``/``) is
+  refused, so no page is served under another route's policy.
 - ``SecurityHeaders``: nosniff, a Content Security Policy the pages satisfy (their
   inline scripts allowed by hash), no framing, no referrer (URLs hold invite codes).
 - ``OriginCheck``: a WebSocket opened by a page of another site is refused (with the
   host check of Starlette's ``TrustedHostMiddleware``, DNS rebinding cannot reach a
   server on localhost either).
-- ``ConnectionCap``: at most so many WebSockets open at once per client address.
+- ``ConnectionCap``: at most so many WebSockets open at once per client address and
+  per network (``Networks``: an IPv4 /24, an IPv6 /64).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import ipaddress
 import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit
@@ -49,18 +55,58 @@ async def _refuse(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+@dataclass(frozen=True)
+class Networks:
+    """The network a client address is counted in: its IPv4 /24 or IPv6 /64 by default
+    (one host or household commonly holds a whole /64, a provider hands out addresses
+    of a /24): many addresses of one network are one client to the caps. An address
+    that is not an IP (a test client's name) is its own network."""
+
+    ipv4_prefix: int = 24
+    ipv6_prefix: int = 64
+
+    def problem(self) -> str | None:
+        if not (8 <= self.ipv4_prefix <= 32 and 16 <= self.ipv6_prefix <= 128):
+            return "--ipv4-prefix must be 8 to 32 and --ipv6-prefix 16 to 128"
+        return None
+
+    def of(self, address: str) -> str:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return address
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        bits = self.ipv4_prefix if ip.version == 4 else self.ipv6_prefix
+        return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
+
+
+JSON_BODY = 16 * 1024
+"""Bytes of a JSON body parsed on the event loop (a table's creation is under 1 KB)."""
+
+
 class BodyLimit:
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    """``max_body`` for the ``large_paths`` (read raw and parsed in a worker process),
+    ``small_body`` for every other route."""
+
+    def __init__(self, app: ASGIApp, max_body: int, small_body: int = JSON_BODY,
+                 large_paths: Sequence[str] = ()) -> None:
         self.app = app
         self.max_body = max_body
+        self.small_body = min(small_body, max_body)
+        self.large_paths = frozenset(large_paths)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        message = f"the request body is limited to {self.max_body} bytes"
+        limit = self.max_body if scope["path"] in self.large_paths else self.small_body
+        await self._limited(limit, scope, receive, send)
+
+    async def _limited(self, limit: int, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"the request body is limited to {limit} bytes"
         length = Headers(scope=scope).get("content-length", "")
-        if length.isdigit() and int(length) > self.max_body:
+        if length.isdigit() and int(length) > limit:
             await _refuse(send, 413, "too_large", message)
             return
         seen = 0
@@ -71,7 +117,7 @@ class BodyLimit:
             received = await receive()
             if received["type"] == "http.request" and not refused:
                 seen += len(received.get("body", b""))
-                if seen > self.max_body:
+                if seen > limit:
                     # Answer now, and tell the app the client left: it stops reading
                     # and whatever it answers is dropped.
                     refused = True
@@ -114,7 +160,34 @@ DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cd
                "https://fonts.googleapis.com; font-src https://fonts.gstatic.com; "
                "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
                "worker-src blob:; connect-src 'self'; frame-ancestors 'none'")
-DOCS_PATHS = ("/docs", "/redoc")
+DOCS_PATHS = frozenset(("/docs", "/docs/oauth2-redirect", "/redoc"))
+"""Exactly these paths get the docs' policy: a page under them does not."""
+
+
+class PathCheck:
+    """404 for a path with an empty, ``.`` or ``..`` segment, or a backslash or NUL:
+    uvicorn decodes ``%2f`` to ``/``, and the static files resolve ``..``, so
+    ``/docs%2f..%2ftable.html`` would be the game page under the docs' path."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not clean_path(scope["path"]):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": "bad path"})
+            else:
+                await _refuse(send, 404, "not_found", "no such path")
+            return
+        await self.app(scope, receive, send)
+
+
+def clean_path(path: str) -> bool:
+    if "\\" in path or "\0" in path or not path.startswith("/"):
+        return False
+    segments = path.split("/")[1:]
+    # One empty segment is allowed last ("/", "/docs/"), none before it.
+    return not any(s in (".", "..") for s in segments) and "" not in segments[:-1]
 
 
 class SecurityHeaders:
@@ -131,7 +204,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = self.docs if scope["path"].startswith(DOCS_PATHS) else self.page
+        extra = self.docs if scope["path"] in DOCS_PATHS else self.page
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -189,13 +262,17 @@ class SharedCount(Protocol):
 
 
 class ConnectionCap:
-    """At most ``cap`` WebSockets open at once from one client address: in this process,
-    and with ``shared`` in every worker of a cluster (this process's count decides
-    alone while the shared one cannot be reached)."""
+    """At most ``cap`` WebSockets open at once from one client address and
+    ``network_cap`` from one network (``networks``): in this process, and with
+    ``shared`` in every worker of a cluster (this process's count decides alone while
+    the shared one cannot be reached)."""
 
-    def __init__(self, app: ASGIApp, cap: int, shared: SharedCount | None = None) -> None:
+    def __init__(self, app: ASGIApp, cap: int, shared: SharedCount | None = None,
+                 network_cap: int | None = None, networks: Networks | None = None) -> None:
         self.app = app
         self.cap = cap
+        self.network_cap = network_cap if network_cap is not None else 4 * cap
+        self.networks = networks or Networks()
         self.shared = shared
         self.open: Counter[str] = Counter()
 
@@ -204,27 +281,38 @@ class ConnectionCap:
             await self.app(scope, receive, send)
             return
         address = (scope.get("client") or ("?",))[0]
-        counted = False
-        if self.open[address] < self.cap and self.shared is not None:
-            allowed = await self.shared.open_socket(address, self.cap)
-            counted = bool(allowed)
-            if allowed is False:
-                await _too_many(send)
-                return
-        if self.open[address] >= self.cap:
-            await _too_many(send)
-            return
-        self.open[address] += 1
+        # The network's key cannot be an address: an IP network has a "/".
+        keys = [(address, self.cap), (self.networks.of(address), self.network_cap)]
+        if keys[1][0] == address:
+            keys.pop()
+        counted: list[str] = []
         try:
+            for key, cap in keys:
+                if not await self._count(key, cap, counted):
+                    await send({"type": "websocket.close", "code": 1013, "reason":
+                                "too many connections from this "
+                                + ("address" if key == address else "network")})
+                    return
             await self.app(scope, receive, send)
         finally:
-            self.open[address] -= 1
-            if not self.open[address]:
-                del self.open[address]
-            if counted and self.shared is not None:
-                await self.shared.close_socket(address)
+            await self._release(keys, counted)
 
+    async def _count(self, key: str, cap: int, counted: list[str]) -> bool:
+        if self.open[key] >= cap:
+            return False
+        shared = None
+        if self.shared is not None:
+            shared = await self.shared.open_socket(key, cap)
+            if shared is False:
+                return False
+        self.open[key] += 1
+        counted.append("shared" if shared else "local")
+        return True
 
-async def _too_many(send: Send) -> None:
-    await send({"type": "websocket.close", "code": 1013,
-                "reason": "too many connections from this address"})
+    async def _release(self, keys: list[tuple[str, int]], counted: list[str]) -> None:
+        for (key, _), how in zip(keys, counted, strict=False):
+            self.open[key] -= 1
+            if not self.open[key]:
+                del self.open[key]
+            if how == "shared" and self.shared is not None:
+                await self.shared.close_socket(key)

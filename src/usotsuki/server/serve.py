@@ -2,139 +2,38 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from uvicorn.protocols.http.h11_impl import H11Protocol
-
 from usotsuki.core.errors import InvalidRules
+from usotsuki.server.connections import (
+    MAX_CONNECTIONS,
+    TCP_PER_ADDRESS,
+    TCP_PER_NETWORK,
+    GuardedH11Protocol,
+    quiet_ping_protocol,
+)
+from usotsuki.server.guard import Networks
 
-HEADER_SECONDS = 10.0  # a request's headers must arrive within this (slowloris)
 KEEP_ALIVE_SECONDS = 5  # an idle HTTP connection between requests is closed after this
-TCP_PER_ADDRESS = 64  # HTTP connections open at once from one address (before upgrades)
 MAX_HEADER_BYTES = 16 * 1024
 GC_THRESHOLDS = (700, 10, 1000)  # CPython's defaults but the full collection's (10)
 WS_PING_SECONDS = 20.0  # a WebSocket whose peer does not answer a ping within this closes
-MAX_CONNECTIONS = 4096  # connections and tasks at once; more are answered 503 (a worker
-# must hold its share of the sockets of a dead one: 4,000 seats over two workers)
-
-
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request's headers (uvicorn has
-    none: a client sending a header a minute holds its connection forever) and a cap on
-    the connections open at once from one address. A connection upgraded to a WebSocket
-    leaves the count (the app caps WebSockets per address) and the deadline."""
-
-    header_seconds = HEADER_SECONDS
-    per_address = TCP_PER_ADDRESS
-    open_from: Counter[str] = Counter()
-    # Trusted proxies (--forwarded-allow-ips): every client arrives through them, so
-    # they are not capped here; the app's limits see the real address they forward.
-    proxies: frozenset[str] = frozenset()
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._address = self.client[0] if self.client else "?"
-        self._counted = False
-        self._header_timer: asyncio.TimerHandle | None = None
-        if self._address in self.proxies:
-            self._await_headers()
-            return
-        if self.open_from[self._address] >= self.per_address:
-            transport.close()
-            return
-        self.open_from[self._address] += 1
-        self._counted = True
-        self._await_headers()
-
-    def _release(self) -> None:
-        if self._counted:
-            self._counted = False
-            self.open_from[self._address] -= 1
-            if not self.open_from[self._address]:
-                del self.open_from[self._address]
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._release()
-        super().connection_lost(exc)
-
-    def handle_websocket_upgrade(self, event: Any) -> None:
-        self._release()
-        super().handle_websocket_upgrade(event)
-
-    def _waiting_for_headers(self) -> bool:
-        return self.cycle is None or self.cycle.response_complete
-
-    def _await_headers(self) -> None:
-        if self._header_timer is None:
-            self._header_timer = self.loop.call_later(self.header_seconds, self._too_slow)
-
-    def _too_slow(self) -> None:
-        self._header_timer = None
-        if self._waiting_for_headers() and not self.transport.is_closing():
-            self.transport.close()
-
-    def data_received(self, data: bytes) -> None:
-        before = self.cycle
-        super().data_received(data)
-        if self.cycle is not before and not self._waiting_for_headers():
-            if self._header_timer is not None:  # a request's headers are complete
-                self._header_timer.cancel()
-                self._header_timer = None
-        elif self._waiting_for_headers() and self._counted:
-            self._await_headers()  # bytes of the next request: its headers are due
-
-
-def _quiet_ping_protocol() -> Any:
-    """uvicorn's sans-I/O WebSocket protocol (its default with websockets >= 13) whose
-    keep-alive ping is sent only to a peer that has sent nothing for a whole interval: a
-    peer heard from within it is alive, and a dead one is still found within an interval
-    and the ping's timeout of its last message. Under load every socket's ping (and its
-    pong, through the balancer) cost as much I/O as a fifth of the game's frames;
-    players who act every few seconds are not pinged. "auto" if it is not there."""
-    try:
-        from uvicorn.protocols.websockets.websockets_sansio_impl import (
-            WebSocketsSansIOProtocol,
-        )
-    except ImportError:
-        return "auto"
-
-    class QuietPingProtocol(WebSocketsSansIOProtocol):
-        heard = 0.0  # loop time when the peer last sent anything
-
-        def data_received(self, data: bytes) -> None:
-            self.heard = self.loop.time()
-            super().data_received(data)
-
-        def send_keepalive_ping(self) -> None:
-            quiet = self.loop.time() - self.heard
-            if (self.ping_interval is not None and quiet < self.ping_interval
-                    and not self.close_sent):
-                self.ping_timer = self.loop.call_later(self.ping_interval - quiet,
-                                                       self.send_keepalive_ping)
-                return
-            super().send_keepalive_ping()
-
-    return QuietPingProtocol
 
 
 def uvicorn_options() -> dict[str, Any]:
     """The uvicorn settings that bound slow and idle clients."""
     return {"http": GuardedH11Protocol, "timeout_keep_alive": KEEP_ALIVE_SECONDS,
             "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+            # GuardedH11Protocol's own limits replace it (it sheds API calls, not pages)
             "limit_concurrency": MAX_CONNECTIONS, "ws_max_size": 65536,
             "ws_ping_interval": WS_PING_SECONDS, "ws_ping_timeout": WS_PING_SECONDS,
             # Frames are small JSON: compressing each costs more CPU than it saves.
-            "ws_per_message_deflate": False, "ws": _quiet_ping_protocol()}
+            "ws_per_message_deflate": False, "ws": quiet_ping_protocol()}
 
 
 @dataclass(frozen=True)
@@ -150,6 +49,20 @@ class Limits:
     bot_idle_cpu: bool = True
     sockets_per_address: int = 32  # WebSockets open at once from one client address
     bot_games_per_address: int = 2  # of --bot-games, those one client address's tables play
+    # and from one network (an IPv4 /24, an IPv6 /64); None: 4 addresses' worth
+    sockets_per_network: int | None = None
+    ipv4_prefix: int = 24
+    ipv6_prefix: int = 64
+
+    @property
+    def networks(self) -> Networks:
+        return Networks(self.ipv4_prefix, self.ipv6_prefix)
+
+    @property
+    def network_sockets(self) -> int:
+        if self.sockets_per_network is not None:
+            return self.sockets_per_network
+        return 4 * self.sockets_per_address
 
     def problem(self) -> str | None:
         if self.bot_workers < 1 or self.bot_deadline <= 0:
@@ -158,9 +71,9 @@ class Limits:
             return "--tables-per-minute, --open-tables and --bot-games must be >= 0"
         if self.idle_hours <= 0:
             return "--idle-hours must be > 0"
-        if self.sockets_per_address < 1:
-            return "--sockets-per-address must be >= 1"
-        return None
+        if self.sockets_per_address < 1 or self.network_sockets < self.sockets_per_address:
+            return "--sockets-per-address must be >= 1 and --sockets-per-network >= it"
+        return self.networks.problem()
 
 
 @dataclass(frozen=True)
@@ -246,12 +159,16 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
         deployment.lease_follows_sockets)
     try:
         app = create_app(store=store, settings=settings, allowed_hosts=hosts,
-                         ws_per_address=limits.sockets_per_address, cluster=cluster)
+                         ws_per_address=limits.sockets_per_address,
+                         ws_per_network=limits.network_sockets,
+                         networks=limits.networks, cluster=cluster)
     except Exception as exc:  # the leases' table cannot be made: say so, no traceback
         print(f"error: cannot join the cluster: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     # HTTP connections (before any upgrade) may be twice the WebSockets: pages, API calls
     GuardedH11Protocol.per_address = max(TCP_PER_ADDRESS, 2 * limits.sockets_per_address)
+    GuardedH11Protocol.per_network = max(TCP_PER_NETWORK, 2 * limits.network_sockets)
+    GuardedH11Protocol.networks = limits.networks
     proxies = deployment.forwarded_allow_ips
     GuardedH11Protocol.proxies = frozenset(
         p.strip() for p in (proxies or "").split(",") if p.strip() and p.strip() != "*")
