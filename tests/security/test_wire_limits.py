@@ -126,11 +126,6 @@ def test_security_headers(client: TestClient, path: str) -> None:
     assert "unsafe-inline" not in policy
 
 
-def test_docs_keep_working_under_their_own_policy(client: TestClient) -> None:
-    policy = client.get("/docs").headers["content-security-policy"]
-    assert "https://cdn.jsdelivr.net" in policy and "frame-ancestors 'none'" in policy
-
-
 def test_foreign_hosts_and_origins_are_refused() -> None:
     """DNS rebinding (a foreign Host) and cross-site WebSockets (a foreign Origin)."""
     app = create_app(bot_delay=0, allowed_hosts=allowed_hosts("127.0.0.1"))

@@ -35,6 +35,7 @@ from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.review_service import ReviewLimits, ReviewService
+from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.review import router as review_router
 from usotsuki.server.routes.tables import router as tables_router
@@ -118,6 +119,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         the_reviews.close()
 
     app = FastAPI(title="usotsuki game server", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # routes/docs.py serves /docs
                   description="Bluff and the Liar Game online. HTTP for tables, a "
                   "WebSocket per seat for play: see PROTOCOL.md.")
     app.state.lobby = lobby
@@ -168,6 +170,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.add_middleware(PathCheck)
     app.add_middleware(SecurityHeaders, static=STATIC, script_sources=script_sources)
 
+    app.include_router(api_docs.router)
+    app.mount(api_docs.ASSETS, api_docs.assets(), name="docs-assets")
     app.include_router(ops_router)
     app.include_router(tables_router)
     app.include_router(ui_router)
