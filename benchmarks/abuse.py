@@ -15,13 +15,28 @@ measuring the round trip (p50/p99) while each attack runs:
 4. a 50 MB request body: status, time, memory.
 5. slowloris connections still open after ``--slow-seconds``; 100 WebSockets from one
    address; ``"["*2000`` and a lone surrogate id (does the socket survive?); ``sync``
-   floods from 5 sockets (frames/s received, server CPU); a name of zero-width spaces;
-   the security headers; a foreign Host and a foreign WebSocket Origin.
+   floods from 5 sockets (frames/s received, server CPU).
+6. connections: 50 request bodies trickled a byte a second for ``--body-wait``
+   (still open?); 800 connections and 200 WebSockets from 20 addresses of one /24
+   (how many admitted, and a visitor of another network's statuses); 4,400 idle
+   connections from 22 networks, past the global limit (admitted; a visitor's
+   statuses for /, /healthz and the API; the filling networks' API call and /healthz).
+7. bodies: 1 MiB JSON bodies to ``/api/tables`` from two loops (parsed on the event
+   loop if accepted); 300 clients leaving in the middle of a body (tracebacks in the
+   server's log, with ``--log``).
+8. checks: a name of zero-width spaces; the security headers; a foreign Host and a
+   foreign WebSocket Origin; /docs's policy; ``/docs%2f..%2ftable.html``; a Liar
+   ``hand_size`` of 10**30.
+
+Each phase prints the probe table's ping p50/p99 during it (``idle`` is before any
+attack), and at the end a Markdown table of them; after ``--settle`` seconds, each
+server process's RSS (does the memory return?).
 
     python benchmarks/abuse.py [--seconds 5] [--clients 2] [--max-record] [--bots]
-                               [--json PATH]
+                               [--log PATH] [--json PATH]
 
-Run it before and after a change with the same options; it stops by itself.
+Run it before and after a change with the same options; it stops by itself. The
+connection phases bind client sockets to addresses of 127.0.0.0/8 (Linux loopback).
 """
 
 from __future__ import annotations
@@ -317,7 +332,174 @@ async def _sync_flood(url: str, table_id: str, seconds: float, sockets: int = 5
             "sockets_dropped": dropped}
 
 
-async def _checks(url: str, invite: str) -> dict[str, Any]:
+async def _dial(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection from ``source`` (any of 127.0.0.0/8 on loopback): one client
+    address, or many of one network, as the attack needs."""
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+
+
+def _gone(reader: asyncio.StreamReader) -> bool:
+    """Closed by the server (a moment after it happened)."""
+    return reader.at_eof() or reader.exception() is not None
+
+
+async def _ws_from(source: str, port: int, ws_url: str) -> Any:
+    """A WebSocket from ``source``."""
+    import socket
+
+    from websockets.asyncio.client import connect
+
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    return await connect(ws_url, sock=sock, max_size=2**24)
+
+
+async def _get(port: int, source: str, path: str) -> int | str:
+    """The status of one request from ``source`` (0: the connection was closed)."""
+    try:
+        reader, writer = await _dial(port, source)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                     .encode())
+        line = await asyncio.wait_for(reader.readline(), 5)
+        writer.close()
+        return int(line.split()[1]) if line else 0
+    except (OSError, asyncio.TimeoutError, IndexError, ValueError) as exc:
+        return type(exc).__name__
+
+
+async def _visitor(port: int, source: str) -> dict[str, Any]:
+    return {path: await _get(port, source, path) for path in ("/", "/healthz",
+                                                              "/api/bots/bluff")}
+
+
+async def _slow_bodies(port: int, wait: float, count: int = 50) -> dict[str, Any]:
+    """Bodies trickled a byte a second (headers complete, so no header deadline)."""
+    conns = []
+    for _ in range(count):
+        with contextlib.suppress(OSError):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
+            conns.append((reader, writer))
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        for _, writer in conns:
+            with contextlib.suppress(OSError):
+                writer.write(b" ")
+        await asyncio.sleep(1)
+    await asyncio.sleep(0.2)
+    alive = sum(not _gone(reader) for reader, _ in conns)
+    for _, writer in conns:
+        writer.close()
+    return {"slow_bodies": len(conns), "still_open_after_s": wait, "still_open": alive}
+
+
+async def _one_network(url: str, port: int, table_id: str, seconds: float,
+                       addresses: int = 20, each: int = 40) -> dict[str, Any]:
+    """``addresses`` of one /24 (127.0.0.2 ...), ``each`` idle connections apiece and
+    then 25 WebSockets from each of 8 of them: a per-address cap alone admits them
+    all; a visitor from another /24 is served meanwhile."""
+    held, refused = [], 0
+    for a in range(addresses):
+        for _ in range(each):
+            try:
+                reader, writer = await _dial(port, f"127.0.0.{2 + a}")
+            except OSError:
+                refused += 1
+                continue
+            held.append((reader, writer))
+    await asyncio.sleep(0.3)
+    refused += sum(_gone(r) for r, _ in held)
+    visitor = await _visitor(port, "127.0.1.1")
+    for _, writer in held:
+        writer.close()
+    sockets, ws_refused = [], 0
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}"
+    for a in range(8):
+        for _ in range(25):
+            try:
+                sockets.append(await _ws_from(f"127.0.0.{2 + a}", port, ws_url))
+            except Exception:
+                ws_refused += 1
+    await asyncio.sleep(max(0.0, seconds - 1))
+    for ws in sockets:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    return {"tcp_tried": addresses * each, "tcp_admitted": addresses * each - refused,
+            "websockets_tried": 200, "websockets_admitted": len(sockets),
+            "visitor_from_another_network": visitor}
+
+
+async def _fill_the_server(port: int, seconds: float, networks: int = 22, each: int = 200
+                           ) -> dict[str, Any]:
+    """4,400 idle connections from 22 networks (under each network's cap): past the
+    global limit the server keeps a reserve for a visitor of another network."""
+    held, refused = [], 0
+    for n in range(networks):
+        for i in range(each):
+            try:
+                held.append(await _dial(port, f"127.0.{10 + n}.{2 + i % 50}"))
+            except OSError:
+                refused += 1
+    await asyncio.sleep(0.3)
+    refused += sum(_gone(r) for r, _ in held)
+    visitor = await _visitor(port, "127.0.99.1")
+    hog = await _get(port, "127.0.10.2", "/api/bots/bluff")
+    hog_page = await _get(port, "127.0.10.2", "/healthz")
+    await asyncio.sleep(max(0.0, min(seconds, 8.0) - 1))  # within the header deadline
+    for _, writer in held:
+        writer.close()
+    return {"tried": networks * each, "admitted": networks * each - refused,
+            "visitor": visitor, "filling_network_api": hog, "filling_network_healthz": hog_page}
+
+
+async def _json_flood(url: str, seconds: float, clients: int = 2) -> dict[str, Any]:
+    """1 MiB JSON bodies to a route that parses JSON on the event loop."""
+    import httpx
+
+    body = b'{"game": "bluff", "seats": [' + b'{"bot": null},' * 74_000 + b'{"bot": null}]}'
+    codes: dict[str, int] = {}
+    deadline = time.monotonic() + seconds
+
+    async def loop(client: httpx.AsyncClient) -> None:
+        while time.monotonic() < deadline:
+            try:
+                r = await client.post(f"{url}/api/tables", content=body, timeout=30,
+                                      headers={"content-type": "application/json"})
+                key = str(r.status_code)
+            except httpx.HTTPError as exc:
+                key = type(exc).__name__
+            codes[key] = codes.get(key, 0) + 1
+
+    async with httpx.AsyncClient() as client:
+        await asyncio.gather(*(loop(client) for _ in range(clients)))
+    return {"body_mb": round(len(body) / 2**20, 2), "answers": codes}
+
+
+async def _cut_bodies(port: int, log: Path | None, seconds: float, count: int = 300
+                      ) -> dict[str, Any]:
+    """Clients that leave in the middle of a body: the log lines it costs."""
+    before = log.read_bytes().count(b"Traceback") if log else None
+    for _ in range(count):
+        with contextlib.suppress(OSError):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+                         + b" " * 1000)
+            await writer.drain()
+            writer.close()
+    await asyncio.sleep(min(seconds, 2.0))
+    if log is None:
+        return {"cut_bodies": count}
+    text = log.read_bytes()
+    return {"cut_bodies": count, "tracebacks_logged": text.count(b"Traceback") - (before or 0),
+            "log_bytes": len(text)}
+
+
+
+async def _checks(url: str, port: int, invite: str) -> dict[str, Any]:
     import httpx
     from websockets.asyncio.client import connect
 
@@ -332,6 +514,13 @@ async def _checks(url: str, invite: str) -> dict[str, Any]:
             "referrer-policy")}
         r = await client.get(f"{url}/api/bots/bluff", headers={"host": "evil.example"})
         out["foreign_host"] = r.status_code
+        policy = (await client.get(f"{url}/docs")).headers.get("content-security-policy", "")
+        out["docs_policy_strict"] = "unsafe-inline" not in policy and "https:" not in policy
+        r = await client.post(f"{url}/api/tables", json={
+            "game": "liar", "seats": [{"bot": None}] * 2, "rules": {"hand_size": 10**30}})
+        out["liar_hand_size_10**30"] = r.status_code
+    out["docs_traversal_to_table_page"] = await _get(port, "127.0.0.1",
+                                                     "/docs%2f..%2ftable.html")
     try:
         async with connect(url.replace("http", "ws") + "/ws/tables/x",
                            origin="http://evil.example") as ws:  # type: ignore[arg-type]
@@ -389,12 +578,48 @@ async def _drive(url: str, port: int, pid: int, args: argparse.Namespace) -> lis
                                     lambda sec: _sockets(url, b["table_id"], sec), s))
         results.append(await _phase("5 sync flood", probe, pid,
                                     lambda sec: _sync_flood(url, b["table_id"], sec), s))
-        results.append(await _phase("5 checks", probe, pid, lambda sec: _checks(url, w["invite"]),
-                                    s))
+        results.append(await _phase("slow bodies", probe, pid,
+                                    lambda sec: _slow_bodies(port, args.body_wait),
+                                    args.body_wait))
+        results.append(await _phase("one /24 network", probe, pid, lambda sec: _one_network(
+            url, port, b["table_id"], sec), s))
+        results.append(await _phase("server filled", probe, pid,
+                                    lambda sec: _fill_the_server(port, sec), s))
+        results.append(await _phase("1 MiB JSON bodies", probe, pid,
+                                    lambda sec: _json_flood(url, sec), s))
+        results.append(await _phase("bodies cut off", probe, pid,
+                                    lambda sec: _cut_bodies(port, args.log, sec), s))
+        results.append(await _phase("5 checks", probe, pid,
+                                    lambda sec: _checks(url, port, w["invite"]), s))
         if args.bots:  # last: on a server without quotas the bots play on after it
             results.append(await _phase("2 bot-only tables", probe, pid,
                                         lambda sec: _bot_tables(url, sec), s))
-    return results
+    await asyncio.sleep(args.settle)
+    after = {"phase": "after", "settled_s": args.settle, "rss_mb": _rss_by_process(pid)}
+    print(json.dumps(after), flush=True)
+    return [*results, after]
+
+
+def _rss_by_process(pid: int) -> dict[str, float]:
+    """The server's RSS and each child's (replay and bot workers), in MB."""
+    out = {}
+    for p in _tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{p}/status") as f:
+            kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+            out["server" if p == pid else f"child {p}"] = round(kb / 1024)
+    return out
+
+
+def _summary(results: list[dict[str, Any]]) -> str:
+    """The probe table's round trips by phase ("idle" is the baseline), as Markdown."""
+    lines = ["| phase | ping p50 ms | p99 ms | max ms | unanswered | RSS peak MB |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for r in results:
+        if "ping_ms" in r:
+            p = r["ping_ms"]
+            lines.append(f"| {r['phase']} | {p['p50']} | {p['p99']} | {p['max']} | "
+                         f"{p['unanswered']} | {r['rss_mb']['peak']} |")
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -403,7 +628,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     def bound() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
-    with live_server("abuse", preexec_fn=bound, quiet=True,
+    with live_server("abuse", preexec_fn=bound, quiet=args.log is None, log=args.log,
                      env={**os.environ, "OPENBLAS_NUM_THREADS": "1"}) as (url, server):
         return asyncio.run(_drive(url, int(url.rsplit(":", 1)[1]), server.pid, args))
 
@@ -420,9 +645,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="also create bot-only tables (finding 2; last, as they play on)")
     parser.add_argument("--memory-gb", type=float, default=4.0,
                         help="the server's address-space bound")
+    parser.add_argument("--body-wait", type=float, default=35.0,
+                        help="how long slow bodies trickle (the body deadline is 30 s)")
+    parser.add_argument("--settle", type=float, default=10.0,
+                        help="seconds after the last attack before the memory is read")
+    parser.add_argument("--log", type=Path,
+                        help="the server's standard error goes here (tracebacks are counted)")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
     results = run(args)
+    print(_summary(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
     return 0

@@ -11,6 +11,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -40,16 +41,22 @@ def wait_ready(url: str, server: subprocess.Popen[bytes], seconds: float = 30.0)
 def live_server(name: str, extra: Sequence[str] = (), *,
                 preexec_fn: Callable[[], None] | None = None,
                 env: Mapping[str, str] | None = None,
-                quiet: bool = False) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``(url, process)`` of a started server; ``extra`` are more ``serve`` options."""
-    with tempfile.TemporaryDirectory(prefix=f"usotsuki-{name}-") as tmp:
+                quiet: bool = False, log: Path | None = None
+                ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``(url, process)`` of a started server; ``extra`` are more ``serve`` options;
+    its standard error goes to ``log`` when given (else nowhere if ``quiet``)."""
+    with tempfile.TemporaryDirectory(prefix=f"usotsuki-{name}-") as tmp, \
+            contextlib.ExitStack() as files:
         url = f"http://127.0.0.1:{free_port()}"
+        errors: Any = subprocess.DEVNULL if quiet else subprocess.PIPE
+        if log is not None:
+            errors = files.enter_context(log.open("wb"))
         server = subprocess.Popen(
             [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port",
              url.rsplit(":", 1)[1], "--db", str(Path(tmp) / f"{name}.sqlite3"),
              "--bot-delay", "0", *extra],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL if quiet else subprocess.PIPE,
+            stderr=errors,
             preexec_fn=preexec_fn, env=None if env is None else dict(env))
         try:
             wait_ready(url, server)

@@ -114,6 +114,26 @@ def test_the_body_deadline_spares_a_connection_between_requests(
         server.stop()
 
 
+def test_a_websocket_outlives_the_deadlines_of_its_upgrade_request(
+        tight: pytest.MonkeyPatch) -> None:
+    tight.setattr(GuardedH11Protocol, "header_seconds", 0.3)
+    tight.setattr(GuardedH11Protocol, "body_seconds", 0.3)
+    server = LiveServer()
+    try:
+        with dial(server.port, "127.0.0.1") as sock:
+            body = json.dumps({"game": "bluff", "seats": [{"bot": None}] * 2}).encode()
+            table = json.loads(exchange(sock, "POST", "/api/tables", body)[1])
+        url = f"ws://127.0.0.1:{server.port}/ws/tables/{table['table_id']}"
+        with connect(url) as ws:
+            time.sleep(1.0)
+            ws.send(json.dumps({"type": "ping", "id": 1}))
+            while (message := json.loads(ws.recv(timeout=5)))["type"] != "pong":
+                pass
+            assert message["id"] == 1
+    finally:
+        server.stop()
+
+
 def test_http_connections_are_capped_per_network(tight: pytest.MonkeyPatch) -> None:
     """Three addresses of one /24 hold the network's three connections; a fourth
     address of it is refused, one of another /24 is not."""

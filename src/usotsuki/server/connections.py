@@ -123,7 +123,7 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_made(transport)
         self._address = self.client[0] if self.client else "?"
         self._network = self.networks.of(self._address)
-        self._counted = False
+        self._counted = self._upgraded = False
         self.handed_network: str | None = None
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
@@ -171,6 +171,7 @@ class GuardedH11Protocol(H11Protocol):
         # The WebSocket protocol takes this connection's place in its network.
         self.handed_network = self._network if self._counted else None
         self._release()
+        self._upgraded = True  # no more deadlines: the WebSocket protocol has it now
         super().handle_websocket_upgrade(event)
 
     def _waiting_for_headers(self) -> bool:
@@ -202,7 +203,7 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         before = self.cycle
         super().data_received(data)
-        if self.transport.is_closing():
+        if self._upgraded or self.transport.is_closing():
             return
         if self.cycle is not before and not self._waiting_for_headers():
             if self._header_timer is not None:  # a request's headers are complete
