@@ -365,7 +365,7 @@ async def _get(port: int, source: str, path: str) -> int | str:
         line = await asyncio.wait_for(reader.readline(), 5)
         writer.close()
         return int(line.split()[1]) if line else 0
-    except (OSError, asyncio.TimeoutError, IndexError, ValueError) as exc:
+    except (TimeoutError, OSError, IndexError, ValueError) as exc:
         return type(exc).__name__
 
 

@@ -16,8 +16,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import ClientDisconnect
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect
 
 from usotsuki import __version__
 from usotsuki.server import ws
@@ -80,7 +80,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     ``max_body`` bounds a request body (a posted record's; other JSON bodies are held
     to ``guard.JSON_BODY``); ``ws_per_address`` and ``ws_per_network`` (4 addresses'
     worth by default) the WebSockets open at once from one address and one network
-    (``networks``: IPv4 /24, IPv6 /64 by default); ``replay_limits`` the replay workers (see ``replay_service``);
+    (``networks``: IPv4 /24, IPv6 /64 by default); ``replay_limits`` the replay
+    workers (see ``replay_service``);
     ``script_sources`` widen the pages' Content Security Policy (the browser tests'
     harness evaluates strings: ``'unsafe-eval'``; never in production); ``reviews`` the
     game reviews' service (``review_service``; default limits when None);

@@ -105,7 +105,7 @@ class GuardedH11Protocol(H11Protocol):
 
     # uvicorn answers 503 when len(connections) reaches this: never for pages, static
     # files and /healthz, nor for visitors; for the others past max_connections.
-    @property  # type: ignore[override]
+    @property
     def limit_concurrency(self) -> int | None:
         if self.scope is None or _never_shed(self.scope) or self._visitor():
             return None
