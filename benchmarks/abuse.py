@@ -81,7 +81,8 @@ def _rss_mb(pid: int) -> float:
     total = 0
     for p in _tree(pid):
         with contextlib.suppress(OSError), open(f"/proc/{p}/status") as f:
-            total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+            # (a worker just ended, a zombie, has no VmRSS line)
+            total += next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0)
     return total / 1024
 
 
@@ -605,7 +606,7 @@ def _rss_by_process(pid: int) -> dict[str, float]:
     out = {}
     for p in _tree(pid):
         with contextlib.suppress(OSError), open(f"/proc/{p}/status") as f:
-            kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+            kb = next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0)
             out["server" if p == pid else f"child {p}"] = round(kb / 1024)
     return out
 
