@@ -386,8 +386,8 @@ async def _slow_bodies(port: int, wait: float, count: int = 50) -> dict[str, Any
             conns.append((reader, writer))
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
-        for _, writer in conns:
-            with contextlib.suppress(OSError):
+        for reader, writer in conns:
+            if not _gone(reader):  # (asyncio warns of each write to a closed socket)
                 writer.write(b" ")
         await asyncio.sleep(1)
     await asyncio.sleep(0.2)
@@ -563,6 +563,8 @@ async def _drive(url: str, port: int, pid: int, args: argparse.Namespace) -> lis
         for _ in range(3):  # welcome, events, state
             await probe.recv()
         results.append(await _phase("idle", probe, pid, lambda sec: asyncio.sleep(sec), s))
+        start = {"phase": "start", "rss_mb": _rss_by_process(pid)}
+        print(json.dumps(start), flush=True)
         results.append(await _phase("1 replay flood", probe, pid, lambda sec: _replay_flood(
             url, flood, args.clients, sec), s))
         if args.max_record:
@@ -598,7 +600,7 @@ async def _drive(url: str, port: int, pid: int, args: argparse.Namespace) -> lis
     await asyncio.sleep(args.settle)
     after = {"phase": "after", "settled_s": args.settle, "rss_mb": _rss_by_process(pid)}
     print(json.dumps(after), flush=True)
-    return [*results, after]
+    return [*results, start, after]
 
 
 def _rss_by_process(pid: int) -> dict[str, float]:

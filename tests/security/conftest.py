@@ -62,6 +62,17 @@ class LiveServer:
         self.thread.join(timeout=10)
 
 
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    """Whether the server closes the connection within ``within`` seconds."""
+    sock.settimeout(within)
+    try:
+        return sock.recv(1) == b""
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
 @pytest.fixture
 def live() -> Iterator[LiveServer]:
     server = LiveServer()

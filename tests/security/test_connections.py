@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import LiveServer
+from conftest import LiveServer, closed_by_server
 from fastapi.testclient import TestClient
 from server_helpers import receive
 from starlette.websockets import WebSocketDisconnect
@@ -39,16 +39,6 @@ def quick_live(monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
     server = LiveServer()
     yield server
     server.stop()
-
-
-def closed_by_server(sock: socket.socket, within: float) -> bool:
-    sock.settimeout(within)
-    try:
-        return sock.recv(1) == b""
-    except TimeoutError:
-        return False
-    except OSError:
-        return True
 
 
 def test_slowloris_headers_are_timed_out(quick_live: LiveServer) -> None:
