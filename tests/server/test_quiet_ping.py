@@ -1,4 +1,4 @@
-"""The server's WebSocket keep-alive (``serve._quiet_ping_protocol``): a peer that sent
+"""The server's WebSocket keep-alive (``connections.quiet_ping_protocol``): a peer that sent
 something within the ping interval is not pinged; a silent one is, and closed if it does
 not answer within the timeout. Driven by a fake loop's clock: no real waiting."""
 
@@ -12,7 +12,8 @@ from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.protocol import State
 
-from usotsuki.server.serve import WS_PING_SECONDS, _quiet_ping_protocol
+from usotsuki.server.connections import quiet_ping_protocol
+from usotsuki.server.serve import WS_PING_SECONDS
 
 
 class FakeLoop:
@@ -67,7 +68,7 @@ async def _app(scope: Any, receive: Any, send: Any) -> None:  # never called her
 
 @pytest.fixture()
 def socket() -> tuple[Any, FakeLoop, FakeTransport]:
-    cls = _quiet_ping_protocol()
+    cls = quiet_ping_protocol()
     if isinstance(cls, str):
         pytest.fail("uvicorn's sans-I/O WebSocket protocol is not installed")
     config = Config(app=_app, ws_ping_interval=WS_PING_SECONDS,
