@@ -19,7 +19,8 @@ page and ``/healthz`` included. Here, per process:
 
 A trusted proxy (``--forwarded-allow-ips``) is capped by none of the per-client rules
 and never shed (every client arrives through it; the app's caps see the addresses it
-forwards), but its connections count in the total.
+forwards), but its connections count in the total, and past ``max_connections`` its
+API calls are answered 503 as a heavy client's are (it caps its clients itself).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class Book:
     @classmethod
     def shed_one(cls, but: str, at_least: int) -> bool:
         """Close a connection of the network holding the most (not ``but``), if it holds
-        ``at_least``: a full server makes room for a visitor at a heavy client's cost."""
+        ``at_least``: a full server makes room for a visitor at a heavy client's cost.
+        It looks at every network, but runs only once the reserve is full."""
         if not cls.members:
             return False
         network, held = max(cls.members.items(), key=lambda item: len(item[1]))
@@ -116,6 +118,7 @@ class GuardedH11Protocol(H11Protocol):
         """uvicorn sets its option here; the limits above replace it."""
 
     def _visitor(self) -> bool:
+        # (this connection counts in its network's, as it did not when admitted)
         return (self._address not in self.proxies
                 and Book.held(self._network) <= self.visitor_connections)
 
