@@ -376,13 +376,14 @@ async def _visitor(port: int, source: str) -> dict[str, Any]:
 
 
 async def _slow_bodies(port: int, wait: float, count: int = 50) -> dict[str, Any]:
-    """Bodies trickled a byte a second (headers complete, so no header deadline)."""
+    """Bodies trickled a byte a second (headers complete, so no header deadline), of a
+    length every record route accepts."""
     conns = []
     for _ in range(count):
         with contextlib.suppress(OSError):
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(b"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         b"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
+                         b"Content-Type: application/json\r\nContent-Length: 200000\r\n\r\n")
             conns.append((reader, writer))
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
