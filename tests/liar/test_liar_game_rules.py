@@ -97,13 +97,15 @@ def test_l3_deal_all_option_for_any_count() -> None:
     assert LiarRules(players=3, deal_all=True).hand_sizes() == (18, 17, 17)
 
 
-def test_l3_a_hand_no_table_can_be_dealt_is_refused() -> None:
-    """26 each is the most two players can get; a larger hand_size was played as
-    deal_all without a word (10**30 included)."""
+def test_l3_a_hand_larger_than_any_table_can_deal_deals_the_whole_deck() -> None:
+    """26 each is the most two players can get; a larger hand_size is a valid option
+    (Part 4: any integer >= 1) and L3 deals all 52 (the server refuses it at its tables)."""
     assert LiarRules(players=2, hand_size=26).hand_sizes() == (26, 26)
     for size in (27, 52, 10**30):
-        with pytest.raises(InvalidRules, match="hand_size must be an integer from 1 to 26"):
-            LiarRules(players=2, hand_size=size)
+        rules = LiarRules(players=2, hand_size=size)
+        assert rules.deals_all and rules.hand_sizes() == (26, 26)
+    with pytest.raises(InvalidRules, match="hand_size must be an integer >= 1"):
+        LiarRules(players=2, hand_size=0)
 
 
 def test_l3_a_hand_of_the_wrong_size_is_refused() -> None:

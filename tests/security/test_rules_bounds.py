@@ -1,5 +1,6 @@
 """A Liar table with ``hand_size: 10**30`` was accepted and played as ``deal_all``: the
-rules core now refuses a hand no table can be dealt, and the server says why."""
+server now refuses at its tables a hand no table can be dealt, and says why. (The rules
+core keeps RULES.md's reading: any hand_size >= 1 is valid, L3 deals the whole deck.)"""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ def test_an_undealable_hand_size_is_refused_with_the_rule(client: TestClient) ->
                                              "rules": {"hand_size": size}})
         assert r.status_code == 400, r.text
         assert r.json()["error"] == "bad_rules"
-        assert "hand_size must be an integer from 1 to 26 (L3" in r.json()["message"]
+        assert "hand_size is at most 26 at this server's tables (L3" in r.json()["message"]
     ok = client.post("/api/tables", json={"game": "liar", "seats": [{"bot": None}] * 2,
                                           "rules": {"hand_size": 26}})
     assert ok.status_code == 201, ok.text

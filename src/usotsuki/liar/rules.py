@@ -19,8 +19,8 @@ from usotsuki.core.game import MAX_PLAYERS, MIN_PLAYERS  # L1 (2 is the variant)
 DECK_SIZE = 52
 MAX_HAND_SIZE = DECK_SIZE // MIN_PLAYERS
 """L3: the largest hand the deck can give every seat (26 each to two players). A larger
-``hand_size`` can never be dealt as asked at any table: it is refused, not played as
-``deal_all``."""
+``hand_size`` is still valid (RULES.md Part 4: any integer >= 1): L3 then deals the whole
+deck. The server refuses it at its tables, where it can only be a mistake."""
 
 HOUSE_RULES = ("multi", "revolution", "eight_cut", "jack_back", "six_up", "binding", "classes")
 """The on/off house rules O1-O7, in rule-number order."""
@@ -63,9 +63,8 @@ class LiarRules:
         if not _is_int(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidRules(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS} (L1), "
                                f"not {self.players!r}")
-        if not _is_int(self.hand_size) or not 1 <= self.hand_size <= MAX_HAND_SIZE:
-            raise InvalidRules(f"hand_size must be an integer from 1 to {MAX_HAND_SIZE} (L3: "
-                               f"a larger hand cannot be dealt), not {self.hand_size!r}")
+        if not _is_int(self.hand_size) or self.hand_size < 1:
+            raise InvalidRules(f"hand_size must be an integer >= 1 (L3), not {self.hand_size!r}")
         if self.turn_limit is not None and (not _is_int(self.turn_limit) or self.turn_limit < 1):
             raise InvalidRules(f"turn_limit must be None or an integer >= 1 (L11), "
                                f"not {self.turn_limit!r}")

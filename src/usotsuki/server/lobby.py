@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from usotsuki.games import ENTRIES
+from usotsuki.liar.rules import MAX_HAND_SIZE
 from usotsuki.server.auth import new_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
@@ -210,7 +211,14 @@ class Lobby:
 
     def _rules(self, game: str, rules: dict[str, Any]) -> dict[str, Any]:
         entry = ENTRIES.get(game)  # (an unknown game is refused by the table's config)
-        if entry is None or not entry.turn_limited:
+        if entry is None:
+            return rules
+        size = rules.get("hand_size")
+        if isinstance(size, int) and size > MAX_HAND_SIZE:  # L3 would deal the whole deck
+            raise Refused("bad_rules", f"hand_size is at most {MAX_HAND_SIZE} at this "
+                          "server's tables (L3: no table can deal a larger hand; deal_all "
+                          "deals the whole deck)", params={"max_hand_size": MAX_HAND_SIZE})
+        if not entry.turn_limited:
             return rules
         limit = rules.get("turn_limit")
         if limit is None:  # L11: a live Liar Game always ends
