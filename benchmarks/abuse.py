@@ -27,6 +27,15 @@ measuring the round trip (p50/p99) while each attack runs:
 8. checks: a name of zero-width spaces; the security headers; a foreign Host and a
    foreign WebSocket Origin; /docs's policy; ``/docs%2f..%2ftable.html``; a Liar
    ``hand_size`` of 10**30.
+9. state flood: two people play a long Bluff table (``--long-actions`` moves, the
+   lowest call each time, at the message rate limit: half a minute); then 32 sockets of
+   one address ask for its state in a loop (``sync`` past the last event and ``hints``
+   on and off, at the message rate limit):
+   the states answered and refused a second. Then a spectator opens the long table from
+   the start (every event, in pages: how many, how long, and whether it was closed).
+10. review share: one address asks for five different reviews of long records; a
+   visitor of another address then asks for one (answered, waiting with a place, or
+   refused?).
 
 Each phase prints the probe table's ping p50/p99 during it (``idle`` is before any
 attack), and at the end a Markdown table of them; after ``--settle`` seconds, each
@@ -533,6 +542,132 @@ async def _checks(url: str, port: int, invite: str) -> dict[str, Any]:
     return out
 
 
+async def _long_table(url: str, actions: int) -> str:
+    """A Bluff table of two people who make the lowest call each time (challenging only
+    when nothing is left): ``actions`` moves, or until the game ends. Its id."""
+    import httpx
+    from websockets.asyncio.client import connect
+
+    async with httpx.AsyncClient() as client:
+        t = (await client.post(f"{url}/api/tables", json={
+            "game": "bluff", "seats": [{"bot": None}, {"bot": None}]})).json()
+        tokens = [(await client.post(f"{url}/api/invites/{t['invite']}/join",
+                                     json={"name": f"long{i}"})).json()["token"]
+                  for i in range(2)]
+        await client.post(f"{url}/api/tables/{t['table_id']}/start", json={"token": tokens[0]})
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{t['table_id']}?token="
+    async with connect(ws_url + tokens[0], max_size=2**24) as a, \
+            connect(ws_url + tokens[1], max_size=2**24) as b:
+        sockets = (a, b)
+        states: list[dict[str, Any]] = [{}, {}]
+
+        async def until_state(i: int) -> dict[str, Any] | None:
+            """The next state; None if the move was refused for the rate (sent again)."""
+            while True:
+                msg: dict[str, Any] = json.loads(await asyncio.wait_for(sockets[i].recv(), 30))
+                if msg["type"] == "state":
+                    states[i] = msg
+                    return msg
+                if msg["type"] == "error" and msg["code"] == "rate_limited":
+                    await asyncio.sleep(0.05)  # (the message rate limit: 20/s a socket)
+                    return None
+                if msg["type"] == "error":
+                    raise RuntimeError(msg["message"])
+
+        await until_state(0)
+        await until_state(1)
+        state = states[0]
+        made = 0
+        while made < actions and state["status"] == "playing":
+            mover = state["to_move"]
+            while states[mover]["n"] < state["n"] or states[mover]["legal"] is None:
+                await until_state(mover)
+            legal = states[mover]["legal"]
+            calls = [x for x in legal if x != "challenge"]
+            await sockets[mover].send(json.dumps({"type": "act", "id": made,
+                                                  "action": calls[0] if calls else legal[0]}))
+            if (after := await until_state(mover)) is not None:
+                state, made = after, made + 1
+    return str(t["table_id"])
+
+
+async def _state_flood(url: str, table_id: str, seconds: float, sockets: int = 32
+                       ) -> dict[str, Any]:
+    from websockets.asyncio.client import connect
+
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}"
+    answered = refused = dropped = 0
+    deadline = time.monotonic() + seconds
+
+    async def one() -> None:
+        nonlocal answered, refused, dropped
+        try:
+            async with connect(ws_url, max_size=2**24) as ws:
+                async def read() -> None:
+                    nonlocal answered, refused
+                    async for raw in ws:
+                        for m in _messages(json.loads(raw)):
+                            answered += m["type"] == "state"
+                            refused += m.get("code") == "rate_limited"
+                reader = asyncio.create_task(read())
+                on = False
+                while time.monotonic() < deadline and not reader.done():
+                    on = not on
+                    await ws.send('{"type": "sync", "since": 1000000000}')
+                    await ws.send(json.dumps({"type": "hints", "on": on}))
+                    await asyncio.sleep(0.1)  # two messages: the rate limit's pace
+                reader.cancel()
+        except Exception:
+            dropped += 1
+
+    await asyncio.gather(*(one() for _ in range(sockets)))
+    return {"state_sockets": sockets, "states_per_s": round(answered / seconds),
+            "refused_per_s": round(refused / seconds), "sockets_dropped": dropped}
+
+
+def _messages(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    return frame["messages"] if frame.get("type") == "batch" else [frame]
+
+
+async def _spectate_from_start(url: str, table_id: str) -> dict[str, Any]:
+    """A spectator opens the table with ``since=-1``: its events before its state."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    started, events = time.perf_counter(), 0
+    try:
+        async with connect(url.replace("http", "ws") + f"/ws/tables/{table_id}?batch=1",
+                           max_size=2**24) as ws:
+            while True:
+                batch = _messages(json.loads(await asyncio.wait_for(ws.recv(), 60)))
+                events += sum(m["type"] == "event" for m in batch)
+                if any(m["type"] == "state" for m in batch):
+                    return {"spectator_events": events, "closed": None,
+                            "seconds": round(time.perf_counter() - started, 2)}
+    except ConnectionClosed as exc:
+        return {"spectator_events": events, "closed": exc.rcvd.code if exc.rcvd else None,
+                "seconds": round(time.perf_counter() - started, 2)}
+
+
+async def _review_share(url: str, attacker: str = "127.0.0.51",
+                        visitor: str = "127.0.0.52") -> dict[str, Any]:
+    """Five different reviews from one address, then one from another: their answers."""
+    import httpx
+
+    records = [long_bluff_record(players=3, max_cards=2, seed=s) for s in range(6)]
+
+    async def post(source: str, record: dict[str, Any]) -> str:
+        transport = httpx.AsyncHTTPTransport(local_address=source)
+        async with httpx.AsyncClient(transport=transport, timeout=30) as client:
+            r = await client.post(f"{url}/api/review", json=record)
+        body = r.json()
+        return f"{r.status_code} {body.get('status') or body.get('error')}" + (
+            f" (place {body['position']})" if "position" in body else "")
+
+    theirs = [await post(attacker, record) for record in records[:5]]
+    return {"attacker": theirs, "visitor": await post(visitor, records[5])}
+
+
 async def _drive(url: str, port: int, pid: int, args: argparse.Namespace) -> list[dict[str, Any]]:
     import httpx
     from websockets.asyncio.client import connect
@@ -595,6 +730,13 @@ async def _drive(url: str, port: int, pid: int, args: argparse.Namespace) -> lis
                                     lambda sec: _cut_bodies(port, args.log, sec), s))
         results.append(await _phase("5 checks", probe, pid,
                                     lambda sec: _checks(url, port, w["invite"]), s))
+        long_id = await _long_table(url, args.long_actions)
+        results.append(await _phase("9 state flood", probe, pid,
+                                    lambda sec: _state_flood(url, long_id, sec), s))
+        results.append(await _phase("9 long table watched", probe, pid,
+                                    lambda sec: _spectate_from_start(url, long_id), s))
+        results.append(await _phase("10 reviews from one address", probe, pid,
+                                    lambda sec: _review_share(url), s))
         if args.bots:  # last: on a server without quotas the bots play on after it
             results.append(await _phase("2 bot-only tables", probe, pid,
                                         lambda sec: _bot_tables(url, sec), s))
@@ -655,6 +797,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds after the last attack before the memory is read")
     parser.add_argument("--log", type=Path,
                         help="the server's standard error goes here (tracebacks are counted)")
+    parser.add_argument("--long-actions", type=int, default=1200,
+                        help="moves of the long table the state flood and the spectator use")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
     results = run(args)
