@@ -42,7 +42,7 @@ attack), and at the end a Markdown table of them; after ``--settle`` seconds, ea
 server process's RSS (does the memory return?).
 
     python benchmarks/abuse.py [--seconds 5] [--clients 2] [--max-record] [--bots]
-                               [--log PATH] [--json PATH]
+                               [--only 9,10] [--log PATH] [--json PATH]
 
 Run it before and after a change with the same options; it stops by itself. The
 connection phases bind client sockets to addresses of 127.0.0.0/8 (Linux loopback).
@@ -142,8 +142,13 @@ class Probe:
                 self.rtts.append(time.perf_counter() - self.sent.pop(msg["id"]))
 
 
+ONLY: tuple[str, ...] = ()  # --only: the phases run (by the start of their names)
+
+
 async def _phase(name: str, probe_ws: Any, pid: int, attack: Any, seconds: float
                  ) -> dict[str, Any]:
+    if ONLY and name != "idle" and not name.startswith(ONLY):
+        return {"phase": name, "skipped": True}
     probe = Probe(probe_ws)
     stop = asyncio.Event()
     peak = _rss_mb(pid)
@@ -800,7 +805,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long-actions", type=int, default=1200,
                         help="moves of the long table the state flood and the spectator use")
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--only", default="",
+                        help="comma-separated starts of the phases to run, e.g. 9,10")
     args = parser.parse_args(argv)
+    global ONLY
+    ONLY = tuple(p.strip() for p in args.only.split(",") if p.strip())
     results = run(args)
     print(_summary(results))
     if args.json:
