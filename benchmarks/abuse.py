@@ -600,7 +600,8 @@ async def _state_flood(url: str, table_id: str, seconds: float, sockets: int = 3
                        ) -> dict[str, Any]:
     from websockets.asyncio.client import connect
 
-    ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}"
+    # (since: the end, no catch-up: these sockets want states, not the history)
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table_id}?since=1000000000"
     answered = refused = dropped = 0
     deadline = time.monotonic() + seconds
 
