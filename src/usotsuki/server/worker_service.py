@@ -50,10 +50,18 @@ def limit_worker(memory: int) -> None:
     os.nice(10)
 
 
+TASKS_PER_WORKER = 64
+"""A worker is replaced after this many tasks: one that replayed a long record keeps its
+peak memory (CPython seldom gives it back), so a burst's memory returns within some
+tasks instead of never; a spawn (about a second) every 64 tasks costs little."""
+
+
 def limited_pool(workers: int, memory: int) -> ProcessPool:
-    """Worker processes bounded in memory and niced below the server (``limit_worker``).
-    Spawned, not forked: a fork of a server with threads and an event loop is unsafe."""
-    return ProcessPool(max_workers=workers, initializer=limit_worker, initargs=(memory,),
+    """Worker processes bounded in memory and niced below the server (``limit_worker``),
+    each replaced after ``TASKS_PER_WORKER`` tasks. Spawned, not forked: a fork of a
+    server with threads and an event loop is unsafe."""
+    return ProcessPool(max_workers=workers, max_tasks=TASKS_PER_WORKER,
+                       initializer=limit_worker, initargs=(memory,),
                        context=multiprocessing.get_context("spawn"))
 
 
