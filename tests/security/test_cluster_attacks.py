@@ -65,20 +65,20 @@ def new_table(owner: Worker, people: int) -> tuple[str, str]:
     return r.json()["table_id"], r.json()["invite"]
 
 
-def join(worker: Worker, invite: str, name: str, seat: int) -> str:
-    r = post(f"{worker.url}/api/invites/{invite}/join", {"name": name, "seat": seat})
+def join(base: str, invite: str, name: str, seat: int) -> str:
+    r = post(f"{base}/api/invites/{invite}/join", {"name": name, "seat": seat})
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
 
 
-def leave(worker: Worker, table_id: str, token: str) -> None:
-    r = post(f"{worker.url}/api/tables/{table_id}/leave", {"token": token})
+def leave(base: str, table_id: str, token: str) -> None:
+    r = post(f"{base}/api/tables/{table_id}/leave", {"token": token})
     assert r.status_code == 204, r.text
 
 
-def start(worker: Worker, table_id: str, token: str) -> None:
-    r = post(f"{worker.url}/api/tables/{table_id}/start", {"token": token})
+def start(base: str, table_id: str, token: str) -> None:
+    r = post(f"{base}/api/tables/{table_id}/start", {"token": token})
     assert r.status_code == 200, r.text
 
 
@@ -170,18 +170,18 @@ def test_a_seat_left_before_the_game_is_closed_on_every_worker(stack: Cluster) -
     # receiving Bob's hand and acting for him.
     w0, w1, w2 = stack.workers
     table_id, invite = new_table(w0, 2)  # owned by w0
-    host = join(w0, invite, "Host", 0)
-    alice = join(w1, invite, "Alice", 1)
+    host = join(w0.url, invite, "Host", 0)
+    alice = join(w1.url, invite, "Alice", 1)
     old = Socket(w2, table_id, alice)  # a follower's socket
     old.state()
-    leave(w1, table_id, alice)  # relayed to the owner from a third worker
+    leave(stack.nginx.url, table_id, alice)  # through nginx: relayed to the owner
     left_then_closed(old)
-    bob = join(w1, invite, "Bob", 1)
+    bob = join(stack.nginx.url, invite, "Bob", 1)
     for w in stack.workers:  # her token opens nothing anywhere
         refused(w, table_id, alice)
     bobs = Socket(w2, table_id, bob)
     bobs.state()
-    start(w0, table_id, host)
+    start(w0.url, table_id, host)
     state = bobs.until(lambda m: m["type"] == "state" and m["status"] == "playing",
                        "the game's start")
     assert state["view"]["hand"], "Bob's socket shows his own hand"
@@ -192,20 +192,20 @@ def test_rejoining_the_seat_closes_the_old_sockets_and_the_new_one_plays(
         stack: Cluster) -> None:
     w0, w1, w2 = stack.workers
     table_id, invite = new_table(w1, 2)  # owned by w1
-    host = join(w0, invite, "Host", 0)
-    first = join(w0, invite, "Alice", 1)
+    host = join(w0.url, invite, "Host", 0)
+    first = join(w0.url, invite, "Alice", 1)
     olds = [Socket(w, table_id, first) for w in (w0, w2)]  # the owner's and a follower's
     for s in olds:
         s.state()
-    leave(w2, table_id, first)
+    leave(stack.nginx.url, table_id, first)
     for s in olds:
         left_then_closed(s)
-    again = join(w2, invite, "Alice", 1)  # a new token for the same seat
+    again = join(stack.nginx.url, invite, "Alice", 1)  # a new token for the same seat
     alice = Socket(w2, table_id, again)
     hosts = Socket(w0, table_id, host)
     alice.state()
     hosts.state()
-    start(w1, table_id, host)
+    start(w1.url, table_id, host)
     playing = [s.until(lambda m: m["type"] == "state" and m["status"] == "playing",
                        "the game's start") for s in (alice, hosts)]
     mover = {1: alice, 0: hosts}[playing[0]["to_move"]]
@@ -223,16 +223,16 @@ def test_rejoining_the_seat_closes_the_old_sockets_and_the_new_one_plays(
 def test_a_mid_game_leaver_is_closed_everywhere_and_a_bot_plays_on(stack: Cluster) -> None:
     w0, w1, w2 = stack.workers
     table_id, invite = new_table(w0, 2)
-    host = join(w0, invite, "Host", 0)
-    alice = join(w0, invite, "Alice", 1)
+    host = join(w0.url, invite, "Host", 0)
+    alice = join(w0.url, invite, "Alice", 1)
     hers = [Socket(w, table_id, alice) for w in (w1, w2)]  # two followers' sockets
     hosts = Socket(w1, table_id, host)
     for s in (*hers, hosts):
         s.state()
-    start(w0, table_id, host)
+    start(w0.url, table_id, host)
     for s in hers:
         s.until(lambda m: m["type"] == "state" and m["status"] == "playing", "the start")
-    leave(w2, table_id, alice)
+    leave(stack.nginx.url, table_id, alice)
     for s in hers:
         left_then_closed(s)
     for w in stack.workers:
