@@ -39,7 +39,7 @@ def sample(rng: random.Random, population: Sequence[Card], k: int) -> list[Card]
     """``rng.sample(population, k)``: the same cards in the same order from the same
     generator state, drawn faster where that is checked (a plain ``random.Random`` on
     CPython 3.11, compiled). Half of random play's time went to ``random.sample``'s Python
-    code and its ``_randbelow`` (issue 15); this is CPython's algorithm, calling the
+    code and its ``_randbelow``; this is CPython's algorithm, calling the
     generator's C ``getrandbits`` directly."""
     n = len(population)
     if type(rng) is not random.Random or not _SAMPLE_CHECKED or not 0 <= k <= n:

@@ -3,7 +3,7 @@
 ``shuffle``, ``randbelow`` (``randrange(n)``) and ``sample`` here return what the
 generator's own methods return from the same state, and leave it in the same state: the
 same ``getrandbits`` calls in the same order (``random.py``'s algorithms, restated). They
-exist for speed (issue 15): ``random.py`` runs as Python code, ~20 us to shuffle a deck;
+exist for speed: ``random.py`` runs as Python code, ~20 us to shuffle a deck;
 compiled with mypyc, these call the generator's C ``getrandbits`` directly, ~5x faster. So
 an L3 deal, an L8 flush (whose shuffle Part 4 fixes as ``random.Random.shuffle``) and a
 seeded bot draw the same cards either way.

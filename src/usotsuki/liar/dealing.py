@@ -1,6 +1,6 @@
 """L3, the deal: the shuffled deck dealt one card at a time from seat 0.
 
-Compiled with the cores (issue 15): a random Liar Game spends a tenth of its time in
+Compiled with the cores: a random Liar Game spends a tenth of its time in
 deals. ``usotsuki.liar.match.deal`` is the public name.
 """
 

@@ -95,7 +95,7 @@ _OPEN: Final = 0  # what blocks every play now: nothing, L10 or O3
 _L10: Final = 1
 _O3: Final = 2
 # Final names are C statics when compiled (mypyc); other globals are a dict look-up at
-# every use (issue 15)
+# every use
 _LEGAL_SUMMARY: Final = LegalSummary
 _PLAYS: Final = Plays
 _RATES: Final = RATES
@@ -423,7 +423,7 @@ def uniform_action(s: LiarState, rng: random.Random) -> Action:
     """A legal action drawn uniformly among all the concrete legal actions (every set of
     cards of an allowed count at every allowed rate is one action; O7: any cards to give),
     without listing them: what random legal play means in ``make bench`` (benchmarks/
-    liar_bench.py), here so that it runs compiled (issue 15).
+    liar_bench.py), here so that it runs compiled.
 
     :raises ValueError: when the game is over.
     """

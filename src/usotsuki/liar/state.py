@@ -191,7 +191,7 @@ class LiarState:
 
 _new_tuple: Final = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 # Final names are C statics when compiled (mypyc); other globals are a dict look-up at
-# every use, ~5% of a random game's time before these aliases (py-spy, issue 15).
+# every use (about 5% of a random game's time, by py-spy).
 _FIELD_PLAY: Final = FieldPlay
 _DOUBT_RESULT: Final = DoubtResult
 _PLAY: Final = Play

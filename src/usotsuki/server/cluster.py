@@ -1,4 +1,4 @@
-"""Several workers behind a load balancer: table ownership, relay and fan-out (issue 16).
+"""Several workers behind a load balancer: table ownership, relay and fan-out.
 
 Who talks to whom::
 

@@ -1,5 +1,5 @@
 """The lobby: every table by public id and invite code, loaded on first use, unloaded
-when it expires; quotas on creating tables and on bot-only games (issue 10).
+when it expires; quotas on creating tables and on bot-only games.
 
 Nothing is replayed at start-up: the server listens at once, and a table's log is read
 and folded (in a thread) the first time someone asks for the table. A table without
