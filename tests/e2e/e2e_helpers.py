@@ -145,6 +145,15 @@ def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None 
         moves += 1
 
 
+def see_results(page: Any) -> None:
+    """At a game's end the reveal that ended it comes first, with a button to the results
+    (a game that ended otherwise shows its results at once)."""
+    page.wait_for_selector("#reveal-results, #results:not([hidden])")
+    if page.locator("#reveal-results").count():
+        page.click("#reveal-results")
+    page.wait_for_selector("#results:not([hidden])")
+
+
 def axe_check(page: Any) -> None:
     """Run axe-core (vendored: nothing is fetched) on the page as it is now: no serious or
     critical violation of WCAG 2.1 A/AA. Evaluated through the browser's debugger, so the

@@ -6,7 +6,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from e2e_helpers import assert_can_act, bluff_turn, create_table, liar_turn, play_out, shot, start
+from e2e_helpers import (
+    assert_can_act,
+    bluff_turn,
+    create_table,
+    liar_turn,
+    play_out,
+    see_results,
+    shot,
+    start,
+)
 
 
 def test_bluff_whole_game_against_bots_then_replay(new_page: Any, tmp_path: Any) -> None:
@@ -20,6 +29,8 @@ def test_bluff_whole_game_against_bots_then_replay(new_page: Any, tmp_path: Any)
     assert moves >= 1
     assert page.locator("#standings tbody tr").count() == 3
     assert page.locator("#reveal .reveal-hand").count() >= 2  # the last challenge, face up
+    assert page.locator("#results").is_hidden()  # the reveal first, then the results
+    see_results(page)
     shot(page, "05-bluff-game-over")
 
     with page.expect_download() as info:
@@ -71,6 +82,7 @@ def test_liar_match_against_bots(new_page: Any) -> None:
     assert moves >= 1
     assert page.locator("#standings tbody tr").count() >= 1
     assert page.locator("#match-table tbody tr").count() == 3  # the match, game by game
+    see_results(page)
     shot(page, "06-liar-game-over")
     assert page.locator("#order").count() == 1  # the order in force stays on show
     page.click("#replay")

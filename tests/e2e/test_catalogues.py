@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -52,3 +53,49 @@ def test_every_option_and_bot_level_has_words() -> None:
     for game in ("bluff", "liar"):
         for level in bot_names(game):
             assert f"bot.{level}" in en
+
+
+VALUE = re.compile(r'^\s*"([\w.\- ]+)":\s*("(?:[^"\\]|\\.)*")', re.M)
+GLOSSARY = json.loads((STATIC / "js" / "messages" / "glossary.json").read_text("utf-8"))
+
+
+def messages(lang: str) -> dict[str, str]:
+    """The catalogue's messages, merged as i18n.js merges them."""
+    found: dict[str, str] = {}
+    for path in sorted((STATIC / "js" / "messages").glob(f"*{lang}.js")):
+        found |= {k: json.loads(v) for k, v in VALUE.findall(path.read_text("utf-8"))}
+    return found
+
+
+def test_both_catalogues_use_the_glossary_terms() -> None:
+    """Each term's keys say the term in both languages: 宣言 at the table and in the
+    review alike, 数字 for the number a Liar player declares, 大富豪 to 大貧民."""
+    en, ja = messages("en"), messages("ja")
+    wrong = []
+    for term, entry in GLOSSARY["terms"].items():
+        for key in entry["keys"]:
+            if entry["en"].lower() not in en[key].lower():
+                wrong.append(f"en {key}: {en[key]!r} lacks {entry['en']!r} ({term})")
+            if entry["ja"] not in ja[key]:
+                wrong.append(f"ja {key}: {ja[key]!r} lacks {entry['ja']!r} ({term})")
+    assert wrong == []
+
+
+def test_japanese_avoids_the_words_players_do_not_use() -> None:
+    ja = messages("ja")
+    avoid = [w for entry in GLOSSARY["terms"].values() for w in entry.get("avoid_ja", [])]
+    avoid += GLOSSARY["ja_style"]["avoid"]
+    found = {k: v for k, v in ja.items() for w in avoid if re.search(w, v)}
+    assert found == {}
+    particles = "|".join(sorted(GLOSSARY["ja_style"]["particles"], key=len, reverse=True))
+    spaced = re.compile(rf"[}}\w)）>」] (?:{particles})")
+    assert {k: v for k, v in ja.items() if spaced.search(v)} == {}
+
+
+def test_the_glossary_check_catches_a_stray_term() -> None:
+    """The checks above would fail on the faults they are for."""
+    particles = "|".join(GLOSSARY["ja_style"]["particles"])
+    assert re.search(rf"[}}\w)）>」] (?:{particles})", "{name} が {other} をダウト")
+    [rate] = GLOSSARY["terms"]["declared number"]["avoid_ja"]
+    assert re.search(rate, "宣言するレート") and not re.search(rate, "ストレートフラッシュ")
+    assert "コール" in GLOSSARY["terms"]["call"]["avoid_ja"]

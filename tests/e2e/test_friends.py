@@ -6,7 +6,16 @@ import random
 import time
 from typing import Any
 
-from e2e_helpers import bluff_turn, create_table, liar_turn, shot, start, state_n, wait_after
+from e2e_helpers import (
+    bluff_turn,
+    create_table,
+    liar_turn,
+    see_results,
+    shot,
+    start,
+    state_n,
+    wait_after,
+)
 from playwright.sync_api import expect
 
 
@@ -74,6 +83,7 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
     shot(watcher, "27-bad-link")
 
     # A rematch from the friend's browser deals a new game to both.
+    see_results(friend)
     friend.click("#rematch")
     host.wait_for_selector("body[data-status=playing], .turn.yours")
     assert "Game 2 begins." in host.inner_text("#log")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from e2e_helpers import shot
+from e2e_helpers import see_results, shot
 
 from usotsuki.server.review_service import ReviewService
 
@@ -45,6 +45,7 @@ def test_review_after_a_game_in_english_and_japanese(new_page: Any,
                     data={"token": created["host_token"]}).ok
     page.goto(f"{review_server.url}/table.html?t={table}")
     page.wait_for_selector("body[data-status=finished]", timeout=30_000)
+    see_results(page)
     page.click("#review")  # the button of the game-over panel
     page.wait_for_selector("#viewer:not([hidden])")
     page.wait_for_selector("body[data-review=done]", timeout=30_000)

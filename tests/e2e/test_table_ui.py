@@ -19,6 +19,7 @@ from e2e_helpers import (
     create_table,
     liar_turn,
     play_out,
+    see_results,
     shot,
     start,
 )
@@ -61,7 +62,7 @@ def test_whole_game_on_a_phone_needs_no_scrolling(new_page: Any, game: str) -> N
         assert page.title().startswith("▶ Your turn")  # the tab says so too
         shot(page, f"20-{game}-your-turn-phone")
     play_out(page, turn, check=assert_can_act, **kw)
-    page.wait_for_selector("#results:not([hidden])")
+    see_results(page)
     assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
     assert page.locator("#rematch").inner_text() == "Play again with the same bots"
     shot(page, f"21-{game}-results-phone")
@@ -186,7 +187,7 @@ def test_japanese_table_has_no_english_left(new_page: Any) -> None:
     assert _english_left(page) == []
     shot(page, "24-liar-table-ja")
     play_out(page, liar_turn, doubt=0.4)
-    page.wait_for_selector("#results:not([hidden])")
+    see_results(page)
     assert _english_left(page) == []
     shot(page, "25-liar-results-ja")
     # Every refusal the server can give reads in Japanese, with its parameters.
@@ -200,7 +201,7 @@ def test_japanese_table_has_no_english_left(new_page: Any) -> None:
                                         "an English message"));
     }""", codes)
     assert all(not LATIN.search(x) for x in texts), texts
-    assert texts[codes.index("seats_empty")] == "2, 3 番席がまだ空いています。"
+    assert texts[codes.index("seats_empty")] == "2, 3番席がまだ空いています。"
 
     bluff = new_page(locale="ja-JP", phone=True)
     create_table(bluff, "bluff", "花子", ["bot:random", "bot:random"], {"max_cards": 2})

@@ -30,6 +30,16 @@ class InvalidRules(UsotsukiError):
     """Options that are out of range or do not combine (B2, Part 4)."""
 
 
+class MissingOption(InvalidRules):
+    """An option switched on without the option it needs: ``option`` needs ``needs``
+    (O2 needs O1, O5 needs O4), so that a form can say which box to tick."""
+
+    def __init__(self, option: str, needs: str, rule: str, needed_rule: str) -> None:
+        super().__init__(f"{option} needs {needs} ({rule} needs {needed_rule})", rule)
+        self.option = option
+        self.needs = needs
+
+
 class InvalidDeal(UsotsukiError):
     """Hands (or a stock) that the rules do not allow: wrong sizes, a card twice."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from usotsuki.core.errors import InvalidRules
+from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.core.game import MAX_PLAYERS, MIN_PLAYERS  # L1 (2 is the variant)
 
 DECK_SIZE = 52
@@ -72,9 +72,9 @@ class LiarRules:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRules(f"{name} must be true or false, not {getattr(self, name)!r}")
         if self.revolution and not self.multi:
-            raise InvalidRules("revolution needs multi (O2 needs O1)")
+            raise MissingOption("revolution", "multi", "O2", "O1")
         if self.six_up and not self.jack_back:
-            raise InvalidRules("six_up needs jack_back (O5 needs O4)")
+            raise MissingOption("six_up", "jack_back", "O5", "O4")
 
     @property
     def deals_all(self) -> bool:

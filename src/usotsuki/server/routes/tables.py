@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from usotsuki.bots import bot_names
-from usotsuki.core.errors import InvalidRules
+from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
@@ -41,6 +41,9 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
     players = len(body.seats)
     try:
         game_entry(body.game).check_config(players, body.rules, body.games)
+    except MissingOption as exc:  # the page names both options in its own language
+        raise Refused("bad_rules", str(exc), 400,
+                      {"option": exc.option, "needs": exc.needs}) from None
     except (InvalidRules, ValueError) as exc:
         raise Refused("bad_rules", str(exc)) from None
     known = bot_names(body.game)

@@ -52,14 +52,18 @@ export function bluffReveal(ctx, result, count) {
       if (i >= 0) pool.splice(i, 1);
       return cardEl(c, { small: true, highlight: i >= 0, dim: i < 0 });
     }))) : null));
+  const by = result.challenger === ctx.me ? "bluff.challengedBy.you"
+    : result.caller === ctx.me ? "bluff.challengedBy.yours" : "bluff.challengedBy";
+  // The verdict and who loses first: with the hint open the box is short, and the hands
+  // (the evidence) are what may scroll.
   return el("section", { class: `reveal ${result.call_true ? "true" : "false"}`, id: "reveal", role: "dialog", "aria-labelledby": "reveal-title" },
     el("h3", { id: "reveal-title" }, t("bluff.lastRound")),
-    el("p", {}, t("bluff.challengedBy", { challenger: names[result.challenger], caller: names[result.caller] })),
+    el("p", {}, t(by, { challenger: names[result.challenger], caller: names[result.caller] })),
     el("p", { class: "verdict" }, t(verdict, { call: callText(result.call) })),
-    el("ul", { class: "reveal-hands" }, rows),
-    el("p", { class: "muted small" }, t("bluff.evidence")),
     el("p", { class: "loser" }, t(result.loser === ctx.me ? "bluff.loses.you" : "bluff.loses", { name: names[result.loser] }),
-      result.eliminated ? [" ", el("strong", {}, t(result.loser === ctx.me ? "bluff.out.you" : "bluff.out", { name: names[result.loser] }))] : null));
+      result.eliminated ? [" ", el("strong", {}, t(result.loser === ctx.me ? "bluff.out.you" : "bluff.out", { name: names[result.loser] }))] : null),
+    el("ul", { class: "reveal-hands" }, rows),
+    el("p", { class: "muted small" }, t("bluff.evidence")));
 }
 
 export function bluffControls(ctx) {

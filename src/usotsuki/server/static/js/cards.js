@@ -75,11 +75,3 @@ export function liarActionText(action) {
     default: return action;
   }
 }
-
-// Liar action texts for the replay: "play 7H 8S as 9" -> cards with symbols.
-export function actionText(action) {
-  return action.split(" ").map((tok) => {
-    if (/^[2-9TJQKA][SHDC]$/.test(tok)) return rankLabel(tok[0]) + suitSymbol(tok[1]);
-    return tok;
-  }).join(" ");
-}

@@ -13,10 +13,10 @@ const OPTIONS = {
   ],
   liar: [
     { name: "multi", kind: "bool", value: false },
-    { name: "revolution", kind: "bool", value: false },
+    { name: "revolution", kind: "bool", value: false, needs: "multi" }, // O2 needs O1
     { name: "eight_cut", kind: "bool", value: false },
     { name: "jack_back", kind: "bool", value: false },
-    { name: "six_up", kind: "bool", value: false },
+    { name: "six_up", kind: "bool", value: false, needs: "jack_back" }, // O5 needs O4
     { name: "binding", kind: "bool", value: false },
     { name: "classes", kind: "bool", value: false },
     { name: "final_doubt", kind: "bool", value: true },
@@ -80,6 +80,7 @@ function renderOptions(keep = false) {
     row.append(input, text);
     optionsBox.appendChild(row);
   }
+  linkNeeds();
   const games = document.createElement("label");
   games.className = "option option-int match-games";
   games.hidden = game() !== "liar";
@@ -90,6 +91,24 @@ function renderOptions(keep = false) {
   const sync = () => { games.hidden = !(classes && classes.checked); };
   if (classes) classes.addEventListener("change", sync);
   sync();
+}
+
+// A rule that needs another (O2 needs O1, O5 needs O4): ticking it ticks the one it needs,
+// unticking that one unticks it, and each says so beside its box.
+function linkNeeds() {
+  for (const opt of OPTIONS[game()].filter((o) => o.needs)) {
+    const box = document.getElementById(`opt-${opt.name}`);
+    const needed = document.getElementById(`opt-${opt.needs}`);
+    if (!box || !needed) continue;
+    box.setAttribute("aria-describedby", `needs-${opt.name}`);
+    const note = document.createElement("small");
+    note.className = "needs";
+    note.id = `needs-${opt.name}`;
+    note.textContent = t("home.needs", { rule: t(`opt.${opt.needs}`) });
+    box.parentElement.querySelector("span").appendChild(note);
+    box.addEventListener("change", () => { if (box.checked) needed.checked = true; });
+    needed.addEventListener("change", () => { if (!needed.checked) box.checked = false; });
+  }
 }
 
 function renderSeats() {

@@ -22,7 +22,8 @@ export function currentLang() { return lang; }
 // Plurals: with params.n === 1 a key "<key>.one" is used when the catalogue has one.
 export function t(key, params = {}) {
   const cat = CATALOGUES[lang];
-  const one = params.n === 1 && (cat[`${key}.one`] ?? CATALOGUES.en[`${key}.one`]);
+  // (English's singular only when this catalogue lacks the key itself: never a mix)
+  const one = params.n === 1 && (cat[`${key}.one`] ?? (key in cat ? null : CATALOGUES.en[`${key}.one`]));
   const text = one || (cat[key] ?? CATALOGUES.en[key] ?? key);
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
@@ -41,6 +42,9 @@ export function hasKey(key) { return key in CATALOGUES[lang] || key in CATALOGUE
 // Errors); an unknown code shows the server's English text only in English.
 export function errorText(code, params = {}, message = "") {
   const key = `err.${code}`;
+  if (code === "bad_rules" && params.option && params.needs) { // an option without the one it needs
+    return t("err.bad_rules.needs", { option: t(`opt.${params.option}`), needs: t(`opt.${params.needs}`) });
+  }
   if (hasKey(key)) {
     const p = { ...params };
     if (Array.isArray(p.seats)) p.seats = p.seats.map((s) => s + 1).join(", ");

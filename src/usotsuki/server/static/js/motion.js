@@ -48,11 +48,42 @@ export function motion(e, { me }) {
     case "played": fly(seatEl(e.seat, me), field, e.count); break;
     case "drew": fly(stock, seatEl(e.seat, me), e.count); break;
     case "gave": fly(seatEl(e.giver, me), seatEl(e.receiver, me), e.count); break;
-    case "flushed": {
-      const away = document.querySelector(".topbar");
-      fly(field, away, Math.min(e.count, 3));
-      break;
-    }
+    case "flushed": fly(field, stock, Math.min(e.count, 3)); break; // L8: under the stock
     default: break;
   }
+}
+
+// A big moment (a revolution, a J-back, an 8-cut, a rate lock): its word over the felt for
+// a moment, and its flag flashes. It pops and fades; with reduced motion it only shows.
+export function bigMoment(layer, text, detail, kind) {
+  if (!layer) return;
+  const word = document.createElement("div");
+  word.className = `moment moment-${kind}`;
+  const strong = document.createElement("strong");
+  strong.textContent = text;
+  word.appendChild(strong);
+  if (detail) {
+    const small = document.createElement("span");
+    small.textContent = detail;
+    word.appendChild(small);
+  }
+  layer.replaceChildren(word);
+  const gone = () => { if (word.parentNode) word.remove(); };
+  if (reduced.matches) { setTimeout(gone, 1800); return; }
+  const anim = word.animate([
+    { transform: "scale(.4) rotate(-6deg)", opacity: 0 },
+    { transform: "scale(1.15) rotate(2deg)", opacity: 1, offset: 0.18 },
+    { transform: "scale(1)", opacity: 1, offset: 0.3 },
+    { transform: "scale(1)", opacity: 1, offset: 0.8 },
+    { transform: "scale(1.05) translateY(-12px)", opacity: 0 },
+  ], { duration: 1800, easing: "ease-out", fill: "both" });
+  anim.onfinish = gone;
+  anim.oncancel = gone;
+}
+
+// The flag of a rule that has just taken effect: a short glow (none with reduced motion).
+export function flashFlag(node) {
+  if (!node || reduced.matches) return;
+  node.animate([{ boxShadow: "0 0 0 0 rgba(242,193,78,.9)" }, { boxShadow: "0 0 0 10px rgba(242,193,78,0)" }],
+    { duration: 900, iterations: 2 });
 }

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { callText, cardEl, liarActionText, rankLabel } from "./cards.js";
 import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, ordinal, t } from "./i18n.js";
+import { liarFlags } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
 import { attachReview, renderReview } from "./review.js";
 
@@ -50,6 +51,8 @@ function show(replay, source, auto = false) {
   data = replay;
   index = 0;
   $("viewer").hidden = false;
+  // A game on show: the file picker folds into one line (another file can still be opened).
+  $("open-panel").classList.add("compact");
   $("jump").max = String(data.frames.length - 1);
   attachReview({ data, go, source, auto });
   renderMoves();
@@ -175,13 +178,7 @@ function lieMarked(code, rate) {
 
 function renderLiar(frame, view) {
   const parts = [];
-  const flags = [el("span", { class: `badge order${view.order === "reversed" ? " on" : ""}` },
-    view.order === "reversed" ? t("liar.orderReversed") : t("liar.orderNormal"))];
-  if (view.rules.revolution) flags.push(el("span", { class: `badge${view.revolution ? " on" : ""}` }, t("liar.revolution")));
-  if (view.rules.jack_back) flags.push(el("span", { class: `badge${view.jack_back ? " on" : ""}` }, t("liar.jackBack")));
-  if (view.rules.binding) flags.push(el("span", { class: `badge${view.bound ? " on" : ""}` }, t("liar.bound")));
-  if (view.rules.eight_cut) flags.push(el("span", { class: `badge${view.eight_cut ? " on" : ""}` }, t("liar.eightCut")));
-  parts.push(el("div", { class: "flags" }, flags));
+  parts.push(el("div", { class: "flags" }, liarFlags({ view })));
   parts.push(el("div", { class: "stock" }, t("liar.stock", { n: view.stock_size })));
   parts.push(el("div", { class: "field", id: "replay-field" }, frame.field_cards.length
     ? frame.field_cards.map((cards, i) => el("div", { class: `field-play${i === frame.field_cards.length - 1 ? " current" : ""}` },
@@ -237,6 +234,7 @@ async function main() {
   const params = new URLSearchParams(location.search);
   const table = params.get("t");
   if (table) {
+    $("open-panel").hidden = true; // a table's game: no file to pick
     const game = params.get("game") || "0";
     const back = $("back-to-table");
     back.href = `/table.html?t=${encodeURIComponent(table)}`;

@@ -5,9 +5,10 @@
 // Hooks: replay.js calls attachReview() once a replay is shown and renderReview(i) at
 // each step; everything else lives here and in css/review.css.
 import { api } from "./api.js";
-import { actionText, callText } from "./cards.js";
+import { callText, liarActionText } from "./cards.js";
 import { el, rerender } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
+import { displayName } from "./people.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
@@ -65,8 +66,11 @@ async function start() {
 function moveText(action) {
   if (!ctx) return action;
   if (ctx.data.game === "bluff") return action === "challenge" ? t("bluff.challenge") : callText(action);
-  return actionText(action);
+  return liarActionText(action);
 }
+
+// A player's name as the table shows it: a bot's in the reader's language ("ハナ（むずかしい）").
+function nameOf(seat) { return displayName(analysis.names[seat]); }
 
 function pct(x) { return x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`; }
 
@@ -108,7 +112,7 @@ function decisionAt(i) { return analysis.decisions.find((d) => d.frame === i) ||
 function stepBox() {
   const d = decisionAt(index);
   if (!d) return el("div", { class: "review-step", id: "review-step" }, el("span", { class: "muted" }, t("review.noDecision")));
-  const name = analysis.names[d.seat];
+  const name = nameOf(d.seat);
   const lines = [el("strong", {}, `${name}: ${moveText(d.action)}`), " ", badge(d)];
   const odds = [];
   if (d.p_current !== null) odds.push(t(`review.pCurrent.${analysis.game}`, { p: pct(d.p_current) }));
@@ -135,7 +139,7 @@ function card(s) {
   const claims = analysis.game === "bluff" ? "review.calls" : "review.plays";
   const tests = analysis.game === "bluff" ? "review.challenges" : "review.doubts";
   return el("section", { class: "review-card" },
-    el("h3", {}, el("span", { class: "swatch", dataset: { seat: String(s.seat) } }), s.name),
+    el("h3", {}, el("span", { class: "swatch", dataset: { seat: String(s.seat) } }), displayName(s.name)),
     el("dl", {},
       el("dt", {}, t("review.accuracy")), el("dd", {}, value(s.accuracy)),
       el("dt", {}, t("review.marks")), el("dd", {}, `?! ${s.marks.inaccuracy} · ? ${s.marks.mistake} · ?? ${s.marks.blunder}`),
@@ -151,7 +155,7 @@ function moveList() {
     el("h3", {}, t("review.marked", { n: marked })),
     el("ol", { id: "review-moves" }, analysis.decisions.map((d) => el("li", { class: `${d.frame === index ? "current" : ""}${d.mark && d.mark !== "good" ? ` marked-${d.mark}` : ""}` },
       el("button", { type: "button", class: "link-button", onclick: () => ctx.go(d.frame) },
-        `${t("replay.step", { i: d.frame + 1, n: analysis.frames })} · ${analysis.names[d.seat]}: ${moveText(d.action)}`),
+        `${t("replay.step", { i: d.frame + 1, n: analysis.frames })} · ${nameOf(d.seat)}: ${moveText(d.action)}`),
       " ", badge(d)))));
 }
 
@@ -191,7 +195,7 @@ function chart() {
     const i = Math.round(((e.clientX - box.left) / box.width * w - pad) / (w - 2 * pad) * n);
     ctx.go(Math.max(0, Math.min(n, i)));
   });
-  const legend = el("div", { class: "review-legend" }, analysis.names.map((name, seat) => el("span", {},
-    el("span", { class: "swatch", dataset: { seat: String(seat) } }), name)));
+  const legend = el("div", { class: "review-legend" }, analysis.names.map((_, seat) => el("span", {},
+    el("span", { class: "swatch", dataset: { seat: String(seat) } }), nameOf(seat))));
   return el("figure", { class: "review-figure" }, root, el("figcaption", {}, t(`review.chart.${analysis.game}`)), legend);
 }

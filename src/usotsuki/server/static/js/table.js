@@ -6,9 +6,12 @@ import { bluffCenter, bluffControls, bluffReveal, bluffSeatExtra } from "./bluff
 import { callText, cardEl, rankLabel, stackEl, suitSymbol } from "./cards.js";
 import { el, rerender } from "./dom.js";
 import { currentLang, errorText, initPage, onLangChange, ordinal, t, toggleLang } from "./i18n.js";
-import { liarCenter, liarControls, liarReveal, liarSeatExtra, resetIfNew, selectable, selectedCards, toggleCard } from "./liar.js";
+import {
+  classTitle, exchangePairs, liarCenter, liarControls, liarFlags, liarReveal, liarSeatExtra, lockedRate, resetIfNew,
+  selectable, selectedCards, toggleCard,
+} from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
-import { motion } from "./motion.js";
+import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,6 +36,10 @@ let clockEnds = null; // {seat, at (performance.now() ms), seconds}
 const bubbles = new Map(); // seat -> {text, until}
 let matchResults = []; // the standings of each game of this match so far (O7)
 let replaying = true; // events of the first batch are history: no motion, no sound
+// A Liar match between games: {game (0-based, the one that ended), standings, winner,
+// reveal (the doubt that ended it, shown first), revealSeen}; null once dismissed.
+let between = null;
+let lastDoubt = null; // the last doubt's event, with the draw it cost (for `between`)
 
 function seatName(i) {
   if (i === mySeat()) return t("table.you");
@@ -46,6 +53,9 @@ function fullName(i) {
   if (!s) return `#${i + 1}`;
   return s.name ? displayName(s.name) : t("seat.empty");
 }
+
+// A seat as the object of a sentence: "Taro doubts you." (not "You").
+function objectName(i) { return i === mySeat() ? t("table.youObject") : fullName(i); }
 
 function allNames() { return (info?.seats || []).map((_, i) => seatName(i)); }
 
@@ -156,9 +166,14 @@ function onEvent(e) {
   if (e.type === "game_started") {
     names = e.names; moves = 0; revealAt = -1; resultsHidden = false; bubbles.clear();
     matchResults = [];
+    between = null;
   }
   if (e.type === "game_over" && e.standings) matchResults.push(e.standings); // each game of a match
-  if (e.type === "game_over") bubbles.clear();
+  if (e.type === "game_over") { bubbles.clear(); if (!replaying) gameEnded(e); }
+  if (e.type === "doubted") lastDoubt = { ...e, drawer: null, drawn: 0 };
+  if (e.type === "drew" && lastDoubt && lastDoubt.drawer === null && moves === revealAt) {
+    lastDoubt = { ...lastDoubt, drawer: e.seat, drawn: e.count };
+  }
   if (MOVES.has(e.type)) {
     moves += 1;
     revealOpen = false;
@@ -169,7 +184,41 @@ function onEvent(e) {
   const seat = e.seat ?? e.doubter ?? e.challenger ?? e.giver;
   const bubble = bubbleText(e);
   if (bubble && seat !== undefined && !replaying) bubbles.set(seat, { text: bubble, until: Date.now() + 2600 });
-  if (!replaying) { motion(e, { me: mySeat() }); soundFor(e); }
+  if (!replaying) { motion(e, { me: mySeat() }); soundFor(e); momentFor(e); }
+}
+
+// A game ended just now. When a challenge or doubt ended it, its reveal is shown first and
+// the results wait for the reader (the button in the reveal, or "Results"). A Liar match's
+// game that is not its last gets the between-games screen: places, classes, the exchange.
+function gameEnded(e) {
+  const byReveal = revealOpen && revealAt === moves;
+  const matchGoesOn = info.game === "liar" && info.games_per_match > 1 && matchResults.length < info.games_per_match;
+  if (matchGoesOn) {
+    between = { game: matchResults.length - 1, standings: e.standings, winner: e.winner,
+      reveal: byReveal && lastDoubt ? lastDoubt : null, revealSeen: !byReveal };
+    revealOpen = false;
+  } else if (byReveal) {
+    resultsHidden = true;
+  }
+}
+
+// Big moments (a revolution, a J-back, an 8-cut, a rate lock): a word over the felt, a
+// sound when sound is on.
+function momentFor(e) {
+  let key = null;
+  let detail = "";
+  if (e.type === "order_changed" && e.cause !== "flush") key = `moment.${e.cause.replace(" ", "_")}`;
+  else if (e.type === "bound") {
+    key = "moment.bound";
+    const next = state?.view ? lockedRate({ ...state.view, bound: true, field: [{ rate: e.rate }] }) : null;
+    detail = next ? t("liar.boundNext", { rate: rankLabel(next) }) : "";
+  } else if (e.type === "played" && e.rate === "8" && info.rules?.eight_cut) key = "moment.eight_cut";
+  if (!key) return;
+  const kind = key.slice("moment.".length);
+  bigMoment($("moment"), t(key), detail, kind);
+  const flag = { revolution: "flag-revolution", jack_back: "flag-jack-back", six_up: "flag-jack-back", bound: "flag-bound", eight_cut: "flag-eight-cut" }[kind];
+  requestAnimationFrame(() => flashFlag($(flag))); // once the state that follows has drawn it
+  chime();
 }
 
 // ---- joining, starting, rematch -----------------------------------------------
@@ -208,9 +257,11 @@ function render() {
   renderInvite(status);
   if (status === "waiting") renderLobby();
   if (view) renderBoard(view);
-  $("results").hidden = status !== "finished" || !view || resultsHidden;
+  const betweenOn = Boolean(between && between.revealSeen && status === "playing" && view);
+  $("results").hidden = !betweenOn && (status !== "finished" || !view || resultsHidden);
   $("show-results").hidden = status !== "finished" || !view || !resultsHidden;
-  if (status === "finished" && view) renderResults(view);
+  if (betweenOn) renderBetween(view);
+  else if (status === "finished" && view) renderResults(view);
   presence();
 }
 
@@ -348,6 +399,8 @@ function renderBoard(view) {
 
   if (info.game === "bluff") rerender($("felt"), bluffCenter(ctx));
   else { resetIfNew(ctx.stateKey); rerender($("felt"), liarCenter(ctx)); }
+  $("flags-row").hidden = info.game !== "liar";
+  if (info.game === "liar") rerender($("flags-row"), liarFlags(ctx));
   renderReveal(view, ctx);
 
   rerender($("me"), myArea(view, ctx));
@@ -362,16 +415,28 @@ function renderBoard(view) {
 
 // The last challenge or doubt, over the felt until the next move; the button shows it again.
 function renderReveal(view, ctx) {
+  const layer = $("reveal-layer");
+  if (between && !between.revealSeen) { // the doubt that ended a match's game, before its places
+    const panel = liarReveal(ctx, between.reveal);
+    panel.append(el("div", { class: "button-row" }, el("button", { type: "button", class: "primary", id: "reveal-results",
+      onclick: () => { between.revealSeen = true; render(); } }, t("end.seeResults"))));
+    rerender(layer, panel);
+    $("show-reveal").hidden = true;
+    return;
+  }
   const list = info.game === "bluff" ? view.history : view.doubts;
   const last = list.length ? list[list.length - 1] : null;
   const showing = last && revealOpen && (revealAt === moves || state.status === "finished" || revealOpen === "asked");
-  const layer = $("reveal-layer");
   if (showing) {
     // (the server sends the last rounds only: history_from counts those left out)
     const count = (view.history_from || 0) + list.length;
     const panel = info.game === "bluff" ? bluffReveal(ctx, last, count) : liarReveal(ctx, last);
     panel.prepend(el("button", { type: "button", class: "close", id: "reveal-close", "aria-label": t("table.close"),
       onclick: () => { revealOpen = false; render(); } }, "×"));
+    if (state.status === "finished" && resultsHidden) { // the reveal that ended the game, then the results
+      panel.append(el("div", { class: "button-row" }, el("button", { type: "button", class: "primary", id: "reveal-results",
+        onclick: () => { revealOpen = false; resultsHidden = false; render(); } }, t("end.seeResults"))));
+    }
     rerender(layer, panel);
   } else rerender(layer);
   const again = $("show-reveal");
@@ -492,7 +557,7 @@ function renderResults(view) {
         el("tbody", {}, info.seats.map((_, s) => el("tr", { class: s === me ? "me" : "" },
           el("th", { scope: "row" }, seatName(s)),
           games.map((g) => el("td", {}, ordinal(placeOf(g.standings, s)))),
-          el("td", {}, classLabel(placeOf(games[games.length - 1].standings, s), n)))))));
+          el("td", {}, classTitle(placeOf(games[games.length - 1].standings, s), n)))))));
     }
   }
   const row = [];
@@ -510,14 +575,37 @@ function renderResults(view) {
   rerender($("results"), parts);
 }
 
-// O7 classes by place: the first is the tycoon, the last the beggar.
-function classLabel(place, n) {
-  if (!place) return "–";
-  if (place === 1) return t("class.1");
-  if (place === n) return t("class.last");
-  if (place === 2 && n >= 4) return t("class.2");
-  if (place === n - 1 && n >= 4) return t("class.secondLast");
-  return t("class.middle");
+// A Liar match between two games: the places of the game just ended, the classes they
+// give, and the O7 exchange to come before the next game is played.
+function renderBetween(view) {
+  const n = info.seats.length;
+  const me = mySeat();
+  const classes = view.classes.length ? view.classes : between.standings.flat();
+  const rows = between.standings.flatMap((group, i) => group.map((s) => el("tr", { class: s === me ? "me" : "" },
+    el("td", { class: "place" }, ordinal(i + 1)),
+    el("td", {}, avatarEl(names[s], s, { bot: Boolean(info.seats[s]?.bot) }), " ", seatName(s)),
+    el("td", { class: "class-title" }, classTitle(classes.indexOf(s) + 1, n)))));
+  const who = (s) => (s === me ? t("table.youObject") : seatName(s));
+  const swaps = exchangePairs(classes).map(([higher, lower, count]) => el("li", {},
+    t(lower === me ? "between.gives.you" : "between.gives", { name: who(lower), title: classTitle(classes.indexOf(lower) + 1, n), other: who(higher), otherTitle: classTitle(classes.indexOf(higher) + 1, n), n: count }),
+    " ",
+    t(higher === me ? "between.returns.you" : "between.returns", { name: who(higher), other: who(lower), n: count })));
+  const winner = between.winner;
+  const headline = winner === null || winner === undefined ? t("between.noWinner", { n: between.game + 1 })
+    : winner === me ? t("between.youWon", { n: between.game + 1 }) : t("between.won", { n: between.game + 1, name: seatName(winner) });
+  rerender($("results"), [
+    el("h2", { id: "results-heading" }, headline),
+    el("p", { class: "muted" }, t("table.gameOf", { n: between.game + 1, total: info.games_per_match })),
+    el("table", { class: "standings", id: "between-standings" },
+      el("caption", { class: "sr-only" }, t("end.standings")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.place")), el("th", { scope: "col" }, t("end.player")),
+        el("th", { scope: "col" }, t("end.class")))),
+      el("tbody", {}, rows)),
+    el("h3", {}, t("between.exchange", { n: between.game + 2 })),
+    el("ul", { class: "exchange-list", id: "exchange-list" }, swaps),
+    el("p", { class: "muted small" }, t("between.why")),
+    el("div", { class: "button-row" }, el("button", { type: "button", class: "primary", id: "between-continue",
+      onclick: () => { between = null; render(); } }, t("between.continue", { n: between.game + 2 })))]);
 }
 
 // ---- the log -------------------------------------------------------------------
@@ -537,22 +625,22 @@ function describe(e) {
     case "game_started": return t("ev.game_started", { n: e.game + 1 });
     case "round_dealt": return t("ev.round_dealt", { n: e.round + 1 });
     case "called": return say("ev.called", e.seat, { name: nm(e.seat), call: callText(e.call) });
-    case "challenged": return `${say("ev.challenged", e.challenger, { name: nm(e.challenger), other: nm(e.caller) })} ${t(e.call_true ? "ev.callTrue" : "ev.callFalse", { call: callText(e.call) })} ${say("ev.loses", e.loser, { name: nm(e.loser) })}${e.eliminated ? ` ${say("ev.out", e.loser, { name: nm(e.loser) })}` : ""}`;
+    case "challenged": return `${say("ev.challenged", e.challenger, { name: nm(e.challenger), other: objectName(e.caller) })} ${t(e.call_true ? "ev.callTrue" : "ev.callFalse", { call: callText(e.call) })} ${say("ev.loses", e.loser, { name: nm(e.loser) })}${e.eliminated ? ` ${say("ev.out", e.loser, { name: nm(e.loser) })}` : ""}`;
     case "game_over": return t("ev.game_over");
     case "stand_in": return t("ev.stand_in", { name: nm(e.seat), reason: t(`reason.${e.reason}`) });
     case "timeout": return say("ev.timeout", e.seat, { name: nm(e.seat) });
     case "played": return say("ev.played", e.seat, { name: nm(e.seat), n: e.count, rate: rankLabel(e.rate) });
     case "passed": return say("ev.passed", e.seat, { name: nm(e.seat) });
     case "drew": return e.seat === mySeat() ? null : t("ev.drew", { name: nm(e.seat), n: e.count });
-    case "doubted": return `${say("ev.doubted", e.doubter, { name: nm(e.doubter), other: nm(e.doubted) })} ${t(e.truthful ? "ev.truthful" : "ev.lie", { rate: rankLabel(e.rate) })}`;
+    case "doubted": return `${say("ev.doubted", e.doubter, { name: nm(e.doubter), other: objectName(e.doubted) })} ${t(e.truthful ? "ev.truthful" : "ev.lie", { rate: rankLabel(e.rate) })}`;
     case "accepted": return say("ev.accepted", e.seat, { name: nm(e.seat) });
     case "flushed": return t("ev.flushed", { n: e.count });
-    case "order_changed": return t("ev.order_changed", { order: e.reversed ? t("liar.orderReversed") : t("liar.orderNormal"), cause: t(`cause.${e.cause}`) });
+    case "order_changed": return t("ev.order_changed", { order: t(e.reversed ? "liar.orderWord.reversed" : "liar.orderWord.normal"), cause: t(`cause.${e.cause}`) });
     case "bound": return t("ev.bound", { rate: rankLabel(e.rate) });
-    case "gave": return say("ev.gave", e.giver, { name: nm(e.giver), other: nm(e.receiver), n: e.count });
+    case "gave": return say("ev.gave", e.giver, { name: nm(e.giver), other: objectName(e.receiver), n: e.count });
     case "dealt": return e.seat === mySeat() ? t("ev.dealt") : null;
     case "drew_cards": return e.seat === mySeat() ? t("ev.drew_cards", { cards: cardsText(e.cards), n: e.cards.length }) : null;
-    case "gave_cards": return e.giver === mySeat() ? null : t("ev.gave_cards", { name: nm(e.giver), other: nm(e.receiver), cards: cardsText(e.cards) });
+    case "gave_cards": return e.giver === mySeat() ? null : t("ev.gave_cards", { name: nm(e.giver), other: objectName(e.receiver), cards: cardsText(e.cards) });
     default: return null;
   }
 }
@@ -666,6 +754,12 @@ function beep(freq) {
     osc.stop(audio.currentTime + 0.25);
   } catch (e) { /* no audio here */ }
 }
+// Two rising notes for a big moment.
+function chime() {
+  beep(660);
+  setTimeout(() => beep(880), 140);
+}
+
 function soundFor(e) {
   if (e.type === "challenged" || e.type === "doubted") beep(300);
   else if (MOVES.has(e.type)) beep(520);
@@ -692,19 +786,29 @@ function onKey(e) {
     case "?": $("help").showModal(); e.preventDefault(); break;
     case "l": case "L": toggleLang(); break;
     case "h": case "H": click("hint-toggle"); break;
-    case "Escape": if (revealOpen) { revealOpen = false; render(); } break;
+    case "Escape":
+      if (sideOpen()) toggleSide(false);
+      else if (between) { if (!between.revealSeen) between.revealSeen = true; else between = null; render(); }
+      else if (revealOpen) { revealOpen = false; render(); }
+      break;
     default: break;
   }
 }
 
 // ---- start -----------------------------------------------------------------------
 
+// On a narrow screen the table talk is a drawer over the table: its × button, Escape or a
+// tap outside it closes it, and the focus goes back to its toggle.
+function sideOpen() { return $("side").classList.contains("open"); }
+
 function toggleSide(open) {
   const side = $("side");
-  const now = open ?? !side.classList.contains("open");
+  const now = open ?? !sideOpen();
+  const was = sideOpen();
   side.classList.toggle("open", now);
   $("log-toggle").setAttribute("aria-expanded", now ? "true" : "false");
-  if (now) $("log").scrollTop = $("log").scrollHeight;
+  if (now) { $("log").scrollTop = $("log").scrollHeight; if (!was) $("side-close").focus({ preventScroll: true }); }
+  else if (was) $("log-toggle").focus({ preventScroll: true });
 }
 
 function badLink(text) {
@@ -719,6 +823,10 @@ async function main() {
   baseTitle = document.title;
   $("help-open").addEventListener("click", () => $("help").showModal());
   $("log-toggle").addEventListener("click", () => toggleSide());
+  $("side-close").addEventListener("click", () => toggleSide(false));
+  document.addEventListener("pointerdown", (e) => {
+    if (sideOpen() && !$("side").contains(e.target) && !$("log-toggle").contains(e.target)) toggleSide(false);
+  });
   $("hurry").addEventListener("click", () => sendRaw({ type: "hurry", id: ++msgId }));
   $("show-results").addEventListener("click", () => { resultsHidden = false; render(); });
   $("sound").addEventListener("click", () => {
