@@ -93,7 +93,8 @@ class SteppedClock:
 
 
 class LiveServer:
-    def __init__(self, deal_seed: int = 7, clock: Any = None, **app_options: Any) -> None:
+    def __init__(self, deal_seed: int = 7, clock: Any = None, bot_delay: float = 0,
+                 **app_options: Any) -> None:
         self.port = _free_port()
         self.clock = clock
         # The pages run under the server's Content Security Policy and host checks;
@@ -101,7 +102,7 @@ class LiveServer:
         # One server serves a whole session of tests from one address: its quotas are
         # raised so that the number of tests never decides whether a table can be made
         # (the quotas themselves are tested in tests/security).
-        settings = Settings(bot_delay=0, deal_seed=deal_seed, tables_per_minute=10_000,
+        settings = Settings(bot_delay=bot_delay, deal_seed=deal_seed, tables_per_minute=10_000,
                             open_tables=10_000, bot_tables=100)
         self.app = create_app(clock=clock, settings=settings,
                               allowed_hosts=allowed_hosts("127.0.0.1"),

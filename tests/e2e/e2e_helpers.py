@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -190,3 +191,14 @@ def assert_can_act(page: Any) -> None:
     for sel in ("#hand", "#controls"):
         assert page.evaluate(IN_VIEW, sel), f"{sel} is not wholly in the viewport"
     assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+
+
+LATIN = re.compile(r"[A-Za-z]{2,}")
+ALLOWED_LATIN = {"usotsuki", "English"}  # the brand, the language switch
+
+
+def english_left(page: Any, selector: str = "body") -> list[str]:
+    """Words of two or more Latin letters on show under ``selector`` (none belong on a
+    Japanese screen but the brand and the switch to English)."""
+    text = page.locator(selector).inner_text()
+    return sorted({w for w in LATIN.findall(text) if w not in ALLOWED_LATIN})

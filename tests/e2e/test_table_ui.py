@@ -16,7 +16,9 @@ from e2e_helpers import (
     IN_VIEW,
     assert_can_act,
     bluff_turn,
+    LATIN,
     create_table,
+    english_left,
     liar_turn,
     play_out,
     see_results,
@@ -167,15 +169,6 @@ def test_a_large_seed_record_round_trips_through_the_replay_page(
     assert page.inner_text("#notice") == "This file is not a usotsuki game record."
 
 
-LATIN = re.compile(r"[A-Za-z]{2,}")
-ALLOWED = {"usotsuki", "English"}  # the brand, the language switch
-
-
-def _english_left(page: Any) -> list[str]:
-    text = page.evaluate("document.body.innerText")
-    return sorted({w for w in LATIN.findall(text) if w not in ALLOWED})
-
-
 def test_japanese_table_has_no_english_left(new_page: Any) -> None:
     page = new_page(locale="ja-JP")
     create_table(page, "liar", "花子", ["bot:random", "bot:sensible"],
@@ -184,11 +177,11 @@ def test_japanese_table_has_no_english_left(new_page: Any) -> None:
                   "turn_limit": 16})
     start(page)
     page.wait_for_selector(".turn.yours, body[data-status=finished]")
-    assert _english_left(page) == []
+    assert english_left(page) == []
     shot(page, "24-liar-table-ja")
     play_out(page, liar_turn, doubt=0.4)
     see_results(page)
-    assert _english_left(page) == []
+    assert english_left(page) == []
     shot(page, "25-liar-results-ja")
     # Every refusal the server can give reads in Japanese, with its parameters.
     codes = ["not_found", "forbidden", "expired", "too_many_tables", "too_many_open_tables",
@@ -207,5 +200,5 @@ def test_japanese_table_has_no_english_left(new_page: Any) -> None:
     create_table(bluff, "bluff", "花子", ["bot:random", "bot:random"], {"max_cards": 2})
     start(bluff)
     bluff.wait_for_selector(".turn.yours, body[data-status=finished]")
-    assert _english_left(bluff) == []
+    assert english_left(bluff) == []
     shot(bluff, "26-bluff-table-ja-phone")

@@ -1,0 +1,326 @@
+"""A new player's first evening at the table: the phone's table talk lets go of you, the
+game-ending reveal comes before the results, a Liar match says who placed where between
+games, the house rules form ticks what a rule needs, the review and its chart speak
+Japanese, fast-forward plays the bots out, and big moments show (still under reduced
+motion)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import LiveServer, SteppedClock
+from e2e_helpers import (
+    IN_VIEW,
+    bluff_turn,
+    create_table,
+    english_left,
+    liar_turn,
+    play_out,
+    see_results,
+    shot,
+    start,
+    state_n,
+    wait_after,
+)
+from playwright.sync_api import expect
+
+from usotsuki.server.review_service import ReviewService
+
+OPEN = re.compile(r"\bopen\b")
+CLOSED = """() => document.getElementById("side").getBoundingClientRect().left >= innerWidth - 1"""
+SHOWN = """() => document.getElementById("side").getBoundingClientRect().right <= innerWidth + 1"""
+
+
+def test_phone_table_talk_closes_by_button_outside_tap_and_escape(new_page: Any) -> None:
+    page = new_page(phone=True)  # 390x844
+    create_table(page, "bluff", "Mika", ["bot:random", "bot:random"])
+    start(page)
+    page.wait_for_selector("#board:not([hidden])")
+    toggle, side = page.locator("#log-toggle"), page.locator("#side")
+
+    def open_drawer() -> None:
+        toggle.tap()
+        expect(side).to_have_class(OPEN)
+        page.wait_for_function(SHOWN)
+        assert toggle.get_attribute("aria-expanded") == "true"
+        assert page.evaluate(IN_VIEW, "#side-close")  # its own way out, on screen
+
+    def assert_closed() -> None:
+        expect(side).not_to_have_class(OPEN)
+        page.wait_for_function(CLOSED)
+        assert toggle.get_attribute("aria-expanded") == "false"
+
+    open_drawer()
+    shot(page, "30-table-talk-open-phone")
+    page.locator("#side-close").tap()
+    assert_closed()
+    assert page.evaluate("document.activeElement.id") == "log-toggle"  # focus comes back
+
+    open_drawer()
+    turn = page.locator("#turn").bounding_box()
+    assert turn is not None
+    page.touchscreen.tap(turn["x"] + 10, turn["y"] + turn["height"] / 2)  # beside the drawer
+    assert_closed()
+
+    open_drawer()
+    page.keyboard.press("Escape")
+    assert_closed()
+    assert page.evaluate("document.activeElement.id") == "log-toggle"
+
+
+# What a bubble says most often: it must leave every seat's card count readable.
+BUBBLES_OVER_COUNTS = """(texts) => {
+  const covered = [];
+  for (const seat of document.querySelectorAll("#opponents .seat")) {
+    const count = seat.querySelector(".count").getBoundingClientRect();
+    for (const text of texts) {
+      const bubble = document.createElement("div");
+      bubble.className = "bubble";
+      bubble.textContent = text;
+      seat.appendChild(bubble);
+      const box = bubble.getBoundingClientRect();
+      if (box.bottom > count.top && box.top < count.bottom && box.right > count.left
+          && box.left < count.right) covered.push(`${seat.id}: ${text}`);
+      bubble.remove();
+    }
+  }
+  return covered; }"""
+
+
+def test_phone_bubbles_leave_the_card_counts_readable(new_page: Any) -> None:
+    page = new_page(phone=True)
+    create_table(page, "liar", "Mika", ["bot:random"] * 5, {"multi": True})
+    start(page)
+    page.wait_for_selector("#board:not([hidden])")
+    assert page.evaluate(BUBBLES_OVER_COUNTS, ["2 cards as Q", "Doubt!", "2枚「Q」", "パス"]) == []
+
+
+def test_the_final_reveal_comes_before_the_results(new_page: Any) -> None:
+    page = new_page(size=(1366, 768))
+    create_table(page, "bluff", "Mika", ["bot:random", "bot:random"], {"max_cards": 1})
+    start(page)
+    play_out(page, bluff_turn, challenge=0.5)
+    page.wait_for_selector("#reveal")
+    assert page.locator("#results").is_hidden()
+    for line in ("#reveal .verdict", "#reveal .loser", "#reveal-results"):
+        assert page.evaluate(IN_VIEW, line), f"{line} is cut off"
+    shot(page, "31-final-reveal-first")
+    page.click("#reveal-results")
+    page.wait_for_selector("#results:not([hidden])")
+    assert page.locator("#reveal").count() == 0
+    shot(page, "32-results-after-the-reveal")
+
+
+def test_liar_match_between_games_screen(new_page: Any, own_server: LiveServer) -> None:
+    """Game 1 of a match ends: places, the class titles (大富豪 to 大貧民), the exchange
+    to come and why, in Japanese without a word of English; then in English."""
+    page = new_page(locale="ja-JP", size=(1366, 768))
+    create_table(page, "liar", "花子", ["bot:random", "bot:sensible", "bot:random"],
+                 {"multi": True, "classes": True, "games": 2, "hand_size": 3,
+                  "turn_limit": 24}, base=own_server.url)
+    start(page)
+    rng = random.Random(2)
+    for _ in range(200):
+        page.wait_for_selector(".turn.yours, #between-continue, #reveal-results, "
+                               "body[data-status=finished]")
+        if page.locator("#reveal-results").count():  # game 1 ended on a doubt: it comes first
+            assert page.locator("#results").is_hidden()
+            shot(page, "33-liar-match-final-doubt-first-ja")
+            page.click("#reveal-results")
+            continue
+        if page.locator("#between-continue").count():
+            break
+        assert page.get_attribute("body", "data-status") != "finished", \
+            "the match ended without a between-games screen"
+        liar_turn(page, rng, doubt=0.3)
+    panel = page.locator("#results")
+    expect(panel).to_be_visible()
+    text = panel.inner_text()
+    assert "第1ゲーム" in text
+    assert page.locator("#between-standings tbody tr").count() == 4
+    titles = page.locator("#between-standings .class-title").all_inner_texts()
+    assert sorted(titles) == sorted(["大富豪", "富豪", "貧民", "大貧民"])
+    assert page.locator("#exchange-list li").count() == 2  # last-first 2 cards, 1 for the next
+    assert "一番強いカードを2枚" in text and "大富豪" in page.inner_text("#exchange-list")
+    assert english_left(page) == []
+    shot(page, "34-liar-between-games-ja")
+    page.keyboard.press("l")
+    text = panel.inner_text()
+    assert "Game 1" in text and "Tycoon" in text and "Beggar" in text
+    assert "their 2 best cards" in page.inner_text("#exchange-list")
+    shot(page, "35-liar-between-games-en")
+    page.click("#between-continue")
+    expect(panel).to_be_hidden()
+    assert page.locator("#whose").inner_text()  # the table of game 2 under it
+
+
+def test_house_rules_form_ticks_what_a_rule_needs(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.check("input[name=game][value=liar]")
+    page.locator("#house-rules").evaluate("d => { d.open = true; }")
+    box = {name: page.locator(f"#opt-{name}") for name in
+           ("multi", "revolution", "jack_back", "six_up")}
+    assert not box["multi"].is_checked()
+    box["revolution"].check()
+    assert box["multi"].is_checked()  # ticking Revolution ticks Multiple cards
+    box["multi"].uncheck()
+    assert not box["revolution"].is_checked()  # and unticking that unticks Revolution
+    box["six_up"].check()
+    assert box["jack_back"].is_checked()
+    box["jack_back"].uncheck()
+    assert not box["six_up"].is_checked()
+    assert "Needs Multiple cards" in page.inner_text("label:has(#opt-revolution)")
+    widths = page.locator("#options input[type=checkbox]").evaluate_all(
+        "els => els.map(e => Math.round(e.getBoundingClientRect().width))")
+    assert len(widths) == 9 and len(set(widths)) == 1, widths  # one width for every box
+    shot(page, "36-house-rules-needs")
+    # Where the server must refuse, the page names both rules, in both languages.
+    said = page.evaluate("""async () => {
+        const { api } = await import("/js/api.js");
+        const { errorText, setLang } = await import("/js/i18n.js");
+        try {
+            await api("/api/tables", { method: "POST", body: { game: "liar",
+                rules: { six_up: true }, seats: [{ bot: null }, { bot: "random" }] } });
+        } catch (e) {
+            const en = errorText(e.code, e.params, e.message);
+            setLang("ja");
+            const ja = errorText(e.code, e.params, e.message);
+            setLang("en");
+            return [e.code, en, ja];
+        }
+        return null; }""")
+    assert said == ["bad_rules", "6-up needs J-back: tick J-back too, or untick 6-up.",
+                    "6上がりにはJバックが必要です。Jバックもチェックするか、6上がりを外してください。"]
+    # A table made with Revolution ticked has what it needs.
+    create_table(page, "liar", "Mika", ["bot:random", "bot:random"], {"revolution": True})
+    page.wait_for_selector("#flags-row #flag-revolution")
+
+
+def test_counts_and_rate_lock_said_in_words(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    said = page.evaluate("""async () => {
+        const { countsText, lockedRate } = await import("/js/liar.js");
+        const lock = (order, rate) => lockedRate({ bound: true, order, field: [{ rate }] });
+        return [countsText([...Array(13).keys()].map((i) => i + 1)), countsText([3]),
+                countsText([1, 2, 4]), lock("normal", "8"), lock("reversed", "8"),
+                lock("normal", "2")]; }""")
+    assert said == ["Play 1 to 13 cards.", "Play exactly 3 cards.", "Cards you may play: 1, 2, 4.",
+                    "9", "7", None]
+
+
+@pytest.fixture
+def slow_bots_server() -> Iterator[LiveServer]:
+    """Bots that think for an hour of the server's clock, which only the test moves."""
+    server = LiveServer(deal_seed=17, clock=SteppedClock(), bot_delay=3600)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_fast_forward_plays_the_bots_out_at_once(new_page: Any,
+                                                 slow_bots_server: LiveServer) -> None:
+    """Out of a Bluff game with only bots left, Fast-forward makes them play at once: the
+    game ends though the server's clock never reaches the end of a bot's first hour."""
+    page = new_page()
+    clock = slow_bots_server.clock
+    create_table(page, "bluff", "Mika", ["bot:random"] * 4, {"max_cards": 1},
+                 base=slow_bots_server.url)
+    start(page)
+    for _ in range(60):
+        if page.locator("#hurry:not([hidden])").count():
+            break
+        assert page.get_attribute("body", "data-status") != "finished", "never out"
+        before = state_n(page)
+        if page.locator(".turn.yours").count():
+            # the strongest call there is: the next player can only challenge it
+            depth = 0
+            while page.locator("#picker").count() and page.locator("#make-call").is_disabled():
+                page.locator(".pick-step").nth(depth).locator("button").last.click()
+                depth += 1
+            page.click("#make-call" if page.locator("#picker").count() else "#challenge")
+        else:
+            clock.advance(5 * 3600)  # past a bot's thought (and the pause after a reveal)
+        wait_after(page, before)
+    hurry = page.locator("#hurry")
+    expect(hurry).to_be_visible()
+    assert page.inner_text("#hurry") == "Fast-forward"
+    shot(page, "37-fast-forward-offered")
+    hurry.click()
+    page.wait_for_selector("body[data-status=finished]", timeout=30_000)
+    expect(hurry).to_be_hidden()
+
+
+def test_big_moments_show_and_respect_reduced_motion(new_page: Any) -> None:
+    page = new_page(size=(1366, 768))
+    create_table(page, "liar", "Mika", ["bot:random", "bot:random"],
+                 {"multi": True, "revolution": True, "binding": True, "eight_cut": True,
+                  "jack_back": True})
+    start(page)
+    page.wait_for_selector("#flags-row:not([hidden])")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"  # sound is off at first
+    # a rule waiting is an outline, a rule in force is filled: not alike
+    looks = page.locator("#flags-row .flag").evaluate_all("""els => els.map(e => [
+        e.classList.contains("on"), getComputedStyle(e).borderStyle, e.getAttribute("aria-label")])""")
+    assert len(looks) == 4
+    for on, border, label in looks:
+        assert border == ("solid" if on else "dashed")
+        assert (": off." in label) != on
+    show = """async ([text, detail]) => {
+        const { bigMoment } = await import("/js/motion.js");
+        bigMoment(document.getElementById("moment"), text, detail, "revolution");
+        return document.getAnimations().filter((a) => a.effect?.target?.classList?.contains("moment")).length; }"""
+    assert page.evaluate(show, ["Revolution!", ""]) == 1  # it pops
+    expect(page.locator("#moment .moment")).to_be_visible()
+    shot(page, "38-big-moment", axe=False)
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(show, ["Rate lock!", "next: 9"]) == 0  # it only shows
+    expect(page.locator("#moment .moment")).to_contain_text("next: 9")
+    page.wait_for_selector("#moment .moment", state="detached")
+
+
+@pytest.fixture
+def review_server() -> Iterator[LiveServer]:
+    """A server whose reviews search less deeply (40 playouts a move)."""
+    server = LiveServer(deal_seed=11, reviews=ReviewService(depth=40))
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_japanese_review_and_chart_have_no_english(new_page: Any,
+                                                    review_server: LiveServer) -> None:
+    """Bot names, the review panel, the chart's legend, the moves: all in Japanese; and the
+    replay's hands are on screen at 1366x768."""
+    page = new_page(locale="ja-JP", size=(1366, 768))
+    api = page.request
+    created = api.post(f"{review_server.url}/api/tables", data={
+        "game": "bluff", "seats": [{"bot": "normal"}, {"bot": "easy"}, {"bot": "hard"}],
+        "rules": {"max_cards": 2, "ranks": 6}, "games": 1}).json()
+    table = created["table_id"]
+    assert api.post(f"{review_server.url}/api/tables/{table}/start",
+                    data={"token": created["host_token"]}).ok
+    page.goto(f"{review_server.url}/table.html?t={table}")
+    page.wait_for_selector("body[data-status=finished]", timeout=30_000)
+    see_results(page)
+    assert english_left(page) == []
+    page.click("#review")
+    page.wait_for_selector("#viewer:not([hidden])")
+    page.wait_for_selector("body[data-review=done]", timeout=30_000)
+    assert page.locator("#open-panel").is_hidden()  # a table's game: no file picker on top
+    assert page.evaluate(IN_VIEW, "#replay-hands")
+    legend = page.inner_text(".review-legend")
+    assert english_left(page, ".review-legend") == [] and "（" in legend  # "ハナ（ふつう）"
+    assert english_left(page) == []
+    page.click("#forward")
+    assert english_left(page) == []
+    page.keyboard.press("End")
+    assert english_left(page) == []
+    shot(page, "39-review-ja")
