@@ -268,7 +268,8 @@ def test_big_moments_show_and_respect_reduced_motion(new_page: Any) -> None:
     assert page.get_attribute("#sound", "aria-pressed") == "false"  # sound is off at first
     # a rule waiting is an outline, a rule in force is filled: not alike
     looks = page.locator("#flags-row .flag").evaluate_all("""els => els.map(e => [
-        e.classList.contains("on"), getComputedStyle(e).borderStyle, e.getAttribute("aria-label")])""")
+        e.classList.contains("on"), getComputedStyle(e).borderStyle,
+        e.getAttribute("aria-label")])""")
     assert len(looks) == 4
     for on, border, label in looks:
         assert border == ("solid" if on else "dashed")
@@ -276,7 +277,8 @@ def test_big_moments_show_and_respect_reduced_motion(new_page: Any) -> None:
     show = """async ([text, detail]) => {
         const { bigMoment } = await import("/js/motion.js");
         bigMoment(document.getElementById("moment"), text, detail, "revolution");
-        return document.getAnimations().filter((a) => a.effect?.target?.classList?.contains("moment")).length; }"""
+        return document.getAnimations()
+            .filter((a) => a.effect?.target?.classList?.contains("moment")).length; }"""
     assert page.evaluate(show, ["Revolution!", ""]) == 1  # it pops
     expect(page.locator("#moment .moment")).to_be_visible()
     shot(page, "38-big-moment", axe=False)

@@ -14,9 +14,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from e2e_helpers import (
     IN_VIEW,
+    LATIN,
     assert_can_act,
     bluff_turn,
-    LATIN,
     create_table,
     english_left,
     liar_turn,

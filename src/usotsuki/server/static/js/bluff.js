@@ -2,7 +2,7 @@
 // Every option offered comes from the server's legal list (B5-B7 live in the core).
 import { callText, cardEl, rankLabel } from "./cards.js";
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { sentenceGap, t } from "./i18n.js";
 
 // The picker's choice so far: the call's tokens, type first ("two-pair", "K", ...).
 let picked = [];
@@ -61,7 +61,7 @@ export function bluffReveal(ctx, result, count) {
     el("p", {}, t(by, { challenger: names[result.challenger], caller: names[result.caller] })),
     el("p", { class: "verdict" }, t(verdict, { call: callText(result.call) })),
     el("p", { class: "loser" }, t(result.loser === ctx.me ? "bluff.loses.you" : "bluff.loses", { name: names[result.loser] }),
-      result.eliminated ? [" ", el("strong", {}, t(result.loser === ctx.me ? "bluff.out.you" : "bluff.out", { name: names[result.loser] }))] : null),
+      result.eliminated ? [sentenceGap(), el("strong", {}, t(result.loser === ctx.me ? "bluff.out.you" : "bluff.out", { name: names[result.loser] }))] : null),
     el("ul", { class: "reveal-hands" }, rows),
     el("p", { class: "muted small" }, t("bluff.evidence")));
 }

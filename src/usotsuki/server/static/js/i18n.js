@@ -28,6 +28,11 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+// Sentences one after another: a space between them in English, none in Japanese.
+export function sentenceGap() { return lang === "ja" ? "" : " "; }
+
+export function sentences(...parts) { return parts.flat().filter(Boolean).join(sentenceGap()); }
+
 // "1st", "2nd" ... / "1位": a place in the standings.
 export function ordinal(n) {
   if (n === null || n === undefined) return "–";

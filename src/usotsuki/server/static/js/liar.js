@@ -56,18 +56,20 @@ export function liarFlags(ctx) {
   return flags;
 }
 
+const SHOWN_PLAYS = 3; // the field's last plays on the felt (the rest counted)
+
 export function liarCenter(ctx) {
   const { view, names } = ctx;
   const parts = [];
   parts.push(el("div", { class: "stock", id: "stock" }, stackEl(Math.min(view.stock_size, 3), t("liar.stock", { n: view.stock_size }))));
   parts.push(el("div", { class: "field", id: "field", role: "group", "aria-label": t("liar.field") },
     view.field.length
-      ? view.field.slice(-4).map((play, i, shown) => el("div", { class: `field-play${i === shown.length - 1 ? " current" : ""}` },
-        stackEl(play.count), el("span", { class: "play-label" },
-          el("span", { class: "who" }, names[play.seat]), " ",
+      ? view.field.slice(-SHOWN_PLAYS).map((play, i, shown) => el("div", { class: `field-play${i === shown.length - 1 ? " current" : ""}` },
+        stackEl(play.count), el("span", { class: "play-label", title: names[play.seat] },
+          el("span", { class: "who" }, names[play.seat]),
           el("strong", { class: "rate" }, rankLabel(play.rate)))))
       : el("span", { class: "muted" }, t("liar.emptyField"))));
-  if (view.field.length > 4) parts.push(el("div", { class: "muted small" }, t("liar.fieldMore", { n: view.field.length - 4 })));
+  if (view.field.length > SHOWN_PLAYS) parts.push(el("div", { class: "muted small" }, t("liar.fieldMore", { n: view.field.length - SHOWN_PLAYS })));
   return parts;
 }
 

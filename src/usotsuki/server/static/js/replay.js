@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { callText, cardEl, liarActionText, rankLabel } from "./cards.js";
 import { el, rerender } from "./dom.js";
-import { errorText, initPage, onLangChange, ordinal, t } from "./i18n.js";
+import { errorText, initPage, onLangChange, ordinal, sentences, t } from "./i18n.js";
 import { liarFlags } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
 import { attachReview, renderReview } from "./review.js";
@@ -160,7 +160,7 @@ function renderBluff(frame, view) {
     parts.push(el("section", { class: `reveal ${r.call_true ? "true" : "false"}`, id: "replay-reveal" },
       el("p", {}, t("bluff.challengedBy", { challenger: nameOf(r.challenger), caller: nameOf(r.caller) })),
       el("p", { class: "verdict" }, t(r.call_true ? "bluff.revealTrue" : "bluff.revealFalse", { call: callText(r.call) })),
-      el("p", { class: "loser" }, t("bluff.loses", { name: nameOf(r.loser) }), r.eliminated ? ` ${t("bluff.out", { name: nameOf(r.loser) })}` : "")));
+      el("p", { class: "loser" }, sentences(t("bluff.loses", { name: nameOf(r.loser) }), r.eliminated ? t("bluff.out", { name: nameOf(r.loser) }) : null))));
   }
   parts.push(standingsEl(view));
   rerender($("replay-felt"), parts);

@@ -5,7 +5,7 @@ import { api, forgetSeat, lastName, rememberName, rememberSeat, seatAt } from ".
 import { bluffCenter, bluffControls, bluffReveal, bluffSeatExtra } from "./bluff.js";
 import { callText, cardEl, rankLabel, stackEl, suitSymbol } from "./cards.js";
 import { el, rerender } from "./dom.js";
-import { currentLang, errorText, initPage, onLangChange, ordinal, t, toggleLang } from "./i18n.js";
+import { currentLang, errorText, initPage, onLangChange, ordinal, sentences, t, toggleLang } from "./i18n.js";
 import {
   classTitle, exchangePairs, liarCenter, liarControls, liarFlags, liarReveal, liarSeatExtra, lockedRate, resetIfNew,
   selectable, selectedCards, toggleCard,
@@ -191,6 +191,8 @@ function onEvent(e) {
 // the results wait for the reader (the button in the reveal, or "Results"). A Liar match's
 // game that is not its last gets the between-games screen: places, classes, the exchange.
 function gameEnded(e) {
+  $("moment").replaceChildren(); // the ending speaks for itself
+  between = null; // an earlier game's screen, never dismissed, gives way to this one's
   const byReveal = revealOpen && revealAt === moves;
   const matchGoesOn = info.game === "liar" && info.games_per_match > 1 && matchResults.length < info.games_per_match;
   if (matchGoesOn) {
@@ -260,6 +262,7 @@ function render() {
   const betweenOn = Boolean(between && between.revealSeen && status === "playing" && view);
   $("results").hidden = !betweenOn && (status !== "finished" || !view || resultsHidden);
   $("show-results").hidden = status !== "finished" || !view || !resultsHidden;
+  $("results").classList.toggle("between", betweenOn);
   if (betweenOn) renderBetween(view);
   else if (status === "finished" && view) renderResults(view);
   presence();
@@ -416,7 +419,7 @@ function renderBoard(view) {
 // The last challenge or doubt, over the felt until the next move; the button shows it again.
 function renderReveal(view, ctx) {
   const layer = $("reveal-layer");
-  if (between && !between.revealSeen) { // the doubt that ended a match's game, before its places
+  if (between && !between.revealSeen && state.status === "playing") { // the doubt that ended a match's game, before its places
     const panel = liarReveal(ctx, between.reveal);
     panel.append(el("div", { class: "button-row" }, el("button", { type: "button", class: "primary", id: "reveal-results",
       onclick: () => { between.revealSeen = true; render(); } }, t("end.seeResults"))));
@@ -595,15 +598,14 @@ function renderBetween(view) {
     : winner === me ? t("between.youWon", { n: between.game + 1 }) : t("between.won", { n: between.game + 1, name: seatName(winner) });
   rerender($("results"), [
     el("h2", { id: "results-heading" }, headline),
-    el("p", { class: "muted" }, t("table.gameOf", { n: between.game + 1, total: info.games_per_match })),
-    el("table", { class: "standings", id: "between-standings" },
+    el("div", { class: "between-body" }, el("table", { class: "standings", id: "between-standings" },
       el("caption", { class: "sr-only" }, t("end.standings")),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.place")), el("th", { scope: "col" }, t("end.player")),
         el("th", { scope: "col" }, t("end.class")))),
       el("tbody", {}, rows)),
-    el("h3", {}, t("between.exchange", { n: between.game + 2 })),
-    el("ul", { class: "exchange-list", id: "exchange-list" }, swaps),
-    el("p", { class: "muted small" }, t("between.why")),
+    el("div", {}, el("h3", {}, t("between.exchange", { n: between.game + 2 })),
+      el("ul", { class: "exchange-list", id: "exchange-list" }, swaps),
+      el("p", { class: "muted small" }, t("between.why")))),
     el("div", { class: "button-row" }, el("button", { type: "button", class: "primary", id: "between-continue",
       onclick: () => { between = null; render(); } }, t("between.continue", { n: between.game + 2 })))]);
 }
@@ -625,14 +627,17 @@ function describe(e) {
     case "game_started": return t("ev.game_started", { n: e.game + 1 });
     case "round_dealt": return t("ev.round_dealt", { n: e.round + 1 });
     case "called": return say("ev.called", e.seat, { name: nm(e.seat), call: callText(e.call) });
-    case "challenged": return `${say("ev.challenged", e.challenger, { name: nm(e.challenger), other: objectName(e.caller) })} ${t(e.call_true ? "ev.callTrue" : "ev.callFalse", { call: callText(e.call) })} ${say("ev.loses", e.loser, { name: nm(e.loser) })}${e.eliminated ? ` ${say("ev.out", e.loser, { name: nm(e.loser) })}` : ""}`;
+    case "challenged": return sentences(say("ev.challenged", e.challenger, { name: nm(e.challenger), other: objectName(e.caller) }),
+      t(e.call_true ? "ev.callTrue" : "ev.callFalse", { call: callText(e.call) }), say("ev.loses", e.loser, { name: nm(e.loser) }),
+      e.eliminated ? say("ev.out", e.loser, { name: nm(e.loser) }) : null);
     case "game_over": return t("ev.game_over");
     case "stand_in": return t("ev.stand_in", { name: nm(e.seat), reason: t(`reason.${e.reason}`) });
     case "timeout": return say("ev.timeout", e.seat, { name: nm(e.seat) });
     case "played": return say("ev.played", e.seat, { name: nm(e.seat), n: e.count, rate: rankLabel(e.rate) });
     case "passed": return say("ev.passed", e.seat, { name: nm(e.seat) });
     case "drew": return e.seat === mySeat() ? null : t("ev.drew", { name: nm(e.seat), n: e.count });
-    case "doubted": return `${say("ev.doubted", e.doubter, { name: nm(e.doubter), other: objectName(e.doubted) })} ${t(e.truthful ? "ev.truthful" : "ev.lie", { rate: rankLabel(e.rate) })}`;
+    case "doubted": return sentences(say("ev.doubted", e.doubter, { name: nm(e.doubter), other: objectName(e.doubted) }),
+      t(e.truthful ? "ev.truthful" : "ev.lie", { rate: rankLabel(e.rate) }));
     case "accepted": return say("ev.accepted", e.seat, { name: nm(e.seat) });
     case "flushed": return t("ev.flushed", { n: e.count });
     case "order_changed": return t("ev.order_changed", { order: t(e.reversed ? "liar.orderWord.reversed" : "liar.orderWord.normal"), cause: t(`cause.${e.cause}`) });
