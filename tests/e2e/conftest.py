@@ -163,6 +163,18 @@ def clocked_server() -> Iterator[LiveServer]:
     server.stop()
 
 
+@pytest.fixture
+def review_server() -> Iterator[LiveServer]:
+    """A server whose reviews search less deeply (40 playouts a move): the page is what
+    the tests check, the analysis has its own tests."""
+    from usotsuki.server.review_service import ReviewService
+
+    server = LiveServer(deal_seed=11, reviews=ReviewService(depth=40))
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if shutil.which(CHROMIUM) is None:  # a failure, never a skip (make browser installs it)

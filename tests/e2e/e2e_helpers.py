@@ -155,6 +155,27 @@ def see_results(page: Any) -> None:
     page.wait_for_selector("#results:not([hidden])")
 
 
+def review_a_bot_game(page: Any, base: str, at_results: Any = None) -> None:
+    """Three bots play a short Bluff game (B13's 24-card deck, out at the second loss);
+    the page watches it as a spectator to its results (``at_results(page)`` looks at
+    them), then opens the game's review from there and waits for it."""
+    api = page.request
+    created = api.post(f"{base}/api/tables", data={
+        "game": "bluff", "seats": [{"bot": "normal"}, {"bot": "easy"}, {"bot": "hard"}],
+        "rules": {"max_cards": 2, "ranks": 6}, "games": 1}).json()
+    table = created["table_id"]
+    assert api.post(f"{base}/api/tables/{table}/start",
+                    data={"token": created["host_token"]}).ok
+    page.goto(f"{base}/table.html?t={table}")
+    page.wait_for_selector("body[data-status=finished]", timeout=30_000)
+    see_results(page)
+    if at_results is not None:
+        at_results(page)
+    page.click("#review")  # the button of the game-over panel
+    page.wait_for_selector("#viewer:not([hidden])")
+    page.wait_for_selector("body[data-review=done]", timeout=30_000)
+
+
 def axe_check(page: Any) -> None:
     """Run axe-core (vendored: nothing is fetched) on the page as it is now: no serious or
     critical violation of WCAG 2.1 A/AA. Evaluated through the browser's debugger, so the

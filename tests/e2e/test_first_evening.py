@@ -20,15 +20,13 @@ from e2e_helpers import (
     english_left,
     liar_turn,
     play_out,
-    see_results,
+    review_a_bot_game,
     shot,
     start,
     state_n,
     wait_after,
 )
 from playwright.sync_api import expect
-
-from usotsuki.server.review_service import ReviewService
 
 OPEN = re.compile(r"\bopen\b")
 CLOSED = """() => document.getElementById("side").getBoundingClientRect().left >= innerWidth - 1"""
@@ -288,13 +286,8 @@ def test_big_moments_show_and_respect_reduced_motion(new_page: Any) -> None:
     page.wait_for_selector("#moment .moment", state="detached")
 
 
-@pytest.fixture
-def review_server() -> Iterator[LiveServer]:
-    """A server whose reviews search less deeply (40 playouts a move)."""
-    server = LiveServer(deal_seed=11, reviews=ReviewService(depth=40))
-    server.start()
-    yield server
-    server.stop()
+def assert_no_english(page: Any) -> None:
+    assert english_left(page) == []
 
 
 def test_japanese_review_and_chart_have_no_english(new_page: Any,
@@ -302,20 +295,7 @@ def test_japanese_review_and_chart_have_no_english(new_page: Any,
     """Bot names, the review panel, the chart's legend, the moves: all in Japanese; and the
     replay's hands are on screen at 1366x768."""
     page = new_page(locale="ja-JP", size=(1366, 768))
-    api = page.request
-    created = api.post(f"{review_server.url}/api/tables", data={
-        "game": "bluff", "seats": [{"bot": "normal"}, {"bot": "easy"}, {"bot": "hard"}],
-        "rules": {"max_cards": 2, "ranks": 6}, "games": 1}).json()
-    table = created["table_id"]
-    assert api.post(f"{review_server.url}/api/tables/{table}/start",
-                    data={"token": created["host_token"]}).ok
-    page.goto(f"{review_server.url}/table.html?t={table}")
-    page.wait_for_selector("body[data-status=finished]", timeout=30_000)
-    see_results(page)
-    assert english_left(page) == []
-    page.click("#review")
-    page.wait_for_selector("#viewer:not([hidden])")
-    page.wait_for_selector("body[data-review=done]", timeout=30_000)
+    review_a_bot_game(page, review_server.url, at_results=assert_no_english)
     assert page.locator("#open-panel").is_hidden()  # a table's game: no file picker on top
     assert page.evaluate(IN_VIEW, "#replay-hands")
     legend = page.inner_text(".review-legend")

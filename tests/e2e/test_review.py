@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import LiveServer
-from e2e_helpers import see_results, shot
-
-from usotsuki.server.review_service import ReviewService
+from e2e_helpers import review_a_bot_game, shot
 
 # a second folder for the review's screenshots, when asked (besides screenshots/)
 SHOTS = Path(os.environ["USOTSUKI_REVIEW_SHOTS"]) if os.environ.get("USOTSUKI_REVIEW_SHOTS") \
@@ -21,34 +17,12 @@ SHOTS = Path(os.environ["USOTSUKI_REVIEW_SHOTS"]) if os.environ.get("USOTSUKI_RE
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.fixture
-def review_server() -> Iterator[LiveServer]:
-    """A server whose reviews search less deeply (40 playouts a move): the page is what
-    this test checks, the analysis has its own tests."""
-    server = LiveServer(deal_seed=11, reviews=ReviewService(depth=40))
-    server.start()
-    yield server
-    server.stop()
-
-
 def test_review_after_a_game_in_english_and_japanese(new_page: Any,
                                                        review_server: LiveServer) -> None:
     """Three bots play a short Bluff game (B13's 24-card deck, out at the second loss);
     a spectator's table page then offers the review, as a player's does."""
     page = new_page()
-    api = page.request
-    created = api.post(f"{review_server.url}/api/tables", data={
-        "game": "bluff", "seats": [{"bot": "normal"}, {"bot": "easy"}, {"bot": "hard"}],
-        "rules": {"max_cards": 2, "ranks": 6}, "games": 1}).json()
-    table = created["table_id"]
-    assert api.post(f"{review_server.url}/api/tables/{table}/start",
-                    data={"token": created["host_token"]}).ok
-    page.goto(f"{review_server.url}/table.html?t={table}")
-    page.wait_for_selector("body[data-status=finished]", timeout=30_000)
-    see_results(page)
-    page.click("#review")  # the button of the game-over panel
-    page.wait_for_selector("#viewer:not([hidden])")
-    page.wait_for_selector("body[data-review=done]", timeout=30_000)
+    review_a_bot_game(page, review_server.url)
     assert page.locator("#review-chart polyline").count() == 3  # one line per player
     assert page.locator("#review-summary .review-card").count() == 3
     assert "Accuracy" in page.inner_text("#review-summary")
