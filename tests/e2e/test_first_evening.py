@@ -113,6 +113,33 @@ def test_the_final_reveal_comes_before_the_results(new_page: Any) -> None:
     shot(page, "32-results-after-the-reveal")
 
 
+# A line of the reveal wholly shown: inside the reveal's box (no scrolling to it) and the screen.
+IN_REVEAL = """sel => { const e = document.querySelector(sel); if (!e) return false;
+    const box = document.getElementById("reveal").getBoundingClientRect();
+    const r = e.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.bottom <= innerHeight + 1; }"""
+
+
+def test_the_challenge_reveal_is_whole_with_the_hint_open(new_page: Any) -> None:
+    page = new_page(size=(1366, 768))
+    create_table(page, "bluff", "Mika", ["bot:normal", "bot:normal"])
+    start(page)
+    rng = random.Random(4)
+    for _ in range(80):
+        page.wait_for_selector(".turn.yours, body[data-status=finished]")
+        assert page.get_attribute("body", "data-status") != "finished", "no judging turn came"
+        if page.locator("#challenge").count() and page.locator("#show-reveal").is_visible():
+            break
+        bluff_turn(page, rng, challenge=0.3)
+    page.click("#hint-toggle")
+    page.wait_for_selector("#truth-hint")
+    page.click("#show-reveal")
+    for line in ("#reveal .verdict", "#reveal .loser"):
+        assert page.evaluate(IN_REVEAL, line), f"{line} is cut off"
+    assert page.evaluate(IN_VIEW, "#controls")
+    shot(page, "40-challenge-reveal-with-hint")
+
+
 def test_liar_match_between_games_screen(new_page: Any, own_server: LiveServer) -> None:
     """Game 1 of a match ends: places, the class titles (大富豪 to 大貧民), the exchange
     to come and why, in Japanese without a word of English; then in English."""
