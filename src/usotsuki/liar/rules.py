@@ -5,7 +5,7 @@ True
 >>> LiarRules(players=4, revolution=True)
 Traceback (most recent call last):
 ...
-usotsuki.core.errors.InvalidRules: revolution needs multi (O2 needs O1)
+usotsuki.core.errors.MissingOption: revolution needs multi (O2 needs O1)
 """
 
 from __future__ import annotations
