@@ -311,6 +311,18 @@ def test_big_moments_show_and_respect_reduced_motion(new_page: Any) -> None:
     expect(page.locator("#moment .moment")).to_contain_text("next: 9")
     shot(page, "38-big-moment", axe=False)  # (still: a moment seen mid-fade is half there)
     page.wait_for_selector("#moment .moment", state="detached")
+    # Cards in flight pass under the reveal, the results and the header, never over them.
+    layers = page.evaluate("""() => {
+        const card = document.createElement("span");
+        card.className = "card back small flying";
+        document.body.appendChild(card);
+        const z = (e) => Number(getComputedStyle(e).zIndex);
+        const out = [z(card), z(document.getElementById("reveal-layer")),
+                     z(document.getElementById("results")), z(document.querySelector(".topbar"))];
+        card.remove();
+        return out; }""")
+    flying, *above = layers
+    assert all(flying < z for z in above), layers
 
 
 def assert_no_english(page: Any) -> None:
