@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from conftest import LiveServer, SteppedClock
 from e2e_helpers import (
+    ALLOWED_LATIN,
     IN_VIEW,
+    LATIN,
     bluff_turn,
     create_table,
     english_left,
@@ -345,3 +347,21 @@ def test_japanese_review_and_chart_have_no_english(new_page: Any,
     page.keyboard.press("End")
     assert english_left(page) == []
     shot(page, "39-review-ja")
+
+
+def test_japanese_home_and_rules_pages_have_no_english(new_page: Any) -> None:
+    page = new_page(locale="ja-JP")
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#house-rules").evaluate("d => { d.open = true; }")
+    page.select_option("#seat-1", "friend")  # the turn clock shows too
+    for game in ("bluff", "liar"):
+        page.check(f"input[name=game][value={game}]")
+        assert english_left(page) == [], game
+    page.goto("/rules.html")
+    page.wait_for_selector("body[data-ready='1']")
+    # (keys are named as their caps are printed: <kbd>Enter</kbd>, <kbd>Tab</kbd>)
+    text = page.evaluate("""() => { const copy = document.body.cloneNode(true);
+        copy.querySelectorAll("kbd, script").forEach((k) => k.remove());
+        return copy.textContent; }""")
+    assert sorted(set(LATIN.findall(text)) - ALLOWED_LATIN) == []
