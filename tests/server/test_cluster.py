@@ -27,7 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 from usotsuki.replay import replay_record
 from usotsuki.server.cluster import ClusterConfig, Coordinator, redis_client
 from usotsuki.server.config import RealClock, Settings
-from usotsuki.server.lease import _APPEND, Fenced, FencedLog, Leases, _pg
+from usotsuki.server.lease import _APPEND, RELEASED, Fenced, FencedLog, Leases, _pg
 from usotsuki.server.store import SeatRow, Store
 
 LEASE = 1.5  # seconds: a dead worker's tables move after this
@@ -231,16 +231,23 @@ def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
     assert play(people) > 0
     check_nothing_lost(people)
     assert replay_record(record_of(stack, table_id))["finished"]
-    owner = stack.owner(table_id)
-    assert owner is not None and owner[0] in {w.name for w in stack.workers}
+    # The game over, its owner gave the lease up: nobody renews it, nobody claims it.
+    assert stack.owner(table_id) is None
+    with psycopg.connect(stack.db) as conn:
+        row = conn.execute("SELECT l.owner FROM leases l JOIN tables t ON t.pk = l.table_pk "
+                           "WHERE t.public_id = %s", (table_id,)).fetchone()
+    assert row is not None and row[0] == RELEASED
     # every worker answers health, readiness and metrics; the owner counted the commits
     for w in stack.workers:
         assert get(f"{w.url}/healthz").json() == {"status": "ok"}
         assert get(f"{w.url}/readyz").status_code == 200
-    metrics = get(f"{stack.worker(owner[0]).url}/metrics").text
-    assert 'usotsuki_log_entries_total{kind="action"}' in metrics
-    assert "usotsuki_commit_seconds_bucket" in metrics
-    assert 'usotsuki_lease_changes_total{change="acquired"}' in metrics
+    metrics = [get(f"{w.url}/metrics").text for w in stack.workers]
+    owner = next(m for m in metrics if 'usotsuki_log_entries_total{kind="action"}' in m)
+    assert "usotsuki_commit_seconds_bucket" in owner
+    assert 'usotsuki_lease_changes_total{change="acquired"}' in owner
+    assert 'usotsuki_lease_changes_total{change="released"}' in owner
+    assert all('usotsuki_tables{role="in_play"} 0.0' in m for m in metrics)
+    assert all('usotsuki_tables{role="loaded"} 1.0' in m for m in metrics)
 
 
 def test_a_followers_clients_see_the_turn_clock(stack: Cluster) -> None:
@@ -411,6 +418,7 @@ def test_the_ticks_claim_can_leave_an_orphan_to_its_sockets_worker_a_while(
                                                                      grace=1.0)
     token = gone.acquire(pk)
     assert token is not None
+    gone.append(pk, 0, "start", {"names": ["x", "y"]}, 0.0, token)  # a game in play
     with psycopg.connect(stack.db) as conn:  # it died: expired 2 s ago, past the grace
         conn.execute("UPDATE leases SET expires = extract(epoch from clock_timestamp()) - 2 "
                      "WHERE table_pk = %s", (pk,))

@@ -67,7 +67,8 @@ def test_idle_tables_expire_and_are_not_loaded_again(tmp_path: Path) -> None:
 
     async def main() -> None:
         store = Store(db)
-        lobby = new_lobby(store, clock, idle_seconds=3600.0)
+        # (a game in play with nobody at it stays loaded as long as its expiry here)
+        lobby = new_lobby(store, clock, idle_seconds=3600.0, unload_seconds=3600.0)
         idle, _ = await people_table(lobby, "bluff", 2)
         busy, _ = await people_table(lobby, "bluff", 2)
         watcher = watch(idle, 0)

@@ -191,6 +191,10 @@ def serve(
         help="Games of bots only played at once (all addresses).")] = 4,
     idle_hours: Annotated[float, typer.Option(
         help="A table without any command for this long expires.")] = 24.0,
+    unload_minutes: Annotated[float, typer.Option(
+        help="A game in play that nobody uses and no bot or turn clock drives leaves "
+             "memory (and its lease) after this long; its next use loads it again.")]
+    = 10.0,
     bot_idle_cpu: Annotated[bool, typer.Option(
         help="Bots get only CPU time nobody else wants (Linux SCHED_IDLE); "
              "--no-bot-idle-cpu: nice 10.")]
@@ -235,7 +239,7 @@ def serve(
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
                     idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address,
-                    sockets_per_network, ipv4_prefix, ipv6_prefix)
+                    sockets_per_network, ipv4_prefix, ipv6_prefix, unload_minutes)
     deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
                             lease_follows_sockets)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,

@@ -97,7 +97,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     lobby: Lobby
     if coordinator is None:
         lobby = Lobby(the_store, settings, clock or RealClock())
-        metrics.count_tables("owner", lambda: len(lobby.by_id))
+        metrics.count_tables("loaded", lambda: len(lobby.by_id))
+        metrics.count_tables("in_play", lobby.in_play)
     else:
         lobby = coordinator.lobby_for(the_store, settings, clock or RealClock())
 

@@ -23,12 +23,16 @@ With ``lease_follows_sockets`` (a balancer sending each table's sockets to one w
 owner with no socket at a table hands its lease to the worker a socket reached: the
 table is then played where its sockets are, with no relay and no fan-out.
 
-A thread of each worker renews its leases (one statement every ``ttl / 4`` seconds,
-whatever the event loop is busy with); the tables whose lease another worker took are
-dropped (they become followers: fenced, they can never write again). Every ``ttl / 3``
-seconds the loop takes leases expired for longer than the grace, of tables still in use
-(a dead worker's): rebuilt from the log, deals due are dealt and bots and turn timers
-start again.
+A worker holds the leases of the tables it plays (and of those it created, until their
+first game): a table whose game is over gives its lease up at once (``Leases.give_up``),
+and one unloaded as unused (``Lobby.unused``) gives it up as it leaves memory; whoever
+uses it again (a rematch, a join) takes the lease again, on whatever worker. A thread of
+each worker renews its leases (one statement every ``ttl / 4`` seconds, whatever the
+event loop is busy with); the tables whose lease another worker took are dropped (they
+become followers: fenced, they can never write again). Every ``ttl / 3`` seconds the
+loop takes leases expired for longer than the grace, of tables in play (a dead
+worker's): rebuilt from the log, deals due are dealt and bots and turn timers start
+again.
 """
 
 from __future__ import annotations
@@ -396,7 +400,8 @@ class ClusterTable(Table):
     def socket_added(self) -> None:
         if self.token is None and len(self.clients) == 1:  # the first here: tell the owner
             self.cluster.watch(self)
-            if self.cluster.config.lease_follows_sockets:
+            # (a game over needs no owner: a rematch asked here takes the lease here)
+            if self.cluster.config.lease_follows_sockets and (self.playing or not self.games):
                 self.cluster.want(self)
 
     async def follow(self, first: int, entries: list[list[Any]],
@@ -459,11 +464,14 @@ class ClusterTable(Table):
             for _ in range(4):
                 if self.token is not None:
                     try:
-                        return await here()
+                        done = await here()
                     except Refused as exc:
                         if exc.code != NOT_OWNER:
                             raise
                         continue  # lost the lease meanwhile: relay to the new owner
+                    if self.games and not self.playing:  # (a leave, a rematch refused)
+                        self.cluster.let_go(self)
+                    return done
                 relayed_once = True
                 reply = await self.cluster.relay(self, name, args)
                 if reply is not None:
@@ -546,14 +554,35 @@ class ClusterLobby(Lobby):
                             self.cluster)
 
     async def _loaded(self, table: Table) -> None:
-        """A table read from the log: this worker owns it if its lease is free (and
-        carries it on), else follows it."""
+        """A table read from the log: if its game is in play, this worker owns it if its
+        lease is free (and carries it on), else follows it. A table with no game in
+        play needs no owner: a command takes the lease (``Coordinator.relay``)."""
         assert isinstance(table, ClusterTable)
+        if not table.playing:
+            return
+        await self.cluster.given_up(table.row.pk)  # (this worker's copy that just left)
         token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
         if token is not None:
             await table.promote(token)
         elif table.row.active is not None:  # a follower: the owner's turn clock
             table.turns.deadline = table.derived_deadline(table.row.active)
+
+    def _game_ended(self, table: Table) -> None:
+        super()._game_ended(table)
+        if isinstance(table, ClusterTable):
+            self.cluster.let_go(table)  # nothing is due: a rematch takes the lease again
+
+    def unload_unused(self) -> list[str]:
+        for table in self.tables():  # (a command that left a game over owned: a leave,
+            # a rematch refused)
+            if table.owner and table.games and not table.playing and not table.lock.locked():
+                self.cluster.let_go(table)
+        return super().unload_unused()
+
+    def _drop(self, table: Table) -> None:
+        if isinstance(table, ClusterTable):
+            self.cluster.let_go(table)
+        super()._drop(table)
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
                      address: str | None = None) -> tuple[Table, str]:
@@ -649,6 +678,7 @@ class Coordinator:
                                                  thread_name_prefix="usotsuki-leases")
         self._renewer: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._giving_up: dict[int, asyncio.Task[None]] = {}  # table pk -> ``give_up``
 
     async def lease_call(self, method: Callable[..., T], *args: Any) -> T:
         """Run a blocking lease statement in the lease threads and await its result."""
@@ -668,11 +698,41 @@ class Coordinator:
         lobby.cluster = self
         self.lobby = lobby
         if self.metrics is not None:
-            self.metrics.count_tables("owner", lambda: sum(
-                1 for t in lobby.tables() if t.owner))
+            self.metrics.count_tables("loaded", lambda: len(lobby.by_id))
+            self.metrics.count_tables("in_play", lobby.in_play)
+            self.metrics.count_tables("owned", lambda: len(self.owned))
             self.metrics.count_tables("follower", lambda: sum(
                 1 for t in lobby.tables() if not t.owner))
         return lobby
+
+    def let_go(self, table: ClusterTable) -> None:
+        """Give the table's lease up for good, if this worker holds it (nothing is in
+        play, or the table leaves memory): a follower copy from now on, renewed by
+        nobody, claimed by nobody; a later command takes the lease again (``relay``)."""
+        token = table.token
+        if token is None:
+            return
+        table.demote("nothing in play", "released")
+        pk = table.row.pk
+
+        async def give_up() -> None:
+            try:
+                await self.lease_call(self.leases.give_up, pk, token)
+            except Exception as exc:  # the database away: the lease runs out instead (a
+                # claim of it finds nothing in play and gives it up: ``_adopt``)
+                log.warning("lease of table %s not given up: %s", table.public_id, exc)
+
+        task = asyncio.ensure_future(give_up())
+        self._giving_up[pk] = task
+        task.add_done_callback(
+            lambda done: self._giving_up.pop(pk, None) if self._giving_up.get(pk) is done
+            else None)
+
+    async def given_up(self, table_pk: int) -> None:
+        """Once the lease this worker is giving up on the table (if any) is given up."""
+        task = self._giving_up.get(table_pk)
+        if task is not None:
+            await asyncio.shield(task)
 
     # lifecycle
 
@@ -692,11 +752,15 @@ class Coordinator:
                                          name="usotsuki-leases", daemon=True)
         self._renewer.start()
 
-    async def close(self) -> None:
+    def stop_renewer(self) -> None:
+        """Stop the renewer thread (part of ``close``): the leases run out from now on."""
         self._stopping.set()
         if self._renewer is not None:
-            await asyncio.to_thread(self._renewer.join)
+            self._renewer.join()
             self._renewer = None
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self.stop_renewer)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -1114,6 +1178,8 @@ class Coordinator:
         if table is not None:
             if table.token != token:
                 await table.promote(token)
+            if not table.playing:  # (its game ended before its owner could say so)
+                self.let_go(table)
             return
         row = await self.lease_call(table_row, self.store, table_pk)
         if row is None:
@@ -1121,6 +1187,10 @@ class Coordinator:
         log.info("worker %s takes table %s (token %d)", self.me, row.public_id, token)
         with contextlib.suppress(Refused):  # expired meanwhile: its lease lapses
             await self.lobby._load(row)  # loads it, finds the lease ours, promotes it
+        loaded = self.lobby.by_id.get(row.public_id)
+        if not isinstance(loaded, ClusterTable) or loaded.token != token:
+            # Nothing in play (not promoted), or expired: nobody needs the lease.
+            await self.lease_call(self.leases.give_up, table_pk, token)
 
     async def _check_followers(self) -> None:
         if self.lobby is None:

@@ -61,7 +61,13 @@ class Settings:
     bot_tables: int = 4  # bot-only games being played at once, over all addresses
     bot_tables_per_address: int = 2  # ... of which one address's tables may play
     idle_seconds: float = 24 * 3600.0  # a table without any command this long expires
-    sweep_seconds: float = 60.0  # how often expired tables are unloaded
+    sweep_seconds: float = 60.0  # how often expired and unused tables are unloaded
+    # A table with no socket here and nothing due (no bot or turn clock timed, no game of
+    # bots only waiting for room) leaves memory (and gives its lease up) once unused this
+    # long: a game in play after ``unload_seconds``, any other table (a game over, none
+    # started, another worker's) after ``linger_seconds``. A later use loads it again.
+    unload_seconds: float = 600.0
+    linger_seconds: float = 60.0
     liar_turn_limit: int = DEFAULT_LIAR_TURN_LIMIT
     max_turn_limit: int = 10_000  # the largest turn_limit a host may ask for
     max_entries: int = 50_000  # log entries (deals and actions) of one table, all games

@@ -68,6 +68,7 @@ leases = Table(
 )
 
 NOW = "extract(epoch from clock_timestamp())"
+RELEASED = ""  # the owner of a lease given up for good (a finished or unloaded table)
 POOL = 12  # connections of the autocommit engine (commits at once, renewals, reads)
 # Connections of a worker's fenced writes (opened as needed; a few at start). A write
 # holds its connection for several turns of the event loop, so a busy loop holds each
@@ -207,6 +208,16 @@ class Leases:
                                   "AND table_pk = ANY(:pks)"),
                              {"me": self.worker, "pks": list(table_pks)})
 
+    def give_up(self, table_pk: int, token: int) -> None:
+        """Give up the table's lease for good (its game is over, or it was unloaded):
+        owned by nobody (``RELEASED``), no renewal touches it, no orphan claim takes it;
+        whoever uses the table again takes it with ``acquire`` (its token one more)."""
+        with self.engine.connect() as conn:
+            conn.execute(text("UPDATE leases SET owner = :released, expires = 0 "
+                              "WHERE table_pk = :pk AND owner = :me AND token = :token"),
+                         {"released": RELEASED, "pk": table_pk, "me": self.worker,
+                          "token": token})
+
     def hand_over(self, table_pk: int, token: int, to: str) -> int | None:
         """Give our lease (held with ``token``) to worker ``to``, for ``ttl`` seconds: the
         new token (one more: our writes are fenced from now on), or None if the lease
@@ -222,18 +233,21 @@ class Leases:
     def claim_orphans(self, limit: int, active_since: float, later: float = 0.0
                       ) -> dict[int, int]:
         """Take up to ``limit`` leases expired for longer than the grace (and ``later``
-        seconds more), of tables used at or after ``active_since`` (a dead worker's):
-        table pk -> new token."""
+        seconds more), of tables used at or after ``active_since`` whose game is in play
+        (a dead worker's: a lease given up, or a table whose log is empty, has nothing
+        due): table pk -> new token."""
         with self.engine.connect() as conn:
             rows = conn.execute(text(
                 f"UPDATE leases SET owner = :me, token = leases.token + 1, "
                 f"expires = {NOW} + :ttl WHERE table_pk IN ("
                 f"SELECT l.table_pk FROM leases l JOIN tables t ON t.pk = l.table_pk "
                 f"WHERE l.expires <= {NOW} - :grace - :later AND t.active >= :since "
+                f"AND l.owner <> :released "
+                f"AND EXISTS (SELECT 1 FROM log g WHERE g.table_pk = l.table_pk) "
                 f"ORDER BY random() LIMIT :limit FOR UPDATE OF l SKIP LOCKED) "
                 f"RETURNING table_pk, token"),
                 {"me": self.worker, "ttl": self.ttl, "since": active_since,
-                 "limit": limit, "grace": self.grace, "later": later}).all()
+                 "limit": limit, "released": RELEASED, "grace": self.grace, "later": later}).all()
         return {int(pk): int(token) for pk, token in rows}
 
     # fenced writes

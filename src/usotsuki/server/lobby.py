@@ -1,8 +1,13 @@
 """The lobby: every table by public id and invite code, loaded on first use, unloaded
-when it expires; quotas on creating tables and on bot-only games.
+when nobody needs it or when it expires; quotas on creating tables and on bot-only games.
 
 Nothing is replayed at start-up: the server listens at once, and a table's log is read
-and folded (in a thread) the first time someone asks for the table. A table without
+and folded (in a thread) the first time someone asks for the table. Memory holds only
+the tables somebody needs: a table with no socket here and nothing due (no bot's turn
+or person's turn clock timed, no game of bots only waiting for room) is unloaded once
+unused for ``unload_seconds`` (a game in play) or ``linger_seconds`` (a game over, or
+none started yet: its players saw the results and may ask for a rematch meanwhile); a
+later use loads it again from the log, deals due dealt and bots woken. A table without
 any command for ``idle_seconds`` expires: it is unloaded, its sockets are told so, and
 it is never loaded again (its rows stay in the store, with its records).
 """
@@ -88,6 +93,7 @@ class Lobby:
     async def get(self, table_id: str) -> Table:
         table = self.by_id.get(table_id)
         if table is not None:
+            table.used = self.clock.time()
             return table
         row = await self.store.call(self.store.find_table, public_id=table_id)
         if row is None:
@@ -97,6 +103,7 @@ class Lobby:
     async def invited(self, invite: str) -> Table:
         table = self.by_invite.get(invite)
         if table is not None:
+            table.used = self.clock.time()
             return table
         row = await self.store.call(self.store.find_table, invite=invite)
         if row is None:
@@ -108,13 +115,16 @@ class Lobby:
             raise self._expired_refusal()
         table = self.by_id.get(row.public_id)
         if table is not None:
+            table.used = self.clock.time()
             return table
         task = self._loading.get(row.public_id)
         if task is None:  # one load per table, however many ask at once
             task = asyncio.ensure_future(self._build(row))
             self._loading[row.public_id] = task
             task.add_done_callback(lambda _: self._loading.pop(row.public_id, None))
-        return await asyncio.shield(task)
+        table = await asyncio.shield(task)
+        table.used = self.clock.time()
+        return table
 
     async def _build(self, row: TableRow) -> Table:
         seats = await self.store.call(self.store.load_seats, row.pk)
@@ -135,6 +145,7 @@ class Lobby:
         return Table(row, seats, self.store, self.settings, self.clock, self.runner)
 
     def _add(self, table: Table) -> None:
+        table.used = self.clock.time()
         table.timing = self.timing
         table.may_play_bots = self._may_play_bots
         table.ended = self._game_ended
@@ -289,14 +300,16 @@ class Lobby:
     # expiry
 
     def sweep(self) -> list[str]:
-        """Unload every table idle for longer than ``idle_seconds``, and let parked tables
-        carry on where there is room; the ids of those unloaded."""
+        """Unload every table idle for longer than ``idle_seconds`` (the ids of those,
+        returned) and every table nobody needs (``unused``), and let parked tables carry
+        on where there is room."""
         self._unpark()
         gone = []
         for table in list(self.by_id.values()):
             if self._expired(table.active) and not table.lock.locked():
                 self._unload(table)
                 gone.append(table.public_id)
+        self.unload_unused()
         cutoff = self.clock.time() - WINDOW
         for address, window in list(self._created.items()):
             if not window or window[-1] <= cutoff:
@@ -305,8 +318,41 @@ class Lobby:
 
     def _unload(self, table: Table) -> None:
         log.info("table %s expired", table.public_id)
-        table.stop()
         table.audience.close_all({"type": "error", "code": "expired",
                                   "message": self._expired_refusal().message})
+        self._drop(table)
+
+    # tables nobody needs leave memory
+
+    def in_play(self) -> int:
+        """Tables loaded here whose game is in play and written here."""
+        return sum(1 for t in self.by_id.values() if t.writer and t.playing)
+
+    def unused(self, table: Table) -> bool:
+        """Whether nobody needs ``table`` in memory now: no socket here, no command
+        under way, nothing due, and unused for ``unload_seconds`` (a game in play here)
+        or ``linger_seconds`` (any other)."""
+        now = self.clock.time()
+        if table.clients:  # (a socket is a use: the linger counts from its last sweep)
+            table.used = now
+            return False
+        if table.lock.locked() or table.due:
+            return False
+        wait = (self.settings.unload_seconds if table.writer and table.playing
+                else self.settings.linger_seconds)
+        return now - max(table.used, table.active) >= wait
+
+    def unload_unused(self) -> list[str]:
+        """Unload every table nobody needs (``unused``): the ids of those unloaded."""
+        gone = [t for t in list(self.by_id.values()) if self.unused(t)]
+        for table in gone:
+            log.debug("table %s unloaded (unused)", table.public_id)
+            self._drop(table)
+        return [t.public_id for t in gone]
+
+    def _drop(self, table: Table) -> None:
+        """Take the table out of memory: a later use loads a new copy from the log."""
+        table.retired = True
+        table.stop()
         self.by_id.pop(table.public_id, None)
         self.by_invite.pop(table.row.invite, None)

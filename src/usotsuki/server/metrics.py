@@ -31,7 +31,9 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
-        self.tables = Gauge("usotsuki_tables", "Tables loaded in this worker, by role",
+        self.tables = Gauge("usotsuki_tables", "Tables in this worker: loaded, in play "
+                            "(a game written here), owned (leases held: a cluster's), "
+                            "follower (copies of others' tables: a cluster's)",
                             ["role"], registry=r)
         self.sockets = Gauge("usotsuki_sockets", "WebSockets open on this worker",
                              registry=r)

@@ -53,6 +53,7 @@ class Limits:
     sockets_per_network: int | None = None
     ipv4_prefix: int = 24
     ipv6_prefix: int = 64
+    unload_minutes: float = 10.0  # an unused game in play that nothing drives leaves memory
 
     @property
     def networks(self) -> Networks:
@@ -69,8 +70,8 @@ class Limits:
             return "--bot-workers must be >= 1 and --bot-deadline > 0"
         if min(self.tables_per_minute, self.open_tables, self.bot_games) < 0:
             return "--tables-per-minute, --open-tables and --bot-games must be >= 0"
-        if self.idle_hours <= 0:
-            return "--idle-hours must be > 0"
+        if self.idle_hours <= 0 or self.unload_minutes <= 0:
+            return "--idle-hours and --unload-minutes must be > 0"
         if self.sockets_per_address < 1 or self.network_sockets < self.sockets_per_address:
             return "--sockets-per-address must be >= 1 and --sockets-per-network >= it"
         return self.networks.problem()
@@ -152,6 +153,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         open_tables=limits.open_tables, bot_tables=limits.bot_games,
                         bot_tables_per_address=limits.bot_games_per_address,
                         idle_seconds=limits.idle_hours * 3600,
+                        unload_seconds=limits.unload_minutes * 60,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
     hosts = allowed_hosts(host, allowed_host)
     cluster = None if deployment.redis is None else ClusterConfig(

@@ -97,6 +97,8 @@ class Table:
         self.events = EventStream(settings.events_in_memory, max(1, settings.events_in_memory // 2))
         self.seq = 0  # entries in the log
         self.active = row.active  # clock time of the last command
+        self.used = clock.time()  # ... or of the last time this worker was asked for it
+        self.retired = False  # unloaded by the lobby: a later use loads a new copy
         self.lock = asyncio.Lock()
         self.audience = Audience(self)
         self.clients: set[Client] = self.audience.clients  # (the audience's sockets)
@@ -151,6 +153,12 @@ class Table:
     @property
     def status(self) -> str:
         return "playing" if self.playing else "finished" if self.games else "waiting"
+
+    @property
+    def due(self) -> bool:
+        """Whether the table carries on by itself here, with nobody at it: a bot's turn
+        or a person's turn clock is timed, or a game of bots only waits for room."""
+        return self.writer and (self.turns.running or (self.parked and self.playing))
 
     @property
     def writer(self) -> bool:
@@ -429,6 +437,9 @@ class Table:
     async def serialised(self, command: Callable[[], Awaitable[T]]) -> T:
         async def locked() -> T:
             async with self.lock:
+                if self.retired:  # (a copy unloaded while this command waited)
+                    raise Refused("unavailable", "the table was being unloaded: try again",
+                                  503)
                 return await command()
 
         return await asyncio.shield(asyncio.ensure_future(locked()))

@@ -79,6 +79,11 @@ class Turns:
         self.pending = asyncio.get_running_loop().create_task(
             self._bot_turn(table.seq, seat, name, delay, timeout))
 
+    @property
+    def running(self) -> bool:
+        """Whether a timer runs: a bot's turn, or a person's turn clock."""
+        return self.pending is not None and not self.pending.done()
+
     def started(self) -> None:
         """A game started: its bots play at their pace until somebody hurries them."""
         self._hurry = None

@@ -1,0 +1,300 @@
+"""Only what somebody needs stays in memory and leased: a table whose game is over, or a
+game in play that nobody uses and nothing drives, leaves memory (and gives its lease up
+in a cluster); a later use loads it from the log, exactly as it was; renewals and orphan
+claims touch only tables in play."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import pytest
+from core_helpers import (
+    ManualClock,
+    bot_table,
+    holder,
+    new_lobby,
+    people_table,
+    play_one,
+    watch,
+)
+from pg_helpers import new_database, throwaway_postgres
+
+from usotsuki.server.bot_runner import BotRunner
+from usotsuki.server.cluster import ClusterConfig, ClusterLobby, ClusterTable, Coordinator
+from usotsuki.server.config import Settings
+from usotsuki.server.lease import RELEASED, Leases
+from usotsuki.server.lobby import Lobby
+from usotsuki.server.store import Store
+from usotsuki.server.table import Table
+
+SHORT = {"ranks": 6, "max_cards": 2}  # B13: a short deck, a short game
+LINGER, UNLOAD = 60.0, 600.0
+_names = count()
+
+
+def snapshot(table: Table) -> dict[str, Any]:
+    """Everything a client can be shown of the table: each seat's state and events, the
+    games and the finished games' records."""
+    seats = [*range(len(table.seats)), None]
+    return {"seq": table.seq, "summary": table.summary(), "games": table.games_list(),
+            "states": [table.state_message(s) for s in seats],
+            "events": [table.events_since(s, -1) for s in seats],
+            "records": [table.record(g["number"]) for g in table.games_list()
+                        if g["finished"]]}
+
+
+async def play_to_end(table: Table, rng: random.Random) -> None:
+    while table.playing:
+        await play_one(table, rng)
+
+
+def unloaded(lobby: Lobby, table: Table) -> bool:
+    return table.public_id not in lobby.by_id and table.retired
+
+
+# a single worker
+
+
+def test_a_finished_table_leaves_memory_after_its_linger_and_reloads_for_a_rematch(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+
+    async def main() -> None:
+        store = Store(str(tmp_path / "s.sqlite3"))
+        lobby = new_lobby(store, clock, deal_seed=3, linger_seconds=LINGER,
+                          unload_seconds=UNLOAD)
+        table, tokens = await people_table(lobby, "bluff", 2, SHORT)
+        await play_to_end(table, random.Random(1))
+        before = snapshot(table)
+        assert table.status == "finished" and lobby.in_play() == 0
+        seen = watch(table, 0)  # a player looks at the results: kept
+        clock.advance(10 * LINGER)
+        lobby.sweep()
+        assert table.public_id in lobby.by_id
+        table.clients.discard(seen)  # the page closed
+        lobby.sweep()  # (the linger counts from the last sweep that saw a socket)
+        assert table.public_id in lobby.by_id
+        clock.advance(LINGER)
+        assert lobby.sweep() == []  # not expired: unloaded
+        assert unloaded(lobby, table)
+        again = await lobby.get(table.public_id)
+        assert again is not table and snapshot(again) == before
+        assert again.seat_of(tokens[0]) == 0
+        assert await lobby.start_game(again, rematch=True) == 1
+        assert again.playing and lobby.in_play() == 1
+        lobby.stop()
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_an_idle_game_in_play_is_unloaded_and_reloaded_exactly(tmp_path: Path) -> None:
+    clock = ManualClock()
+
+    async def main() -> None:
+        store = Store(str(tmp_path / "s.sqlite3"))
+        lobby = new_lobby(store, clock, deal_seed=4, linger_seconds=LINGER,
+                          unload_seconds=UNLOAD)
+        table, _ = await people_table(lobby, "liar", 3)
+        rng = random.Random(2)
+        for _ in range(7):
+            await play_one(table, rng)
+        before = snapshot(table)
+        clock.advance(UNLOAD - 1)
+        lobby.sweep()
+        assert table.public_id in lobby.by_id  # not yet
+        clock.advance(1)
+        lobby.sweep()
+        assert unloaded(lobby, table)
+        again = await lobby.get(table.public_id)
+        assert snapshot(again) == before
+        for _ in range(5):  # it carries on; nothing was lost
+            await play_one(again, rng)
+        logged = await store.call(store.load_log, table.row.pk)
+        assert [e.seq for e in logged] == list(range(again.seq))
+        lobby.stop()
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_tables_that_carry_on_by_themselves_stay_loaded(tmp_path: Path) -> None:
+    clock = ManualClock()
+
+    async def main() -> None:
+        store = Store(str(tmp_path / "s.sqlite3"))
+        # A person's turn clock, and a bot's delay, each longer than the unload time.
+        lobby = new_lobby(store, clock, deal_seed=5, linger_seconds=LINGER,
+                          unload_seconds=UNLOAD, turn_seconds=5 * UNLOAD,
+                          bot_delay=5 * UNLOAD)
+        clocked, _ = await people_table(lobby, "bluff", 2, SHORT)
+        bots = await bot_table(lobby, ["random", "random"], rules=SHORT)
+        await lobby.start_game(bots, rematch=False)
+        # A table whose host chose no turn clock: its person's turn waits for ever.
+        idle, _ = await lobby.create("bluff", {"players": 2, "rules": SHORT, "games": 1,
+                                               "turn_seconds": None}, [None, None])
+        for seat in range(2):
+            await idle.join(f"p{seat}", seat)
+        await lobby.start_game(idle, rematch=False)
+        assert clocked.due and bots.due and not idle.due
+        clock.advance(2 * UNLOAD)  # (no timer fires yet)
+        lobby.sweep()
+        assert set(lobby.by_id) == {clocked.public_id, bots.public_id}
+        assert lobby.in_play() == 2
+        lobby.stop()
+        store.close()
+
+    asyncio.run(main())
+
+
+# a cluster worker (in process: Redis is never reached, publishes only queue)
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[str]:
+    with throwaway_postgres() as url:
+        yield url
+
+
+def worker(store: Store, clock: ManualClock, name: str) -> tuple[Coordinator, ClusterLobby]:
+    cluster = Coordinator(ClusterConfig("redis://127.0.0.1:9/0", name, 30.0), store, None)
+    settings = Settings(bot_delay=0.0, deal_seed=6, linger_seconds=LINGER,
+                        unload_seconds=UNLOAD)
+    runner = BotRunner(clock, 1, settings.bot_deadline, nice=0, idle=False)
+    return cluster, cluster.lobby_for(store, settings, clock, runner)
+
+
+def lease_row(store: Store, table: Table) -> tuple[str, int]:
+    with store.engine.connect() as conn:
+        row = conn.exec_driver_sql("SELECT owner, token FROM leases WHERE table_pk = %s",
+                                   (table.row.pk,)).one()
+    return str(row[0]), int(row[1])
+
+
+async def settled(cluster: Coordinator) -> None:
+    """Until every lease this worker is giving up is given up."""
+    for pk in list(cluster._giving_up):
+        await cluster.given_up(pk)
+
+
+def test_a_cluster_worker_keeps_and_renews_the_leases_of_tables_in_play_only(
+        pg_server: str) -> None:
+    clock = ManualClock()
+
+    async def main() -> None:
+        store = Store(new_database(pg_server, f"usotsuki_life_{next(_names)}"))
+        cluster, lobby = worker(store, clock, "w-a")
+        try:
+            finished, _ = await people_table(lobby, "bluff", 2, SHORT)
+            await play_to_end(finished, random.Random(4))
+            playing, _ = await people_table(lobby, "bluff", 2, SHORT)
+            await play_one(playing, random.Random(5))
+            waiting, _ = await people_table(lobby, "bluff", 2, SHORT, start=False)
+            await settled(cluster)
+            assert isinstance(finished, ClusterTable) and not finished.owner
+            assert lease_row(store, finished)[0] == RELEASED
+            # Renewed: the game in play (and the new table, until its first game).
+            held = dict(cluster.owned)
+            assert set(held) == {playing.row.pk, waiting.row.pk}
+            assert set(cluster.leases.renew(held)) == set(held)
+            assert lobby.in_play() == 1
+
+            # The finished table leaves memory; a rematch loads it and takes the lease.
+            clock.advance(LINGER)
+            lobby.sweep()
+            assert unloaded(lobby, finished) and unloaded(lobby, waiting)
+            assert set(cluster.owned) == {playing.row.pk}
+            before = snapshot(finished)
+            again = await lobby.get(finished.public_id)
+            assert isinstance(again, ClusterTable) and not again.owner
+            assert snapshot(again) == before
+            token = lease_row(store, again)[1]
+            assert await lobby.start_game(again, rematch=True) == 1
+            assert again.owner and again.token == token + 1
+            assert lease_row(store, again) == ("w-a", token + 1)
+
+            # The idle game in play: unloaded, its lease given up; reloaded exactly.
+            before = snapshot(playing)
+            clock.advance(UNLOAD)
+            await play_one(again, random.Random(6))  # (in use: stays)
+            lobby.sweep()
+            await settled(cluster)
+            assert unloaded(lobby, playing) and playing.row.pk not in cluster.owned
+            assert lease_row(store, playing)[0] == RELEASED
+            reloaded = await lobby.get(playing.public_id)
+            assert isinstance(reloaded, ClusterTable) and reloaded.owner
+            assert snapshot(reloaded) == before
+            await play_one(reloaded, random.Random(7))
+            logged = await store.call(store.load_log, playing.row.pk)
+            assert [e.seq for e in logged] == list(range(reloaded.seq))
+        finally:
+            await cluster.close()
+            lobby.stop()
+            store.close()
+
+    asyncio.run(main())
+
+
+def test_a_dead_workers_finished_tables_are_not_claimed(pg_server: str) -> None:
+    clock = ManualClock()
+
+    async def main() -> None:
+        store = Store(new_database(pg_server, f"usotsuki_life_{next(_names)}"))
+        cluster, lobby = worker(store, clock, "w-dead")
+        try:
+            finished = []
+            for n in range(3):
+                table, _ = await people_table(lobby, "bluff", 2, SHORT)
+                await play_to_end(table, random.Random(n))
+                finished.append(table)
+            playing, _ = await people_table(lobby, "bluff", 2, SHORT)
+            await people_table(lobby, "bluff", 2, SHORT, start=False)  # waiting
+            await settled(cluster)
+            # The worker dies: its leases run out, nothing gives them up.
+            with store.engine.begin() as conn:
+                conn.exec_driver_sql("UPDATE leases SET expires = 0 WHERE owner = 'w-dead'")
+            other = Leases(store, "w-other", 30.0)
+            try:
+                taken = other.claim_orphans(1000, 0.0)
+            finally:
+                other.close()
+            assert set(taken) == {playing.row.pk}
+        finally:
+            await cluster.close()
+            lobby.stop()
+            store.close()
+
+    asyncio.run(main())
+
+
+def test_an_orphan_whose_game_ended_is_given_back_by_its_claimer(pg_server: str) -> None:
+    clock = ManualClock()
+
+    async def main() -> None:
+        store = Store(new_database(pg_server, f"usotsuki_life_{next(_names)}"))
+        dead, dead_lobby = worker(store, clock, "w-gone")
+        heir, heir_lobby = worker(store, clock, "w-heir")
+        try:
+            table, _ = await people_table(dead_lobby, "bluff", 2, SHORT)
+            await play_to_end(table, random.Random(8))
+            await settled(dead)
+            # As if it had died as its game ended, before it could give the lease up:
+            with store.engine.begin() as conn:
+                conn.exec_driver_sql("UPDATE leases SET owner = 'w-gone', expires = 0")
+            taken = heir.leases.claim_orphans(1000, 0.0)
+            assert set(taken) == {table.row.pk}
+            await heir._adopt(table.row.pk, taken[table.row.pk])
+            assert lease_row(store, table)[0] == RELEASED
+            assert not heir.owned
+        finally:
+            for cluster, lobby in ((dead, dead_lobby), (heir, heir_lobby)):
+                await cluster.close()
+                lobby.stop()
+            store.close()
+
+    asyncio.run(main())
