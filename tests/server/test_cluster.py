@@ -237,6 +237,12 @@ def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
         row = conn.execute("SELECT l.owner FROM leases l JOIN tables t ON t.pk = l.table_pk "
                            "WHERE t.public_id = %s", (table_id,)).fetchone()
     assert row is not None and row[0] == RELEASED
+    # A rematch asked at any worker takes the lease there.
+    at = stack.workers[1]
+    r = post(f"{at.url}/api/tables/{table_id}/rematch", json={"token": tokens[0]})
+    assert r.status_code == 200, r.text
+    owner = stack.owner(table_id)
+    assert owner is not None and owner[0] == at.name
     # every worker answers health, readiness and metrics; the owner counted the commits
     for w in stack.workers:
         assert get(f"{w.url}/healthz").json() == {"status": "ok"}
@@ -246,8 +252,9 @@ def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
     assert "usotsuki_commit_seconds_bucket" in owner
     assert 'usotsuki_lease_changes_total{change="acquired"}' in owner
     assert 'usotsuki_lease_changes_total{change="released"}' in owner
-    assert all('usotsuki_tables{role="in_play"} 0.0' in m for m in metrics)
     assert all('usotsuki_tables{role="loaded"} 1.0' in m for m in metrics)
+    assert [('usotsuki_tables{role="in_play"} 1.0' in m) for m in metrics] == [
+        w is at for w in stack.workers]
 
 
 def test_a_followers_clients_see_the_turn_clock(stack: Cluster) -> None:

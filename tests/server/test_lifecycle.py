@@ -16,17 +16,19 @@ import pytest
 from core_helpers import (
     ManualClock,
     bot_table,
-    holder,
     new_lobby,
     people_table,
     play_one,
     watch,
 )
+from fastapi.testclient import TestClient
 from pg_helpers import new_database, throwaway_postgres
+from server_helpers import create, join_all
 
+from usotsuki.server.app import create_app
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.cluster import ClusterConfig, ClusterLobby, ClusterTable, Coordinator
-from usotsuki.server.config import Settings
+from usotsuki.server.config import Refused, Settings
 from usotsuki.server.lease import RELEASED, Leases
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.store import Store
@@ -150,6 +152,48 @@ def test_tables_that_carry_on_by_themselves_stay_loaded(tmp_path: Path) -> None:
         store.close()
 
     asyncio.run(main())
+
+
+def test_a_command_on_an_unloaded_copy_is_refused_and_nothing_is_lost(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+
+    async def main() -> None:
+        store = Store(str(tmp_path / "s.sqlite3"))
+        lobby = new_lobby(store, clock, deal_seed=7, unload_seconds=UNLOAD)
+        table, _ = await people_table(lobby, "bluff", 3)
+        rng = random.Random(3)
+        for _ in range(4):
+            await play_one(table, rng)
+        clock.advance(UNLOAD)
+        lobby.sweep()
+        assert unloaded(lobby, table)
+        # (a request that found the table just before it left): retry, never a fork
+        with pytest.raises(Refused) as refused:
+            await play_one(table, rng)
+        assert refused.value.code == "unavailable" and refused.value.status == 503
+        again = await lobby.get(table.public_id)
+        await play_one(again, rng)
+        assert again.seq > table.seq  # (the action, and a deal it made due)
+        logged = await store.call(store.load_log, table.row.pk)
+        assert [e.seq for e in logged] == list(range(again.seq))
+        lobby.stop()
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_the_metrics_count_tables_loaded_and_in_play() -> None:
+    with TestClient(create_app(bot_delay=0)) as client:
+        waiting = create(client, "bluff", [None, None])
+        playing = create(client, "bluff", [None, None])
+        tokens = join_all(client, playing)
+        assert client.post(f"/api/tables/{playing['table_id']}/start",
+                           json={"token": tokens[0]}).status_code == 200
+        assert waiting["table_id"] != playing["table_id"]
+        metrics = client.get("/metrics").text
+        assert 'usotsuki_tables{role="loaded"} 2.0' in metrics
+        assert 'usotsuki_tables{role="in_play"} 1.0' in metrics
 
 
 # a cluster worker (in process: Redis is never reached, publishes only queue)

@@ -458,6 +458,8 @@ class ClusterTable(Table):
                        here: Callable[[], Awaitable[T]],
                        relayed: Callable[[dict[str, Any]], Awaitable[T]],
                        recover: Callable[[int], Awaitable[T | None]] | None = None) -> T:
+        if self.retired:  # (a copy unloaded meanwhile must not take the lease again)
+            raise Refused("unavailable", "the table was being unloaded: try again", 503)
         before = len(self.events)
         relayed_once = False
         try:
