@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from usotsuki.server.app import create_app
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.cluster import ClusterConfig, ClusterLobby, ClusterTable, Coordinator
 from usotsuki.server.config import Refused, Settings
-from usotsuki.server.lease import RELEASED, Leases
+from usotsuki.server.lease import RELEASED
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.store import Store
 from usotsuki.server.table import Table
@@ -205,12 +206,30 @@ def pg_server() -> Iterator[str]:
         yield url
 
 
-def worker(store: Store, clock: ManualClock, name: str) -> tuple[Coordinator, ClusterLobby]:
+Worker = tuple[Coordinator, ClusterLobby]
+
+
+def worker(store: Store, clock: ManualClock, name: str) -> Worker:
     cluster = Coordinator(ClusterConfig("redis://127.0.0.1:9/0", name, 30.0), store, None)
     settings = Settings(bot_delay=0.0, deal_seed=6, linger_seconds=LINGER,
                         unload_seconds=UNLOAD)
     runner = BotRunner(clock, 1, settings.bot_deadline, nice=0, idle=False)
     return cluster, cluster.lobby_for(store, settings, clock, runner)
+
+
+@asynccontextmanager
+async def workers(pg_server: str, clock: ManualClock,
+                  *names: str) -> AsyncIterator[tuple[Store, list[Worker]]]:
+    """A fresh database, and a worker of each name on it."""
+    store = Store(new_database(pg_server, f"usotsuki_life_{next(_names)}"))
+    made = [worker(store, clock, name) for name in names]
+    try:
+        yield store, made
+    finally:
+        for cluster, lobby in made:
+            await cluster.close()
+            lobby.stop()
+        store.close()
 
 
 def lease_row(store: Store, table: Table) -> tuple[str, int]:
@@ -226,14 +245,18 @@ async def settled(cluster: Coordinator) -> None:
         await cluster.given_up(pk)
 
 
+def died(store: Store, name: str) -> None:
+    """Worker ``name`` is dead: its leases ran out, nothing gave them up."""
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE leases SET expires = 0 WHERE owner = %s", (name,))
+
+
 def test_a_cluster_worker_keeps_and_renews_the_leases_of_tables_in_play_only(
         pg_server: str) -> None:
     clock = ManualClock()
 
     async def main() -> None:
-        store = Store(new_database(pg_server, f"usotsuki_life_{next(_names)}"))
-        cluster, lobby = worker(store, clock, "w-a")
-        try:
+        async with workers(pg_server, clock, "w-a") as (store, [(cluster, lobby)]):
             finished, _ = await people_table(lobby, "bluff", 2, SHORT)
             await play_to_end(finished, random.Random(4))
             playing, _ = await people_table(lobby, "bluff", 2, SHORT)
@@ -276,10 +299,6 @@ def test_a_cluster_worker_keeps_and_renews_the_leases_of_tables_in_play_only(
             await play_one(reloaded, random.Random(7))
             logged = await store.call(store.load_log, playing.row.pk)
             assert [e.seq for e in logged] == list(range(reloaded.seq))
-        finally:
-            await cluster.close()
-            lobby.stop()
-            store.close()
 
     asyncio.run(main())
 
@@ -288,30 +307,16 @@ def test_a_dead_workers_finished_tables_are_not_claimed(pg_server: str) -> None:
     clock = ManualClock()
 
     async def main() -> None:
-        store = Store(new_database(pg_server, f"usotsuki_life_{next(_names)}"))
-        cluster, lobby = worker(store, clock, "w-dead")
-        try:
-            finished = []
+        async with workers(pg_server, clock, "w-dead", "w-other") as (store, made):
+            (cluster, lobby), (other, _) = made
             for n in range(3):
                 table, _ = await people_table(lobby, "bluff", 2, SHORT)
                 await play_to_end(table, random.Random(n))
-                finished.append(table)
             playing, _ = await people_table(lobby, "bluff", 2, SHORT)
             await people_table(lobby, "bluff", 2, SHORT, start=False)  # waiting
             await settled(cluster)
-            # The worker dies: its leases run out, nothing gives them up.
-            with store.engine.begin() as conn:
-                conn.exec_driver_sql("UPDATE leases SET expires = 0 WHERE owner = 'w-dead'")
-            other = Leases(store, "w-other", 30.0)
-            try:
-                taken = other.claim_orphans(1000, 0.0)
-            finally:
-                other.close()
-            assert set(taken) == {playing.row.pk}
-        finally:
-            await cluster.close()
-            lobby.stop()
-            store.close()
+            died(store, "w-dead")
+            assert set(other.leases.claim_orphans(1000, 0.0)) == {playing.row.pk}
 
     asyncio.run(main())
 
@@ -320,25 +325,19 @@ def test_an_orphan_whose_game_ended_is_given_back_by_its_claimer(pg_server: str)
     clock = ManualClock()
 
     async def main() -> None:
-        store = Store(new_database(pg_server, f"usotsuki_life_{next(_names)}"))
-        dead, dead_lobby = worker(store, clock, "w-gone")
-        heir, heir_lobby = worker(store, clock, "w-heir")
-        try:
+        async with workers(pg_server, clock, "w-gone", "w-heir") as (store, made):
+            (dead, dead_lobby), (heir, _) = made
             table, _ = await people_table(dead_lobby, "bluff", 2, SHORT)
             await play_to_end(table, random.Random(8))
             await settled(dead)
             # As if it had died as its game ended, before it could give the lease up:
             with store.engine.begin() as conn:
-                conn.exec_driver_sql("UPDATE leases SET owner = 'w-gone', expires = 0")
+                conn.exec_driver_sql("UPDATE leases SET owner = 'w-gone'")
+            died(store, "w-gone")
             taken = heir.leases.claim_orphans(1000, 0.0)
             assert set(taken) == {table.row.pk}
             await heir._adopt(table.row.pk, taken[table.row.pk])
             assert lease_row(store, table)[0] == RELEASED
             assert not heir.owned
-        finally:
-            for cluster, lobby in ((dead, dead_lobby), (heir, heir_lobby)):
-                await cluster.close()
-                lobby.stop()
-            store.close()
 
     asyncio.run(main())
