@@ -93,8 +93,7 @@ class Lobby:
     async def get(self, table_id: str) -> Table:
         table = self.by_id.get(table_id)
         if table is not None:
-            table.used = self.clock.time()
-            return table
+            return self._used(table)
         row = await self.store.call(self.store.find_table, public_id=table_id)
         if row is None:
             raise Refused("not_found", f"no table {table_id!r}", 404)
@@ -103,8 +102,7 @@ class Lobby:
     async def invited(self, invite: str) -> Table:
         table = self.by_invite.get(invite)
         if table is not None:
-            table.used = self.clock.time()
-            return table
+            return self._used(table)
         row = await self.store.call(self.store.find_table, invite=invite)
         if row is None:
             raise Refused("not_found", "no table has this invite code", 404)
@@ -115,14 +113,16 @@ class Lobby:
             raise self._expired_refusal()
         table = self.by_id.get(row.public_id)
         if table is not None:
-            table.used = self.clock.time()
-            return table
+            return self._used(table)
         task = self._loading.get(row.public_id)
         if task is None:  # one load per table, however many ask at once
             task = asyncio.ensure_future(self._build(row))
             self._loading[row.public_id] = task
             task.add_done_callback(lambda _: self._loading.pop(row.public_id, None))
-        table = await asyncio.shield(task)
+        return self._used(await asyncio.shield(task))
+
+    def _used(self, table: Table) -> Table:
+        """``table``, asked for now (it stays loaded a while: ``unused``)."""
         table.used = self.clock.time()
         return table
 
@@ -145,7 +145,7 @@ class Lobby:
         return Table(row, seats, self.store, self.settings, self.clock, self.runner)
 
     def _add(self, table: Table) -> None:
-        table.used = self.clock.time()
+        self._used(table)
         table.timing = self.timing
         table.may_play_bots = self._may_play_bots
         table.ended = self._game_ended
