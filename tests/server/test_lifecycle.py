@@ -60,6 +60,26 @@ def unloaded(lobby: Lobby, table: Table) -> bool:
     return table.public_id not in lobby.by_id and table.retired
 
 
+async def log_is_whole(store: Store, table: Table) -> None:
+    """The log holds every entry of ``table`` (a copy loaded last), none twice."""
+    logged = await store.call(store.load_log, table.row.pk)
+    assert [e.seq for e in logged] == list(range(table.seq))
+
+
+@asynccontextmanager
+async def single(tmp_path: Path, clock: ManualClock,
+                 **settings: Any) -> AsyncIterator[tuple[Store, Lobby]]:
+    """A single worker's store and lobby (unloading after ``LINGER`` and ``UNLOAD``)."""
+    store = Store(str(tmp_path / "s.sqlite3"))
+    lobby = new_lobby(store, clock, linger_seconds=LINGER, unload_seconds=UNLOAD,
+                      **settings)
+    try:
+        yield store, lobby
+    finally:
+        lobby.stop()
+        store.close()
+
+
 # a single worker
 
 
@@ -68,30 +88,26 @@ def test_a_finished_table_leaves_memory_after_its_linger_and_reloads_for_a_remat
     clock = ManualClock()
 
     async def main() -> None:
-        store = Store(str(tmp_path / "s.sqlite3"))
-        lobby = new_lobby(store, clock, deal_seed=3, linger_seconds=LINGER,
-                          unload_seconds=UNLOAD)
-        table, tokens = await people_table(lobby, "bluff", 2, SHORT)
-        await play_to_end(table, random.Random(1))
-        before = snapshot(table)
-        assert table.status == "finished" and lobby.in_play() == 0
-        seen = watch(table, 0)  # a player looks at the results: kept
-        clock.advance(10 * LINGER)
-        lobby.sweep()
-        assert table.public_id in lobby.by_id
-        table.clients.discard(seen)  # the page closed
-        lobby.sweep()  # (the linger counts from the last sweep that saw a socket)
-        assert table.public_id in lobby.by_id
-        clock.advance(LINGER)
-        assert lobby.sweep() == []  # not expired: unloaded
-        assert unloaded(lobby, table)
-        again = await lobby.get(table.public_id)
-        assert again is not table and snapshot(again) == before
-        assert again.seat_of(tokens[0]) == 0
-        assert await lobby.start_game(again, rematch=True) == 1
-        assert again.playing and lobby.in_play() == 1
-        lobby.stop()
-        store.close()
+        async with single(tmp_path, clock, deal_seed=3) as (store, lobby):
+            table, tokens = await people_table(lobby, "bluff", 2, SHORT)
+            await play_to_end(table, random.Random(1))
+            before = snapshot(table)
+            assert table.status == "finished" and lobby.in_play() == 0
+            seen = watch(table, 0)  # a player looks at the results: kept
+            clock.advance(10 * LINGER)
+            lobby.sweep()
+            assert table.public_id in lobby.by_id
+            table.clients.discard(seen)  # the page closed
+            lobby.sweep()  # (the linger counts from the last sweep that saw a socket)
+            assert table.public_id in lobby.by_id
+            clock.advance(LINGER)
+            assert lobby.sweep() == []  # not expired: unloaded
+            assert unloaded(lobby, table)
+            again = await lobby.get(table.public_id)
+            assert again is not table and snapshot(again) == before
+            assert again.seat_of(tokens[0]) == 0
+            assert await lobby.start_game(again, rematch=True) == 1
+            assert again.playing and lobby.in_play() == 1
 
     asyncio.run(main())
 
@@ -100,28 +116,27 @@ def test_an_idle_game_in_play_is_unloaded_and_reloaded_exactly(tmp_path: Path) -
     clock = ManualClock()
 
     async def main() -> None:
-        store = Store(str(tmp_path / "s.sqlite3"))
-        lobby = new_lobby(store, clock, deal_seed=4, linger_seconds=LINGER,
-                          unload_seconds=UNLOAD)
-        table, _ = await people_table(lobby, "liar", 3)
-        rng = random.Random(2)
-        for _ in range(7):
-            await play_one(table, rng)
-        before = snapshot(table)
-        clock.advance(UNLOAD - 1)
-        lobby.sweep()
-        assert table.public_id in lobby.by_id  # not yet
-        clock.advance(1)
-        lobby.sweep()
-        assert unloaded(lobby, table)
-        again = await lobby.get(table.public_id)
-        assert snapshot(again) == before
-        for _ in range(5):  # it carries on; nothing was lost
-            await play_one(again, rng)
-        logged = await store.call(store.load_log, table.row.pk)
-        assert [e.seq for e in logged] == list(range(again.seq))
-        lobby.stop()
-        store.close()
+        async with single(tmp_path, clock, deal_seed=4) as (store, lobby):
+            table, _ = await people_table(lobby, "liar", 3)
+            rng = random.Random(2)
+            for _ in range(7):
+                await play_one(table, rng)
+            before = snapshot(table)
+            clock.advance(UNLOAD - 1)
+            lobby.sweep()
+            assert table.public_id in lobby.by_id  # not yet
+            clock.advance(1)
+            lobby.sweep()
+            assert unloaded(lobby, table)
+            # (a request that found the table just before it left): retry, never a fork
+            with pytest.raises(Refused) as refused:
+                await play_one(table, rng)
+            assert refused.value.code == "unavailable" and refused.value.status == 503
+            again = await lobby.get(table.public_id)
+            assert snapshot(again) == before
+            for _ in range(5):  # it carries on; nothing was lost
+                await play_one(again, rng)
+            await log_is_whole(store, again)
 
     asyncio.run(main())
 
@@ -130,56 +145,23 @@ def test_tables_that_carry_on_by_themselves_stay_loaded(tmp_path: Path) -> None:
     clock = ManualClock()
 
     async def main() -> None:
-        store = Store(str(tmp_path / "s.sqlite3"))
         # A person's turn clock, and a bot's delay, each longer than the unload time.
-        lobby = new_lobby(store, clock, deal_seed=5, linger_seconds=LINGER,
-                          unload_seconds=UNLOAD, turn_seconds=5 * UNLOAD,
-                          bot_delay=5 * UNLOAD)
-        clocked, _ = await people_table(lobby, "bluff", 2, SHORT)
-        bots = await bot_table(lobby, ["random", "random"], rules=SHORT)
-        await lobby.start_game(bots, rematch=False)
-        # A table whose host chose no turn clock: its person's turn waits for ever.
-        idle, _ = await lobby.create("bluff", {"players": 2, "rules": SHORT, "games": 1,
-                                               "turn_seconds": None}, [None, None])
-        for seat in range(2):
-            await idle.join(f"p{seat}", seat)
-        await lobby.start_game(idle, rematch=False)
-        assert clocked.due and bots.due and not idle.due
-        clock.advance(2 * UNLOAD)  # (no timer fires yet)
-        lobby.sweep()
-        assert set(lobby.by_id) == {clocked.public_id, bots.public_id}
-        assert lobby.in_play() == 2
-        lobby.stop()
-        store.close()
-
-    asyncio.run(main())
-
-
-def test_a_command_on_an_unloaded_copy_is_refused_and_nothing_is_lost(
-        tmp_path: Path) -> None:
-    clock = ManualClock()
-
-    async def main() -> None:
-        store = Store(str(tmp_path / "s.sqlite3"))
-        lobby = new_lobby(store, clock, deal_seed=7, unload_seconds=UNLOAD)
-        table, _ = await people_table(lobby, "bluff", 3)
-        rng = random.Random(3)
-        for _ in range(4):
-            await play_one(table, rng)
-        clock.advance(UNLOAD)
-        lobby.sweep()
-        assert unloaded(lobby, table)
-        # (a request that found the table just before it left): retry, never a fork
-        with pytest.raises(Refused) as refused:
-            await play_one(table, rng)
-        assert refused.value.code == "unavailable" and refused.value.status == 503
-        again = await lobby.get(table.public_id)
-        await play_one(again, rng)
-        assert again.seq > table.seq  # (the action, and a deal it made due)
-        logged = await store.call(store.load_log, table.row.pk)
-        assert [e.seq for e in logged] == list(range(again.seq))
-        lobby.stop()
-        store.close()
+        async with single(tmp_path, clock, deal_seed=5, turn_seconds=5 * UNLOAD,
+                          bot_delay=5 * UNLOAD) as (_, lobby):
+            clocked, _ = await people_table(lobby, "bluff", 2, SHORT)
+            bots = await bot_table(lobby, ["random", "random"], rules=SHORT)
+            await lobby.start_game(bots, rematch=False)
+            # A table whose host chose no turn clock: its person's turn waits for ever.
+            idle, _ = await lobby.create("bluff", {"players": 2, "rules": SHORT, "games": 1,
+                                                   "turn_seconds": None}, [None, None])
+            for seat in range(2):
+                await idle.join(f"p{seat}", seat)
+            await lobby.start_game(idle, rematch=False)
+            assert clocked.due and bots.due and not idle.due
+            clock.advance(2 * UNLOAD)  # (no timer fires yet)
+            lobby.sweep()
+            assert set(lobby.by_id) == {clocked.public_id, bots.public_id}
+            assert lobby.in_play() == 2
 
     asyncio.run(main())
 
@@ -297,8 +279,7 @@ def test_a_cluster_worker_keeps_and_renews_the_leases_of_tables_in_play_only(
             assert isinstance(reloaded, ClusterTable) and reloaded.owner
             assert snapshot(reloaded) == before
             await play_one(reloaded, random.Random(7))
-            logged = await store.call(store.load_log, playing.row.pk)
-            assert [e.seq for e in logged] == list(range(reloaded.seq))
+            await log_is_whole(store, reloaded)
 
     asyncio.run(main())
 
@@ -307,37 +288,25 @@ def test_a_dead_workers_finished_tables_are_not_claimed(pg_server: str) -> None:
     clock = ManualClock()
 
     async def main() -> None:
-        async with workers(pg_server, clock, "w-dead", "w-other") as (store, made):
-            (cluster, lobby), (other, _) = made
-            for n in range(3):
+        async with workers(pg_server, clock, "w-dead", "w-heir") as (store, made):
+            (dead, lobby), (heir, heirs) = made
+            for n in range(4):
                 table, _ = await people_table(lobby, "bluff", 2, SHORT)
                 await play_to_end(table, random.Random(n))
             playing, _ = await people_table(lobby, "bluff", 2, SHORT)
             await people_table(lobby, "bluff", 2, SHORT, start=False)  # waiting
-            await settled(cluster)
-            died(store, "w-dead")
-            assert set(other.leases.claim_orphans(1000, 0.0)) == {playing.row.pk}
-
-    asyncio.run(main())
-
-
-def test_an_orphan_whose_game_ended_is_given_back_by_its_claimer(pg_server: str) -> None:
-    clock = ManualClock()
-
-    async def main() -> None:
-        async with workers(pg_server, clock, "w-gone", "w-heir") as (store, made):
-            (dead, dead_lobby), (heir, _) = made
-            table, _ = await people_table(dead_lobby, "bluff", 2, SHORT)
-            await play_to_end(table, random.Random(8))
             await settled(dead)
-            # As if it had died as its game ended, before it could give the lease up:
+            # The last game ended as its worker died, before it could give the lease up:
             with store.engine.begin() as conn:
-                conn.exec_driver_sql("UPDATE leases SET owner = 'w-gone'")
-            died(store, "w-gone")
+                conn.exec_driver_sql("UPDATE leases SET owner = 'w-dead' WHERE table_pk = %s",
+                                     (table.row.pk,))
+            died(store, "w-dead")
             taken = heir.leases.claim_orphans(1000, 0.0)
-            assert set(taken) == {table.row.pk}
-            await heir._adopt(table.row.pk, taken[table.row.pk])
+            assert set(taken) == {playing.row.pk, table.row.pk}
+            for pk, token in taken.items():
+                await heir._adopt(pk, token)
+            assert set(heir.owned) == {playing.row.pk}  # carried on; the other given back
             assert lease_row(store, table)[0] == RELEASED
-            assert not heir.owned
+            assert heirs.in_play() == 1
 
     asyncio.run(main())
