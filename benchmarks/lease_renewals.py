@@ -1,18 +1,18 @@
 """Row updates per second on PostgreSQL from one cluster worker's lease renewals, with
-1,000 finished tables and 100 in play, and the tables another worker claims after it
-stops: the worker as it is (each game over gives its lease up) against a worker that
-kept the lease of every table it loaded until the table expired.
+1,000 finished tables and 100 in play, and how many of its tables another worker claims
+once its leases run out.
 
     python benchmarks/lease_renewals.py [--finished 1000] [--playing 100] [--seconds 10]
+                                        [--src OTHER/src]
 
-Each side builds its tables with a real :class:`~usotsuki.server.cluster.ClusterLobby`
-on a throwaway PostgreSQL (two-seat Liar Games; a finished one ends after one action:
-``turn_limit`` 1), then runs the worker's own renewer thread (one statement every
-``lease / 4`` seconds) for ``--seconds`` and reads ``n_tup_upd`` of the ``leases`` table
-in ``pg_stat_user_tables`` before and after (the renewer's connections closed first, so
-that PostgreSQL has counted all their updates). "kept" puts every finished table's lease
-back in the worker's renewal set, as a worker that kept them would hold it. Redis is
-never reached (nothing here is followed or relayed). Needs PostgreSQL's binaries
+The worker's own lobby sets its tables up on a throwaway PostgreSQL (two-seat Liar
+Games; a finished one ends after one action: ``turn_limit`` 1), then its own renewer
+thread runs (one statement every ``lease / 4`` seconds) for ``--seconds``; the row
+updates are ``n_tup_upd`` of the ``leases`` table in ``pg_stat_user_tables`` before and
+after (the renewer's connections closed first, so that PostgreSQL has counted all their
+updates). ``--src`` runs the worker of another checkout's ``src`` the same way (e.g. one
+that keeps the lease of every table it loaded until the table expires). Redis is never
+reached (nothing here is followed or relayed). Needs PostgreSQL's binaries
 (``make postgres``).
 """
 
@@ -24,26 +24,17 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests" / "server"))
-
-from core_helpers import play_one  # noqa: E402
-from pg_helpers import new_database, throwaway_postgres  # noqa: E402
-
-from usotsuki.server.cluster import ClusterConfig, ClusterLobby, Coordinator  # noqa: E402
-from usotsuki.server.config import RealClock, Settings  # noqa: E402
-from usotsuki.server.lease import Leases  # noqa: E402
-from usotsuki.server.store import Store  # noqa: E402
-
 LEASE = 3.0  # seconds (``usotsuki serve``'s default --lease-seconds)
-
-
 AT_ONCE = 32  # tables set up at once
 
 
-async def _tables(lobby: ClusterLobby, count: int, finish: bool) -> None:
+async def _tables(lobby: Any, count: int, finish: bool) -> None:
     """``count`` two-seat Liar Games started (and each finished, if ``finish``)."""
+    from core_helpers import play_one
+
     rules = {"turn_limit": 1} if finish else {}
 
     async def one(n: int) -> None:
@@ -60,7 +51,7 @@ async def _tables(lobby: ClusterLobby, count: int, finish: bool) -> None:
         await asyncio.gather(*(one(n) for n in range(first, min(count, first + AT_ONCE))))
 
 
-def _updated(store: Store) -> int:
+def _updated(store: Any) -> int:
     with store.engine.connect() as conn:
         conn.exec_driver_sql("SELECT pg_stat_clear_snapshot()")
         return int(conn.exec_driver_sql(
@@ -68,29 +59,30 @@ def _updated(store: Store) -> int:
             or 0)
 
 
-async def _side(server: str, name: str, finished: int, playing: int, seconds: float,
-                kept: bool) -> dict[str, float]:
-    store = Store(new_database(server, f"usotsuki_{name}"))
-    cluster = Coordinator(ClusterConfig("redis://127.0.0.1:9/0", name, LEASE), store, None)
+async def measure(server: str, finished: int, playing: int, seconds: float
+                  ) -> dict[str, float]:
+    from pg_helpers import new_database
+
+    from usotsuki.server.cluster import ClusterConfig, Coordinator
+    from usotsuki.server.config import RealClock, Settings
+    from usotsuki.server.lease import Leases
+    from usotsuki.server.store import Store
+
+    store = Store(new_database(server, "usotsuki_leases"))
+    cluster = Coordinator(ClusterConfig("redis://127.0.0.1:9/0", "bench", LEASE), store, None)
     lobby = cluster.lobby_for(store, Settings(bot_delay=0.0), RealClock())
     try:
         await _tables(lobby, finished, finish=True)
         await _tables(lobby, playing, finish=False)
-        for pk in list(cluster._giving_up):
-            await cluster.given_up(pk)
-        if kept:  # as a worker that kept every loaded table's lease until it expired
-            for table in lobby.tables():
-                if not table.owner:
-                    token = await cluster.lease_call(cluster.leases.acquire, table.row.pk)
-                    assert token is not None
-                    cluster.holding(table.row.pk, token)
+        await asyncio.sleep(1.0)  # (leases being given up: a statement each)
         held = len(cluster.owned)
         cluster.leases.engine.dispose()  # (its backends' counts reach the statistics)
         time.sleep(1.0)
         before, started = _updated(store), time.monotonic()
         cluster.start_renewer()
         await asyncio.sleep(seconds)
-        cluster.stop_renewer()
+        cluster._stopping.set()  # (as ``close`` does, without releasing anything)
+        await asyncio.to_thread(cluster._renewer.join)
         window = time.monotonic() - started
         cluster.leases.engine.dispose()
         time.sleep(1.0)
@@ -98,14 +90,14 @@ async def _side(server: str, name: str, finished: int, playing: int, seconds: fl
         # It stops as after a SIGKILL (its leases run out unrenewed): what may another
         # worker claim? (expired now, as they would be a lease and a grace later)
         with store.engine.begin() as conn:
-            conn.exec_driver_sql("UPDATE leases SET expires = 0 WHERE owner = %s", (name,))
-        heir = Leases(store, f"{name}-heir", LEASE)
+            conn.exec_driver_sql("UPDATE leases SET expires = 0 WHERE owner = 'bench'")
+        heir = Leases(store, "heir", LEASE)
         try:
             claimed = len(heir.claim_orphans(100_000, 0.0))
         finally:
             heir.close()
-        return {"held": held, "updates": updates, "seconds": window,
-                "per_second": updates / window, "claimed": claimed}
+        return {"held": held, "updates": updates, "per_second": updates / window,
+                "claimed": claimed}
     finally:
         await cluster.close()
         lobby.stop()
@@ -117,18 +109,24 @@ def main() -> int:
     parser.add_argument("--finished", type=int, default=1000)
     parser.add_argument("--playing", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--src", type=Path, default=None,
+                        help="another checkout's src: its worker is measured")
     args = parser.parse_args()
+    sys.path.insert(0, str(HERE.parent / "tests" / "server"))
+    if args.src is not None:
+        sys.path.insert(0, str(args.src.resolve()))
+    from pg_helpers import throwaway_postgres
+
+    import usotsuki
+
     with throwaway_postgres() as server:
-        rows = {side: asyncio.run(_side(server, side, args.finished, args.playing,
-                                        args.seconds, kept=side == "kept"))
-                for side in ("released", "kept")}
-    print(f"{args.finished} finished tables, {args.playing} in play, lease {LEASE:g} s "
-          f"(renewed every {LEASE / 4:g} s), {args.seconds:g} s window")
-    print(f"{'leases':<10} {'renewed':>8} {'row updates':>12} {'updates/s':>10} "
-          f"{'claimed':>8}")
-    for side, r in rows.items():
-        print(f"{side:<10} {r['held']:>8.0f} {r['updates']:>12.0f} {r['per_second']:>10.1f} "
-              f"{r['claimed']:>8.0f}")
+        r = asyncio.run(measure(server, args.finished, args.playing, args.seconds))
+    print(f"worker from {Path(usotsuki.__file__).parent.parent}: {args.finished} finished "
+          f"tables, {args.playing} in play, lease {LEASE:g} s (renewed every "
+          f"{LEASE / 4:g} s), {args.seconds:g} s window")
+    print(f"leases renewed {r['held']:.0f}, row updates {r['updates']:.0f} "
+          f"({r['per_second']:.1f}/s); claimed by another worker after it stops: "
+          f"{r['claimed']:.0f}")
     return 0
 
 

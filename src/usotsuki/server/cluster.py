@@ -754,15 +754,11 @@ class Coordinator:
                                          name="usotsuki-leases", daemon=True)
         self._renewer.start()
 
-    def stop_renewer(self) -> None:
-        """Stop the renewer thread (part of ``close``): the leases run out from now on."""
+    async def close(self) -> None:
         self._stopping.set()
         if self._renewer is not None:
-            self._renewer.join()
+            await asyncio.to_thread(self._renewer.join)
             self._renewer = None
-
-    async def close(self) -> None:
-        await asyncio.to_thread(self.stop_renewer)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

@@ -7,7 +7,10 @@ renews all its leases in one statement every ``ttl / 4`` seconds (from a thread 
 own, so a busy event loop cannot delay it); a worker that dies stops renewing, and
 ``grace`` seconds after its leases expire any other worker may take its tables. A late
 renewal still succeeds while nobody has taken the lease (its token is unchanged), so a
-starved worker's tables do not bounce between workers.
+starved worker's tables do not bounce between workers. A table with no game in play
+(its game over, or unloaded as unused) has its lease given up (:meth:`Leases.give_up`):
+owned by nobody, no renewal rewrites it and no worker claims it, until a command takes
+it again (:meth:`Leases.acquire`, the token one more).
 
 The log is written only through :meth:`Leases.append` (and seats through
 :meth:`Leases.set_seat`): one statement (one round trip, atomic on its own) locks the
@@ -69,6 +72,9 @@ leases = Table(
 
 NOW = "extract(epoch from clock_timestamp())"
 RELEASED = ""  # the owner of a lease given up for good (a finished or unloaded table)
+# A lease of a table in play: not given up, and its log not empty (a game started).
+_IN_PLAY = (f"l.owner <> '{RELEASED}' "
+            f"AND EXISTS (SELECT 1 FROM log g WHERE g.table_pk = l.table_pk)")
 POOL = 12  # connections of the autocommit engine (commits at once, renewals, reads)
 # Connections of a worker's fenced writes (opened as needed; a few at start). A write
 # holds its connection for several turns of the event loop, so a busy loop holds each
@@ -242,12 +248,11 @@ class Leases:
                 f"expires = {NOW} + :ttl WHERE table_pk IN ("
                 f"SELECT l.table_pk FROM leases l JOIN tables t ON t.pk = l.table_pk "
                 f"WHERE l.expires <= {NOW} - :grace - :later AND t.active >= :since "
-                f"AND l.owner <> :released "
-                f"AND EXISTS (SELECT 1 FROM log g WHERE g.table_pk = l.table_pk) "
+                f"AND {_IN_PLAY} "
                 f"ORDER BY random() LIMIT :limit FOR UPDATE OF l SKIP LOCKED) "
                 f"RETURNING table_pk, token"),
                 {"me": self.worker, "ttl": self.ttl, "since": active_since,
-                 "limit": limit, "released": RELEASED, "grace": self.grace, "later": later}).all()
+                 "limit": limit, "grace": self.grace, "later": later}).all()
         return {int(pk): int(token) for pk, token in rows}
 
     # fenced writes
