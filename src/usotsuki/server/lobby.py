@@ -65,7 +65,10 @@ class Lobby:
     async def _sweep_forever(self) -> None:
         while True:
             await self.clock.sleep(self.settings.sweep_seconds)
-            self.sweep()
+            try:
+                self.sweep()
+            except Exception:  # one table's trouble must not end the sweeps for good
+                log.exception("the sweep of unused and expired tables failed")
 
     def stop(self) -> None:
         if self._sweeper is not None:
