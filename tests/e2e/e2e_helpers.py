@@ -72,8 +72,14 @@ def wait_after(page: Any, before: int) -> None:
 
 
 def bluff_turn(page: Any, rng: random.Random, challenge: float) -> None:
-    """Make one Bluff move: challenge sometimes, else the weakest call the picker offers."""
+    """Make one Bluff move and wait for the state after it."""
     before = state_n(page)
+    bluff_move(page, rng, challenge)
+    wait_after(page, before)
+
+
+def bluff_move(page: Any, rng: random.Random, challenge: float) -> None:
+    """Click one Bluff move: challenge sometimes, else the weakest call the picker offers."""
     can_challenge = page.locator("#challenge").count() > 0
     has_calls = page.locator("#picker").count() > 0
     if can_challenge and (not has_calls or rng.random() < challenge):
@@ -85,7 +91,6 @@ def bluff_turn(page: Any, rng: random.Random, challenge: float) -> None:
             page.locator(".pick-step").nth(depth).locator("button").first.click()
             depth += 1
         page.click("#make-call")
-    wait_after(page, before)
 
 
 def liar_turn(page: Any, rng: random.Random, doubt: float) -> None:

@@ -24,6 +24,9 @@ def test_a_socket_closed_at_once_is_retried_with_a_growing_delay(
     table = httpx.post(f"{live_server.url}/api/tables",
                        json={"game": "bluff", "seats": [{"bot": None}] * 2}).json()
     page = new_page()
+    # The delays are drawn at random up to a doubling ceiling (full jitter): drawn at 90%
+    # of it here, so that the ceiling's growth shows in the gaps.
+    page.add_init_script("Math.random = () => 0.9;")
     opened: list[float] = []
 
     def close_at_once(ws: Any) -> None:
@@ -36,8 +39,8 @@ def test_a_socket_closed_at_once_is_retried_with_a_growing_delay(
     page.route_web_socket("**/ws/tables/**", close_at_once)
     page.goto(f"/table.html?t={table['table_id']}")
     page.wait_for_timeout(6000)  # (the handler runs while Playwright waits)
-    # 0.5, 1, 2 and 4 s (with up to a quarter more) fit at most 4 retries in 6 s; a
-    # backoff reset on open would have made 12.
+    # 0.45, 0.9, 1.8 and 3.6 s fit at most 4 retries in 6 s; a backoff reset on open
+    # would have made 13.
     assert 2 <= len(opened) <= 5, opened
     gaps = [b - a for a, b in zip(opened, opened[1:], strict=False)]
     assert all(later > earlier for earlier, later in zip(gaps, gaps[1:], strict=False)), gaps

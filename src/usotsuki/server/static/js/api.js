@@ -1,13 +1,46 @@
 // HTTP calls to the server, and the seat tokens kept in localStorage.
 export class ApiError extends Error {
-  constructor(status, code, message, params = {}) {
+  constructor(status, code, message, params = {}, retryAfter = null) {
     super(message); this.status = status; this.code = code; this.params = params;
+    this.retryAfter = retryAfter; // seconds the server asked to wait (503), or null
   }
 }
 
+// Exponential backoff with full jitter (PROTOCOL.md, Errors): attempt k (from 0) waits a
+// random time up to min(cap, base * 2^k) ms, after the server's hint (seconds) if it gave
+// one, so that pages refused together do not come back together.
+export function backoffDelay(attempt, hintSeconds = null, base = 500, cap = 10000) {
+  const jitter = Math.random() * Math.min(cap, base * 2 ** Math.min(attempt, 20));
+  return hintSeconds === null || hintSeconds === undefined ? jitter : Math.min(hintSeconds, 60) * 1000 + jitter;
+}
+
+const RETRIES = 8; // 503s in a row before the page gives up and says so
+const retrying = []; // listeners: told (true) while a request is being retried, then (false)
+
+// The page tells the person: "the server is busy, retrying...".
+export function onRetrying(fn) { retrying.push(fn); }
+
 // `raw`: a body sent exactly as given (a record file's bytes: JSON.parse would round a
-// seed above 2^53, and the server would then refuse the record).
-export async function api(path, { method = "GET", body, raw } = {}) {
+// seed above 2^53, and the server would then refuse the record). `retry`: a 503
+// (`unavailable`, `busy`: nothing was done) is asked again after a backoff.
+export async function api(path, { retry = false, ...options } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const out = await request(path, options);
+      if (attempt) for (const fn of retrying) fn(false);
+      return out;
+    } catch (e) {
+      if (!retry || e.status !== 503 || attempt + 1 >= RETRIES) {
+        if (attempt) for (const fn of retrying) fn(false);
+        throw e;
+      }
+      for (const fn of retrying) fn(true);
+      await new Promise((done) => setTimeout(done, backoffDelay(attempt, e.retryAfter)));
+    }
+  }
+}
+
+async function request(path, { method = "GET", body, raw } = {}) {
   let response;
   try {
     response = await fetch(path, {
@@ -22,8 +55,10 @@ export async function api(path, { method = "GET", body, raw } = {}) {
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
+    const header = Number.parseFloat(response.headers.get("Retry-After") ?? "");
+    const hint = typeof data?.retry_after === "number" ? data.retry_after : Number.isFinite(header) ? header : null;
     throw new ApiError(response.status, data?.error ?? "error", data?.message ?? response.statusText,
-      data?.params ?? {});
+      data?.params ?? {}, hint);
   }
   return data;
 }

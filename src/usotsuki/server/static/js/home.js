@@ -1,5 +1,5 @@
 // Home page: choose the game, house rules and seats; create the table and sit at seat 0.
-import { api, lastName, rememberName, rememberSeat } from "./api.js";
+import { api, lastName, onRetrying, rememberName, rememberSeat } from "./api.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
 
 // Presentation of each option; the server checks every value (and the combinations).
@@ -31,6 +31,11 @@ const form = document.getElementById("create");
 const seatsList = document.getElementById("seats");
 const optionsBox = document.getElementById("options");
 const errorBox = document.getElementById("create-error");
+// A 503 while creating is asked again (api.js): say so meanwhile.
+onRetrying((on) => {
+  if (on) errorBox.textContent = t("net.retrying");
+  else if (errorBox.textContent === t("net.retrying")) errorBox.textContent = "";
+});
 let bots = { bluff: [], liar: [] };
 let seats = ["you", "bot", "bot"];
 
@@ -202,16 +207,16 @@ async function create(event) {
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
-    const created = await api("/api/tables", { method: "POST", body });
+    const created = await api("/api/tables", { method: "POST", body, retry: true });
     const joined = await api(`/api/invites/${encodeURIComponent(created.invite)}/join`,
-      { method: "POST", body: { name, seat: 0 } });
+      { method: "POST", body: { name, seat: 0 }, retry: true });
     rememberSeat(created.table_id, {
       seat: joined.seat, token: joined.token, host_token: created.host_token, invite: created.invite,
     });
     // You and bots only: nobody to wait for, the game starts at once.
     if (!friends) {
       await api(`/api/tables/${encodeURIComponent(created.table_id)}/start`,
-        { method: "POST", body: { token: joined.token } });
+        { method: "POST", body: { token: joined.token }, retry: true });
     }
     location.href = `/table.html?t=${encodeURIComponent(created.table_id)}`;
   } catch (e) {

@@ -1,7 +1,7 @@
 // The table page: joins by invite, keeps the seat token, follows the table over a
 // WebSocket (resuming with since=n), and renders the seat's view and legal moves: the
 // seats round the felt, your hand docked at the bottom, the action bar under it.
-import { api, forgetSeat, lastName, rememberName, rememberSeat, seatAt } from "./api.js";
+import { api, backoffDelay, forgetSeat, lastName, onRetrying, rememberName, rememberSeat, seatAt } from "./api.js";
 import { bluffCenter, bluffControls, bluffReveal, bluffSeatExtra } from "./bluff.js";
 import { callText, cardEl, rankLabel, stackEl, suitSymbol } from "./cards.js";
 import { el, rerender } from "./dom.js";
@@ -25,6 +25,10 @@ let events = []; // events seen, for the log
 let names = [];
 let socket = null;
 let retry = 0; // failed connections in a row: the next waits longer (reset by a state)
+let retryHint = null; // seconds the server asked to wait before reconnecting (unavailable)
+let connects = 0; // sockets opened: an action sent on an earlier one is sent again
+let pending = null; // the action sent and not yet answered: {id, action, key, sentOn, tries}
+let pendingTimer = null;
 let msgId = 0;
 const evidenceCache = new Map();
 let copiedUntil = 0;
@@ -92,6 +96,7 @@ function connect() {
   // An open socket is not yet a healthy one (a server may close it at once, 1008): the
   // backoff is reset only by the catch-up's state message (onMessage).
   ws.onopen = () => {
+    connects += 1;
     setConn("table.connected");
     document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
   };
@@ -110,15 +115,11 @@ function connect() {
     if (ev.code === 4403) { forgetSeat(tableId); mine = null; }
     retry += 1;
     setConn("table.reconnecting");
-    retryTimer = setTimeout(connect, retryDelay(retry));
+    // Up to 0.5 s, 1 s, 2 s ... 10 s at random (a restarted server is not met by every
+    // page at the same instant), after the server's hint if it gave one.
+    retryTimer = setTimeout(connect, backoffDelay(retry - 1, retryHint));
+    retryHint = null;
   };
-}
-
-// 0.5 s, 1 s, 2 s ... up to 10 s, each with up to a quarter more at random (a restarted
-// server is not met by every page at the same instant).
-function retryDelay(failures) {
-  const base = Math.min(500 * 2 ** Math.min(failures - 1, 5), 10000);
-  return base * (1 + Math.random() / 4);
 }
 
 // Back online: do not wait for the old socket to time out; resume from the last event.
@@ -133,9 +134,49 @@ function sendRaw(message) {
 }
 
 // The key names this action on this state: sent again (its answer was lost with a server,
-// the person clicked again), the server acknowledges the action made already.
+// the person clicked again), the server acknowledges the action made already. Until its
+// answer comes it is pending: sent again after `unavailable` (with a backoff) and on the
+// next socket if this one closes first.
 function send(action) {
-  sendRaw({ type: "act", action, id: ++msgId, key: `${state?.n ?? -1}:${action}`.slice(0, 64) });
+  clearTimeout(pendingTimer);
+  pending = { id: ++msgId, action, key: `${state?.n ?? -1}:${action}`.slice(0, 64), sentOn: 0, tries: 0 };
+  sendRaw(actMessage());
+  if (socket) pending.sentOn = connects;
+}
+
+function actMessage() { return { type: "act", action: pending.action, id: pending.id, key: pending.key }; }
+
+function resendPending() {
+  pendingTimer = null;
+  if (!pending || !socket || socket.readyState !== WebSocket.OPEN) return; // on the next socket
+  pending.sentOn = connects;
+  socket.send(JSON.stringify(actMessage()));
+}
+
+const RETRIED = new Set(["unavailable", "busy", "rate_limited", "internal"]); // not made: send again
+const PASSED = new Set(["not_your_turn", "game_over", "no_game"]); // a resent action's moment passed
+const ACT_RETRIES = 8;
+
+function busy(on) {
+  document.body.dataset.retrying = on ? "1" : "";
+  if (on) notice(t("net.retrying")); else if ($("notice").textContent === t("net.retrying")) notice("");
+}
+onRetrying(busy);
+
+// The answer to the pending action: its ack, or a refusal (retried when the server says
+// nothing was done and it is passing).
+function answered(m) {
+  if (m.type === "ack") { pending = null; busy(false); return; }
+  if (RETRIED.has(m.code) && pending.tries + 1 < ACT_RETRIES) {
+    pending.tries += 1;
+    busy(true);
+    pendingTimer = setTimeout(resendPending, backoffDelay(pending.tries - 1, m.retry_after ?? null));
+    return;
+  }
+  const resent = pending.tries > 0 || pending.sentOn !== connects;
+  pending = null;
+  busy(false);
+  if (!(resent && PASSED.has(m.code))) notice(errorText(m.code, m.params, m.message));
 }
 
 const MOVES = new Set(["called", "challenged", "played", "passed", "doubted", "accepted", "gave"]);
@@ -152,9 +193,15 @@ function onMessage(m) {
     case "state":
       state = m;
       retry = 0; // the catch-up arrived whole: this connection works
+      if (pending && pending.sentOn !== connects && !pendingTimer) resendPending(); // lost with the last socket
       clockEnds = m.clock ? { seat: m.clock.seat, at: performance.now() + m.clock.left * 1000, seconds: m.clock.seconds } : null;
       break;
-    case "error": if (m.code !== "left") notice(errorText(m.code, m.params, m.message)); return;
+    case "ack": if (pending && m.id === pending.id) answered(m); return;
+    case "error":
+      if (pending && m.id === pending.id) { answered(m); return; }
+      if (m.code === "unavailable") { retryHint = m.retry_after ?? null; busy(true); return; } // closing: come back later
+      if (m.code !== "left") notice(errorText(m.code, m.params, m.message));
+      return;
     case "hurry": if (!m.granted) notice(t("table.hurryRefused")); return;
     default: return;
   }
@@ -231,7 +278,7 @@ async function join(form) {
   rememberName(name);
   try {
     const joined = await api(`/api/invites/${encodeURIComponent(mine.invite)}/join`,
-      { method: "POST", body: { name } });
+      { method: "POST", body: { name }, retry: true });
     rememberSeat(tableId, { seat: joined.seat, token: joined.token });
     mine = seatAt(tableId);
     if (socket) socket.close(); // reconnect with the token
@@ -241,7 +288,7 @@ async function join(form) {
 async function command(kind) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}/${kind}`,
-      { method: "POST", body: { token: mine.token || mine.host_token } });
+      { method: "POST", body: { token: mine.token || mine.host_token }, retry: true });
   } catch (e) { errNotice(e); }
 }
 
@@ -845,11 +892,11 @@ async function main() {
   try {
     const invite = params.get("invite");
     if (invite) {
-      info = await api(`/api/invites/${encodeURIComponent(invite)}`);
+      info = await api(`/api/invites/${encodeURIComponent(invite)}`, { retry: true });
       tableId = info.table_id;
       rememberSeat(tableId, { invite });
     } else if (tableId) {
-      info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+      info = await api(`/api/tables/${encodeURIComponent(tableId)}`, { retry: true });
     } else {
       badLink(t("table.notFound"));
       document.body.dataset.ready = "1";
