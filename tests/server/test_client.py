@@ -202,6 +202,27 @@ def test_unavailable_lost_answers_and_drops_are_retried_once_made(
     assert all(keys[key] == 1 for _, key in proxy.injected)  # each spoiled act made once
 
 
+def test_a_socket_refused_before_or_after_its_upgrade_is_opened_after_the_hint(
+        server: Server) -> None:
+    async def run() -> tuple[float, int, int]:
+        async with Api(server.url, QUICK) as api:
+            created = await api.create_table("bluff", [None, "normal"])
+            joined = await api.join(created.invite, "ann")
+        proxy = FaultProxy(server.port)
+        await proxy.start()
+        proxy.openings.extend(["503", "1013"])
+        try:
+            started = time.monotonic()
+            async with Seat(proxy.url, created.table_id, joined.token, policy=QUICK) as seat:
+                return time.monotonic() - started, seat.connects, proxy.refused_openings
+        finally:
+            await proxy.close()
+
+    took, connects, refused = asyncio.run(run())
+    assert refused == 2 and connects == 2  # (the 503 opened none)
+    assert took >= 1.0 + HINT  # Retry-After: 1, then the error's retry_after
+
+
 class Refuse503(httpx.AsyncHTTPTransport):
     """In front of the real server: its first ``count`` POSTs answered 503
     ``unavailable`` with a hint, as by a server whose database is away."""

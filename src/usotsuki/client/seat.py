@@ -93,6 +93,7 @@ class Seat:
         self._reader: asyncio.Task[None] | None = None
         self._welcomed = asyncio.Event()
         self._sending: set[asyncio.Task[None]] = set()
+        self._hint: float | None = None  # a closing socket's retry_after
 
     # lifetime
 
@@ -189,8 +190,10 @@ class Seat:
             socket = await connect(self._url(), open_timeout=self.open_timeout,
                                    max_size=None)
         except InvalidStatus as exc:
+            # A refusal before the upgrade (PROTOCOL.md): 503 (the database is away) and
+            # 403 (too many sockets from this address) pass; a table gone does not.
             status = exc.response.status_code
-            if status in (403, 404):  # a refusal before the upgrade (PROTOCOL.md)
+            if status in (404, 410):
                 self._failure = SeatLost(f"http_{status}", f"the server refused the "
                                          f"socket with HTTP {status}")
             return retry_after_header(exc.response.headers.get("Retry-After")), exc
@@ -214,7 +217,8 @@ class Seat:
         if code in FATAL_CLOSE or fatal is not None:
             name = fatal or FATAL_CLOSE[code or 0]
             self._failure = SeatLost(name, f"the server closed the socket ({code})")
-        return None, closed
+        hint, self._hint = self._hint, None
+        return hint, closed
 
     def _handle(self, m: Message, backoff: Backoff) -> str | None:
         kind = m.get("type")
@@ -253,7 +257,10 @@ class Seat:
         if code in FATAL_ERRORS:
             return str(code)
         if pending is None:
-            log.warning("table %s: %s", self.table_id, m)
+            if code in RESEND:  # the socket is closing: open the next one after the hint
+                self._hint = ServerError.from_frame(m).retry_after
+            else:
+                log.warning("table %s: %s", self.table_id, m)
             return None
         if code in RESEND:
             pending.resend = asyncio.create_task(self._resend_later(m["id"], m))

@@ -26,6 +26,7 @@ let names = [];
 let socket = null;
 let retry = 0; // failed connections in a row: the next waits longer (reset by a state)
 let retryHint = null; // seconds the server asked to wait before reconnecting (unavailable)
+let comingBack = false; // a socket closed by an unavailable server: told until the next state
 let connects = 0; // sockets opened: an action sent on an earlier one is sent again
 let pending = null; // the action sent and not yet answered: {id, action, key, sentOn, tries}
 let pendingTimer = null;
@@ -194,12 +195,15 @@ function onMessage(m) {
       state = m;
       retry = 0; // the catch-up arrived whole: this connection works
       if (pending && pending.sentOn !== connects && !pendingTimer) resendPending(); // lost with the last socket
+      if (comingBack) { comingBack = false; if (!pending) busy(false); }
       clockEnds = m.clock ? { seat: m.clock.seat, at: performance.now() + m.clock.left * 1000, seconds: m.clock.seconds } : null;
       break;
     case "ack": if (pending && m.id === pending.id) answered(m); return;
     case "error":
       if (pending && m.id === pending.id) { answered(m); return; }
-      if (m.code === "unavailable") { retryHint = m.retry_after ?? null; busy(true); return; } // closing: come back later
+      if (m.code === "unavailable") { // the socket is closing: come back after the hint
+        retryHint = m.retry_after ?? null; comingBack = true; busy(true); return;
+      }
       if (m.code !== "left") notice(errorText(m.code, m.params, m.message));
       return;
     case "hurry": if (!m.granted) notice(t("table.hurryRefused")); return;
