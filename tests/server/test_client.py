@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -20,7 +21,7 @@ import pytest
 from drive import choose
 from fault_proxy import HINT, FaultProxy
 from live_helpers import Server, free_port, new_db
-from waits import GAME_S
+from waits import GAME_S, Deadline
 
 from usotsuki.client import (
     Api,
@@ -178,6 +179,33 @@ def test_a_server_killed_mid_game_and_started_again_is_played_to_the_end(
             s.stop()
     keys = action_keys(db, played.table_id)
     assert keys and max(keys.values()) == 1, keys
+
+
+def test_a_database_locked_mid_game_holds_the_game_up_and_no_action_is_made_twice(
+        server: Server, db: str) -> None:
+    """A real outage: another process holds the SQLite database's write lock for longer
+    than the server waits for it, so the server cannot commit; the action in flight is
+    sent again (with its key) until the database is back, and the game goes on."""
+    lock = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+
+    async def outage(seats: list[Seat]) -> None:
+        while max((s.state or {}).get("n", 0) for s in seats) < 6:
+            await asyncio.sleep(0.01)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            deadline = Deadline("an action sent again while the database is locked")
+            while sum(s.resends for s in seats) == 0:
+                await asyncio.sleep(min(0.05, deadline.left()))
+        finally:
+            lock.execute("COMMIT")
+
+    try:
+        played = asyncio.run(play_table(server.url, "bluff", during=outage))
+    finally:
+        lock.close()
+    assert_finished(server.url, played)
+    keys = action_keys(db, played.table_id)
+    assert max(keys.values()) == 1, keys
 
 
 def test_unavailable_lost_answers_and_drops_are_retried_once_made(

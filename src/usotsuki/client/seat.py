@@ -83,6 +83,7 @@ class Seat:
         self.table: Message | None = None
         self.state: Message | None = None
         self.connects = 0  # sockets opened so far
+        self.resends = 0  # actions sent again (after unavailable, or on a new socket)
         self._socket: ClientConnection | None = None
         self._streams: list[asyncio.Queue[Any]] = []  # one per ``messages()`` reader
         self._ended = False
@@ -283,6 +284,8 @@ class Seat:
         pending = self._pending[ref]
         if self._socket is None or self.state is None:
             return  # sent once the socket is back and caught up
+        if pending.sent_on:
+            self.resends += 1
         pending.sent_on = self.connects
         message = {"type": "act", "action": pending.action, "id": ref, "key": pending.key}
         task = asyncio.create_task(self._send(message))
