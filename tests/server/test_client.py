@@ -130,13 +130,14 @@ def assert_finished(url: str, played: Played) -> None:
         assert numbers and numbers == sorted(set(numbers)), numbers
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return new_db(tmp_path, "client")
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return new_db(tmp_path_factory.mktemp("client"), "client")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server(db: str) -> Any:
+    """One server for the tests that leave it running (each uses tables of its own)."""
     s = Server(db, "--bot-delay", "0")
     yield s
     s.stop()
@@ -154,7 +155,8 @@ def test_whole_games_of_both_games(server: Server, db: str, game: str) -> None:
 
 @pytest.mark.parametrize("game", ["bluff", "liar"])
 def test_a_server_killed_mid_game_and_started_again_is_played_to_the_end(
-        db: str, game: str) -> None:
+        tmp_path: Path, game: str) -> None:
+    db = new_db(tmp_path, "restarted")
     servers = [Server(db, "--bot-delay", "0")]
 
     async def restart(seats: list[Seat]) -> None:

@@ -36,15 +36,17 @@ class Api:
     ``ServerError``; 503 (``unavailable``, ``busy``) and a connection that could not be
     made are tried again with ``policy``'s backoff (nothing was done). A request whose
     answer is lost after it was sent is tried again only if it is safe to repeat (a
-    read); else ``AnswerLost``. ``transport``: httpx's, e.g. to go through a proxy."""
+    read); else ``AnswerLost``. ``transport``: httpx's, e.g. to go through a proxy;
+    ``headers``: sent with every request."""
 
     def __init__(self, base_url: str, policy: RetryPolicy | None = None,
                  timeout: float = 30.0,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         self.base_url = base_url
         self.policy = policy or RetryPolicy()
         self.http = httpx.AsyncClient(base_url=base_url, timeout=timeout,
-                                      transport=transport)
+                                      transport=transport, headers=headers)
 
     async def close(self) -> None:
         await self.http.aclose()

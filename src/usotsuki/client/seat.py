@@ -17,7 +17,12 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidStatus,
+    WebSocketException,
+)
 
 from usotsuki.client.errors import (
     ClientError,
@@ -69,12 +74,15 @@ class Seat:
     ``act()`` sends an action and returns its ``ack``. A dropped socket, a server
     restart, a 503 before the upgrade, ``unavailable``: tried again with ``policy``'s
     backoff and hints. The table gone, the seat lost (``left``, ``forbidden``,
-    ``not_found``, ``expired``): ``SeatLost``. Retries run out: ``GaveUp``."""
+    ``not_found``, ``expired``): ``SeatLost``. Retries run out: ``GaveUp``. ``since``:
+    the last event seen already (-1: none); ``headers``: sent with each opening."""
 
     def __init__(self, server: str, table_id: str, token: str | None = None, *,
                  policy: RetryPolicy | None = None, hints: bool = False,
-                 since: int = -1, open_timeout: float = 10.0) -> None:
+                 since: int = -1, open_timeout: float = 10.0,
+                 headers: dict[str, str] | None = None) -> None:
         self.server, self.table_id, self.token = server, table_id, token
+        self.headers = headers or {}
         self.policy = policy or RetryPolicy()
         self.hints = hints
         self.open_timeout = open_timeout
@@ -189,7 +197,7 @@ class Seat:
         """One socket, from opening to its end: why it ended and the server's hint."""
         try:
             socket = await connect(self._url(), open_timeout=self.open_timeout,
-                                   max_size=None)
+                                   max_size=None, additional_headers=self.headers)
         except InvalidStatus as exc:
             # A refusal before the upgrade (PROTOCOL.md): 503 (the database is away) and
             # 403 (too many sockets from this address) pass; a table gone does not.
@@ -199,6 +207,9 @@ class Seat:
                                          f"socket with HTTP {status}")
             return retry_after_header(exc.response.headers.get("Retry-After")), exc
         except (OSError, TimeoutError, InvalidHandshake) as exc:
+            return None, exc
+        except WebSocketException as exc:  # a bad address: trying again cannot help
+            self._failure = ClientError(f"cannot open {self._url()}: {exc}")
             return None, exc
         self._socket = socket
         self.connects += 1
