@@ -18,9 +18,11 @@ def test_full_jitter_stays_under_a_doubling_ceiling() -> None:
         assert max(delays) > 0.8 * ceiling and min(delays) < 0.2 * ceiling  # spread out
 
 
-def test_the_servers_hint_is_a_floor_and_is_capped() -> None:
+def test_the_servers_hint_sets_the_pace_and_is_capped() -> None:
     policy = RetryPolicy(base=0.25, cap=8.0, max_hint=60.0, rng=random.Random(2))
-    assert all(1.5 <= policy.delay(0, 1.5) <= 1.75 for _ in range(100))
+    assert all(1.5 <= policy.delay(0, 1.5) <= 1.75 for _ in range(100))  # jitter: 0.25
+    late = [policy.delay(10, 1.0) for _ in range(200)]  # the jitter held to the hint
+    assert all(1.0 <= d <= 2.0 for d in late) and max(late) > 1.8
     assert all(60.0 <= policy.delay(3, 3600.0) <= 62.0 for _ in range(100))
 
 

@@ -13,22 +13,25 @@ from dataclasses import dataclass, field
 class RetryPolicy:
     """Attempt ``k`` (from 0) waits a random time in [0, min(``cap``, ``base`` * 2**k)]
     ("full jitter": clients that failed together do not come back together). A server
-    hint (``retry_after``, ``Retry-After``) is honoured: the wait is the hint (at most
-    ``max_hint``) plus that jitter. After ``attempts`` failed attempts in a row, or
-    ``give_up_after`` seconds since the first of them, the caller gives up (``GaveUp``)."""
+    hint (``retry_after``, ``Retry-After``; at most ``max_hint``) sets the pace instead:
+    the wait is the hint plus that jitter, the jitter held to the hint, so that clients
+    come back within a hint or two of the server's return. After ``attempts`` failed
+    attempts in a row, or ``give_up_after`` seconds since the first of them, the caller
+    gives up (``GaveUp``)."""
 
     base: float = 0.25
-    cap: float = 8.0
+    cap: float = 4.0
     max_hint: float = 60.0
-    attempts: int = 12
+    attempts: int = 40
     give_up_after: float = 120.0
     rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)
 
     def delay(self, attempt: int, hint: float | None = None) -> float:
-        jitter = self.rng.uniform(0.0, min(self.cap, self.base * 2 ** min(attempt, 30)))
+        ceiling = min(self.cap, self.base * 2 ** min(attempt, 30))
         if hint is None:
-            return jitter
-        return min(max(hint, 0.0), self.max_hint) + jitter
+            return self.rng.uniform(0.0, ceiling)
+        hint = min(max(hint, 0.0), self.max_hint)
+        return hint + self.rng.uniform(0.0, min(ceiling, hint))
 
 
 class Backoff:

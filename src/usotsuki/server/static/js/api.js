@@ -7,14 +7,17 @@ export class ApiError extends Error {
 }
 
 // Exponential backoff with full jitter (PROTOCOL.md, Errors): attempt k (from 0) waits a
-// random time up to min(cap, base * 2^k) ms, after the server's hint (seconds) if it gave
-// one, so that pages refused together do not come back together.
+// random time up to min(cap, base * 2^k) ms, so that pages refused together do not come
+// back together. The server's hint (seconds) sets the pace when it gives one: the hint,
+// plus that jitter held to the hint.
 export function backoffDelay(attempt, hintSeconds = null, base = 500, cap = 10000) {
-  const jitter = Math.random() * Math.min(cap, base * 2 ** Math.min(attempt, 20));
-  return hintSeconds === null || hintSeconds === undefined ? jitter : Math.min(hintSeconds, 60) * 1000 + jitter;
+  const ceiling = Math.min(cap, base * 2 ** Math.min(attempt, 20));
+  if (hintSeconds === null || hintSeconds === undefined) return Math.random() * ceiling;
+  const hint = Math.min(Math.max(hintSeconds, 0), 60) * 1000;
+  return hint + Math.random() * Math.min(ceiling, hint);
 }
 
-const RETRIES = 8; // 503s in a row before the page gives up and says so
+const RETRIES = 20; // 503s in a row before the page gives up and says so
 const retrying = []; // listeners: told (true) while a request is being retried, then (false)
 
 // The page tells the person: "the server is busy, retrying...".

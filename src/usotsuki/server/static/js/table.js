@@ -156,7 +156,7 @@ function resendPending() {
 
 const RETRIED = new Set(["unavailable", "busy", "rate_limited", "internal"]); // not made: send again
 const PASSED = new Set(["not_your_turn", "game_over", "no_game"]); // a resent action's moment passed
-const ACT_RETRIES = 8;
+const ACT_RETRIES = 40; // refusals of one action in a row (a minute or more) before it is dropped
 
 function busy(on) {
   document.body.dataset.retrying = on ? "1" : "";
