@@ -34,10 +34,11 @@ class Joined:
 class Api:
     """The server's HTTP API at ``base_url`` (``http://host:port``). A refusal raises
     ``ServerError``; 503 (``unavailable``, ``busy``) and a connection that could not be
-    made are tried again with ``policy``'s backoff (nothing was done). A request whose
-    answer is lost after it was sent is tried again only if it is safe to repeat (a
-    read); else ``AnswerLost``. ``transport``: httpx's, e.g. to go through a proxy;
-    ``headers``: sent with every request."""
+    made are tried again with ``policy``'s backoff (nothing was done), and so is a read
+    answered 500 (``internal``). A request whose answer is lost after it was sent is
+    tried again only if it is safe to repeat (a read); else ``AnswerLost``.
+    ``transport``: httpx's, e.g. to go through a proxy; ``headers``: sent with every
+    request."""
 
     def __init__(self, base_url: str, policy: RetryPolicy | None = None,
                  timeout: float = 30.0,
@@ -114,8 +115,8 @@ class Api:
                 if response.status_code < 400:
                     return response.json() if response.content else None
                 failure = refusal(response)
-                if not failure.retryable:
-                    raise failure
+                if not (failure.retryable or (method == "GET" and failure.status == 500)):
+                    raise failure  # (a write that failed inside may have been made)
                 hint = failure.retry_after
             if not await backoff.wait(hint):
                 raise GaveUp(f"{method} {path}", backoff.failures, failure)
