@@ -73,7 +73,8 @@ def check_spec(spec: Spec) -> None:
         if name not in known:
             raise ValueError(f"unknown {spec.game} bot {name!r} (known: {', '.join(known)})")
     if len(spec.bots) != spec.players:
-        raise ValueError(f"{len(spec.bots)} bot(s) named for {spec.players} players: name one "
+        named = f"{len(spec.bots)} bot{'' if len(spec.bots) == 1 else 's'}"
+        raise ValueError(f"{named} named for {spec.players} players: name one "
                          "per seat (a name may repeat)")
     if spec.games < 1:
         raise ValueError(f"--games must be at least 1, not {spec.games}")

@@ -69,13 +69,13 @@ def test_ctrl_c_saves_the_record_so_far(tmp_path: Path) -> None:
     assert report["ok"] and not report["finished"]
 
 
-def test_bad_options_give_a_clear_error_not_a_traceback() -> None:
-    code, out = play(["--players", "9"], [])
-    assert code == 1 and "2 to 8 players" in out
-    code, out = play(["--players", "3", "--seat", "5"], [])
-    assert code == 1 and "--seat" in out
-    code, out = play(["--players", "3", "--bots", "genius"], [])
-    assert code == 1 and "unknown bluff bot" in out
+def test_bad_options_give_a_clear_error_on_stderr_not_a_traceback() -> None:
+    for args, message in ((["--players", "9"], "players must be 2 to 8, not 9 (B1)\n"),
+                          (["--players", "3", "--seat", "5"], "--seat must be 0 to 2, not 5\n"),
+                          (["--players", "3", "--bots", "genius"], "unknown bluff bot")):
+        result = runner.invoke(app, ["play", "bluff", *args])
+        assert result.exit_code == 1 and result.stdout == ""
+        assert result.stderr.startswith(message) or message in result.stderr
 
 
 def test_same_seed_same_game(tmp_path: Path) -> None:

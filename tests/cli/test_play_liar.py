@@ -249,25 +249,25 @@ def test_a_turn_limit_ends_the_game_without_a_winner(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--players", "9"], "players must be 2 to 8"),
+    (["--players", "9"], "players must be 2 to 8, not 9 (L1)"),
     (["--rules", "revolution"], "revolution needs multi (O2 needs O1)"),
     (["--rules", "six_up"], "six_up needs jack_back (O5 needs O4)"),
     (["--games", "3"], "needs the class system (O7"),
     (["--games", "0", "--rules", "classes"], "at least one game"),
     (["--rules", "multi,frob"], "unknown rule 'frob'"),
     (["--rules", "hand_size=many"], "bad value 'many' for hand_size"),
-    (["--hand-size", "0"], "hand_size must be an integer >= 1"),
-    (["--turn-limit", "0"], "turn_limit must be None or an integer >= 1"),
-    (["--seat", "4"], "--seat must be from 0 to 3"),
+    (["--hand-size", "0"], "hand_size must be at least 1"),
+    (["--turn-limit", "0"], "turn_limit must be at least 1 (or none), not 0 (L11)"),
+    (["--seat", "4"], "--seat must be 0 to 3, not 4"),
     (["--bots", "random,genius"], "unknown liar bot 'genius'"),
     (["--delay", "-1"], "--delay must be 0 or more"),
     (["--save", "/nonexistent/folder/game.json"], "--save: there is no folder"),
 ])
-def test_bad_options_exit_1_with_a_message(args: list[str], message: str) -> None:
-    code, out = play(args, [])
-    assert code == 1, out
-    assert message in " ".join(out.split()), out
-    assert "Traceback" not in out
+def test_bad_options_exit_1_with_a_message_on_stderr(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["play", "liar", "--delay", "0", *args])
+    assert result.exit_code == 1, result.output
+    assert message in " ".join(result.stderr.split()) and result.stdout == ""
+    assert "Traceback" not in result.output
 
 
 def test_help_lists_the_command() -> None:

@@ -135,8 +135,9 @@ def test_save_in_an_unwritable_folder_is_refused(tmp_path: Path,
     def refuse(**kwargs: Any) -> Any:  # what a read-only folder does (root ignores modes)
         raise PermissionError(13, "Permission denied")
     monkeypatch.setattr(records.tempfile, "NamedTemporaryFile", refuse)
-    code, out = run("liar", script("auto"), save=tmp_path / "g.json")
-    assert code == 1 and "--save: cannot write in" in out and "Permission denied" in out
+    result = RUNNER.invoke(app, ["play", "liar", "--save", str(tmp_path / "g.json")])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "--save: cannot write in" in result.stderr and "Permission denied" in result.stderr
     assert list(tmp_path.iterdir()) == []
 
 
@@ -201,12 +202,15 @@ def test_liar_messages_name_the_players() -> None:
 
 def test_name_seats_covers_every_seat_message_of_the_core() -> None:
     names = render.Names(["You", "random 1", "random 2"], 0)
+    # the rule's statement reads as what to do, with plurals as said
     assert render.name_seats("seat 0 gives exactly 1 card(s) to seat 2 (O7)", names) == \
-        "You give exactly 1 card(s) to random 2 (O7)"
+        "You must give exactly 1 card to random 2 (O7)"
     assert render.name_seats("seat 1 gives exactly 2 card(s) to seat 0 (O7)", names) == \
-        "random 1 gives exactly 2 card(s) to you (O7)"
+        "random 1 must give exactly 2 cards to you (O7)"
     assert render.name_seats("seat 0 must first give 1 card(s) back to seat 2 (O7)",
-                             names) == "You must first give 1 card(s) back to random 2 (O7)"
+                             names) == "You must first give 1 card back to random 2 (O7)"
+    assert render.name_seats("the play must have 2 card(s), as many as the last (L6)",
+                             names) == "the play must have 2 cards, as many as the last (L6)"
     assert render.name_seats("seat 2 played out their hand: seat 0 may only doubt or "
                              "accept (L10)", names) == \
         "random 2 played out their hand: You may only doubt or accept (L10)"

@@ -104,7 +104,7 @@ def test_l3_a_hand_larger_than_any_table_can_deal_deals_the_whole_deck() -> None
     for size in (27, 52, 10**30):
         rules = LiarRules(players=2, hand_size=size)
         assert rules.deals_all and rules.hand_sizes() == (26, 26)
-    with pytest.raises(InvalidRules, match="hand_size must be an integer >= 1"):
+    with pytest.raises(InvalidRules, match="hand_size must be at least 1"):
         LiarRules(players=2, hand_size=0)
 
 

@@ -21,8 +21,6 @@ from usotsuki.core.errors import InvalidNotation
 _KINDS = {kind.word.upper(): kind for kind in CallKind}
 _ARITY = {kind: 1 for kind in CallKind} | {CallKind.TWO_PAIR: 2, CallKind.FULL_HOUSE: 2,
                                           CallKind.STRAIGHT_FLUSH: 2}
-EXAMPLES = ("card 7", "pair J", "two-pair K 8", "three 4", "full-house 3 Q", "four 2",
-            "straight-flush K S", "challenge")
 
 
 def parse_action(text: str) -> Action:

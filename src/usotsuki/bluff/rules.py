@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from usotsuki.core.errors import InvalidRules
+from usotsuki.core.errors import InvalidRules, must_be
 from usotsuki.core.game import MAX_PLAYERS, MIN_PLAYERS  # B1: 3 to 8, and 2 as a variant
 
 DECK_SIZE = 52
@@ -26,21 +26,21 @@ class BluffRules:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidRules(f"{name} must be an integer, not {value!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise InvalidRules(
-                f"Bluff takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players} (B1)")
+            raise InvalidRules(must_be("players", f"{MIN_PLAYERS} to {MAX_PLAYERS}",
+                                       self.players, "B1"))
         if self.max_cards < 1:
-            raise InvalidRules(f"max_cards must be at least 1, not {self.max_cards} (B2)")
+            raise InvalidRules(must_be("max_cards", "at least 1", self.max_cards, "B2"))
         if not MIN_RANKS <= self.ranks <= MAX_RANKS:
-            raise InvalidRules(f"ranks must be from {MIN_RANKS} to {MAX_RANKS}, "
-                               f"not {self.ranks} (B13)")
+            raise InvalidRules(must_be("ranks", f"{MIN_RANKS} to {MAX_RANKS}", self.ranks,
+                                       "B13"))
         if self.players * self.max_cards > self.deck_size:  # B2, with B13's deck
             raise InvalidRules(
                 f"{self.players} players x max_cards {self.max_cards} = "
                 f"{self.players * self.max_cards} cards, more than the {self.deck_size} "
                 f"in the deck ({'B2' if self.ranks == MAX_RANKS else 'B2, B13'})")
         if not 0 <= self.dealer < self.players:
-            raise InvalidRules(
-                f"dealer must be a seat from 0 to {self.players - 1}, not {self.dealer} (B4)")
+            raise InvalidRules(must_be("dealer", f"a seat from 0 to {self.players - 1}",
+                                       self.dealer, "B4"))
 
     @property
     def deck_size(self) -> int:

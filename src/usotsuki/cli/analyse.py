@@ -20,6 +20,8 @@ from rich.table import Table
 
 from usotsuki.analysis import NotAnalysable, analyse
 from usotsuki.cli.records import PathError, check_writable, write_text_atomic
+from usotsuki.cli.stderr import error_console, print_error
+from usotsuki.core.errors import must_be
 from usotsuki.cli.tournament import check_plot_path
 from usotsuki.core.json_guard import escape_lone_surrogates, printable
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
@@ -30,14 +32,16 @@ SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
-                depth: int | None, seed: str, console: Console | None = None) -> int:
+                depth: int | None, seed: str, console: Console | None = None,
+                errors: Console | None = None) -> int:
     """Review one record; return the exit status (0 done, 1 a bad file or option)."""
     console = console or Console(highlight=False)
+    errors = errors or error_console()
     try:
         if depth is not None and depth < 1:
-            raise ValueError(f"--depth is a number of playouts per move, at least 1, not {depth}")
+            raise ValueError(must_be("--depth", "at least 1 (playouts per move)", depth))
         if json_path is not None:
-            check_writable(json_path, "--json")
+            check_writable(json_path, "--json", "review.json")
         if plot_path is not None:
             check_plot_path(plot_path)
         try:
@@ -46,7 +50,7 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
             raise ValueError(f"cannot read {file}: {exc.strerror or exc}") from None
         record = parse_record_bytes(data, MAX_FILE_BYTES)
     except (PathError, RecordError, ValueError) as exc:
-        console.print(f"[red]{escape(escape_lone_surrogates(str(exc)))}[/red]")
+        print_error(errors, escape_lone_surrogates(str(exc)))
         return 1
     seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
     try:
@@ -61,11 +65,10 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
             result = printable(analyse(record, seed=seed_value, depth=depth,
                                        progress=advance))
     except NotAnalysable as exc:
-        console.print(f"[red]{escape(str(file))}: not reviewable: "
-                      f"{escape(escape_lone_surrogates(str(exc)))}[/red]")
+        print_error(errors, f"{file}: not reviewable: {escape_lone_surrogates(str(exc))}")
         return 1
     except KeyboardInterrupt:
-        console.print("[yellow]Interrupted; no review.[/yellow]")
+        errors.print("[yellow]Interrupted; no review.[/yellow]")
         return 130
     print_review(console, result)
     status = 0
@@ -76,8 +79,7 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
             write(result, path)
             console.print(f"wrote the {what} to {escape(str(path))}")
         except OSError as exc:
-            console.print(f"[red]could not write {escape(str(path))}: "
-                          f"{escape(exc.strerror or str(exc))}[/red]")
+            print_error(errors, f"could not write {path}: {exc.strerror or exc}")
             status = 1
     return status
 
@@ -144,26 +146,51 @@ def print_review(console: Console, a: dict[str, Any]) -> None:
                   "the claim judged) is true; value ± its error bar (two standard errors).")
 
 
+def move_axis(a: dict[str, Any]) -> tuple[list[int], list[tuple[int, int]]]:
+    """The chart's x for each frame, counted in moves (a deal adds none, so a new round
+    or game starts where the last move ended), and where each deal after the first falls:
+    ``(x, round or game index)``."""
+    action_round = {d["frame"]: d["round"] for d in a["decisions"]}
+    xs, starts, moves, last_round = [], [], 0, 0
+    for frame in range(len(a["win"])):
+        if frame in action_round:
+            moves += 1
+            last_round = action_round[frame]
+        elif frame:
+            starts.append((moves, last_round + 1))
+            last_round += 1
+        xs.append(moves)
+    return xs, starts
+
+
 def plot(a: dict[str, Any], path: Path) -> None:
-    """Each player's chance to win over the game's steps (matplotlib)."""
+    """Each player's chance to win, move by move, with each new round (Bluff) or game
+    (Liar Game) marked where it starts (matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     series = a["win"]
+    xs, starts = move_axis(a)
     fig, ax = plt.subplots(figsize=(8, 3.8))
-    steps = range(len(series))
+    unit = game_entry(a["game"]).deal_unit
+    for x, number in starts:
+        ax.axvline(x, color="grey", linewidth=0.8, linestyle="--" if unit == "game" else ":")
+        if unit == "game":  # a match has few games: each is named
+            ax.text(x, 0.98, f" game {number + 1}", fontsize=8, va="top", color="dimgrey")
     for seat, name in enumerate(a["names"]):
-        ax.plot(steps, [w[seat] for w in series], label=name, linewidth=1.4)
+        ax.plot(xs, [w[seat] for w in series], label=name, linewidth=1.4)
     for d in a["decisions"]:
         if d["mark"] in ("mistake", "blunder"):
-            ax.plot(d["frame"], series[d["frame"]][d["seat"]], "x" if d["mark"] == "blunder"
-                    else ".", color="black", markersize=6)
-    ax.set_xlabel("step (deal or action)")
+            ax.plot(xs[d["frame"]], series[d["frame"]][d["seat"]],
+                    "x" if d["mark"] == "blunder" else ".", color="black", markersize=6)
+    moves = ("calls and challenges; dotted lines: new rounds" if unit == "round" else
+             "plays, passes, doubts and gives; dashed lines: new games")
+    ax.set_xlabel(f"move ({moves})")
     ax.set_ylabel("chance to win")
     ax.set_ylim(0, 1)
-    ax.set_xlim(0, max(1, len(series) - 1))
+    ax.set_xlim(0, max(1, xs[-1] if xs else 1))
     kind = ("lives left, round loser from the caller's search" if a["game"] == "bluff"
             else "the expert's guess from hand sizes")
     ax.set_title(f"{game_entry(a['game']).title}: chance to win ({kind});"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,58 +16,90 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from usotsuki.bluff.actions import Call, CallKind
-from usotsuki.bluff.notation import EXAMPLES
+from usotsuki.bluff.actions import Call, CallKind, lowest_rank, stronger_calls
 from usotsuki.bluff.rules import BluffRules
 from usotsuki.bluff.state import RoundResult, call_cards
 from usotsuki.bluff.view import BluffView
-from usotsuki.bots.base import BluffBot, make_bot
+from usotsuki.bots.base import AnyBot
 from usotsuki.bots.bluff.hints import ADVISER, BluffHint, bluff_hint
 from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
-from usotsuki.cli.loop import BAD_OPTIONS, Player, Session, check_common, fit, play
+from usotsuki.cli.loop import (
+    BAD_OPTIONS,
+    Session,
+    check_common,
+    fit,
+    make_bots,
+    make_player,
+    play,
+)
+from usotsuki.cli.prompt import words_after
+from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event
 from usotsuki.odds import call_probability
 from usotsuki.session import BluffSession
 
-HELP_ROWS = (
-    ("a call", "stronger than the current one; types, weakest first: "
-     f"{', '.join(EXAMPLES[:-1])}"),
-    ("", "ranks 2-9 T J Q K A (10 works too); suits S H D C or ♠ ♥ ♦ ♣"),
-    ("[bold]challenge[/bold]", "reveal all hands: a false call loses for its caller, a true "
-     "one for you (B8-B9)"),
-    ("[bold]odds[/bold]", "how likely the current call is, given your cards"),
-)
 WORDS: Sequence[str] = ("challenge", "odds", *(kind.word for kind in CallKind))
+
+
+def call_examples(calls: Sequence[Call]) -> list[str]:
+    """One call of each type among ``calls`` (weakest type first), taken from the middle
+    of that type's calls: examples that are legal where they are shown (B13's short deck
+    has no 'card 7')."""
+    by_kind: dict[CallKind, list[Call]] = {}
+    for call in calls:
+        by_kind.setdefault(call.kind, []).append(call)
+    return [str(of[len(of) // 2]) for of in by_kind.values()]
+
+
+def help_rows(ranks: int) -> tuple[tuple[str, str], ...]:
+    """The actions' help for a deck of the ``ranks`` highest ranks (B13)."""
+    deck = " ".join(RANKS[lowest_rank(ranks):]).replace("T", "T (or 10)")
+    return (
+        ("a call", "stronger than the current one; types, weakest first: "
+         f"{', '.join(call_examples(stronger_calls(None, ranks)))}"),
+        ("", f"ranks {deck}; suits S H D C or ♠ ♥ ♦ ♣"),
+        ("[bold]challenge[/bold]", "reveal all hands: a false call loses for its caller, a "
+         "true one for you (B8-B9)"),
+        ("[bold]odds[/bold]", "how likely the current call is, given your cards"),
+    )
 
 
 def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
               max_cards: int = 5, dealer: int = 0, bots: str = "normal", delay: float = 0.0,
               hints: bool = False, console: Console | None = None,
               ask: Callable[[str], str] | None = None,
-              sleep: Callable[[float], None] = time.sleep, ranks: int = 13) -> int:
+              sleep: Callable[[float], None] = time.sleep, ranks: int = 13,
+              errors: Console | None = None) -> int:
     """Play one game; return the exit status (see :mod:`usotsuki.cli.loop`)."""
-    console = console or Console(highlight=False)
-    ask = ask or console.input
+    errors = errors or error_console()
     try:
         rules = BluffRules(players=players, max_cards=max_cards, dealer=dealer, ranks=ranks)
         check_common(players=players, seat=seat, delay=delay, save=save)
-        kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["normal"]
-        seats: dict[int, BluffBot] = {}
-        for i, s in enumerate(s for s in range(players) if s != seat):
-            seats[s] = make_bot("bluff", kinds[i % len(kinds)])
+        seats = make_bots("bluff", bots, players, seat)
     except (UsotsukiError, ValueError) as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)  # paths stay whole
+        print_error(errors, str(exc))
         return BAD_OPTIONS
     names = tuple("You" if s == seat else f"{seats[s].name} {s}" for s in range(players))
+    session = BluffSession.create(rules, names)
+    return go_on_bluff(session, seat, seats, seed=seed, save=save, delay=delay, hints=hints,
+                       console=console, ask=ask, sleep=sleep, errors=errors)
+
+
+def go_on_bluff(session: BluffSession, seat: int, bots: Mapping[int, AnyBot], *,
+                seed: int | None, save: Path | None, delay: float, hints: bool,
+                console: Console | None, ask: Callable[[str], str] | None,
+                sleep: Callable[[float], None], errors: Console,
+                resumed: bool = False) -> int:
+    """Play a new or resumed game (``resumed``: rebuilt from its record) to its end."""
+    console = console or Console(highlight=False)
     rng = game_rng(seed)
     bot_rng = random.Random(rng.getrandbits(64))
-    screen = BluffScreen(console, names, seat)
-    player = Player(screen, seat, console, ask, save=save, hints=hints)
-    session = BluffSession.create(rules, names)
-    return play(session, player, seats, deal_rng=rng, bot_rng=bot_rng,
-                delay=delay, sleep=sleep)
+    screen = BluffScreen(console, session.names or (), seat)
+    player = make_player(screen, seat, console, ask, save=save, hints=hints, errors=errors)
+    return play(session, player, dict(bots), deal_rng=rng, bot_rng=bot_rng,
+                delay=delay, sleep=sleep, resumed=resumed)
 
 
 class BluffScreen:
@@ -102,17 +134,29 @@ class BluffScreen:
         return (f"[bold]Bluff[/bold]: {v.players} players, {v.max_cards} cards eliminate."
                 f"{deck} You are seat {self.seat}. Type [bold]help[/bold] at your turn.")
 
-    def help_rows(self) -> Sequence[tuple[str, str]]:
-        return HELP_ROWS
+    def help_rows(self, session: Session) -> Sequence[tuple[str, str]]:
+        return help_rows(self.view(session).ranks)
+
+    def next_words(self, session: Session, done: Sequence[str]) -> Iterable[str]:
+        return words_after(map(str, session.legal()), done)
 
     def show_deal(self, session: Session, events: Sequence[Event]) -> None:
         v = self.view(session)
         self.console.rule(f"Round {v.round + 1} (dealer: {self.name(v.dealer)})")
         self.show_counts(v)
-        if v.hand:
-            self.console.print(f"Your hand: [bold]{_cards(v.hand or ())}[/bold]")
-        else:
+        if not v.hand:
             self.console.print("You are out; watching.")
+        elif v.to_move != self.seat:  # else the turn shows it at once
+            self.console.print(f"Your hand: [bold]{_cards(v.hand)}[/bold]")
+
+    def show_resumed(self, session: Session) -> None:
+        v = self.view(session)
+        if session.chance_due:
+            self.console.print(f"Resumed after round {v.round}.")
+            return
+        self.console.rule(f"Round {v.round + 1}, resumed (dealer: {self.name(v.dealer)})")
+        if session.to_move != self.seat:  # else the turn shows the table at once
+            self.show_table(session)
 
     def show_counts(self, v: BluffView) -> None:
         counts = [f"{self.name(s)}: {n}" for s, n in enumerate(v.hand_sizes) if n]
@@ -129,7 +173,8 @@ class BluffScreen:
         v, legal = self.view(session), session.legal()
         current = v.current_call
         if current is None:
-            return "any call, e.g. 'card 7' or 'pair J'"
+            card, pair = call_examples(legal)[:2]
+            return f"any call, e.g. '{card}' or '{pair}'"
         if len(legal) == 1:
             return "challenge"
         return f"a call stronger than {current} (from {legal[0]}), or challenge"

@@ -11,7 +11,7 @@ import dataclasses
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +21,41 @@ from rich.padding import Padding
 from rich.text import Text
 
 from usotsuki import liar
-from usotsuki.bots.base import LiarBot, make_bot
+from usotsuki.bots.base import AnyBot, make_bot
 from usotsuki.chance import game_rng
 from usotsuki.cli import liar_render as render
-from usotsuki.cli.loop import BAD_OPTIONS, Player, Session, check_common, play
+from usotsuki.cli.loop import (
+    BAD_OPTIONS,
+    Session,
+    check_common,
+    make_bots,
+    make_player,
+    play,
+)
+from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event, events_for
+from usotsuki.liar.actions import CARD_RATE, RATES
 from usotsuki.liar.events import Event as LiarEvent
 from usotsuki.session import LiarSession
 
-HELP_ROWS = (
-    ("[bold]play 4H 4D as 7[/bold]", "put these cards face down declaring one rate; they "
-     "need not be 7s (that is the lie). Cards 7H TD 10S Q♥, rates 2-9 T J Q K A"),
-    ("[bold]pass[/bold]", "draw the top card of the stock (L6)"),
-    ("[bold]doubt[/bold]", "turn the current play face up (L9): if it is a lie its player "
-     "draws the whole field, if it is truthful you do"),
-    ("[bold]accept[/bold]", "let a play that emptied a hand stand: its player wins (L10)"),
-    ("[bold]give 3S 4D[/bold]", "your cards for a class exchange before a game (O7)"),
-)
+RATES_HELP = "cards like 7H TD 10S Q♥; rates 3-9 T J Q K A 2 (10 works too)"
+
+
+def play_example(v: liar.LiarView, legal: liar.LegalSummary | None) -> str:
+    """A play the person could type now: cards of their own hand, a count and a rate the
+    rules allow (the first legal rate that their cards truly are, else the first)."""
+    hand = v.hand or ()
+    counts = legal.counts if legal is not None and legal.play else (1,)
+    rates = legal.rates if legal is not None and legal.play else RATES
+    for count in counts:
+        for r in rates:
+            honest = [c for c in hand if CARD_RATE[c] == r]
+            if len(honest) >= count:
+                return f"play {render.cards_text(honest[:count])} as {render.rate(r)}"
+    return f"play {render.cards_text(hand[:counts[0]])} as {render.rate(rates[0])}"
+
+
 ADVISER = "expert"  # the one bot behind hint, auto and --hints
 
 
@@ -74,22 +91,16 @@ def make_rules(opts: LiarOptions) -> liar.LiarRules:
     return liar.parse_rules_text(opts.rules, opts.players, **flags)
 
 
-def make_bots(kinds_text: str, players: int, seat: int) -> dict[int, LiarBot]:
-    kinds = [k.strip() for k in kinds_text.split(",") if k.strip()] or ["sensible"]
-    others = [s for s in range(players) if s != seat]
-    return {s: make_bot("liar", kinds[i % len(kinds)]) for i, s in enumerate(others)}
-
-
 def run_liar(opts: LiarOptions, *, console: Console | None = None,
              ask: Callable[[str], str] | None = None,
-             sleep: Callable[[float], None] = time.sleep) -> int:
+             sleep: Callable[[float], None] = time.sleep,
+             errors: Console | None = None) -> int:
     """Play a game or match; return the exit status (see :mod:`usotsuki.cli.loop`)."""
-    console = console or Console(highlight=False)
-    ask = ask or console.input
+    errors = errors or error_console()
     try:
         rules = make_rules(opts)
         check_common(players=opts.players, seat=opts.seat, delay=opts.delay, save=opts.save)
-        bots = make_bots(opts.bots, opts.players, opts.seat)
+        bots = make_bots("liar", opts.bots, opts.players, opts.seat)
         names = tuple("You" if s == opts.seat else f"{bots[s].name} {s}"
                       for s in range(opts.players))
         deal_rng = game_rng(opts.seed)
@@ -98,13 +109,24 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
         flush_seed = deal_rng.getrandbits(64) if opts.seed is not None else liar.new_seed()
         session = LiarSession.create(rules, flush_seed, opts.games, names)
     except (UsotsukiError, ValueError) as exc:
-        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)  # paths stay whole
+        print_error(errors, str(exc))
         return BAD_OPTIONS
+    return go_on_liar(session, opts.seat, bots, deal_rng, save=opts.save, delay=opts.delay,
+                      hints=opts.hints, console=console, ask=ask, sleep=sleep, errors=errors)
+
+
+def go_on_liar(session: LiarSession, seat: int, bots: Mapping[int, AnyBot],
+               deal_rng: random.Random, *, save: Path | None, delay: float, hints: bool,
+               console: Console | None, ask: Callable[[str], str] | None,
+               sleep: Callable[[float], None], errors: Console,
+               resumed: bool = False) -> int:
+    """Play a new or resumed game or match (``resumed``: rebuilt from its record)."""
+    console = console or Console(highlight=False)
     bot_rng = random.Random(deal_rng.getrandbits(64))
-    screen = LiarScreen(console, names, opts.seat, opts.games)
-    player = Player(screen, opts.seat, console, ask, save=opts.save, hints=opts.hints)
+    screen = LiarScreen(console, session.names or (), seat, session.games)
+    player = make_player(screen, seat, console, ask, save=save, hints=hints, errors=errors)
     return play(session, player, dict(bots), deal_rng=deal_rng, bot_rng=bot_rng,
-                delay=opts.delay, sleep=sleep)
+                delay=delay, sleep=sleep, resumed=resumed)
 
 
 class LiarScreen:
@@ -123,8 +145,45 @@ class LiarScreen:
         return (f"[bold]Liar Game[/bold]: {escape(render.rules_text(session.rules, self.games))}"
                 f". You are seat {self.seat}. Type [bold]help[/bold] at your turn.")
 
-    def help_rows(self) -> Sequence[tuple[str, str]]:
-        return HELP_ROWS
+    def help_rows(self, session: Session) -> Sequence[tuple[str, str]]:
+        """The actions, with an example play from the person's own hand and rows only
+        for the rules in force (accept: L10's final doubt; give: O7's classes)."""
+        assert isinstance(session, LiarSession)
+        v, rules = session.view(self.seat), session.rules
+        rows = [(f"[bold]{play_example(v, session.legal())}[/bold]",
+                 "put these cards face down declaring one rate; they need not be of that "
+                 f"rate (that is the lie). {RATES_HELP}"),
+                ("[bold]pass[/bold]", "draw the top card of the stock (L6)"),
+                ("[bold]doubt[/bold]", "turn the current play face up (L9): if it is a lie "
+                 "its player draws the whole field, if it is truthful you do")]
+        if rules.final_doubt:
+            rows.append(("[bold]accept[/bold]", "let a play that emptied a hand stand: its "
+                         "player wins (L10)"))
+        if rules.classes:
+            give = render.cards_text((v.hand or ())[:2])
+            rows.append((f"[bold]give {give}[/bold]", "your cards for a class exchange "
+                         "before a game (O7)"))
+        return rows
+
+    def next_words(self, session: Session, done: Sequence[str]) -> Iterable[str]:
+        legal = session.legal()
+        assert isinstance(legal, liar.LegalSummary)
+        hand = [str(c) for c in session.view(self.seat).hand or ()]
+        if not done:
+            return [word for word, ok in (("play", legal.play), ("pass", legal.pass_),
+                                          ("doubt", legal.doubt), ("accept", legal.accept),
+                                          ("give", legal.give)) if ok]
+        typed = {w.upper() for w in done[1:]}
+        cards = [c for c in hand if c not in typed]
+        if done[0] == "give" and legal.give:
+            return cards
+        if done[0] != "play" or not legal.play:
+            return []
+        if "as" in done:
+            return [] if done[-1] != "as" else [render.rate(r) for r in legal.rates]
+        count = len(done) - 1
+        return [*(cards if count < legal.counts[-1] else ()),
+                *(["as"] if count in legal.counts else [])]
 
     def print_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
@@ -146,10 +205,20 @@ class LiarScreen:
         if v.classes:
             self.console.print(render.classes_line(v.classes, self.names))
         self.show_events(events)
-        self.console.print(f"Your hand: [bold]{render.hand_text(v.hand or ())}[/bold]")
+        if v.to_move != self.seat:  # else the turn shows the hand at once
+            self.console.print(f"Your hand: [bold]{render.hand_text(v.hand or ())}[/bold]")
         if v.to_move is not None and not v.owed:
             self.console.print(f"{self.names.verb(v.to_move, 'lead')} "
                                "(L4: the holder of 3S, else of the lowest card dealt).")
+
+    def show_resumed(self, session: Session) -> None:
+        if session.chance_due:
+            return  # the next game's deal follows at once
+        v = session.view(self.seat)
+        title = f"Game {v.game + 1} of {self.games}" if self.games > 1 else "The game"
+        self.console.rule(f"{title}, resumed")
+        if session.to_move != self.seat:  # else the turn shows the table at once
+            self.show_table(session)
 
     def show_table(self, session: Session) -> None:
         v = session.view(self.seat)

@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from usotsuki.cards import Card
 from usotsuki.cli.loop import fit
+from usotsuki.cli.text import plural, plurals
 from usotsuki.liar import events as ev
 from usotsuki.liar.actions import CARD_RATE, NEXT, RATE_NAMES
 from usotsuki.liar.legal import LegalSummary
@@ -52,8 +53,10 @@ def rate(r: int) -> str:
     return RATE_NAMES[r]
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def a_rate(r: int) -> str:
+    """The rate with its article, as it is said: "a 5", "an 8", "an A"."""
+    name = rate(r)
+    return f"{'an' if name in ('8', 'A') else 'a'} {name}"
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -224,7 +227,7 @@ def _doubt_line(e: ev.Doubted, names: Names) -> str:
     shown = " ".join(f"[green]{c}[/green]" if CARD_RATE[c] == e.rate else
                      f"[bold red]{c}*[/bold red]" for c in e.cards)
     verdict = "[bold green]TRUTHFUL[/bold green]" if e.truthful else "[bold red]A LIE[/bold red]"
-    legend = "" if e.truthful else f" (* not a {rate(e.rate)})"
+    legend = "" if e.truthful else f" (* not {a_rate(e.rate)})"
     return (f"{names.verb(e.doubter, 'doubt')} {names.possessive(e.doubted)} "
             f"{plural(len(e.cards), 'card')} as {rate(e.rate)}: face up {shown}: "
             f"{verdict}{legend}")
@@ -234,10 +237,11 @@ _SEAT = re.compile(r"\bseat (\d+)('s)?( gives\b)?")
 
 
 def name_seats(message: str, names: Names) -> str:
-    """A core message with names for seat numbers, for the people reading it:
-    "4H is not in seat 0's hand" becomes "4H is not in your hand", "seat 0 gives exactly
-    1 card(s) to seat 2 (O7)" becomes "You give exactly 1 card(s) to random 2 (O7)".
-    The result is markup (the rest of the message is escaped)."""
+    """A core message with names for seat numbers and plurals as said, for the people
+    reading it: "4H is not in seat 0's hand" becomes "4H is not in your hand", "seat 0
+    gives exactly 1 card(s) to seat 2 (O7)" (the rule) becomes "You must give exactly 1
+    card to random 2 (O7)" (what to do). The result is markup (the rest is escaped)."""
+    message = plurals(message)
     out, last = [], 0
     for m in _SEAT.finditer(message):
         seat = int(m.group(1))
@@ -249,7 +253,7 @@ def name_seats(message: str, names: Names) -> str:
             mine = names.possessive(seat)
             out.append(mine[:1].upper() + mine[1:] if m.start() == 0 else mine)
         elif m.group(3):
-            out.append(names.verb(seat, "give"))
+            out.append(f"{names[seat]} must give")
         elif seat == names.seat and m.start() > 0 and message[m.start() - 2:m.start()] != ": ":
             out.append("you")
         else:

@@ -9,7 +9,11 @@ decides nothing but whose input to wait for.
 The person's commands are the same in both games: ``help``, ``table``, ``rules``,
 ``hint`` and ``auto`` (one adviser: ``auto`` plays exactly what ``hint`` suggests),
 ``quit``; a screen may add its own (Bluff's ``odds``). A misspelt word gets a
-"did you mean" from :mod:`difflib`.
+"did you mean" from :mod:`difflib`. At a terminal the line is read with editing, history
+and Tab completion of the legal moves (:mod:`usotsuki.cli.prompt`).
+
+The record holds only what the person has seen: each step is shown, then saved, then
+the bots' pause runs, so Ctrl-C at any moment leaves a record of the game as shown.
 
 Exit statuses: 0 when the game is played out, and also at the end of input (Ctrl-D, or
 a script of moves that runs out): that is the ordinary end of a piped or typed session,
@@ -22,7 +26,7 @@ from __future__ import annotations
 import difflib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -31,9 +35,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from usotsuki.bots.base import AnyBot
+from usotsuki.bots.base import AnyBot, make_bot
+from usotsuki.cli.prompt import LineReader, NextWords
 from usotsuki.cli.records import check_writable, save_record
-from usotsuki.core.errors import UsotsukiError
+from usotsuki.cli.stderr import error_console, print_error
+from usotsuki.core.errors import UsotsukiError, must_be
 from usotsuki.core.events import Event
 from usotsuki.session import Session as TypedSession
 
@@ -49,6 +55,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("quit", "leave (with --save the record so far stays saved)"),
 )
 ALIASES = {"?": "help", "exit": "quit", "hand": "table", "look": "table"}
+DEFAULT_BOT = {"bluff": "normal", "liar": "sensible"}  # --bots' defaults
 
 
 class Quit(Exception):
@@ -62,12 +69,18 @@ class Screen(Protocol):
     words: Sequence[str]  # the first words of actions, for "did you mean"
 
     def intro(self, session: Session) -> str: ...
-    def help_rows(self) -> Sequence[tuple[str, str]]:
-        """``(what to type, what it does)`` for the game's own actions and commands."""
+    def help_rows(self, session: Session) -> Sequence[tuple[str, str]]:
+        """``(what to type, what it does)`` for the game's own actions and commands, with
+        examples that are legal in this game (its deck, its house rules)."""
+    def next_words(self, session: Session, done: Sequence[str]) -> Iterable[str]:
+        """Tab completion: the words of legal actions that may follow ``done`` (the
+        words typed so far, lower-case)."""
     def show_deal(self, session: Session, events: Sequence[Event]) -> None: ...
     def show_turn(self, session: Session) -> None:
         """The person is to move: the table and what they may do."""
     def show_table(self, session: Session) -> None: ...
+    def show_resumed(self, session: Session) -> None:
+        """A game rebuilt from its record (``--resume``): where it stands."""
     def rules_text(self, session: Session) -> str: ...
     def show_step(self, before: Session, after: Session, seat: int, action: Any,
                   events: Sequence[Event]) -> None: ...
@@ -88,11 +101,33 @@ def check_common(*, players: int, seat: int, delay: float, save: Path | None) ->
     :raises ValueError: with a sentence naming the option.
     """
     if not 0 <= seat < players:
-        raise ValueError(f"--seat must be from 0 to {players - 1}, not {seat}")
+        raise ValueError(must_be("--seat", f"0 to {players - 1}", seat))
     if delay < 0:
-        raise ValueError(f"--delay must be 0 or more seconds, not {delay}")
+        raise ValueError(must_be("--delay", "0 or more seconds", delay))
     if save is not None:
         check_writable(save, "--save")
+
+
+def make_bots(game: str, kinds_text: str, players: int, seat: int) -> dict[int, AnyBot]:
+    """The bots at every seat but ``seat``: ``kinds_text`` names them comma-separated,
+    repeated as needed (empty: the game's usual opponent).
+
+    :raises ValueError: for an unknown name (with a "did you mean").
+    """
+    kinds = [k.strip() for k in kinds_text.split(",") if k.strip()] or [DEFAULT_BOT[game]]
+    others = [s for s in range(players) if s != seat]
+    return {s: make_bot(game, kinds[i % len(kinds)]) for i, s in enumerate(others)}
+
+
+def make_player(screen: Screen, seat: int, console: Console,
+                ask: Callable[[str], str] | None, **options: Any) -> Player:
+    """The person at ``seat``; without a scripted ``ask``, reading lines with editing,
+    history and completion at a terminal (:class:`~usotsuki.cli.prompt.LineReader`)."""
+    if ask is not None:
+        return Player(screen, seat, console, ask, **options)
+    reader = LineReader(console)
+    return Player(screen, seat, console, reader, complete_with=reader.complete_with,
+                  **options)
 
 
 def did_you_mean(text: str, words: Sequence[str]) -> str:
@@ -114,6 +149,8 @@ class Player:
     ask: Callable[[str], str]
     save: Path | None = None
     hints: bool = False
+    complete_with: Callable[[NextWords], None] | None = None  # Tab's words for a turn
+    errors: Console = field(default_factory=error_console)
     _suggestion: tuple[Session, Any] | None = field(default=None, init=False)
 
     def suggestion(self, session: Session) -> Any:
@@ -122,11 +159,11 @@ class Player:
             self._suggestion = (session, self.screen.suggest(session))
         return self._suggestion[1]
 
-    def print_help(self) -> None:
+    def print_help(self, session: Session) -> None:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(no_wrap=True)
         grid.add_column()  # the descriptions wrap within their own column
-        rows = [*self.screen.help_rows(),
+        rows = [*self.screen.help_rows(session),
                 *((f"[bold]{w}[/bold]", text.format(adviser=self.screen.adviser))
                   for w, text in COMMANDS)]
         for what, text in rows:
@@ -145,13 +182,17 @@ class Player:
         screen.show_turn(session)
         if self.hints:
             self.print_lines(screen.hint_lines(session, self.suggestion(session)))
+        if self.complete_with is not None:
+            commands = [w for w, _ in COMMANDS]
+            self.complete_with(lambda done: [*screen.next_words(session, done),
+                                             *(commands if not done else ())])
         while True:
             text = self.ask("your action> ").strip()
             word = ALIASES.get(text.lower(), text.lower())
             if not text:
                 continue
             if word == "help":
-                self.print_help()
+                self.print_help(session)
             elif word == "quit":
                 raise Quit
             elif word == "table":
@@ -181,8 +222,8 @@ class Player:
 class Saver:
     """Writes the record after every step; a failed write is said and the game goes on."""
 
-    def __init__(self, path: Path | None, console: Console) -> None:
-        self.path, self.console = path, console
+    def __init__(self, path: Path | None, errors: Console) -> None:
+        self.path, self.errors = path, errors
 
     def __call__(self, session: Session) -> None:
         if self.path is None:
@@ -194,37 +235,42 @@ class Saver:
         try:
             save_record(self.path, record)
         except OSError as exc:  # a full disk must not end the game; say so and go on
-            self.console.print(f"[red]could not save {escape(str(self.path))}: "
-                               f"{escape(exc.strerror or str(exc))}[/red]")
+            print_error(self.errors, f"could not save {self.path}: "
+                                     f"{exc.strerror or exc}")
 
 
 def play(session: Session, player: Player, bots: dict[int, AnyBot], *,
          deal_rng: random.Random, bot_rng: random.Random, delay: float = 0.0,
-         sleep: Callable[[float], None] = time.sleep) -> int:
+         sleep: Callable[[float], None] = time.sleep, resumed: bool = False) -> int:
     """Play ``session`` to its end with ``player`` at their seat and ``bots`` at the
-    others; return the exit status (see the module's docstring)."""
+    others; return the exit status (see the module's docstring). ``resumed``: the
+    session was rebuilt from a saved record, so the table is shown before play goes on."""
     console, screen = player.console, player.screen
-    saved = Saver(player.save, console)
+    saved = Saver(player.save, player.errors)
     console.print(screen.intro(session))
+    if resumed:
+        screen.show_resumed(session)
     try:
+        # ``session`` is always the game as shown: a step is shown before it is kept
         while not session.is_over:
             if session.chance_due:
-                session, events = session.deal(session.draw_chance(deal_rng))
+                after, events = session.deal(session.draw_chance(deal_rng))
+                screen.show_deal(after, events)
+                session = after
                 saved(session)
-                screen.show_deal(session, events)
                 continue
             mover = session.to_move
             assert mover is not None
-            before = session
             if mover == player.seat:
-                action, session, events = player.turn(session)
+                action, after, events = player.turn(session)
             else:
                 action = bots[mover].act(session.view(mover), session.legal(), bot_rng)
-                session, events = session.apply(action)
-                if delay:
-                    sleep(delay)
+                after, events = session.apply(action)
+            screen.show_step(session, after, mover, action, events)
+            session = after
             saved(session)
-            screen.show_step(before, session, mover, action, events)
+            if delay and mover != player.seat:
+                sleep(delay)
     except EOFError:
         saved(session)
         console.print("\n[yellow]Left the game (end of input).[/yellow]" + _kept(player.save),

@@ -23,8 +23,9 @@ def _tmp(path: Path) -> Path:
     return path.with_name(path.name + ".tmp")
 
 
-def check_writable(path: Path, option: str) -> None:
-    """Refuse ``path`` (given as ``option``) unless a file can be written there.
+def check_writable(path: Path, option: str, example: str = "game.json") -> None:
+    """Refuse ``path`` (given as ``option``) unless a file can be written there;
+    ``example`` is the file name suggested for a folder (``chart.png`` for a plot).
 
     The test is a real one: a file is created in the folder and removed again, so
     permissions, read-only file systems and the like are all caught.
@@ -33,7 +34,7 @@ def check_writable(path: Path, option: str) -> None:
     """
     if path.is_dir():
         raise PathError(f"{option}: {path} is a folder; give a file name, e.g. "
-                        f"{path / 'game.json'}")
+                        f"{path / example}")
     parent = path.parent
     if not parent.exists():
         raise PathError(f"{option}: there is no folder {parent}")

@@ -9,6 +9,12 @@ the message.
 from __future__ import annotations
 
 
+def must_be(name: str, allowed: str, value: object, rule: str | None = None) -> str:
+    """The one wording of an out-of-range option in both games and the shells:
+    ``players must be 2 to 8, not 9 (B1)``, ``hand_size must be at least 1, not 0 (L3)``."""
+    return f"{name} must be {allowed}, not {value!r}" + (f" ({rule})" if rule else "")
+
+
 class UsotsukiError(ValueError):
     """Base of every error the rules and records raise on bad input."""
 

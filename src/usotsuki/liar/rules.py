@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from usotsuki.core.errors import InvalidRules, MissingOption
+from usotsuki.core.errors import InvalidRules, MissingOption, must_be
 from usotsuki.core.game import MAX_PLAYERS, MIN_PLAYERS  # L1 (2 is the variant)
 
 DECK_SIZE = 52
@@ -61,13 +61,13 @@ class LiarRules:
 
     def __post_init__(self) -> None:
         if not _is_int(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise InvalidRules(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS} (L1), "
-                               f"not {self.players!r}")
+            raise InvalidRules(must_be("players", f"{MIN_PLAYERS} to {MAX_PLAYERS}",
+                                       self.players, "L1"))
         if not _is_int(self.hand_size) or self.hand_size < 1:
-            raise InvalidRules(f"hand_size must be an integer >= 1 (L3), not {self.hand_size!r}")
+            raise InvalidRules(must_be("hand_size", "at least 1", self.hand_size, "L3"))
         if self.turn_limit is not None and (not _is_int(self.turn_limit) or self.turn_limit < 1):
-            raise InvalidRules(f"turn_limit must be None or an integer >= 1 (L11), "
-                               f"not {self.turn_limit!r}")
+            raise InvalidRules(must_be("turn_limit", "at least 1 (or none)", self.turn_limit,
+                                       "L11"))
         for name in ("deal_all", "final_doubt", *HOUSE_RULES):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRules(f"{name} must be true or false, not {getattr(self, name)!r}")
