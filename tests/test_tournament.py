@@ -184,11 +184,11 @@ def test_an_output_that_fails_after_the_games_is_said_not_a_traceback(
 
 def test_an_unknown_bot_is_named_with_the_known_ones() -> None:
     result = runner.invoke(app, ["tournament", "--bots", "foo", "--games", "2"])
-    assert result.exit_code == 1
-    assert "unknown bluff bot 'foo' (known: " in result.output
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "unknown bluff bot 'foo' (known: " in result.stderr
     for name in ("easy", "normal", "hard", "expert"):
-        assert name in result.output
-    assert "named for" not in result.output
+        assert name in result.stderr
+    assert "named for" not in result.stderr
 
 
 def test_the_progress_bar_shows_an_eta() -> None:

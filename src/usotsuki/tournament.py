@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from usotsuki.bots.base import AnyBot, make_bot
+from usotsuki.bots.base import AnyBot, make_bot, unknown_bot
 from usotsuki.games import AnySession
 from usotsuki.games import game as game_entry
 
@@ -71,7 +71,7 @@ def check_spec(spec: Spec) -> None:
     known = game_entry(spec.game).bot_names(hidden=True)  # an unknown game fails here
     for name in spec.bots:  # a misspelt name first: it explains a wrong count too
         if name not in known:
-            raise ValueError(f"unknown {spec.game} bot {name!r} (known: {', '.join(known)})")
+            raise ValueError(unknown_bot(spec.game, name))
     if len(spec.bots) != spec.players:
         named = f"{len(spec.bots)} bot{'' if len(spec.bots) == 1 else 's'}"
         raise ValueError(f"{named} named for {spec.players} players: name one "

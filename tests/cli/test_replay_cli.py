@@ -18,6 +18,7 @@ from usotsuki import __version__
 from usotsuki.cli.main import app
 
 RUNNER = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+RUNNER_80 = CliRunner(env={"COLUMNS": "80", "NO_COLOR": "1"})
 H3 = [["2S"], ["3S"], ["4S"]]
 
 
@@ -153,12 +154,19 @@ def test_replay_account_prints_record_text_literally(tmp_path: Path) -> None:
 def test_replay_account_mentions_each_verdict_and_the_standings() -> None:
     path = Path(__file__).resolve().parent.parent / "golden" / \
         "bluff_b2_max_cards_two_full_game.json"
-    code, out = replay(path)
-    assert code == 0
-    for text in ("card 5", "three 7", "two-pair 7 6", "pair A", "true", "false", "(out)",
+    result = RUNNER_80.invoke(app, ["replay", str(path)])
+    code, out = result.exit_code, result.stdout
+    assert code == 0 and all(len(line) <= 80 for line in out.splitlines())
+    for text in ("card 5", "three 7", "two-pair 7 6", "pair A", "true", "false", "is out",
                  "Finished", "seat 2"):
         assert text in out, text
     assert out.count("false") >= 3 and out.count("true") >= 2
+    # every call of every round, not only the last one challenged
+    assert re.search(r"^Round 1 \(dealer seat 0\): seat 1 card 3 · seat 2 card 5$", out, re.M)
+    assert re.search(r"^  seat 0 challenges: false, seat 2 takes a card$", out, re.M)
+    # a player who is out is left out of later rounds' hands, never shown as "-"
+    assert re.search(r"^  hands: seat 0 AS\* · seat 2 KS KH$", out, re.M)
+    assert " - " not in out and "seat 1 -" not in out
 
 
 def test_replay_account_of_an_unfinished_game_names_who_moves(tmp_path: Path) -> None:
@@ -211,8 +219,8 @@ def test_replay_account_counts_from_1_and_uses_the_records_names(tmp_path: Path)
                 "Ann", "Bob", "Cy")
     code, out, err = replay_streams(write(tmp_path, rec))
     assert code == 0 and err == ""
-    row = next(ln for ln in out.splitlines() if "card A" in ln)
-    assert re.match(r"│ 1 +│ Ann: 2S +│ card A │ Bob +│ Cy +│ false +│ Bob", row), row
+    assert "Round 1 (dealer Ann): Bob card A · Cy challenges: false, Bob takes a card" in out
+    assert "Round 2 (dealer Bob): Cy card 2 · (in play)" in out
     assert "seat" not in out
     assert "Unfinished: Ann to move; legal: challenge, or one of 325 stronger calls from " \
            "card 3." in out
@@ -226,7 +234,9 @@ def test_replay_account_of_a_liar_game_counts_games_from_1(tmp_path: Path) -> No
     names = [f"P{s}" for s in range(players)]
     code, out, _ = replay_streams(write(tmp_path, {**record, "players": names}))
     assert code == 0 and "Game 1:" in out and "Game 0" not in out
-    assert re.search(r"^  P\d doubted P\d: (truthful|a lie); P\d drew \d+$", out, re.M)
+    # every play with the cards truly played, then the doubt, on the field's line
+    assert re.search(r"^P0 3S as 3 · P1 4H as 4 · P2 7H\* as 9 · P0 doubts: a lie, P2 draws 3$",
+                     out, re.M)
     assert "{" not in out  # legal in words, never a Python dict
     assert re.search(r"legal: (play \d|pass|doubt|accept|give)", out) or "Finished" in out
 

@@ -97,6 +97,17 @@ def make_bot(game: str, name: str) -> AnyBot:
     """
     bots = _registry().get(game, {})
     if name not in bots:
-        known = ", ".join(bot_names(game, hidden=True)) or "none"
-        raise ValueError(f"unknown {game} bot {name!r} (known: {known})")
+        raise ValueError(unknown_bot(game, name))
     return bots[name]()
+
+
+def unknown_bot(game: str, name: str) -> str:
+    """The message for a bot name that is none: the levels offered to players (never the
+    hidden ones, which are for tournaments) and the closest name, if one is close."""
+    import difflib
+
+    public = bot_names(game)
+    close = difflib.get_close_matches(name.lower(), bot_names(game, hidden=True), n=1,
+                                      cutoff=0.6)
+    mean = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown {game} bot {name!r}{mean} (known: {', '.join(public) or 'none'})"

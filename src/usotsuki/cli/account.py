@@ -1,9 +1,14 @@
 """The readable account that ``usotsuki replay FILE`` prints without ``--json``.
 
-It speaks as ``usotsuki play`` does: rounds and games counted from 1, players by the
-names in the record (``seat N`` when it has none), what is legal in words. The error goes
-to standard error; the rest to standard output. The ``--json`` object (RULES.md Part 5)
-is not touched: its numbers stay the record's 0-based indices.
+It tells the whole game, compactly, in the terminal's width: every Bluff call and
+challenge of each round with the hands it revealed, every Liar Game play (with the cards
+truly played), pass, doubt and class exchange, one line per field from its lead to its
+flush. It follows the record's replay through the rules core (every step checked, so a
+faulty record is told up to its fault), and speaks as ``usotsuki play`` does: rounds and
+games counted from 1, players by the names in the record (``seat N`` when it has none),
+what is legal in words. The error goes to standard error; the rest to standard output.
+The ``--json`` object (RULES.md Part 5) is not touched: its numbers stay the record's
+0-based indices.
 """
 
 from __future__ import annotations
@@ -16,21 +21,30 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
+from usotsuki.bluff.state import call_cards
+from usotsuki.cards import Card
+from usotsuki.cli.liar_render import cards_text
+from usotsuki.cli.loop import fit
 from usotsuki.core.json_guard import escape_lone_surrogates
-from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
+from usotsuki.core.record import MAX_FILE_BYTES, RecordError, ReplayStep, parse_record_bytes
 from usotsuki.games import ENTRIES
+from usotsuki.liar import events as lev
+from usotsuki.liar.actions import CARD_RATE, RATE_NAMES
 
 ALL_BLUFF_CALLS = 326  # B6: every call there is; "any call" in words
 
 
-def record_names(file: Path, report: dict[str, Any]) -> list[str] | None:
-    """The players' names from the record, when it lists one per seat."""
+def read_record(file: Path) -> Any:
+    """The parsed record, or None when it cannot be read (the report says why)."""
     try:
-        record = parse_record_bytes(file.read_bytes(), MAX_FILE_BYTES)
+        return parse_record_bytes(file.read_bytes(), MAX_FILE_BYTES)
     except (OSError, RecordError):
         return None
+
+
+def record_names(record: Any) -> list[str] | None:
+    """The players' names from the record, when it lists one per seat."""
     players = record.get("players") if isinstance(record, dict) else None
     if isinstance(players, list) and players and all(isinstance(p, str) for p in players):
         return [escape_lone_surrogates(p) for p in players]  # printable as UTF-8
@@ -38,7 +52,8 @@ def record_names(file: Path, report: dict[str, Any]) -> list[str] | None:
 
 
 class Seats:
-    """Seat numbers as the record's names, else ``seat N``."""
+    """Seat numbers as the record's names, else ``seat N``; "You" (the person of a
+    ``usotsuki play`` record) is spoken to as such: "You take", "your hand"."""
 
     def __init__(self, names: Sequence[str] | None) -> None:
         self.names = list(names or ())
@@ -47,6 +62,19 @@ class Seats:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return escape(self.names[seat])
         return f"seat {escape(str(seat))}"
+
+    def is_you(self, seat: int) -> bool:
+        return 0 <= seat < len(self.names) and self.names[seat] == "You"
+
+    def verb(self, seat: int, verb: str) -> str:
+        """``name verb``, agreeing: "You take", "normal 1 takes"."""
+        if self.is_you(seat):
+            return f"You {verb}"
+        ending = "es" if verb.endswith(("s", "sh", "ch", "x")) else "s"
+        return f"{self[seat]} {verb}{ending}"
+
+    def possessive(self, seat: int) -> str:
+        return "your" if self.is_you(seat) else f"{self[seat]}'s"
 
     def group(self, seats: Sequence[int]) -> str:
         return " & ".join(self[s] for s in seats)
@@ -57,12 +85,16 @@ def print_account(file: Path, report: dict[str, Any], console: Console | None = 
     console = console or Console(highlight=False)
     errors = errors or Console(stderr=True, highlight=False)
     kind = report.get("game")
-    seats = Seats(record_names(file, report))
+    record = read_record(file)
+    seats = Seats(record_names(record))
     entry = ENTRIES.get(kind or "")
     console.print(f"[bold]{escape(str(file))}[/bold]: "
-                  f"{'unknown game' if entry is None else entry.title}")
-    if entry is not None:
-        ACCOUNTS[entry.name](console, report[entry.record_key], seats)
+                  f"{'unknown game' if entry is None else entry.title}", soft_wrap=True)
+    if entry is not None and record is not None:
+        steps: list[ReplayStep[Any]] = []
+        entry.replay(record, on_step=steps.append)
+        for line in STORIES[entry.name](steps, seats, console.width):
+            console.print(line)
     error = report.get("error")
     if error:
         errors.print(error_line(error, kind, seats))
@@ -86,7 +118,7 @@ def _unit(kind: str | None) -> str:
 
 _LOCATION = re.compile(r"^(?:round|game) (\d+)(?:: |, )")
 _NUMBERED = re.compile(r"\b(round|game) (\d+)\b")
-_SEAT = re.compile(r"\bseat (\d+)\b")
+_SEAT = re.compile(r"\bseat (\d+)\b('s)?")
 _HAND = re.compile(r"\bhand (\d+)\b")
 
 
@@ -105,8 +137,9 @@ def error_line(error: dict[str, Any], kind: str | None, seats: Seats) -> str:
     if located and error.get("round") is not None and int(located.group(1)) == error["round"]:
         message = message[located.end():]
     text = _NUMBERED.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + 1}", escape(message))
-    text = _SEAT.sub(lambda m: seats[int(m.group(1))], text)
-    text = _HAND.sub(lambda m: f"{seats[int(m.group(1))]}'s hand", text)
+    text = _SEAT.sub(lambda m: seats.possessive(int(m.group(1))) if m.group(2)
+                     else seats[int(m.group(1))], text)
+    text = _HAND.sub(lambda m: f"{seats.possessive(int(m.group(1)))} hand", text)
     at = f" at {', '.join(where)}" if where else ""
     return f"[bold red]error[/bold red]{at}{action}: {text}"
 
@@ -137,35 +170,112 @@ def legal_text(kind: str | None, legal: Any) -> str:
     return escape(json.dumps(legal))
 
 
-def _bluff_rounds(console: Console, rounds: list[dict[str, Any]], seats: Seats) -> None:
-    if not rounds:
-        console.print("No round has been challenged yet.")
-        return
-    table = Table("round", "hands", "call", "caller", "challenger", "verdict", "loser")
-    for i, r in enumerate(rounds, 1):
-        hands = "\n".join(f"{seats[s]}: {escape(' '.join(h) or '-')}"
-                          for s, h in enumerate(r.get("hands", [])))
-        verdict = "[green]true[/green]" if r["call_true"] else "[red]false[/red]"
-        loser = seats[r["loser"]] + (" [bold](out)[/bold]" if r["eliminated"] else "")
-        table.add_row(str(i), hands, escape(r["call"]), seats[r["caller"]],
-                      seats[r["challenger"]], verdict, loser)
-    console.print(table)
+def _bluff_story(steps: Sequence[ReplayStep[Any]], seats: Seats, width: int) -> list[str]:
+    """Each round: its dealer and every call, then the challenge and what it cost, then
+    the hands of the players still in, the cards the call names marked ``*`` (B8)."""
+    lines: list[str] = []
+    items: list[str] = []
+    hands: Sequence[Sequence[Card]] = ()
+
+    def close_round(named: frozenset[Card]) -> None:
+        lines.extend(fit(items, width, sep=" · "))
+        shown = [f"{seats[s]} " + " ".join(f"{c}*" if c in named else str(c) for c in hand)
+                 for s, hand in enumerate(hands) if hand]
+        lines.extend(fit([f"  [dim]hands:[/dim] {shown[0]}", *shown[1:]], width, sep=" · ",
+                         indent="    "))
+
+    for step in steps:
+        state = step.state
+        if step.actor is None:
+            hands = state.hands or ()
+            items = [f"[bold]Round {step.number + 1}[/bold] (dealer {seats[state.dealer]}):"]
+        elif state.results and state.hands is None:  # the challenge that ended the round
+            r = state.results[-1]
+            verdict = "[green]true[/green]" if r.call_true else "[red]false[/red]"
+            cost = "is out" if r.eliminated else "takes a card"
+            if seats.is_you(r.loser):
+                cost = "are out" if r.eliminated else "take a card"
+            items.append(f"{seats.verb(step.actor, 'challenge')}: {verdict}, "
+                         f"{'You' if seats.is_you(r.loser) else seats[r.loser]} "
+                         + (f"[bold]{cost}[/bold]" if r.eliminated else cost))
+            close_round(frozenset(call_cards(r.call, [c for h in r.hands for c in h])))
+            items = []
+        else:
+            call = f"{seats[step.actor]} [bold]{escape(str(step.action))}[/bold]"
+            if items[-1].endswith(":"):  # the round's first call follows its heading
+                items[-1] = f"{items[-1]} {call}"
+            else:
+                items.append(call)
+    if items:  # the round in play when the record ends
+        items.append("[dim](in play)[/dim]")
+        close_round(frozenset())
+    return ["[dim]Each round: its calls, the challenge, the hands (* what the call "
+            "names, B8).[/dim]", *lines] if steps else lines
 
 
-def _liar_games(console: Console, games: list[dict[str, Any]], seats: Seats) -> None:
-    for i, g in enumerate(games, 1):
-        sizes = ", ".join(f"{n} ({seats[s]})" for s, n in enumerate(g["hand_sizes"]))
-        console.print(f"[bold]Game {i}[/bold]: cards in hand: {sizes}; stock "
-                      f"{g['stock_size']}, field {g['field_size']}, order {g['order']}")
-        for d in g["doubts"]:
-            verdict = "truthful" if d["truthful"] else "a lie"
-            console.print(f"  {seats[d['doubter']]} doubted {seats[d['doubted']]}: {verdict}; "
-                          f"{seats[d['drawer']]} drew {d['drawn']}")
-        if g.get("standings"):
-            places = ", ".join(f"{n}. {seats.group(p)}" for n, p in
-                               enumerate(g["standings"], 1))
-            console.print(f"  standings: {places}")
+def _liar_story(steps: Sequence[ReplayStep[Any]], seats: Seats, width: int) -> list[str]:
+    """Each game: its deal and class exchanges, then one line per field, from its lead to
+    its flush: every play with the cards truly played (``*``: not of the declared rate),
+    every pass and doubt, the order's changes; then the places."""
+    lines: list[str] = []
+    items: list[str] = []
+
+    def flush() -> None:
+        lines.extend(fit(items, width, sep=" · "))
+        items.clear()
+
+    for step in steps:
+        if step.actor is None:
+            flush()
+            state = step.state
+            sizes = " · ".join(f"{seats[s]}: {len(h)}" for s, h in enumerate(state.hands))
+            lines.append(f"[bold]Game {step.number + 1}[/bold]: cards dealt: {sizes}")
+        for event in step.events:
+            item = _liar_item(event, step.events, seats)
+            if item:
+                items.append(item)
+            if isinstance(event, lev.Flushed | lev.GameOver) or \
+                    isinstance(event, lev.GaveCards) and not step.state.owed:
+                flush()
+            if isinstance(event, lev.GameOver):
+                places = [f"{n}. {seats.group(p)}" for n, p in enumerate(event.standings, 1)]
+                lines.extend(fit([f"  places: {places[0]}", *places[1:]], width, sep=" · "))
+    flush()
+    return ["[dim]One line per field, from its lead to its flush; * not of the rate "
+            "declared.[/dim]", *lines] if steps else lines
 
 
-# Each game's account of its deals (a record's ``rounds`` or ``games``), in words.
-ACCOUNTS = {"bluff": _bluff_rounds, "liar": _liar_games}
+ORDER_CHANGES = {"revolution": "[bold magenta]revolution![/bold magenta]",
+                 "jack back": "[bold magenta]J-back![/bold magenta]",
+                 "six up": "[bold]6 up[/bold]: the J-back ends", "flush": ""}
+
+
+def _liar_item(e: Any, events: Sequence[Any], seats: Seats) -> str:
+    if isinstance(e, lev.PlayedCards):
+        played = next(p for p in events if isinstance(p, lev.Played))
+        cards = " ".join(str(c) if CARD_RATE[c] == played.rate else f"[red]{c}*[/red]"
+                         for c in e.cards)
+        return f"{seats[e.seat]} {cards} as [bold]{RATE_NAMES[played.rate]}[/bold]"
+    if isinstance(e, lev.Passed):
+        return seats.verb(e.seat, "pass")
+    if isinstance(e, lev.Doubted):
+        drew = next((d for d in events if isinstance(d, lev.Drew)), None)
+        verdict = "truthful" if e.truthful else "[red]a lie[/red]"
+        draws = f", {seats.verb(drew.seat, 'draw')} {drew.count}" if drew else ""
+        return f"{seats.verb(e.doubter, 'doubt')}: {verdict}{draws}"
+    if isinstance(e, lev.Accepted):
+        return seats.verb(e.seat, "accept")
+    if isinstance(e, lev.OrderChanged):
+        return ORDER_CHANGES.get(e.cause, e.cause)
+    if isinstance(e, lev.Bound):
+        return f"[bold yellow]bound[/bold yellow] to {RATE_NAMES[e.rate]}s"
+    if isinstance(e, lev.GaveCards):
+        return f"{seats.verb(e.giver, 'give')} {seats[e.receiver]} {cards_text(e.cards)}"
+    if isinstance(e, lev.GameOver):
+        return ("[bold]turn limit: no winner[/bold]" if e.winner is None else
+                f"[bold green]{seats.verb(e.winner, 'win')}[/bold green]")
+    return ""
+
+
+# Each game's story of its record, line by line, as Rich markup.
+STORIES = {"bluff": _bluff_story, "liar": _liar_story}
