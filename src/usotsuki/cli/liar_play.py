@@ -215,8 +215,8 @@ class LiarScreen:
         if session.chance_due:
             return  # the next game's deal follows at once
         v = session.view(self.seat)
-        title = f"Game {v.game + 1} of {self.games}" if self.games > 1 else "The game"
-        self.console.rule(f"{title}, resumed")
+        title = f"game {v.game + 1} of {self.games}" if self.games > 1 else "the game"
+        self.console.print(f"[bold]Resumed[/bold] {title} from its record.")
         if session.to_move != self.seat:  # else the turn shows the table at once
             self.show_table(session)
 

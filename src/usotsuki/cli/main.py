@@ -52,6 +52,44 @@ class Group(_Tidy, TyperGroup):
     """Typer's group with tidy help."""
 
 
+BOTS, CAPS, PROXY, CLUSTER = ("Bots", "Limits per client address", "Proxies and logs",
+                              "Several workers (docs/deploy.md)")
+SERVE_PANELS = {
+    **dict.fromkeys(("bot_delay", "turn_seconds", "bot_workers", "bot_deadline",
+                     "bot_idle_cpu"), BOTS),
+    **dict.fromkeys(("tables_per_minute", "open_tables", "bot_games", "idle_hours",
+                     "sockets_per_address", "bot_games_per_address", "sockets_per_network",
+                     "ipv4_prefix", "ipv6_prefix"), CAPS),
+    **dict.fromkeys(("allowed_host", "forwarded_allow_ips", "log_format"), PROXY),
+    **dict.fromkeys(("redis", "worker_id", "lease_seconds", "lease_follows_sockets"),
+                    CLUSTER),
+}
+
+
+class ServeCommand(Command):
+    """``serve``, its help readable at 80 columns: in panels, each as wide as its own
+    option names, and without a column of ``--no-...`` forms (they still work; a flag
+    whose default is on says its ``--no-`` form in its help). Options of no panel stay
+    in "Options"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, TyperOption) and param.name in SERVE_PANELS:
+                param.rich_help_panel = SERVE_PANELS[param.name]
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        negations = {param: param.secondary_opts for param in self.params
+                     if isinstance(param, TyperOption) and param.secondary_opts}
+        for param in negations:
+            param.secondary_opts = []
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            for param, opts in negations.items():
+                param.secondary_opts = opts
+
+
 app = typer.Typer(
     cls=Group,
     name="usotsuki",
@@ -60,9 +98,44 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-play_app = typer.Typer(cls=Group, help="Play a game in the terminal against bots.",
-                       no_args_is_help=True)
+play_app = typer.Typer(cls=Group, help="Play a game in the terminal against bots, or go on "
+                       "with a saved one (--resume FILE).",
+                       no_args_is_help=True, invoke_without_command=True)
 app.add_typer(play_app, name="play")
+
+
+@play_app.callback()
+def play_main(
+    ctx: typer.Context,
+    resume: Annotated[Path | None, typer.Option(
+        help="Go on with a game saved by --save (the same seats and bots); it keeps "
+             "saving there unless --save is given.", show_default=False)] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="With --resume: write the record here instead.", show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(
+        help="With --resume: the Liar Game match's length (default: the games saved).",
+        show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="With --resume: seed for the deals still to come.", show_default=False)] = None,
+    delay: Annotated[float, typer.Option(
+        help="With --resume: seconds to pause after each bot action.")] = 0.4,
+    hints: Annotated[bool, typer.Option(
+        help="With --resume: show the odds and a suggestion at your turn.")] = False,
+) -> None:
+    """Play a game in the terminal against bots: 'play bluff', 'play liar', or
+    'play --resume FILE' to go on with a saved game."""
+    if ctx.invoked_subcommand is not None:
+        if resume is not None:
+            raise typer.BadParameter("--resume goes alone: usotsuki play --resume FILE",
+                                     param_hint="--resume")
+        return
+    if resume is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)
+    from usotsuki.cli.resume import run_resume
+
+    raise typer.Exit(run_resume(resume, games=games, save=save, seed=seed, delay=delay,
+                                hints=hints))
 
 
 def _version(value: bool) -> None:
@@ -166,7 +239,7 @@ def play_liar(
         turn_limit=turn_limit, bots=bots, delay=delay, hints=hints)))
 
 
-@app.command(cls=Command)
+@app.command(cls=ServeCommand)
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
