@@ -21,8 +21,8 @@ from rich.table import Table
 from usotsuki.analysis import NotAnalysable, analyse
 from usotsuki.cli.records import PathError, check_writable, write_text_atomic
 from usotsuki.cli.stderr import error_console, print_error
-from usotsuki.core.errors import must_be
 from usotsuki.cli.tournament import check_plot_path
+from usotsuki.core.errors import must_be
 from usotsuki.core.json_guard import escape_lone_surrogates, printable
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
 from usotsuki.games import game as game_entry

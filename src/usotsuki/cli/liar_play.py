@@ -33,6 +33,7 @@ from usotsuki.cli.loop import (
     play,
 )
 from usotsuki.cli.stderr import error_console, print_error
+from usotsuki.cli.text import plural
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event, events_for
 from usotsuki.liar.actions import CARD_RATE, RATES
@@ -289,7 +290,7 @@ def match_winner_line(winners: Sequence[int | None], names: render.Names) -> str
         return "No game of the match had a winner."
     most = max(wins.values())
     leaders = [names[s] for s in sorted(wins) if wins[s] == most]
-    games = render.plural(most, "game")
+    games = plural(most, "game")
     if len(leaders) == 1:
         return f"Most games won: {leaders[0]} ({games})"
     return (f"Most games won: a tie between {', '.join(leaders[:-1])} and {leaders[-1]} "
@@ -309,8 +310,7 @@ def hint_lines(v: liar.LiarView, suggestion: str, names: render.Names) -> list[s
     hint = liar_truth_hint(v)
     if hint is not None and v.field:
         current = v.field[-1]
-        claim = f"{current.count} card{'s' if current.count > 1 else ''} as " \
-                f"{liar.RATE_NAMES[current.rate]}"
+        claim = f"{plural(current.count, 'card')} as {liar.RATE_NAMES[current.rate]}"
         lines.append(f"[cyan]hint:[/cyan] the chance that {names[current.seat]}'s {claim} "
                      "is true:")
         lines += [f"[cyan]hint:[/cyan]   {escape(line)}" for line in hint.lines()]
