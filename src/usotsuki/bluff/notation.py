@@ -32,7 +32,7 @@ def parse_action(text: str) -> Action:
         raise InvalidNotation(f"an action is text, not {text!r}")
     tokens = text.split()
     if not tokens:
-        raise InvalidNotation("empty action (try e.g. 'pair 7' or 'challenge')")
+        raise InvalidNotation("empty action (try e.g. 'pair A' or 'challenge')")
     word = normalize_token(tokens[0])
     if word == "CHALLENGE":
         if len(tokens) > 1:
@@ -63,13 +63,14 @@ def parse_action(text: str) -> Action:
 
 
 def _usage(kind: CallKind) -> str:
+    # examples of the highest ranks: they are in every deck (B13 keeps the highest)
     if kind is CallKind.STRAIGHT_FLUSH:
-        return "a top rank and a suit, e.g. 'straight-flush K S'"
+        return "a top rank and a suit, e.g. 'straight-flush A S'"
     if kind is CallKind.TWO_PAIR:
-        return "two ranks, e.g. 'two-pair K 8'"
+        return "two ranks, e.g. 'two-pair A K'"
     if kind is CallKind.FULL_HOUSE:
-        return "the three's rank then the pair's, e.g. 'full-house 3 Q'"
-    return f"one rank, e.g. '{kind.word} 7'"
+        return "the three's rank then the pair's, e.g. 'full-house A K'"
+    return f"one rank, e.g. '{kind.word} A'"
 
 
 def format_action(action: Action) -> str:
