@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
 import re
+import select
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -438,3 +443,64 @@ def test_a_record_that_cannot_resume_is_refused_clearly(tmp_path: Path, content:
 def test_resume_goes_alone() -> None:
     result = invoke("play", "--resume", "x.json", "bluff")
     assert result.exit_code == 2 and "--resume goes alone" in result.output
+
+
+# -- the same in a real terminal (a pseudo-terminal) ---------------------------------------
+
+class Terminal:
+    """``usotsuki`` on a pseudo-terminal, as a person at a terminal runs it."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "80",
+               "LINES": "40"}
+        self.process = subprocess.Popen([sys.executable, "-m", "usotsuki.cli.main", *args],
+                                        stdin=slave, stdout=slave, stderr=slave, env=env)
+        os.close(slave)
+        self.seen = b""
+
+    def wait_for(self, text: bytes, timeout: float = 60) -> None:
+        """Read until ``text`` is shown (what was read before it is consumed)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.seen:
+            assert time.monotonic() < deadline, f"no {text!r} in {self.seen[-400:]!r}"
+            if select.select([self.master], [], [], 0.5)[0]:
+                self.seen += os.read(self.master, 4096)
+        self.seen = self.seen[self.seen.index(text) + len(text):]
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def close(self) -> int:
+        try:
+            return self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise
+        finally:
+            os.close(self.master)
+
+
+def test_a_terminal_completes_recalls_and_edits_the_line() -> None:
+    term = Terminal("play", "bluff", "--players", "3", "--seed", "1", "--delay", "0")
+    try:
+        term.wait_for(b"your action>")
+        term.type(b"tab\t")
+        term.wait_for(b"le")  # Tab completed "tab" to "table"
+        term.type(b"\r")
+        term.wait_for(b"Calls this round")
+        term.wait_for(b"your action>")
+        term.type(b"\x1b[A")  # Up: the line before
+        term.wait_for(b"table")
+        term.type(b"\r")
+        term.wait_for(b"Calls this round")
+        term.wait_for(b"your action>")
+        term.type(b"ca\t")  # the legal calls begin with 'card'
+        term.wait_for(b"rd")
+        term.type(b"\x01\x05 A\r")  # Ctrl-A, Ctrl-E, then the rank
+        term.wait_for(b"You call")
+        term.wait_for(b"your action>")
+        term.type(b"quit\r")
+    finally:
+        code = term.close()
+    assert code == 130
