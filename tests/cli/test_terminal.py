@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_helpers import run, script
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -32,32 +33,6 @@ def play(game: str, args: list[str], answers: list[str]) -> tuple[int, str]:
                            input="\n".join(answers) + "\n")
     assert "Traceback" not in result.output
     return result.exit_code, result.output
-
-
-def run(game: str, ask: Any, width: int = 200, **options: Any) -> tuple[int, str]:
-    """Play in-process with a scripted ``ask``; the screen's text comes back."""
-    screen = io.StringIO()
-    console = Console(file=screen, width=width, highlight=False, color_system=None)
-    options.setdefault("seed", 3)
-    options.setdefault("players", 3)
-    if game == "bluff":
-        options.setdefault("save", None)
-        options.setdefault("seat", 0)
-        code = run_bluff(console=console, ask=ask, **options)
-    else:
-        code = run_liar(LiarOptions(**options), console=console, ask=ask)
-    return code, screen.getvalue()
-
-
-def script(*answers: str) -> Any:
-    """An ``ask`` that types ``answers`` and then reaches the end of input."""
-    queue = list(answers)
-
-    def ask(prompt: str) -> str:
-        if not queue:
-            raise EOFError
-        return queue.pop(0)
-    return ask
 
 
 # -- one loop for both games (issue 9 item 5) ---------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_helpers import run, script
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
@@ -48,27 +49,6 @@ def invoke(*args: str, answers: list[str] | None = None) -> Any:
                            input=None if answers is None else "\n".join(answers) + "\n")
     assert "Traceback" not in result.output, result.output
     return result
-
-
-def run(game: str, answers: list[str], width: int = 80, **options: Any) -> tuple[int, str]:
-    """Play in-process with scripted answers, then the end of input."""
-    queue = list(answers)
-
-    def ask(prompt: str) -> str:
-        if not queue:
-            raise EOFError
-        return queue.pop(0)
-    screen = io.StringIO()
-    console = Console(file=screen, width=width, highlight=False, color_system=None)
-    options.setdefault("seed", 3)
-    options.setdefault("players", 3)
-    if game == "bluff":
-        options.setdefault("save", None)
-        options.setdefault("seat", 0)
-        code = run_bluff(console=console, ask=ask, **options)
-    else:
-        code = run_liar(LiarOptions(**options), console=console, ask=ask)
-    return code, screen.getvalue()
 
 
 def fits_80(text: str, path: Path | None = None) -> bool:
@@ -178,7 +158,7 @@ def test_piped_input_is_echoed_after_the_prompt(game: str) -> None:
 # -- examples that exist in the deck (B13) -------------------------------------------------
 
 def test_a_short_deck_prompt_and_help_show_only_calls_of_that_deck() -> None:
-    code, out = run("bluff", ["help", "quit"], ranks=6, seat=1)
+    code, out = run("bluff", script("help", "quit"), ranks=6, seat=1)
     assert code == 130
     deck = {str(c) for c in calls_for(6).calls}
     examples = re.search(r"any call, e\.g\. '([^']+)' or '([^']+)'", out)
@@ -192,13 +172,13 @@ def test_a_short_deck_prompt_and_help_show_only_calls_of_that_deck() -> None:
 
 
 def test_liar_help_shows_a_play_from_the_hand_and_only_rules_in_force() -> None:
-    code, out = run("liar", ["help", "quit"], final_doubt=False, seed=5)
+    code, out = run("liar", script("help", "quit"), final_doubt=False, seed=5)
     assert code == 130
     hand = re.findall(r"^Your hand: (.+)$", out, re.M)[-1].split()
     example = re.search(r"^play ((?:\S\S )+)as (\S+)", out, re.M)
     assert example and set(example.group(1).split()) <= set(hand), out
     assert not re.search(r"^accept ", out, re.M) and not re.search(r"^give ", out, re.M)
-    code, out = run("liar", ["help", "quit"], rules="classes", games=2, seed=5)
+    code, out = run("liar", script("help", "quit"), rules="classes", games=2, seed=5)
     assert re.search(r"^accept ", out, re.M) and re.search(r"^give ", out, re.M)
 
 
@@ -243,7 +223,7 @@ def test_the_replay_says_your_hand_for_the_person(tmp_path: Path) -> None:
 def test_your_hand_is_shown_once_when_you_open(game: str) -> None:
     for seed in range(1, 40):
         options: dict[str, Any] = {"seat": 1} if game == "bluff" else {}
-        code, out = run(game, ["quit"], seed=seed, **options)
+        code, out = run(game, script("quit"), seed=seed, **options)
         opening = out.split("your action>")[0]
         if game == "bluff" or "You lead" in opening:
             assert opening.count("Your hand:") == 1, opening
@@ -320,7 +300,7 @@ def test_serve_still_takes_the_negative_flags() -> None:
 
 def played(tmp_path: Path, game: str, **options: Any) -> Path:
     save = tmp_path / f"{game}.json"
-    code, _ = run(game, ["auto"] * 400, save=save, **options)
+    code, _ = run(game, script(*["auto"] * 400), save=save, **options)
     assert code == 0 and replay_file(save)["finished"]
     return save
 
@@ -392,7 +372,7 @@ def test_ctrl_c_in_a_bots_pause_keeps_only_what_was_shown(game: str, tmp_path: P
 @pytest.mark.parametrize("game", GAMES)
 def test_a_saved_game_resumes_with_its_seats_and_bots(game: str, tmp_path: Path) -> None:
     save = tmp_path / "g.json"
-    code, _ = run(game, ["auto", "auto"], save=save, seed=8)
+    code, _ = run(game, script("auto", "auto"), save=save, seed=8)
     assert code == 0
     before = json.loads(save.read_text())
     key = "rounds" if game == "bluff" else "games"
@@ -410,7 +390,7 @@ def test_a_saved_game_resumes_with_its_seats_and_bots(game: str, tmp_path: Path)
 
 def test_a_liar_match_resumes_into_its_next_game_with_games(tmp_path: Path) -> None:
     save = tmp_path / "m.json"
-    code, _ = run("liar", ["auto"] * 400, save=save, seed=4, rules="classes", games=1,
+    code, _ = run("liar", script(*["auto"] * 400), save=save, seed=4, rules="classes", games=1,
                   hand_size=3)
     assert code == 0 and replay_file(save)["finished"]
     result = invoke("play", "--resume", str(save))
