@@ -25,7 +25,7 @@ from rich.markup import escape
 from usotsuki.bluff.state import call_cards
 from usotsuki.cards import Card
 from usotsuki.cli.liar_render import cards_text
-from usotsuki.cli.loop import fit
+from usotsuki.cli.text import fit
 from usotsuki.core.json_guard import escape_lone_surrogates
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, ReplayStep, parse_record_bytes
 from usotsuki.games import ENTRIES

@@ -28,13 +28,13 @@ from usotsuki.cli.loop import (
     BAD_OPTIONS,
     Session,
     check_common,
-    fit,
     make_bots,
     make_player,
     play,
 )
 from usotsuki.cli.prompt import words_after
 from usotsuki.cli.stderr import error_console, print_error
+from usotsuki.cli.text import fit
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event
 from usotsuki.odds import call_probability

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from rich.markup import escape
 
 from usotsuki.cards import Card
-from usotsuki.cli.loop import fit
-from usotsuki.cli.text import plural, plurals
+from usotsuki.cli.text import fit, plural, plurals
 from usotsuki.liar import events as ev
 from usotsuki.liar.actions import CARD_RATE, NEXT, RATE_NAMES
 from usotsuki.liar.legal import LegalSummary

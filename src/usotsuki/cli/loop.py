@@ -292,24 +292,3 @@ def play(session: Session, player: Player, bots: dict[int, AnyBot], *,
 
 def _kept(save: Path | None) -> str:
     return f" The record so far is in {escape(str(save))}." if save is not None else ""
-
-
-def fit(items: Sequence[str], width: int, sep: str = "   ", indent: str = "  ") -> list[str]:
-    """Markup ``items`` joined by ``sep`` into lines of at most ``width`` cells, never
-    breaking an item (a seat's name and count stay together at 80 columns)."""
-    from rich.text import Text
-
-    lines: list[str] = []
-    current, used = "", 0
-    for item in items:
-        cells = Text.from_markup(item).cell_len
-        if current and used + len(sep) + cells > width:
-            lines.append(current)
-            current, used = indent + item, len(indent) + cells
-        elif current:
-            current, used = current + sep + item, used + len(sep) + cells
-        else:
-            current, used = item, cells
-    if current:
-        lines.append(current)
-    return lines
