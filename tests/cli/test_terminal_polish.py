@@ -323,7 +323,7 @@ def test_the_bluff_replay_tells_every_call_within_80_columns(tmp_path: Path) -> 
 
 
 def test_the_liar_replay_tells_plays_passes_doubts_and_exchanges(tmp_path: Path) -> None:
-    save = played(tmp_path, "liar", players=4, seed=5, rules="classes,multi", games=2,
+    save = played(tmp_path, "liar", players=4, seed=11, rules="all", games=2,
                   hand_size=5)
     result = invoke("replay", str(save))
     out = result.stdout

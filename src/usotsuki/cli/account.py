@@ -31,6 +31,7 @@ from usotsuki.core.record import MAX_FILE_BYTES, RecordError, ReplayStep, parse_
 from usotsuki.games import ENTRIES
 from usotsuki.liar import events as lev
 from usotsuki.liar.actions import CARD_RATE, RATE_NAMES
+from usotsuki.liar.legal import eight_cut
 
 ALL_BLUFF_CALLS = 326  # B6: every call there is; "any call" in words
 
@@ -234,6 +235,8 @@ def _liar_story(steps: Sequence[ReplayStep[Any]], seats: Seats, width: int) -> l
             item = _liar_item(event, step.events, seats)
             if item:
                 items.append(item)
+            if isinstance(event, lev.PlayedCards) and eight_cut(step.state):
+                items.append("[bold yellow]8-cut[/bold yellow]")
             if isinstance(event, lev.Flushed | lev.GameOver) or \
                     isinstance(event, lev.GaveCards) and not step.state.owed:
                 flush()
@@ -268,7 +271,7 @@ def _liar_item(e: Any, events: Sequence[Any], seats: Seats) -> str:
     if isinstance(e, lev.OrderChanged):
         return ORDER_CHANGES.get(e.cause, e.cause)
     if isinstance(e, lev.Bound):
-        return f"[bold yellow]bound[/bold yellow] to {RATE_NAMES[e.rate]}s"
+        return "[bold yellow]bound[/bold yellow] (one rate at a time)"
     if isinstance(e, lev.GaveCards):
         return f"{seats.verb(e.giver, 'give')} {seats[e.receiver]} {cards_text(e.cards)}"
     if isinstance(e, lev.GameOver):
