@@ -283,7 +283,7 @@ def test_serve_help_fits_80_columns_with_every_option_whole() -> None:
                    "--forwarded-allow-ips", "--tables-per-minute", "--bot-idle-cpu",
                    "--sockets-per-network", "--allowed-host", "--redis", "--db"):
         assert re.search(rf"│ {re.escape(option)}\s", result.stdout), option
-    for panel in ("Bots", "Limits per client address", "Several workers"):
+    for panel in ("Bots", "Tables", "Limits per client address", "Several workers"):
         assert panel in result.stdout
 
 

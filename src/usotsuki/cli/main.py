@@ -52,14 +52,15 @@ class Group(_Tidy, TyperGroup):
     """Typer's group with tidy help."""
 
 
-BOTS, CAPS, PROXY, CLUSTER = ("Bots", "Limits per client address", "Proxies and logs",
-                              "Several workers (docs/deploy.md)")
+BOTS, TABLES, CAPS, PROXY, CLUSTER = ("Bots", "Tables", "Limits per client address",
+                                      "Proxies and logs", "Several workers (docs/deploy.md)")
 SERVE_PANELS = {
     **dict.fromkeys(("bot_delay", "turn_seconds", "bot_workers", "bot_deadline",
-                     "bot_idle_cpu"), BOTS),
-    **dict.fromkeys(("tables_per_minute", "open_tables", "bot_games", "idle_hours",
-                     "sockets_per_address", "bot_games_per_address", "sockets_per_network",
-                     "ipv4_prefix", "ipv6_prefix"), CAPS),
+                     "bot_idle_cpu", "bot_games"), BOTS),
+    **dict.fromkeys(("idle_hours", "unload_minutes"), TABLES),
+    **dict.fromkeys(("tables_per_minute", "open_tables", "sockets_per_address",
+                     "bot_games_per_address", "sockets_per_network", "ipv4_prefix",
+                     "ipv6_prefix"), CAPS),
     **dict.fromkeys(("allowed_host", "forwarded_allow_ips", "log_format"), PROXY),
     **dict.fromkeys(("redis", "worker_id", "lease_seconds", "lease_follows_sockets"),
                     CLUSTER),
