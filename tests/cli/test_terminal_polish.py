@@ -484,3 +484,12 @@ def test_a_terminal_completes_recalls_and_edits_the_line() -> None:
     finally:
         code = term.close()
     assert code == 130
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refused_move_reads_the_same_in_both_games(game: str) -> None:
+    code, out = run(game, script("nonsense", "quit"))
+    assert code == 130
+    said = " ".join(out.split())  # the sentence, however the screen wrapped it
+    assert re.search(r"is not (?:a call type|an action) .+? \(you may .+?; 'help' for "
+                     r"examples\)", said), out

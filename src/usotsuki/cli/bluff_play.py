@@ -211,7 +211,8 @@ class BluffScreen:
                    f"{4 * v.ranks} cards; only calls it can hold (B13)."))
 
     def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
-        text = f"[red]{escape(str(exc))}[/red]{did_you_mean}  (type 'help' for examples)"
+        text = (f"[red]{escape(str(exc))}[/red]{did_you_mean}  "
+                f"[dim](you may type {self.may(session)}; 'help' for examples)[/dim]")
         if len(session.legal()) == 1:
             text += "\nNothing is stronger: you must [bold]challenge[/bold]."
         return text
