@@ -24,14 +24,7 @@ from usotsuki.bots.base import AnyBot
 from usotsuki.bots.bluff.hints import ADVISER, BluffHint, bluff_hint
 from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
-from usotsuki.cli.loop import (
-    BAD_OPTIONS,
-    Session,
-    check_common,
-    make_bots,
-    make_player,
-    play,
-)
+from usotsuki.cli.loop import BAD_OPTIONS, Session, check_common, make_bots, make_player, play
 from usotsuki.cli.prompt import words_after
 from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.text import fit

@@ -24,14 +24,7 @@ from usotsuki import liar
 from usotsuki.bots.base import AnyBot, make_bot
 from usotsuki.chance import game_rng
 from usotsuki.cli import liar_render as render
-from usotsuki.cli.loop import (
-    BAD_OPTIONS,
-    Session,
-    check_common,
-    make_bots,
-    make_player,
-    play,
-)
+from usotsuki.cli.loop import BAD_OPTIONS, Session, check_common, make_bots, make_player, play
 from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.text import plural
 from usotsuki.core.errors import UsotsukiError
