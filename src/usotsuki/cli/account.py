@@ -182,8 +182,9 @@ def _bluff_story(steps: Sequence[ReplayStep[Any]], seats: Seats, width: int) -> 
         lines.extend(fit(items, width, sep=" · "))
         shown = [f"{seats[s]} " + " ".join(f"{c}*" if c in named else str(c) for c in hand)
                  for s, hand in enumerate(hands) if hand]
-        lines.extend(fit([f"  [dim]hands:[/dim] {shown[0]}", *shown[1:]], width, sep=" · ",
-                         indent="    "))
+        if shown:
+            lines.extend(fit([f"  [dim]hands:[/dim] {shown[0]}", *shown[1:]], width,
+                             sep=" · ", indent="    "))
 
     for step in steps:
         state = step.state
@@ -193,12 +194,10 @@ def _bluff_story(steps: Sequence[ReplayStep[Any]], seats: Seats, width: int) -> 
         elif state.results and state.hands is None:  # the challenge that ended the round
             r = state.results[-1]
             verdict = "[green]true[/green]" if r.call_true else "[red]false[/red]"
-            cost = "is out" if r.eliminated else "takes a card"
-            if seats.is_you(r.loser):
-                cost = "are out" if r.eliminated else "take a card"
-            items.append(f"{seats.verb(step.actor, 'challenge')}: {verdict}, "
-                         f"{'You' if seats.is_you(r.loser) else seats[r.loser]} "
-                         + (f"[bold]{cost}[/bold]" if r.eliminated else cost))
+            you = seats.is_you(r.loser)
+            cost = (f"{'You are' if you else seats[r.loser] + ' is'} [bold]out[/bold]"
+                    if r.eliminated else f"{seats.verb(r.loser, 'take')} a card")
+            items.append(f"{seats.verb(step.actor, 'challenge')}: {verdict}, {cost}")
             close_round(frozenset(call_cards(r.call, [c for h in r.hands for c in h])))
             items = []
         else:

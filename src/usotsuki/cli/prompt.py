@@ -4,7 +4,8 @@ At a terminal, :class:`LineReader` reads with prompt_toolkit: arrow keys and Ema
 edit the line, Up and Down walk the game's history, and Tab completes the legal moves in
 the notation (RULES.md Part 3), word by word, from what the screen says is legal now.
 From a pipe or a file it reads plain lines and echoes each one after the prompt, so that
-the transcript reads as the game went ("your action> challenge").
+the transcript reads as the game went ("your action> challenge"); typed at a terminal
+whose output goes elsewhere, plain lines that the terminal itself echoes.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class LineReader:
         if interactive is None:
             interactive = bool(session_options) or (sys.stdin.isatty() and
                                                     sys.stdout.isatty())
+        self.echo = not sys.stdin.isatty()  # a terminal echoes what is typed itself
         self.session: PromptSession[str] | None = None
         if interactive:
             self.session = PromptSession(history=InMemoryHistory(), completer=self.completer,
@@ -83,5 +85,6 @@ class LineReader:
         if self.session is not None:
             return self.session.prompt(prompt)
         text = self.console.input(escape(prompt))
-        self.console.print(escape(text), soft_wrap=True)  # a pipe's line, shown as typed
+        if self.echo:  # a pipe's line, shown as if typed
+            self.console.print(escape(text), soft_wrap=True)
         return text
