@@ -107,8 +107,8 @@ def compact(db: Db = None,
     from usotsuki.server.retention import compact as run
     from usotsuki.server.store import Store
 
-    if retention_days < 0 or idle_hours <= 0:
-        typer.echo("error: --retention-days must be >= 0 and --idle-hours > 0", err=True)
+    if retention_days <= 0 or idle_hours <= 0:
+        typer.echo("error: --retention-days and --idle-hours must be > 0", err=True)
         raise typer.Exit(2)
     try:
         store = Store(_url(db), upgrade=False)

@@ -15,8 +15,9 @@ revision this code knows: expand revisions keep the code before them running.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,9 +108,28 @@ def status(engine: Engine) -> Status:
         return _status(conn)
 
 
-def _lock(conn: Connection) -> None:
-    if conn.dialect.name == "postgresql":  # held until this transaction ends
-        conn.execute(text(f"SELECT pg_advisory_xact_lock({LOCK})"))
+@contextlib.contextmanager
+def _locked(engine: Engine) -> Iterator[Connection]:
+    """One transaction holding the migration lock: every revision of a run commits
+    together, or none does."""
+    with engine.connect() as conn:
+        if conn.dialect.name != "sqlite":
+            with conn.begin():
+                conn.execute(text(f"SELECT pg_advisory_xact_lock({LOCK})"))
+                yield conn
+            return
+        # pysqlite begins a transaction only before DML, so DDL would commit on its own:
+        # an explicit BEGIN IMMEDIATE covers it (and takes the write lock at once).
+        driver = conn.connection.driver_connection
+        assert driver is not None
+        saved = driver.isolation_level
+        driver.isolation_level = None
+        try:
+            with conn.begin():
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                yield conn
+        finally:
+            driver.isolation_level = saved
 
 
 def _run(conn: Connection, target: str, up: bool) -> None:
@@ -141,8 +161,7 @@ def upgrade(engine: Engine, target: str = "head") -> tuple[Status, Status]:
     """Upgrade the database to ``target`` (once, under the lock): its status before and
     after. A database newer than this code is left as it is if this code may run on it;
     else :class:`SchemaMismatch`."""
-    with engine.begin() as conn:
-        _lock(conn)
+    with _locked(engine) as conn:
         before = _status(conn)  # read under the lock: another may have just upgraded
         if before.ahead:
             if not before.compatible:
@@ -159,8 +178,7 @@ def upgrade(engine: Engine, target: str = "head") -> tuple[Status, Status]:
 def downgrade(engine: Engine, target: str) -> tuple[Status, Status]:
     """Downgrade the database to ``target`` (a revision this code knows), under the lock;
     a revision whose downgrade would lose data refuses (RuntimeError)."""
-    with engine.begin() as conn:
-        _lock(conn)
+    with _locked(engine) as conn:
         before = _status(conn)
         if before.ahead:
             raise SchemaMismatch(_too_new(before))
