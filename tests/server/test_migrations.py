@@ -148,12 +148,19 @@ def test_a_first_version_database_gets_the_second_version_s_columns(
     asyncio.run(play_on(url, played))
 
 
-def test_concurrent_upgrades_on_postgresql_migrate_once(pg_server: str,
-                                                        played: Played) -> None:
-    url = new_database(pg_server, f"usotsuki_concurrent_{next(_names)}")
+def legacy_postgres(server: str, played: Played
+                    ) -> tuple[str, Engine, MetaData, dict[str, list[dict[str, Any]]]]:
+    """A PostgreSQL database made before Alembic, with ``played``'s rows: its URL, an
+    engine, its tables and their rows."""
+    url = new_database(server, f"usotsuki_legacy_{next(_names)}")
     engine = engine_of(url)
     legacy = make_legacy(engine, 2, True, played.rows)
-    before = dump(engine, legacy)
+    return url, engine, legacy, dump(engine, legacy)
+
+
+def test_concurrent_upgrades_on_postgresql_migrate_once(pg_server: str,
+                                                        played: Played) -> None:
+    url, engine, legacy, before = legacy_postgres(pg_server, played)
     upgrades = [subprocess.Popen([sys.executable, "-m", "usotsuki.cli.main", "db", "upgrade",
                                   "--db", url], stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True) for _ in range(4)]
@@ -168,10 +175,7 @@ def test_concurrent_upgrades_on_postgresql_migrate_once(pg_server: str,
 
 def test_a_worker_refuses_a_database_older_than_its_code(pg_server: str,
                                                         played: Played) -> None:
-    url = new_database(pg_server, f"usotsuki_older_{next(_names)}")
-    engine = engine_of(url)
-    legacy = make_legacy(engine, 2, True, played.rows)
-    before = dump(engine, legacy)
+    url, engine, legacy, before = legacy_postgres(pg_server, played)
     worker = subprocess.run([sys.executable, "-m", "usotsuki.cli.main", "serve", "--port",
                              str(free_port()), "--db", url], capture_output=True, text=True,
                             timeout=120)

@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, text, update
 
+from usotsuki.games import AnySession
 from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.lease import leases
 from usotsuki.server.lobby import Lobby
@@ -76,12 +77,19 @@ def fold_games(row: TableRow, seat_rows: list[SeatRow], entries: list[LogEntry],
     table.replay(entries)
     games = []
     for slot in table.games:
-        finished = slot.session.is_over
-        # A finished game's record is the one the table served; an unfinished one's
-        # (the table expired mid-game) is kept too, for the operator, never served.
-        record = table.record(slot.number) if finished else slot.session.record()
-        games.append(EndedGame(slot.number, finished, _dumps(record)))
+        if slot.session.is_over:  # the record the table served
+            games.append(EndedGame(slot.number, True, _dumps(table.record(slot.number))))
+        else:  # the table expired mid-game: kept for the operator, never served
+            games.append(EndedGame(slot.number, False, _partial_record(slot.session)))
     return games
+
+
+def _partial_record(session: AnySession) -> str | None:
+    try:
+        return _dumps(session.record())
+    except Exception:  # a state the record format cannot hold: its log was all there was
+        logger.warning("an unfinished game has no record", exc_info=True)
+        return None
 
 
 # the store's side (blocking: run through ``store.call``)
