@@ -23,7 +23,9 @@ from live_helpers import free_port
 from pg_helpers import new_database, throwaway_postgres
 from sqlalchemy import Engine, MetaData, create_engine, inspect, select, text
 from sqlalchemy.pool import NullPool
+from typer.testing import CliRunner
 
+from usotsuki.cli.main import app
 from usotsuki.server import lease, migrate, store
 from usotsuki.server.store import Store, normalise_url
 
@@ -46,6 +48,13 @@ def new_db(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
         server: str = request.getfixturevalue("pg_server")
         return new_database(server, f"usotsuki_migrations_{next(_names)}")
     return make
+
+
+def current(url: str) -> str:
+    """What `usotsuki db current` says of the database."""
+    result = CliRunner().invoke(app, ["db", "current", "--db", url])
+    assert result.exit_code == 0, result.output
+    return result.output
 
 
 def engine_of(url: str) -> Engine:
@@ -167,7 +176,7 @@ def test_concurrent_upgrades_on_postgresql_migrate_once(pg_server: str,
     results = [(p.wait(timeout=120), *p.communicate()) for p in upgrades]
     assert [code for code, _, _ in results] == [0] * 4, results
     said = sorted(out.split(" ")[0] for _, out, _ in results)
-    assert said == ["the", "the", "the", "upgraded"], results  # one migrated, 3 found it done
+    assert said == ["nothing", "nothing", "nothing", "upgraded"], results  # one migrated
     assert dump(engine, legacy) == before
     assert migrate.status(engine).current == migrate.head()
     engine.dispose()
@@ -191,17 +200,20 @@ def test_a_newer_database_is_served_only_if_it_declares_this_code_compatible(
         new_db: Callable[[], str]) -> None:
     url = new_db()
     Store(url).close()
+    assert "(up to date)" in current(url)
     engine = engine_of(url)
     with engine.begin() as conn:  # as a later release's expand revision leaves it
         conn.execute(text("UPDATE alembic_version SET version_num = '9001'"))
     found = migrate.status(engine)
     assert found.ahead and found.compatible  # its oldest_code is still this head's
+    assert "declared compatible with code from revision 0001" in current(url)
     Store(url, upgrade=False).close()
     assert migrate.upgrade(engine)[1].current == "9001"  # left as it is
     with engine.begin() as conn:  # ... and as its contract revision leaves it
         conn.execute(text("UPDATE schema_compat SET oldest_code = '9001'"))
     with pytest.raises(migrate.SchemaMismatch, match="upgrade it"):
         Store(url, upgrade=False)
+    assert "cannot serve it" in current(url)
     with pytest.raises(migrate.SchemaMismatch):
         migrate.upgrade(engine)
     engine.dispose()

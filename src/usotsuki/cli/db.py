@@ -53,9 +53,9 @@ def upgrade(db: Db = None, to: Annotated[str, typer.Option(
     finally:
         engine.dispose()
     if before.current == after.current:
-        typer.echo(f"the database is {after.describe()} already: nothing to do")
+        typer.echo(f"nothing to do: {after.describe()}")
     else:
-        typer.echo(f"upgraded the database from {before.describe()} to {after.describe()}")
+        typer.echo(f"upgraded {before.describe()} to revision {after.current}")
 
 
 def downgrade(revision: Annotated[str, typer.Argument(
@@ -71,7 +71,7 @@ def downgrade(revision: Annotated[str, typer.Argument(
         raise _fail("the downgrade failed, nothing changed", exc) from None
     finally:
         engine.dispose()
-    typer.echo(f"downgraded the database from {before.describe()} to {after.describe()}")
+    typer.echo(f"downgraded {before.describe()} to revision {after.current}")
 
 
 def current(db: Db = None) -> None:
@@ -90,10 +90,10 @@ def current(db: Db = None) -> None:
     elif found.behind:
         verdict = "behind: run `usotsuki db upgrade`"
     elif found.compatible:
-        verdict = f"newer, and declared compatible with code from revision {found.oldest_code}"
+        verdict = f"declared compatible with code from revision {found.oldest_code} on"
     else:
-        verdict = "newer than this code, which cannot serve it"
-    typer.echo(f"database {found.describe()}; this code at revision {found.head} ({verdict})")
+        verdict = "this code cannot serve it"
+    typer.echo(f"{found.describe()}; this code needs revision {found.head} ({verdict})")
 
 
 def compact(db: Db = None,

@@ -30,6 +30,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 
 SCRIPTS = Path(__file__).parent / "migrations"
 LOCK = 16016  # the advisory lock of every schema change (the code before Alembic's too)
+LOCK_TIMEOUT = "10s"  # how long a revision waits for a table lock on PostgreSQL
 
 
 class SchemaMismatch(Exception):
@@ -63,11 +64,12 @@ class Status:
         return self.ahead and self.oldest_code is not None and _known(self.oldest_code)
 
     def describe(self) -> str:
+        """The database, said in a few words ("a database at revision 0002")."""
         if self.current is None:
-            return ("made before Alembic (schema_version), not yet adopted" if self.legacy
-                    else "empty")
+            return ("a database made before Alembic (not yet adopted)" if self.legacy
+                    else "an empty database")
         where = "" if self.known else " (newer than this code)"
-        return f"at revision {self.current}{where}"
+        return f"a database at revision {self.current}{where}"
 
 
 @functools.cache  # (the revisions are read once per process: every Store opens here)
@@ -116,6 +118,10 @@ def _locked(engine: Engine) -> Iterator[Connection]:
         if conn.dialect.name != "sqlite":
             with conn.begin():
                 conn.execute(text(f"SELECT pg_advisory_xact_lock({LOCK})"))
+                # A revision's ALTER waits for the live workers' transactions on its table
+                # and makes theirs wait behind it: past this it gives up (and rolls back)
+                # instead of stalling play; the operator runs it again.
+                conn.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
                 yield conn
             return
         # pysqlite begins a transaction only before DML, so DDL would commit on its own:
@@ -197,9 +203,9 @@ def require(engine: Engine) -> Status:
         return found
     if found.behind:
         raise SchemaMismatch(
-            f"the database is {found.describe()}; this server needs revision {found.head}: "
-            f"run `usotsuki db upgrade` with the same --db first (docs/deploy.md, Schema "
-            f"migrations), or serve with --migrate on a single node")
+            f"this server's code needs schema revision {found.head} and found "
+            f"{found.describe()}: run `usotsuki db upgrade` with the same --db first "
+            f"(docs/deploy.md, Schema migrations), or serve with --migrate on a single node")
     raise SchemaMismatch(_too_new(found))
 
 
