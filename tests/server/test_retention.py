@@ -183,6 +183,7 @@ def test_one_compaction_at_a_time_on_postgresql(pg_server: str) -> None:
         other.execute(f"SELECT pg_advisory_lock({LOCK})")
         assert asyncio.run(compact(store, settings, clock, RETAIN)) is None
         assert all(_rows(store, i)["archived"] is None for i in ids.values())
-    done = asyncio.run(compact(store, settings, clock, RETAIN))  # its session ended
+        other.execute(f"SELECT pg_advisory_unlock({LOCK})")  # its pass ended
+    done = asyncio.run(compact(store, settings, clock, RETAIN))
     assert done is not None and done.tables == 3
     store.close()

@@ -167,6 +167,8 @@ def upgrade(engine: Engine, target: str = "head") -> tuple[Status, Status]:
     """Upgrade the database to ``target`` (once, under the lock): its status before and
     after. A database newer than this code is left as it is if this code may run on it;
     else :class:`SchemaMismatch`."""
+    if target == "head" and (found := status(engine)).current == found.head:
+        return found, found  # (no lock: a database at this code's revision stays there)
     with _locked(engine) as conn:
         before = _status(conn)  # read under the lock: another may have just upgraded
         if before.ahead:
