@@ -49,6 +49,9 @@ check() {
 		    sys.exit(f"  expected the {sys.argv[1]} cores")
 		EOF
 	)
+	# the schema's migrations ship too: a new database upgraded to the code's revision
+	(cd "$WORK" && "$venv/bin/usotsuki" db upgrade --db "$venv/schema.sqlite3" \
+		&& "$venv/bin/usotsuki" db current --db "$venv/schema.sqlite3") | sed 's/^/  /'
 	for dir in "$ROOT/tests/conformance" "$ROOT/tests/conformance/b13"; do
 		(cd "$WORK" && "$PY" "$ROOT/tests/conformance/check.py" --dir "$dir" \
 			--cmd "$venv/bin/usotsuki replay {file} --json") | tail -n 1 | sed 's/^/  /'

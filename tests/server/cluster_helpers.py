@@ -227,6 +227,9 @@ def cluster(db: str, workers: int = 3, extra: Sequence[str] = (),
         started: list[Worker] = []
         nginx: Nginx | None = None
         try:
+            # As an operator deploys: the schema is upgraded once, then workers start.
+            subprocess.run([sys.executable, "-m", "usotsuki.cli.main", "db", "upgrade",
+                            "--db", db], check=True, capture_output=True)
             options = [*extra, "--lease-follows-sockets"] if affinity else list(extra)
             started = [Worker(tmp, f"w{i}", db, redis.url, *options) for i in range(workers)]
             for w in started:

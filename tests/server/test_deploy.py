@@ -28,7 +28,9 @@ def _serve_options() -> set[str]:
 def test_compose_runs_three_workers_behind_nginx_on_postgres_and_redis() -> None:
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert {"postgres", "redis", "worker1", "worker2", "worker3", "nginx"} <= set(services)
+    assert {"postgres", "redis", "migrate", "worker1", "worker2", "worker3",
+            "nginx"} <= set(services)
+    assert services["migrate"]["entrypoint"] == ["usotsuki", "db", "upgrade"]
     known = _serve_options()
     for name in ("worker1", "worker2", "worker3"):
         worker = services[name]
@@ -39,7 +41,9 @@ def test_compose_runs_three_workers_behind_nginx_on_postgres_and_redis() -> None
         assert "--redis" in options and "--forwarded-allow-ips" in options
         db = next(o for o in worker["command"] if o.startswith("--db="))
         assert db.startswith("--db=postgresql://") and "@postgres:5432/" in db
-        assert set(worker["depends_on"]) == {"postgres", "redis"}
+        assert set(worker["depends_on"]) == {"postgres", "redis", "migrate"}
+        assert worker["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert services["migrate"]["command"] == [db]  # the workers' database
         assert "/readyz" in " ".join(worker["healthcheck"]["test"])
     proxy = next(o for o in services["worker1"]["command"]
                  if o.startswith("--forwarded-allow-ips="))

@@ -15,6 +15,7 @@ from test_crash import play
 
 from usotsuki.replay import replay_record
 from usotsuki.server.app import create_app
+from usotsuki.server.migrate import head
 from usotsuki.server.store import Store
 
 _names = count()
@@ -34,7 +35,7 @@ def pg_url(pg_server: str) -> str:
 def test_store_migrates_once_and_the_log_is_append_only(pg_url: str) -> None:
     store = Store(pg_url)
     assert store.url.startswith("postgresql+psycopg://")
-    assert Store(pg_url).migrate() == store.migrate()  # idempotent on reopen
+    assert Store(pg_url).migrate() == store.migrate() == head()  # idempotent on reopen
     pk = store.create_table("t", "i", "h", "bluff", {"players": 2}, [None, "random"])
     store.append(pk, 0, "start", {"names": ["a", "b"]})
     with pytest.raises(sqlalchemy.exc.IntegrityError):
@@ -60,9 +61,17 @@ def test_games_on_postgres_carry_on_after_a_restart(pg_url: str) -> None:
     assert replay_record(record)["finished"]
 
 
+def _upgraded(url: str) -> str:
+    """The database, its schema upgraded (as `usotsuki db upgrade` does before `serve`)."""
+    Store(url).close()
+    return url
+
+
 def test_sigkill_and_restart_on_postgres(pg_server: str) -> None:
     rules = {"max_cards": 3}
-    crashed, crashed_events, bots = play(new_database(pg_server, "crashed"), "bluff", rules, 10)
-    calm, calm_events, _ = play(new_database(pg_server, "calm"), "bluff", rules, None)
+    crashed, crashed_events, bots = play(_upgraded(new_database(pg_server, "crashed")),
+                                         "bluff", rules, 10)
+    calm, calm_events, _ = play(_upgraded(new_database(pg_server, "calm")), "bluff", rules,
+                                None)
     assert crashed == calm and crashed_events == calm_events
     assert bots is not None and replay_record(bots)["finished"]

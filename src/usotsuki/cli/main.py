@@ -10,6 +10,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from usotsuki import __version__
+from usotsuki.cli.db import add_to as add_db_commands
 
 
 def _tidy(param: Any) -> None:
@@ -103,6 +104,7 @@ play_app = typer.Typer(cls=Group, help="Play a game in the terminal against bots
                        "with a saved one (--resume FILE).",
                        no_args_is_help=True, invoke_without_command=True)
 app.add_typer(play_app, name="play")
+add_db_commands(app, Command, Group)
 
 
 @play_app.callback()
@@ -307,15 +309,23 @@ def serve(
         help="A table's owner hands its lease to the worker its WebSockets reach when it "
              "has none of them (for a balancer routing each table to one worker: "
              "docs/deploy.md).")] = False,
+    retention_days: Annotated[float, typer.Option(
+        help="Days after a table expired that its log is compacted into its games' "
+             "records (0: kept forever).")] = 7.0,
+    migrate: Annotated[bool, typer.Option(
+        help="Upgrade a PostgreSQL database's schema before serving (a single node; a "
+             "cluster runs `usotsuki db upgrade` instead). SQLite is always upgraded.")]
+    = False,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
     from usotsuki.server.serve import Deployment, Limits, run_server
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
                     idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address,
-                    sockets_per_network, ipv4_prefix, ipv6_prefix, unload_minutes)
+                    sockets_per_network, ipv4_prefix, ipv6_prefix, unload_minutes,
+                    retention_days=retention_days)
     deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
-                            lease_follows_sockets)
+                            lease_follows_sockets, migrate=migrate)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,
                                 allowed_host or (), deployment))
 

@@ -34,6 +34,7 @@ from usotsuki.server.guard import (
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
+from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.ops import router as ops_router
@@ -111,9 +112,14 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         await lobby.start()  # loads no table: each is loaded (and carries on) on first use
         if coordinator is not None:
             await coordinator.start()
-        lag = asyncio.get_running_loop().create_task(probe_loop(metrics))
+        loop = asyncio.get_running_loop()
+        lag = loop.create_task(probe_loop(metrics))
+        compactor = None if settings.retention_seconds is None else loop.create_task(
+            compact_forever(the_store, settings, lobby.clock))
         yield
         lag.cancel()
+        if compactor is not None:
+            compactor.cancel()
         if coordinator is not None:
             await coordinator.close()  # leases released: others take the tables at once
         lobby.stop()
@@ -125,6 +131,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                   description="Bluff and the Liar Game online. HTTP for tables, a "
                   "WebSocket per seat for play: see PROTOCOL.md.")
     app.state.lobby = lobby
+    app.state.records = Records(lobby)
     app.state.store = the_store
     app.state.rate_limit = rate_limit
     app.state.sync_limit = sync_limit

@@ -68,6 +68,11 @@ class Settings:
     # started, another worker's) after ``linger_seconds``. A later use loads it again.
     unload_seconds: float = 600.0
     linger_seconds: float = 60.0
+    # An expired table's log is compacted into its games' records this long after it
+    # expired (retention.py); None: kept forever.
+    retention_seconds: float | None = None
+    compact_seconds: float = 3600.0  # how often a compaction pass runs
+    compact_tables: int = 1000  # tables compacted at most per pass
     liar_turn_limit: int = DEFAULT_LIAR_TURN_LIMIT
     max_turn_limit: int = 10_000  # the largest turn_limit a host may ask for
     max_entries: int = 50_000  # log entries (deals and actions) of one table, all games

@@ -1,6 +1,7 @@
 """Table leases with fencing tokens, in PostgreSQL next to the log.
 
-Each table is owned by one worker at a time: the row ``leases(table_pk)`` names the
+Each table is owned by one worker at a time: the row ``leases(table_pk)`` (a table of the
+schema's migrations, :mod:`usotsuki.server.migrate`) names the
 owner, a fencing ``token`` that grows by one at every change of owner, and when the
 lease ``expires`` (the database's clock, so workers' clocks need not agree). An owner
 renews all its leases in one statement every ``ttl / 4`` seconds (from a thread of its
@@ -40,6 +41,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -68,6 +70,10 @@ leases = Table(
     Column("owner", String(64), nullable=False),
     Column("token", BigInteger, nullable=False),  # the fencing token: +1 per new owner
     Column("expires", Float, nullable=False),  # epoch seconds, the database's clock
+    # The unique index that makes the token a key column for PostgreSQL's row locks: an
+    # UPDATE changing it takes FOR UPDATE (it conflicts with a write's FOR KEY SHARE), one
+    # changing ``expires`` only takes FOR NO KEY UPDATE (it does not).
+    Index("leases_token", "table_pk", "token", unique=True),
 )
 
 NOW = "extract(epoch from clock_timestamp())"
@@ -87,7 +93,7 @@ WRITES_AT_START = 8
 
 # One statement each (atomic on their own): the lease row is locked FOR KEY SHARE and the
 # writer's token checked; the entry (or seat) is written only if it matched. A change of
-# owner updates the token, a key column (``_TOKEN_KEY``): it waits for this lock.
+# owner updates the token, a key column (the index ``leases_token``): it waits for this lock.
 _APPEND = text(
     "WITH held AS (SELECT 1 FROM leases WHERE table_pk = :pk AND owner = :me "
     "AND token = :token FOR KEY SHARE), "
@@ -115,10 +121,6 @@ _APPEND_MANY = (
     "used AS (UPDATE tables SET active = %(now)s WHERE pk = %(pk)s "
     "AND EXISTS (SELECT 1 FROM held)) "
     "SELECT count(*) FROM entry")
-# The unique index that makes the token a key column for PostgreSQL's row locks: an
-# UPDATE changing it takes FOR UPDATE (it conflicts with a write's FOR KEY SHARE), one
-# changing ``expires`` only takes FOR NO KEY UPDATE (it does not).
-_TOKEN_KEY = text("CREATE UNIQUE INDEX IF NOT EXISTS leases_token ON leases (table_pk, token)")
 
 
 class Fenced(Exception):
@@ -148,10 +150,6 @@ class Leases:
         self.engine = create_engine(store.engine.url, isolation_level="AUTOCOMMIT",
                                     pool_size=POOL, max_overflow=POOL,
                                     pool_reset_on_return=None)
-        with store.engine.begin() as conn:
-            conn.execute(text("SELECT pg_advisory_xact_lock(16016)"))  # one creator at once
-            leases.create(conn, checkfirst=True)
-            conn.execute(_TOKEN_KEY)  # (a database made before it gets it too)
 
     def acquire(self, table_pk: int) -> int | None:
         """Take the table's lease if it is free, expired for longer than the grace (or

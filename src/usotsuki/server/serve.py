@@ -54,6 +54,7 @@ class Limits:
     ipv4_prefix: int = 24
     ipv6_prefix: int = 64
     unload_minutes: float = 10.0  # an unused game in play that nothing drives leaves memory
+    retention_days: float = 7.0  # after expiry, logs are compacted into records (0: never)
 
     @property
     def networks(self) -> Networks:
@@ -72,6 +73,8 @@ class Limits:
             return "--tables-per-minute, --open-tables and --bot-games must be >= 0"
         if self.idle_hours <= 0 or self.unload_minutes <= 0:
             return "--idle-hours and --unload-minutes must be > 0"
+        if self.retention_days < 0:
+            return "--retention-days must be >= 0 (0: keep every log)"
         if self.sockets_per_address < 1 or self.network_sockets < self.sockets_per_address:
             return "--sockets-per-address must be >= 1 and --sockets-per-network >= it"
         return self.networks.problem()
@@ -89,6 +92,8 @@ class Deployment:
     # A table's lease moves to the worker its sockets reach (nginx hashing each table's
     # WebSockets to one worker: docs/deploy.md); any worker still serves any table.
     lease_follows_sockets: bool = False
+    # Upgrade a PostgreSQL schema at start (one node); else only checked (migrate.py).
+    migrate: bool = False
 
     def problem(self, db: str | None) -> str | None:
         if self.redis is not None and not (db or "").startswith(("postgresql://",
@@ -119,6 +124,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
     from usotsuki.server.guard import allowed_hosts
     from usotsuki.server.logs import configure
     from usotsuki.server.metrics import time_collections
+    from usotsuki.server.migrate import SchemaMismatch
     from usotsuki.server.store import Store
 
     if bot_delay < 0 or (turn_seconds is not None and turn_seconds <= 0):
@@ -139,7 +145,13 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
     elif "://" not in db:
         Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
     try:
-        store = Store(db)
+        # One process on SQLite upgrades its schema; workers on PostgreSQL check it, and
+        # `usotsuki db upgrade` upgrades it once (docs/deploy.md, Schema migrations).
+        store = Store(db, upgrade=deployment.migrate or "://" not in db
+                      or db.startswith("sqlite"))
+    except SchemaMismatch as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except (InvalidRules, ValueError, OSError) as exc:
         print(f"error: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
@@ -154,6 +166,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         bot_tables_per_address=limits.bot_games_per_address,
                         idle_seconds=limits.idle_hours * 3600,
                         unload_seconds=limits.unload_minutes * 60,
+                        retention_seconds=limits.retention_days * 86400 or None,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True)
     hosts = allowed_hosts(host, allowed_host)
     cluster = None if deployment.redis is None else ClusterConfig(

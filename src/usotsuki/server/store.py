@@ -11,7 +11,8 @@ a few for PostgreSQL. A table awaits its append before publishing, under its own
 so "committed before published" holds and other tables carry on meanwhile.
 
 SQLite (default; WAL, one file) and PostgreSQL run through the same code. The schema is
-versioned in ``schema_version`` and migrated on open (``MIGRATIONS``, in order).
+versioned by Alembic revisions (:mod:`usotsuki.server.migrate`); the tables below are
+the head revision's.
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
+    Boolean,
     Column,
-    Connection,
     Engine,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -39,17 +41,15 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
 
-metadata = MetaData()
+from usotsuki.server import migrate
 
-schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+metadata = MetaData()
 
 tables = Table(
     "tables", metadata,
@@ -60,8 +60,10 @@ tables = Table(
     Column("game", String(16), nullable=False),
     Column("config", Text, nullable=False),  # JSON: rules, players, games, seats' bots
     Column("created", Float, nullable=False),
-    Column("creator", String(64)),  # v2: the client address that created it (quotas)
-    Column("active", Float),  # v2: time of its last command (expiry)
+    Column("creator", String(64)),  # the client address that created it (quotas)
+    Column("active", Float),  # time of its last command (expiry)
+    Column("archived", Float),  # when its log was compacted into archived_games
+    Index("ix_tables_creator", "creator", "active"),
 )
 
 seats = Table(
@@ -82,25 +84,13 @@ log = Table(
 )
 
 
-def _v1(conn: Connection) -> None:
-    for table in (tables, seats, log):
-        table.create(conn, checkfirst=True)
-
-
-def _v2(conn: Connection) -> None:
-    """Who created each table and when it was last used (quotas, expiry)."""
-    have = {c["name"] for c in inspect(conn).get_columns("tables")}
-    for name, kind in (("creator", "VARCHAR(64)"), ("active", "FLOAT")):
-        if name not in have:  # a database made by v1's code lacks them; a new one has them
-            conn.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {kind}"))
-    conn.execute(update(tables).where(tables.c.active.is_(None))
-                 .values(active=tables.c.created))
-    conn.execute(text("CREATE INDEX IF NOT EXISTS ix_tables_creator "
-                      "ON tables (creator, active)"))
-
-
-MIGRATIONS: Sequence[Callable[[Connection], None]] = (_v1, _v2)
-"""Schema migrations, oldest first; version n is ``MIGRATIONS[n - 1]``. Append only."""
+archived_games = Table(
+    "archived_games", metadata,
+    Column("table_pk", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("finished", Boolean, nullable=False),
+    Column("record", Text),  # the game's Part 4 record (JSON), as Table.record served it
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +103,7 @@ class TableRow:
     config: dict[str, Any]
     creator: str | None = None
     active: float = 0.0  # time of the last command
+    archived: float | None = None  # when its log was compacted (retention.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +144,9 @@ class Store:
     """Tables, seats and logs in one database. Every method commits before returning;
     the server calls them through :meth:`call`, off its event loop."""
 
-    def __init__(self, url: str = ":memory:") -> None:
+    def __init__(self, url: str = ":memory:", upgrade: bool = True) -> None:
+        """``upgrade``: bring the schema to this code's revision (under a lock), else
+        only check that this code may run on it (``migrate.SchemaMismatch``)."""
         self.url = normalise_url(url)
         self._executor: ThreadPoolExecutor | None = None
         # Told each committed log entry's kind and how long its commit took (metrics).
@@ -169,22 +162,19 @@ class Store:
                                         max_overflow=8)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.migrate()
+        try:
+            if upgrade:
+                self.migrate()
+            else:
+                migrate.require(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
 
-    def migrate(self) -> int:
-        """Bring the schema to the latest version; return that version."""
-        with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":  # workers starting at once: one at a time
-                conn.execute(text("SELECT pg_advisory_xact_lock(16016)"))
-            schema_version.create(conn, checkfirst=True)
-            current = conn.execute(select(schema_version.c.version)).scalar()
-            if current is None:
-                conn.execute(insert(schema_version).values(version=0))
-                current = 0
-            for number in range(current + 1, len(MIGRATIONS) + 1):
-                MIGRATIONS[number - 1](conn)
-                conn.execute(update(schema_version).values(version=number))
-        return len(MIGRATIONS)
+    def migrate(self) -> str | None:
+        """Bring the schema to this code's revision (once, under a lock); that revision
+        (or a newer one this code runs on)."""
+        return migrate.upgrade(self.engine)[1].current
 
     async def call(self, method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a blocking store method in the store's threads and await its result."""
@@ -301,7 +291,7 @@ class Store:
 
 def _table_row(r: Any) -> TableRow:
     return TableRow(r.pk, r.public_id, r.invite, r.host_hash, r.game, json.loads(r.config),
-                    r.creator, r.active if r.active is not None else r.created)
+                    r.creator, r.active if r.active is not None else r.created, r.archived)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

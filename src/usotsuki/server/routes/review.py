@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from usotsuki.core.record import MAX_RECORD_BYTES
 from usotsuki.server import schemas
 from usotsuki.server.config import Refused
-from usotsuki.server.lobby import Lobby
+from usotsuki.server.retention import Records
 from usotsuki.server.review_service import ReviewService
 from usotsuki.server.routes.ui import read_record_body
 
@@ -42,10 +42,9 @@ def _service(request: Request) -> ReviewService:
 @router.get("/tables/{table_id}/games/{number}/review", responses=REVIEW_ANSWER)
 async def table_review(table_id: str, number: int, request: Request) -> Response:
     """The review of a finished game of this table: started by the first request."""
-    lobby: Lobby = request.app.state.lobby
-    table = await lobby.get(table_id)
-    record = table.record(number)  # refuses (409) a game still being played
-    return _answer(_service(request).poll(("table", table.public_id, number),
+    records: Records = request.app.state.records
+    record = await records.record(table_id, number)  # refuses (409) a game being played
+    return _answer(_service(request).poll(("table", table_id, number),
                                           lambda: json.dumps(record).encode(),
                                           _requester(request)))
 

@@ -11,6 +11,7 @@ from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
+from usotsuki.server.retention import Records
 from usotsuki.server.tables import Lobby, Refused, Table, token_hash
 
 router = APIRouter(prefix="/api", responses={
@@ -126,5 +127,7 @@ async def games(table_id: str, request: Request) -> list[dict[str, Any]]:
 
 @router.get("/tables/{table_id}/games/{number}/record")
 async def record(table_id: str, number: int, request: Request) -> dict[str, Any]:
-    """The game's record (RULES.md Part 4), once the game has ended."""
-    return (await _lobby(request).get(table_id)).record(number)
+    """The game's record (RULES.md Part 4), once the game has ended (also after the
+    table expired)."""
+    records: Records = request.app.state.records
+    return await records.record(table_id, number)

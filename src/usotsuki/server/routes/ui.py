@@ -13,8 +13,8 @@ from usotsuki.core.record import MAX_RECORD_BYTES, RecordTooLarge, check_record_
 from usotsuki.frames import evidence
 from usotsuki.server import schemas
 from usotsuki.server.config import Refused
-from usotsuki.server.lobby import Lobby
 from usotsuki.server.replay_service import ReplayService
+from usotsuki.server.retention import Records
 
 router = APIRouter(prefix="/api", responses={
     400: {"model": schemas.Problem}, 404: {"model": schemas.Problem},
@@ -35,12 +35,11 @@ REPLAY_ANSWER: dict[int | str, dict[str, Any]] = {
 @router.get("/tables/{table_id}/games/{number}/replay", responses=REPLAY_ANSWER)
 async def table_replay(table_id: str, number: int, request: Request) -> Response:
     """A finished game of this table as frames with every card face up."""
-    lobby: Lobby = request.app.state.lobby
-    table = await lobby.get(table_id)
-    record = table.record(number)  # refuses a game still being played
+    records: Records = request.app.state.records
+    record = await records.record(table_id, number)  # refuses a game still being played
     service: ReplayService = request.app.state.replays
     # A finished game never changes: its frames are cached by table and number.
-    return _answer(await service.answer(("table", table.public_id, number),
+    return _answer(await service.answer(("table", table_id, number),
                                         lambda: json.dumps(record).encode()))
 
 
