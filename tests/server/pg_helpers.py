@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,11 +51,16 @@ def throwaway_postgres(durable: bool = False, settings: str = "") -> Iterator[st
                f"{settings}")
     if not durable:
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w",
-                                 "-o", options, "start"]), check=True, capture_output=True)
+    start = _as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w", "-o",
+                          options, "start"])
+    subprocess.run(start, check=True, capture_output=True)
+    url = f"postgresql://postgres@127.0.0.1:{port}"
+    _RUNNING[url] = (_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "fast", "-w",
+                                   "stop"]), start)
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}"
+        yield url
     finally:
+        _RUNNING.pop(url, None)
         subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "-w",
                                      "stop"]), capture_output=True)
         if keep := os.environ.get("USOTSUKI_KEEP_LOGS"):  # as cluster_helpers' logs
@@ -62,6 +68,19 @@ def throwaway_postgres(durable: bool = False, settings: str = "") -> Iterator[st
             with contextlib.suppress(OSError):
                 shutil.copy(f"{tmp}/log", Path(keep) / "postgres.log")
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+_RUNNING: dict[str, tuple[list[str], list[str]]] = {}  # server URL -> (stop, start)
+
+
+def restart_postgres(server: str, down: float = 0.0) -> None:
+    """Stop a running throwaway server (``pg_ctl stop -m fast``: every connection is
+    closed, as in an operator's restart), leave it down ``down`` seconds, start it again
+    on the same port."""
+    stop, start = _RUNNING[server]
+    subprocess.run(stop, check=True, capture_output=True)
+    time.sleep(down)  # (the outage itself: nothing to wait for)
+    subprocess.run(start, check=True, capture_output=True)
 
 
 def new_database(server: str, name: str) -> str:

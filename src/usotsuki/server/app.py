@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import psycopg
+import sqlalchemy.exc
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -31,8 +33,10 @@ from usotsuki.server.guard import (
     PathCheck,
     SecurityHeaders,
 )
+from usotsuki.server.health import ping, unavailable, unreachable
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
+from usotsuki.server.problems import refused_response
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
@@ -94,6 +98,10 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                             deal_seed=deal_seed)
     metrics = Metrics()
     the_store.observer = metrics.observe_commit
+    the_store.failed = metrics.commit_failed
+    health = the_store.health
+    metrics.database_reachable.set_function(lambda: float(health.reachable))
+    health.probes.append(lambda: the_store.call(ping, the_store.engine))
     coordinator = None if cluster is None else Coordinator(cluster, the_store, metrics)
     lobby: Lobby
     if coordinator is None:
@@ -116,8 +124,10 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         lag = loop.create_task(probe_loop(metrics))
         compactor = None if settings.retention_seconds is None else loop.create_task(
             compact_forever(the_store, settings, lobby.clock))
+        probe = loop.create_task(health.watch())
         yield
         lag.cancel()
+        probe.cancel()
         if compactor is not None:
             compactor.cancel()
         if coordinator is not None:
@@ -143,8 +153,18 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "message": exc.message,
-                             "params": exc.params}, status_code=exc.status)
+        return refused_response(exc)
+
+    async def database_away(_request: Request, exc: Exception) -> JSONResponse:
+        # A request that needed the database while it was away: retryable, not a 500.
+        if not unreachable(exc):
+            raise exc
+        health.failed(exc)
+        return refused_response(unavailable())
+
+    for away in (sqlalchemy.exc.DBAPIError, sqlalchemy.exc.TimeoutError,
+                 psycopg.OperationalError):
+        app.add_exception_handler(away, database_away)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

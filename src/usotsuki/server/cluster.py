@@ -64,9 +64,10 @@ from redis.exceptions import RedisError
 
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.health import RETRY_AFTER, unavailable, unreachable
 from usotsuki.server.lease import FencedLog, Leases, table_row
 from usotsuki.server.lobby import Lobby
-from usotsuki.server.log import NOT_OWNER, FencedTableLog
+from usotsuki.server.log import NOT_OWNER, FencedTableLog, reaching
 from usotsuki.server.metrics import Metrics
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.table import Table
@@ -80,7 +81,11 @@ RELAY_SECONDS = 5.0  # a follower waits this long at most for published entries
 SERVED_SECONDS = 60.0  # an owner remembers a relayed command's answer this long
 REDIS_RETRIES = 4  # a command on a connection found closed is sent again this often
 HEALTH_SECONDS = 5  # an idle Redis connection is PINGed before use after this long
-ORPHANS_PER_TICK = 100  # a dead worker's tables are taken in batches, spread over workers
+# A worker takes at most this many tables without a live owner per tick (a third of a
+# lease), the most recently used first: after a worker dies its tables spread over the
+# others, not all to the first that looks (the tables its sockets reach are taken at
+# once, through ``relay``).
+ORPHANS_PER_TICK = 10
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
 PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
 # Refusals of a relayed action that a lost answer can explain (the action was made):
@@ -377,6 +382,11 @@ class ClusterTable(Table):
         if seats:
             await self.refresh_seats()
 
+    async def _read_back(self) -> None:
+        """(an owner whose write's outcome is unknown: ``Table.settle``)"""
+        await self._catch_up_locked()
+        self.turns.schedule()
+
     async def catch_up(self) -> None:
         async with self.lock:
             if self.token is None:
@@ -484,11 +494,12 @@ class ClusterTable(Table):
             # it (its answer lost) made it already. The log says whether it did.
             if not relayed_once or recover is None or exc.code not in AFTER_A_LOST_ANSWER:
                 raise
-            await self.catch_up()
+            with reaching(self.store.health):
+                await self.catch_up()
             if (found := await recover(before)) is not None:
                 return found
             raise
-        raise Refused("unavailable", "the table is moving between servers: try again", 503)
+        raise unavailable("the table is moving between servers: try again")
 
     async def act(self, seat: int, text: str, holder: str,
                   done: Callable[[list[Numbered]], None] | None = None,
@@ -646,8 +657,11 @@ class Coordinator:
         self.metrics = metrics
         self.leases = Leases(store, self.me, config.lease_seconds)
         self.log = FencedLog(store, self.me)
+        self.health = store.health
+        self.health.probes.append(self.log.ping)
         if metrics is not None:
             self.log.waited = functools.partial(metrics.observe_phase, "pool")
+            self.log.retried = lambda outcome: metrics.commit_retries.labels(outcome).inc()
         self.redis = redis_client(config.redis_url)
         # The subscription on a connection of its own, never silently re-made: when it
         # breaks, the listener knows that messages were missed (and reads the log).
@@ -941,17 +955,18 @@ class Coordinator:
                 assert holder is not None
                 self._holders[pk] = holder[0]
                 if "error" in reply:
-                    self._count_relay("refused")
-                    raise Refused(reply["code"], reply["error"], reply.get("status", 400),
-                                  reply.get("params"))
+                    code = reply["code"]
+                    self._count_relay(code if code in ("unavailable", "internal")
+                                      else "refused")
+                    raise Refused(code, reply["error"], reply.get("status", 400),
+                                  reply.get("params"), reply.get("retry_after"))
                 self._count_relay("done")
                 ok: dict[str, Any] = reply["ok"]
                 return ok
             self._holders.pop(pk, None)
             if loop.time() + pause >= give_up:
                 self._count_relay("failed")
-                raise Refused("unavailable", "the table's server cannot be reached now: "
-                              "try again", 503)
+                raise unavailable("the table's server cannot be reached now: try again")
             self._count_relay("retried")
             await asyncio.sleep(pause)
             pause = min(2 * pause, 0.4)
@@ -1001,7 +1016,8 @@ class Coordinator:
             future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             self._served[ref] = (now, future)
             answer = {"error": "the table's server is stopping: try again",
-                      "code": "unavailable", "status": 503}  # if cancelled (shutdown)
+                      "code": "unavailable", "status": 503,
+                      "retry_after": RETRY_AFTER}  # if cancelled (shutdown)
             try:
                 answer = await self._answer(request)
             finally:
@@ -1015,10 +1031,17 @@ class Coordinator:
     async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
             return {"ok": await self._run(request)}
-        except Refused as exc:
-            return {"error": exc.message, "code": exc.code, "status": exc.status,
-                    "params": exc.params}
-        except Exception as exc:  # never leave the follower waiting for nothing
+        except Exception as exc:
+            if not isinstance(exc, Refused) and unreachable(exc):  # (a read, not a write)
+                self.store.health.failed(exc)
+                exc = unavailable()
+            if isinstance(exc, Refused):
+                answer: dict[str, Any] = {"error": exc.message, "code": exc.code,
+                                          "status": exc.status, "params": exc.params}
+                if exc.retry_after is not None:
+                    answer["retry_after"] = exc.retry_after
+                return answer
+            # never leave the follower waiting for nothing
             log.exception("relayed %s failed", request.get("command"))
             return {"error": f"internal error: {type(exc).__name__}", "code": "internal",
                     "status": 500}
@@ -1121,19 +1144,27 @@ class Coordinator:
             try:
                 await self._tick(tick)
             except Exception as exc:  # the database away: try again next period
+                if unreachable(exc):
+                    self.health.failed(exc)
                 log.warning("lease tick failed: %s", exc)
             await asyncio.sleep(max(0.05, period - (time.monotonic() - started)))
 
     def _renew_forever(self, loop: asyncio.AbstractEventLoop) -> None:
         """The renewer thread: every ``ttl / 4`` s, all of this worker's leases in one
-        statement; those another worker took are handed to the loop to drop."""
+        statement; those another worker took are handed to the loop to drop. While the
+        database is away every lease is kept (its writes fail meanwhile, and fencing
+        refuses them if another worker took the table): once it is back, the renewal
+        finds them untaken, as nobody claims a lease for a lease period after the
+        database returns (``_tick``)."""
         cpu = None if self.metrics is None else self.metrics.thread_cpu.labels("leases")
         while not self._stopping.wait(self.config.lease_seconds / 4):
             held = dict(self.owned)
             started = time.thread_time()
             try:
                 kept = self.leases.renew(held)
-            except Exception as exc:  # the database away: its leases run out, fenced
+            except Exception as exc:  # the database away: leases kept, see above
+                if unreachable(exc):
+                    self.health.failed(exc)
                 log.warning("lease renewal failed: %s", exc)
                 continue
             finally:
@@ -1161,13 +1192,19 @@ class Coordinator:
         # once, waiting on each other's locks in the database (seen after a SIGKILL),
         # and the table then moved a second time, to its sockets.
         later = self.config.lease_seconds if self.config.lease_follows_sockets else 0.0
-        taken = await self.lease_call(self.leases.claim_orphans, ORPHANS_PER_TICK, since,
-                                      later)
-        for pk, token in taken.items():
-            self._spawn(self._adopt(pk, token))
+        if self.health.steady(self.config.lease_seconds):
+            # (after an outage every lease has expired: the owners renew theirs first)
+            taken = await self.lease_call(self.leases.claim_orphans, ORPHANS_PER_TICK,
+                                          since, later)
+            for pk, token in taken.items():
+                self._count_claim()
+                self._spawn(self._adopt(pk, token))
         await self.publish_bot_games()
         if tick % CHECK_EVERY == 0:
             await self._check_followers()
+            if self.metrics is not None:
+                self.metrics.orphans.set(await self.lease_call(self.leases.count_orphans,
+                                                               since))
 
     async def _adopt(self, table_pk: int, token: int) -> None:
         """Carry on a table whose owner died (its lease is ours now)."""
@@ -1310,11 +1347,17 @@ class Coordinator:
         if self.metrics is not None:
             self.metrics.leases.labels(change).inc()
 
+    def _count_claim(self) -> None:
+        if self.metrics is not None:
+            self.metrics.claims.labels(self.me).inc()
+
     def _count_relay(self, outcome: str) -> None:
         if self.metrics is not None:
             self.metrics.relayed.labels(outcome).inc()
 
     async def ready(self) -> bool:
+        """Redis answers and this worker is subscribed (else it is degraded: its own
+        tables go on, relays and the followers' copies wait)."""
         try:
             return bool(await self.redis.ping()) and self.listening
         except (RedisError, OSError):

@@ -13,13 +13,17 @@ class Refused(Exception):
     """A command that cannot be done: a clear message, and nothing changed."""
 
     def __init__(self, code: str, message: str, status: int = 400,
-                 params: dict[str, Any] | None = None) -> None:
+                 params: dict[str, Any] | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         # The message's variable parts, so that a page can say it in its own language.
         self.params = params or {}
+        # Set on a retryable refusal (``unavailable``): seconds to wait before the same
+        # command (an action with the same ``key``) is sent again.
+        self.retry_after = retry_after
 
 
 class Clock(Protocol):

@@ -33,10 +33,12 @@ import functools
 import json
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from select import select as ready_to_read
 from typing import Any
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -90,6 +92,10 @@ POOL = 12  # connections of the autocommit engine (commits at once, renewals, re
 # 3 x (16 + 24 + 32) = 216 at most (the compose stack sets 300).
 WRITES = 32
 WRITES_AT_START = 8
+# Seconds a write waits for a connection (a busy pool's, or one being made) before it is
+# refused as ``unavailable``: past the 4.6 s queue seen after a SIGKILL, below a
+# person's patience.
+CONNECTION_WAIT = 5.0
 
 # One statement each (atomic on their own): the lease row is locked FOR KEY SHARE and the
 # writer's token checked; the entry (or seat) is written only if it matched. A change of
@@ -121,6 +127,9 @@ _APPEND_MANY = (
     "used AS (UPDATE tables SET active = %(now)s WHERE pk = %(pk)s "
     "AND EXISTS (SELECT 1 FROM held)) "
     "SELECT count(*) FROM entry")
+# A lease nobody renews (expired past the grace, and ``later`` seconds more) of a table
+# in play used since ``since`` (``l``: the lease, ``t``: its table).
+_ORPHAN = f"l.expires <= {NOW} - :grace - :later AND t.active >= :since AND {_IN_PLAY}"
 
 
 class Fenced(Exception):
@@ -147,9 +156,11 @@ class Leases:
         self.grace = ttl / 3 if grace is None else grace
         # Single statements need no transaction around them: autocommit saves the BEGIN,
         # COMMIT and the reset round trips of each call.
+        # (pre-ping: a connection the database closed is replaced when taken, and the
+        # first one found closed invalidates the rest of the pool)
         self.engine = create_engine(store.engine.url, isolation_level="AUTOCOMMIT",
                                     pool_size=POOL, max_overflow=POOL,
-                                    pool_reset_on_return=None)
+                                    pool_reset_on_return=None, pool_pre_ping=True)
 
     def acquire(self, table_pk: int) -> int | None:
         """Take the table's lease if it is free, expired for longer than the grace (or
@@ -239,19 +250,27 @@ class Leases:
         """Take up to ``limit`` leases expired for longer than the grace (and ``later``
         seconds more), of tables used at or after ``active_since`` whose game is in play
         (a dead worker's: a lease given up, or a table whose log is empty, has nothing
-        due): table pk -> new token."""
+        due), the most recently used first: table pk -> new token."""
         with self.engine.connect() as conn:
             rows = conn.execute(text(
                 f"UPDATE leases SET owner = :me, token = leases.token + 1, "
                 f"expires = {NOW} + :ttl WHERE table_pk IN ("
                 f"SELECT l.table_pk FROM leases l JOIN tables t ON t.pk = l.table_pk "
-                f"WHERE l.expires <= {NOW} - :grace - :later AND t.active >= :since "
-                f"AND {_IN_PLAY} "
-                f"ORDER BY random() LIMIT :limit FOR UPDATE OF l SKIP LOCKED) "
-                f"RETURNING table_pk, token"),
+                f"WHERE {_ORPHAN} ORDER BY t.active DESC LIMIT :limit "
+                f"FOR UPDATE OF l SKIP LOCKED) RETURNING table_pk, token"),
                 {"me": self.worker, "ttl": self.ttl, "since": active_since,
                  "limit": limit, "grace": self.grace, "later": later}).all()
         return {int(pk): int(token) for pk, token in rows}
+
+    def count_orphans(self, active_since: float) -> int:
+        """Tables in play, used at or after ``active_since``, whose lease expired past
+        the grace: nobody plays them until a worker claims them (a metric)."""
+        with self.engine.connect() as conn:
+            count = conn.execute(text(
+                f"SELECT count(*) FROM leases l JOIN tables t ON t.pk = l.table_pk "
+                f"WHERE {_ORPHAN}"), {"grace": self.grace, "later": 0.0,
+                                      "since": active_since}).scalar()
+        return int(count or 0)
 
     # fenced writes
 
@@ -330,121 +349,152 @@ class Leases:
 
 
 class FencedLog:
-    """:meth:`Leases.append` on the event loop: a few autocommit psycopg connections used
-    asynchronously, so a commit costs one round trip and no hand-off to a thread (under
-    load, threads contending for the GIL with the loop delayed every message)."""
+    """:meth:`Leases.append` on the event loop: a pool of autocommit psycopg connections
+    (psycopg_pool) used asynchronously, so a commit costs one round trip and no hand-off
+    to a thread (under load, threads contending for the GIL with the loop delayed every
+    message).
+
+    A restart of PostgreSQL closes every connection: each connection is checked when
+    taken (``_usable``: a round trip only for one the server wrote to while it was idle,
+    as it does when it closes it), the first statement that fails on a lost connection
+    has every idle one checked, and it runs once more on a fresh connection. A write
+    whose answer was lost may have committed: run again, its entries' primary key
+    refuses them, and if the log holds exactly these entries (the table's lock and
+    token say nobody else wrote them) they were written. Any other failure to reach the
+    database raises ``psycopg.OperationalError`` (``health.unreachable``): nothing was
+    written, or the log says so when the table reads it again."""
 
     def __init__(self, store: Store, worker: str, size: int = WRITES) -> None:
         url = store.engine.url.set(drivername="postgresql")
-        self._dsn = url.render_as_string(hide_password=False)
         self.store = store
         self.worker = worker
         self.size = size
-        self._idle: list[psycopg.AsyncConnection[Any]] = []
-        self._opened = 0
-        self._free = asyncio.Condition()
+        self._pool = AsyncConnectionPool(
+            url.render_as_string(hide_password=False), open=False, name="usotsuki-writes",
+            min_size=min(WRITES_AT_START, size), max_size=size,
+            kwargs={"autocommit": True}, check=_usable, timeout=CONNECTION_WAIT,
+            reconnect_timeout=float("inf"))  # (never give up: the database comes back)
+        self._checking: asyncio.Task[None] | None = None
         # Hears how long each statement waited for a connection of the pool (the
         # ``pool`` phase of the metrics: part of a commit's time).
         self.waited: Callable[[float], None] | None = None
+        # Hears each write run again on a fresh connection, and how it ended: "written",
+        # "already_written" (the first run had committed) or "failed".
+        self.retried: Callable[[str], None] | None = None
 
     async def open(self, count: int = WRITES_AT_START) -> None:
-        """Connect ``count`` connections of the pool now, at start-up: else the first
-        commits of a busy start each wait for a new connection (several round trips and
-        a process fork on the database). A connection that fails now is made later, when
-        needed, as the rest are."""
-        async def one() -> None:
-            async with self._free:
-                if self._opened >= self.size:
-                    return
-                self._opened += 1
-            try:
-                conn = await psycopg.AsyncConnection.connect(self._dsn, autocommit=True)
-            except (psycopg.Error, OSError):
-                async with self._free:
-                    self._opened -= 1
-                return
-            await self._give(conn, broken=False)
+        """Connect the pool's first connections now, at start-up: else the first commits
+        of a busy start each wait for a new connection (several round trips and a process
+        fork on the database). A database that cannot be reached now is not an error:
+        the pool keeps trying, in the background."""
+        await self._pool.open(wait=False)
+        with contextlib.suppress(PoolTimeout):
+            await self._pool.wait(timeout=CONNECTION_WAIT)
 
-        await asyncio.gather(*(one() for _ in range(min(count, self.size))))
+    def idle(self) -> int:
+        """Connections connected and not in use."""
+        return int(self._pool.get_stats().get("pool_available", 0))
 
-    async def _take(self) -> psycopg.AsyncConnection[Any]:
-        async with self._free:
-            while not self._idle and self._opened >= self.size:
-                await self._free.wait()
-            if self._idle:
-                return self._idle.pop()
-            self._opened += 1
-        try:
-            return await psycopg.AsyncConnection.connect(self._dsn, autocommit=True)
-        except BaseException:
-            async with self._free:
-                self._opened -= 1
-                self._free.notify()
-            raise
+    async def ping(self) -> None:
+        """A statement on a connection of the pool (``/readyz``, the health probe)."""
+        async with self._connection() as conn:
+            await conn.execute("SELECT 1")
 
-    async def _give(self, conn: psycopg.AsyncConnection[Any], broken: bool) -> None:
-        async with self._free:
-            if broken or conn.closed:
-                self._opened -= 1
-                with contextlib.suppress(Exception):
-                    await conn.close()
-            else:
-                self._idle.append(conn)
-            self._free.notify()
-
-    async def _run(self, sql: str, params: dict[str, Any]) -> tuple[Any, ...]:
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         asked = time.perf_counter()
-        conn = await self._take()
-        if self.waited is not None:
-            self.waited(time.perf_counter() - asked)
-        broken = True
+        async with self._pool.connection() as conn:
+            if self.waited is not None:
+                self.waited(time.perf_counter() - asked)
+            try:
+                yield conn
+            except psycopg.OperationalError:
+                if conn.broken:  # the server went away: so did every other connection
+                    self._check_idle()
+                raise
+
+    def _check_idle(self) -> None:
+        """Check every idle connection (dropping the dead), once at a time."""
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.ensure_future(self._pool.check())
+
+    async def _run(self, sql: str, params: dict[str, Any],
+                   written: Callable[[psycopg.AsyncConnection[Any]], Awaitable[bool]]
+                   | None = None) -> tuple[Any, ...]:
+        """The statement's row; run once more on a fresh connection if its connection was
+        lost. ``written``: whether the log holds what the statement writes (asked when
+        its second run finds its entries there already)."""
         try:
-            row = await (await conn.execute(sql, params)).fetchone()
-            broken = False
-        except psycopg.errors.IntegrityError:
-            broken = False  # the statement failed, the connection is fine
+            return await self._once(sql, params)
+        except psycopg.OperationalError as exc:
+            if not _lost(exc):
+                raise
+        try:
+            row = await self._once(sql, params, written)
+        except psycopg.OperationalError:
+            self._count_retry("failed")
             raise
-        finally:
-            await self._give(conn, broken)
+        self._count_retry("already_written" if row is ALREADY else "written")
+        return row
+
+    async def _once(self, sql: str, params: dict[str, Any],
+                    written: Callable[[psycopg.AsyncConnection[Any]], Awaitable[bool]]
+                    | None = None) -> tuple[Any, ...]:
+        async with self._connection() as conn:
+            try:
+                row = await (await conn.execute(sql, params)).fetchone()
+            except psycopg.errors.UniqueViolation:
+                if written is not None and await written(conn):
+                    return ALREADY
+                raise
         assert row is not None
         return tuple(row)
+
+    def _count_retry(self, outcome: str) -> None:
+        if self.retried is not None:
+            self.retried(outcome)
 
     async def append(self, table_pk: int, seq: int, kind: str, data: dict[str, Any],
                      now: float, token: int) -> None:
         """Like :meth:`Leases.append` (raises :class:`Fenced`, writing nothing, when
         ``token`` is not the table's current one)."""
-        started = time.perf_counter()
-        row = await self._run(_pg(_APPEND), {
-            "pk": table_pk, "me": self.worker, "token": token, "seq": seq, "kind": kind,
-            "data": _dumps(data), "now": now})
-        if not row[0]:
-            raise Fenced(f"table {table_pk}: lease token {token} is stale")
-        if self.store.observer is not None:
-            self.store.observer(kind, time.perf_counter() - started)
+        await self.append_many(table_pk, seq, [(kind, data)], now, token)
 
     async def append_many(self, table_pk: int, first: int,
                           entries: list[tuple[str, dict[str, Any]]], now: float,
                           token: int) -> None:
         """Entries ``first``, ``first + 1`` ... in one statement (one commit), fenced as
         :meth:`append`: all written, or none (raises :class:`Fenced`)."""
-        if len(entries) == 1:
-            await self.append(table_pk, first, *entries[0], now, token)
-            return
         started = time.perf_counter()
-        row = await self._run(_APPEND_MANY, {
-            "pk": table_pk, "me": self.worker, "token": token,
-            "seqs": list(range(first, first + len(entries))),
-            "kinds": [kind for kind, _ in entries],
-            "datas": [_dumps(data) for _, data in entries], "now": now})
-        if row[0] != len(entries):
+        kinds = [kind for kind, _ in entries]
+        datas = [_dumps(data) for _, data in entries]
+
+        async def written(conn: psycopg.AsyncConnection[Any]) -> bool:
+            rows = await (await conn.execute(
+                "SELECT kind, data FROM log WHERE table_pk = %s AND seq >= %s "
+                "AND seq < %s ORDER BY seq", (table_pk, first, first + len(entries)))
+            ).fetchall()
+            return [tuple(r) for r in rows] == list(zip(kinds, datas, strict=True))
+
+        params: dict[str, Any] = {"pk": table_pk, "me": self.worker, "token": token,
+                                  "now": now}
+        if len(entries) == 1:
+            sql = _pg(_APPEND)
+            params.update(seq=first, kind=kinds[0], data=datas[0])
+        else:
+            sql = _APPEND_MANY
+            params.update(seqs=list(range(first, first + len(entries))), kinds=kinds,
+                          datas=datas)
+        row = await self._run(sql, params, written)
+        if row is not ALREADY and row[0] != len(entries):
             raise Fenced(f"table {table_pk}: lease token {token} is stale")
         if self.store.observer is not None:
             seconds = time.perf_counter() - started
-            for kind, _ in entries:
+            for kind in kinds:
                 self.store.observer(kind, seconds)
 
     async def set_seat(self, table_pk: int, seat: SeatRow, now: float, token: int) -> None:
-        """Like :meth:`Leases.set_seat`."""
+        """Like :meth:`Leases.set_seat` (an update: the same run twice is one)."""
         row = await self._run(_pg(_SET_SEAT), {
             "pk": table_pk, "me": self.worker, "token": token, "seat": seat.seat,
             "name": seat.name, "hash": seat.token_hash, "bot": seat.bot, "now": now})
@@ -452,12 +502,33 @@ class FencedLog:
             raise Fenced(f"table {table_pk}: lease token {token} is stale")
 
     async def close(self) -> None:
-        async with self._free:
-            idle, self._idle = self._idle, []
-            self._opened -= len(idle)
-        for conn in idle:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        if self._checking is not None:
+            self._checking.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._checking
+        await self._pool.close()
+
+
+ALREADY: tuple[Any, ...] = ("already written",)  # a retried write found in the log
+
+
+def _lost(exc: psycopg.OperationalError) -> bool:
+    """Whether the statement failed because its connection was lost (not refused by a
+    server that answers: a deadlock, a cancelled statement)."""
+    if isinstance(exc, PoolTimeout):  # no connection at all: nothing was sent
+        return False
+    return exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P"))
+
+
+async def _usable(conn: psycopg.AsyncConnection[Any]) -> None:
+    """psycopg_pool's check of a connection being taken: raises if it is dead. An idle
+    connection has nothing to read unless its server wrote to it (a shutdown's
+    ``terminating connection``, then end of file): only such a one costs a round trip."""
+    if conn.broken or conn.closed:
+        raise psycopg.OperationalError("the connection is closed")
+    readable, _, _ = ready_to_read([conn.fileno()], [], [], 0)
+    if readable:
+        await conn.execute("")
 
 
 @functools.cache  # (a handful of module-level statements, rewritten once each)

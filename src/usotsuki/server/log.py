@@ -8,14 +8,21 @@ adapters (ports and adapters: the one ``Table`` is given the one that fits).
   lost the table can never write again; what it wrote is kept for the followers.
 
 Each call returns once its write is committed: the table tells nobody of an entry before.
+A write that cannot reach the database (after one more try on a fresh connection) raises
+``Refused("unavailable")`` with a retry hint: the table changes nothing, and reads its log
+back before its next command (the write may have committed before its answer was lost).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol
 
+import sqlalchemy.exc
+
 from usotsuki.server.config import Refused
+from usotsuki.server.health import DatabaseHealth, unavailable, unreachable
 from usotsuki.server.lease import Fenced, FencedLog
 from usotsuki.server.store import SeatRow, Store
 
@@ -35,17 +42,59 @@ class TableLog(Protocol):
         """Commit a seat's new holder and mark the table used at ``now``."""
 
 
+@contextlib.contextmanager
+def reaching(health: DatabaseHealth) -> Iterator[None]:
+    """A failure to reach the database becomes a retryable ``unavailable`` (and is told
+    to ``health``); a success tells it the database answers."""
+    try:
+        yield
+    except Exception as exc:
+        if not unreachable(exc):
+            raise
+        health.failed(exc)
+        raise unavailable() from exc
+    health.answered()
+
+
 class StoreLog:
-    """A table's log in the :class:`Store` of a single worker."""
+    """A table's log in the :class:`Store` of a single worker. A write that failed on a
+    lost connection runs once more (the engine's pool replaces the connection); run
+    again after a commit whose answer was lost, its primary key refuses it, and the
+    log holding exactly these entries means it was written."""
 
     def __init__(self, store: Store, table_pk: int) -> None:
         self.store, self.table_pk = store, table_pk
 
     async def append(self, first: int, entries: list[Entry], now: float) -> None:
-        await self.store.call(self.store.append_many, self.table_pk, first, entries, now)
+        async def written() -> bool:
+            logged = await self.store.call(self.store.load_log, self.table_pk)
+            return [(e.kind, e.data) for e in logged[first:first + len(entries)]] == entries
+
+        with reaching(self.store.health):
+            await once_more(lambda: self.store.call(self.store.append_many, self.table_pk,
+                                                    first, entries, now), written)
 
     async def set_seat(self, row: SeatRow, now: float) -> None:
-        await self.store.call(self.store.set_seat, self.table_pk, row, now)
+        with reaching(self.store.health):  # (an update: the same run twice is one)
+            await once_more(lambda: self.store.call(self.store.set_seat, self.table_pk,
+                                                    row, now))
+
+
+async def once_more(write: Callable[[], Awaitable[None]],
+                    written: Callable[[], Awaitable[bool]] | None = None) -> None:
+    """``write()``, run again if its connection was lost; ``written``: whether the log
+    holds what it writes (asked when the second run is refused as a duplicate)."""
+    try:
+        await write()
+        return
+    except sqlalchemy.exc.DBAPIError as exc:
+        if not exc.connection_invalidated:
+            raise
+    try:
+        await write()
+    except sqlalchemy.exc.IntegrityError:
+        if written is None or not await written():
+            raise
 
 
 def not_owner(why: str = "this worker does not own the table") -> Refused:
@@ -72,7 +121,9 @@ class FencedTableLog:
 
     async def append(self, first: int, entries: list[Entry], now: float) -> None:
         try:
-            await self.fenced.append_many(self.table_pk, first, entries, now, self._token())
+            with reaching(self.fenced.store.health):
+                await self.fenced.append_many(self.table_pk, first, entries, now,
+                                              self._token())
         except Fenced:
             self.lost("fenced")
             raise not_owner("this worker lost the table's lease") from None
@@ -80,7 +131,8 @@ class FencedTableLog:
 
     async def set_seat(self, row: SeatRow, now: float) -> None:
         try:
-            await self.fenced.set_seat(self.table_pk, row, now, self._token())
+            with reaching(self.fenced.store.health):
+                await self.fenced.set_seat(self.table_pk, row, now, self._token())
         except Fenced:
             self.lost("fenced")
             raise not_owner("this worker lost the table's lease") from None

@@ -1,7 +1,8 @@
 """Prometheus metrics (``/metrics``) with the standard client library, one registry per
 app (tests build many apps in one process): tables, sockets, log entries and actions
-(``rate()`` of the counter is actions/s), commit latency, lease changes, relayed
-commands, Redis outages."""
+(``rate()`` of the counter is actions/s), commit latency and failures, lease changes and
+claims, relayed commands, Redis outages, the database's reachability, tables without a
+live owner, reconnections (docs/deploy.md's runbook says what each means)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,27 @@ class Metrics:
         self.leases = Counter("usotsuki_lease_changes", "Table leases acquired, lost, "
                               "released by this worker", ["change"], registry=r)
         self.relayed = Counter("usotsuki_relayed_commands", "Commands relayed to the "
-                               "owner of a table, by outcome", ["outcome"], registry=r)
+                               "owner of a table, by outcome: done, refused (by the game's "
+                               "rules), unavailable (the owner could not write or be "
+                               "reached), internal (the owner's bug), retried",
+                               ["outcome"], registry=r)
+        self.commit_failures = Counter(
+            "usotsuki_commit_failures", "Table writes that failed, by cause: unavailable "
+            "(the database could not be reached: the client was told to retry), fenced "
+            "(the lease was lost), error (anything else: a bug)", ["cause"], registry=r)
+        self.commit_retries = Counter(
+            "usotsuki_commit_retries", "Writes run again on a fresh connection after "
+            "theirs was lost, by outcome (written, already_written: the first run had "
+            "committed, failed)", ["outcome"], registry=r)
+        self.database_reachable = Gauge("usotsuki_database_reachable", "1 while this "
+                                        "worker reaches its database, else 0", registry=r)
+        self.reconnects = Counter("usotsuki_reconnects", "WebSockets opened with since >= 0 "
+                                  "(a client back after its socket closed)", registry=r)
+        self.claims = Counter("usotsuki_lease_claims", "Leases of tables without a live "
+                              "owner taken by this worker", ["worker"], registry=r)
+        self.orphans = Gauge("usotsuki_tables_without_owner", "Tables in use whose lease "
+                             "expired past the grace, nobody renewing it (cluster)",
+                             registry=r)
         self.redis_errors = Counter("usotsuki_redis_errors", "Redis operations that failed "
                                     "(followers catch up from the log)", registry=r)
         self.phases = Histogram("usotsuki_action_phase_seconds", "Where an action's time "
@@ -70,6 +91,9 @@ class Metrics:
     def observe_commit(self, kind: str, seconds: float) -> None:
         self.entries.labels(kind).inc()
         self.commit.observe(seconds)
+
+    def commit_failed(self, cause: str) -> None:
+        self.commit_failures.labels(cause).inc()
 
     def count_tables(self, role: str, count: Callable[[], float]) -> None:
         self.tables.labels(role).set_function(count)

@@ -48,6 +48,7 @@ from sqlalchemy import (
 from sqlalchemy.pool import StaticPool
 
 from usotsuki.server import migrate
+from usotsuki.server.health import DatabaseHealth
 
 metadata = MetaData()
 
@@ -151,6 +152,10 @@ class Store:
         self._executor: ThreadPoolExecutor | None = None
         # Told each committed log entry's kind and how long its commit took (metrics).
         self.observer: Callable[[str, float], None] | None = None
+        # Told why a table's write failed ("unavailable", "fenced", "error": metrics).
+        self.failed: Callable[[str], None] | None = None
+        # Whether the database answers, as the server's statements find it.
+        self.health = DatabaseHealth()
         self.engine: Engine
         if self.url == "sqlite://":
             self.engine = create_engine(self.url, poolclass=StaticPool,

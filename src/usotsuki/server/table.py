@@ -35,12 +35,16 @@ from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.games import hint_json, legal_json, view_json
+from usotsuki.server.health import unavailable, unreachable
 from usotsuki.server.log import Entry, StoreLog, TableLog
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
 
 T = TypeVar("T")
+
+FAILURES = {"unavailable": "unavailable", "not_owner": "fenced"}
+"""Why a write failed, as counted (metrics): the database away, the lease lost."""
 
 BOT_NAMES = ("Hana", "Kenji", "Yuki", "Taro", "Mei", "Sora", "Riku", "Aoi")
 """Given names of the bots, one per seat, so that two bots of one level differ."""
@@ -121,6 +125,9 @@ class Table:
         # last event's number, its canonical text); from the log, so any owner knows.
         self._made: dict[int, tuple[str | int | None, int, int, str]] = {}
         self._last_actor: int | None = None  # whose action the log's last entries are
+        # A write whose outcome is unknown failed (the database went away during it):
+        # the log may hold more than the cache. Read back before the next command.
+        self.unsure = False
 
     # facts
 
@@ -340,7 +347,7 @@ class Table:
         done_folding = time.perf_counter()
         now = self.clock.time()
         # Durable first. The lock is held meanwhile; other tables carry on.
-        await self.log.append(self.seq, entries, now)
+        await self._unsure_on_failure(self.log.append(self.seq, entries, now))
         self._count(started, done_folding)
         self.active = now
         fresh: list[Numbered] = []
@@ -373,9 +380,50 @@ class Table:
             return live_rng()
         return random.Random(self.seed(purpose))
 
+    async def _unsure_on_failure(self, write: Awaitable[None]) -> None:
+        try:
+            await write
+        except Exception as exc:
+            code = exc.code if isinstance(exc, Refused) else "error"
+            if code == "unavailable":  # (it may have been written all the same)
+                self.unsure = True
+            if self.store.failed is not None:
+                self.store.failed(FAILURES.get(code, "error"))
+            raise
+
+    async def settle(self) -> None:
+        """Under the lock, before a command: if a write's outcome is unknown, read the
+        log (and seats) back first, and tell what it holds beyond the cache (an action
+        sent again with its key is then acknowledged, never made twice). Raises
+        ``Refused("unavailable")`` while the database cannot be read."""
+        if not self.unsure:
+            return
+        try:
+            await self._read_back()
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            self.store.health.failed(exc)
+            raise unavailable() from exc
+        self.unsure = False
+
+    async def _read_back(self) -> None:
+        entries = await self.store.call(self.store.load_log, self.row.pk)
+        seats = await self.store.call(self.store.load_seats, self.row.pk)
+        fresh: list[Numbered] = []
+        for entry in entries[self.seq:]:
+            fresh += self._absorb(self._fold(entry.kind, entry.data))
+        if seats != self.seats:
+            self.seats = seats
+            self.audience.evict_former_holders()
+            self.audience.announce()
+        self.turns.schedule()
+        if fresh:
+            self.tell(fresh)
+
     async def _set_seat(self, row: SeatRow) -> None:
         now = self.clock.time()
-        await self.log.set_seat(row, now)
+        await self._unsure_on_failure(self.log.set_seat(row, now))
         self.seats[row.seat] = row
         self.active = now
         self.audience.evict_former_holders()
@@ -438,8 +486,8 @@ class Table:
         async def locked() -> T:
             async with self.lock:
                 if self.retired:  # (a copy unloaded while this command waited)
-                    raise Refused("unavailable", "the table was being unloaded: try again",
-                                  503)
+                    raise unavailable("the table was being unloaded: try again")
+                await self.settle()
                 return await command()
 
         return await asyncio.shield(asyncio.ensure_future(locked()))

@@ -126,12 +126,20 @@ class Turns:
         except BotFault as fault:
             text, notice = self._fall_back(session, seat, name, fault.reason, fault.detail)
         async with table.lock:
+            try:
+                await table.settle()
+            except Refused as exc:
+                self._again(exc, seq, seat, name, timeout)
+                return
             if table.seq != seq:  # somebody acted meanwhile
                 return
             late = {"bot": name} if timeout else None  # said in a public "timeout" event
             try:
                 await table.play(seat, text, notice, late)
             except Refused as exc:
+                if exc.retry_after is not None:
+                    self._again(exc, seq, seat, name, timeout)
+                    return
                 if exc.code != "illegal":
                     log.warning("table %s: seat %d's bot could not act: %s", table.public_id,
                                 seat, exc.message)
@@ -145,6 +153,15 @@ class Turns:
                 except Refused as again:  # cannot happen: a legal action of this state
                     log.error("table %s: the stand-in failed too: %s", table.public_id,
                               again.message)
+
+    def _again(self, refused: Refused, seq: int, seat: int, name: str,
+               timeout: bool) -> None:
+        """The turn could not be written now (the database is away): try it again after
+        the refusal's ``retry_after``, as a client would."""
+        log.warning("table %s: seat %d's turn is retried: %s", self.table.public_id, seat,
+                    refused.message)
+        self.pending = asyncio.get_running_loop().create_task(
+            self._bot_turn(seq, seat, name, refused.retry_after or 1.0, timeout))
 
     def _fall_back(self, session: AnySession, seat: int, name: str, reason: str,
                    detail: str) -> tuple[str, dict[str, Any]]:

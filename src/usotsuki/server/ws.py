@@ -19,6 +19,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from usotsuki.core.json_guard import NotJson, TooDeep, escape_lone_surrogates, parse_json
+from usotsuki.server.health import unavailable
+from usotsuki.server.log import reaching
+from usotsuki.server.problems import refused_response
 from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
 from usotsuki.server.wire import Backlog
 
@@ -68,12 +71,25 @@ wire_text = escape_lone_surrogates
 
 
 def _error(code: str, message: str, ref: Any = None,
-           params: dict[str, Any] | None = None) -> dict[str, Any]:
+           params: dict[str, Any] | None = None,
+           retry_after: float | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message,
                            "params": params or {}}
     if ref is not None:
         out["id"] = ref
+    if retry_after is not None:  # retryable: the same command may be sent again then
+        out["retry_after"] = retry_after
     return out
+
+
+def _refusal(exc: Refused, ref: Any = None) -> dict[str, Any]:
+    return _error(exc.code, exc.message, ref, exc.params, exc.retry_after)
+
+
+async def _deny(websocket: WebSocket, refused: Refused) -> None:
+    """Refuse the socket before accepting it: an HTTP answer (``Retry-After`` on a 503)
+    that a client reads as "try again later", not a socket that opens and drops."""
+    await websocket.send_denial_response(refused_response(refused))
 
 
 async def _sender(websocket: WebSocket, client: Client,
@@ -149,8 +165,17 @@ async def _send_pages(websocket: WebSocket, batch: bool, texts: list[str]) -> No
 async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
                        since: int = -1, hints: bool = False, batch: bool = False) -> None:
     lobby: Lobby = websocket.app.state.lobby
+    health = lobby.store.health
+    if not health.reachable:  # nothing could be played: no socket to drop at once
+        await _deny(websocket, unavailable())
+        return
+    try:
+        with reaching(health):
+            table = await lobby.find(table_id)
+    except Refused as exc:
+        await _deny(websocket, exc)
+        return
     await websocket.accept()
-    table = await lobby.find(table_id)
     if table is None:
         await websocket.send_json(_error("not_found", f"no table {table_id!r}"))
         await websocket.close(code=4404)
@@ -161,14 +186,23 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         await websocket.close(code=4403)
         return
     client = Client(seat, hints, batch, None if seat is None else token_hash(token or ""))
-    async with table.lock:  # no event can slip between the catch-up and the live stream
-        await table.prepare_socket(since)
-        held = seat is None or table.holds(seat, client.holder)  # (not left meanwhile)
-        if held:
-            table.clients.add(client)
-            table.audience.announce(skip=client)  # to the others: this seat is connected
-            client.send({"type": "welcome", "seat": seat, "table": table.summary()})
-            _catch_up(table, client, since)
+    try:
+        async with table.lock:  # no event can slip between the catch-up and the live stream
+            with reaching(health):
+                await table.settle()
+                await table.prepare_socket(since)
+            held = seat is None or table.holds(seat, client.holder)  # (not left meanwhile)
+            if held:
+                table.clients.add(client)
+                table.audience.announce(skip=client)  # to the others: this seat is here
+                client.send({"type": "welcome", "seat": seat, "table": table.summary()})
+                _catch_up(table, client, since)
+    except Refused as exc:  # the database went away meanwhile: come back later
+        await websocket.send_json(_refusal(exc))
+        await websocket.close(code=1013)
+        return
+    if since >= 0:  # a client back after its socket closed
+        websocket.app.state.metrics.reconnects.inc()
     if not held:
         await websocket.send_json(_error("forbidden", "this token holds no seat here"))
         await websocket.close(code=4403)
@@ -225,7 +259,11 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limits: L
             client.send(_error("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} "
                                "characters; this one was ignored"))
             continue
-        await _handle(table, client, text, limits, time.perf_counter())
+        try:
+            with reaching(table.store.health):
+                await _handle(table, client, text, limits, time.perf_counter())
+        except Refused as exc:  # the database away (a command's own refusals are answered
+            client.send(_refusal(exc))  # by ``_handle``, with the command's id)
 
 
 async def _handle(table: Table, client: Client, text: str, limits: Limits,
@@ -320,13 +358,15 @@ async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: flo
 
     try:
         # (serialised by the table's lock)
-        fresh = await table.act(client.seat, action, client.holder or "", ack, arrived, key)
+        with reaching(table.store.health):
+            fresh = await table.act(client.seat, action, client.holder or "", ack, arrived,
+                                    key)
     except Refused as exc:
         if exc.code == "left":  # the owner knows the seat changed hands: close it here too
             table.audience.evict(client)
             return
         # Only the actor hears why: the message can name the actor's own cards.
-        client.send(_error(exc.code, exc.message, ref, exc.params))
+        client.send(_refusal(exc, ref))
         return
     if not acked:  # relayed to the owner: acknowledged once this copy has its events
         ack(fresh)
