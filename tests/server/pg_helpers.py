@@ -73,14 +73,22 @@ def throwaway_postgres(durable: bool = False, settings: str = "") -> Iterator[st
 _RUNNING: dict[str, tuple[list[str], list[str]]] = {}  # server URL -> (stop, start)
 
 
+def stop_postgres(server: str) -> None:
+    """Stop a running throwaway server as an operator would (``pg_ctl stop -m fast``:
+    every connection is closed)."""
+    subprocess.run(_RUNNING[server][0], check=True, capture_output=True)
+
+
+def start_postgres(server: str) -> None:
+    """Start a stopped throwaway server again, on the same port."""
+    subprocess.run(_RUNNING[server][1], check=True, capture_output=True)
+
+
 def restart_postgres(server: str, down: float = 0.0) -> None:
-    """Stop a running throwaway server (``pg_ctl stop -m fast``: every connection is
-    closed, as in an operator's restart), leave it down ``down`` seconds, start it again
-    on the same port."""
-    stop, start = _RUNNING[server]
-    subprocess.run(stop, check=True, capture_output=True)
+    """Stop the server (fast), leave it down ``down`` seconds, start it again."""
+    stop_postgres(server)
     time.sleep(down)  # (the outage itself: nothing to wait for)
-    subprocess.run(start, check=True, capture_output=True)
+    start_postgres(server)
 
 
 def new_database(server: str, name: str) -> str:

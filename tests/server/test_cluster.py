@@ -12,7 +12,8 @@ import random
 import signal
 import time
 from collections.abc import Iterator
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import httpx
 import psycopg
@@ -448,15 +449,16 @@ def test_the_commit_pool_connects_at_start_and_a_failed_connect_waits_for_use(
 
     async def run() -> None:
         log = FencedLog(store, "pool-owner", size=5)
-        await log.open(3)
-        assert len(log._idle) == 3  # connected before any commit
+        await log.open()
+        assert log.idle() == 5  # connected before any commit (WRITES_AT_START, at most 5)
         await log.append(pk, 0, "start", {"names": ["x", "y"]}, 0.0, token)
-        assert len(log._idle) == 3  # (one of them used and given back)
+        assert log.idle() == 5  # (one of them used and given back)
         await log.close()
-        cut_off = FencedLog(store, "pool-owner", size=2)
-        cut_off._dsn = "postgresql://postgres@127.0.0.1:1/nowhere"
-        await cut_off.open()  # nothing reachable: no error, no connection counted
-        assert cut_off._opened == 0 and not cut_off._idle
+        nowhere = SimpleNamespace(engine=SimpleNamespace(url=store.engine.url.set(port=1)))
+        cut_off = FencedLog(cast(Store, nowhere), "pool-owner", size=2)
+        await cut_off.open(wait=0.5)  # nothing reachable: no error, no connection
+        assert cut_off.idle() == 0
+        await cut_off.close()
 
     asyncio.run(run())
     assert [e.seq for e in store.load_log(pk)] == [0]

@@ -96,6 +96,10 @@ WRITES_AT_START = 8
 # refused as ``unavailable``: past the 4.6 s queue seen after a SIGKILL, below a
 # person's patience.
 CONNECTION_WAIT = 5.0
+# The pool's attempts to replace a lost connection back off (1 s, 2 s, 4 s ...); past
+# this many seconds one is given up, and the next write that waits starts a new one at
+# once: after an outage of any length, the pool reconnects within about a second.
+RECONNECT_SECONDS = 2.0
 
 # One statement each (atomic on their own): the lease row is locked FOR KEY SHARE and the
 # writer's token checked; the entry (or seat) is written only if it matched. A change of
@@ -373,7 +377,7 @@ class FencedLog:
             url.render_as_string(hide_password=False), open=False, name="usotsuki-writes",
             min_size=min(WRITES_AT_START, size), max_size=size,
             kwargs={"autocommit": True}, check=_usable, timeout=CONNECTION_WAIT,
-            reconnect_timeout=float("inf"))  # (never give up: the database comes back)
+            reconnect_timeout=RECONNECT_SECONDS)
         self._checking: asyncio.Task[None] | None = None
         # Hears how long each statement waited for a connection of the pool (the
         # ``pool`` phase of the metrics: part of a commit's time).
@@ -382,14 +386,15 @@ class FencedLog:
         # "already_written" (the first run had committed) or "failed".
         self.retried: Callable[[str], None] | None = None
 
-    async def open(self, count: int = WRITES_AT_START) -> None:
-        """Connect the pool's first connections now, at start-up: else the first commits
-        of a busy start each wait for a new connection (several round trips and a process
-        fork on the database). A database that cannot be reached now is not an error:
-        the pool keeps trying, in the background."""
+    async def open(self, wait: float = CONNECTION_WAIT) -> None:
+        """Connect the pool's first connections now (waiting ``wait`` seconds at most),
+        at start-up: else the first commits of a busy start each wait for a new
+        connection (several round trips and a process fork on the database). A database
+        that cannot be reached now is not an error: the pool keeps trying, in the
+        background."""
         await self._pool.open(wait=False)
         with contextlib.suppress(PoolTimeout):
-            await self._pool.wait(timeout=CONNECTION_WAIT)
+            await self._pool.wait(timeout=wait)
 
     def idle(self) -> int:
         """Connections connected and not in use."""
