@@ -172,15 +172,15 @@ def _cut(db: str) -> None:
 def _retrying(monkeypatch: pytest.MonkeyPatch, store: Store) -> tuple[FencedLog, list[str]]:
     """A write pool of one connection whose first check on taking it is skipped (so a
     write does meet a dead connection), and the outcomes of its retries."""
-    checked = lease._usable
+    checked = lease._alive
     first = [True]
 
-    async def check_but_the_first(conn: psycopg.AsyncConnection[Any]) -> None:
+    async def alive_but_the_first(conn: psycopg.AsyncConnection[Any]) -> bool:
         if first.pop() if first else False:
-            return
-        await checked(conn)
+            return True
+        return await checked(conn)
 
-    monkeypatch.setattr(lease, "_usable", check_but_the_first)
+    monkeypatch.setattr(lease, "_alive", alive_but_the_first)
     log = FencedLog(store, "retry-owner", size=1)
     outcomes: list[str] = []
     log.retried = outcomes.append

@@ -96,10 +96,11 @@ WRITES_AT_START = 8
 # refused as ``unavailable``: past the 4.6 s queue seen after a SIGKILL, below a
 # person's patience.
 CONNECTION_WAIT = 5.0
-# The pool's attempts to replace a lost connection back off (1 s, 2 s, 4 s ...); past
-# this many seconds one is given up, and the next write that waits starts a new one at
-# once: after an outage of any length, the pool reconnects within about a second.
-RECONNECT_SECONDS = 2.0
+# The pool's attempts to replace a lost connection back off (1 s, 2 s, 4 s ...): past
+# this many seconds one is given up, and the next statement that waits (a write, or the
+# probe of ``health``, every half second while the database is away) starts a new one at
+# once. After an outage of any length the pool reconnects within about a second.
+RECONNECT_SECONDS = 0.5
 
 # One statement each (atomic on their own): the lease row is locked FOR KEY SHARE and the
 # writer's token checked; the entry (or seat) is written only if it matched. A change of
@@ -359,9 +360,9 @@ class FencedLog:
     message).
 
     A restart of PostgreSQL closes every connection: each connection is checked when
-    taken (``_usable``: a round trip only for one the server wrote to while it was idle,
-    as it does when it closes it), the first statement that fails on a lost connection
-    has every idle one checked, and it runs once more on a fresh connection. A write
+    taken (``_alive``: a round trip only for one the server wrote to while it was idle,
+    as it does when it closes it), the first one found dead has every idle one checked,
+    and a statement that fails on a lost connection runs once more on a fresh one. A write
     whose answer was lost may have committed: run again, its entries' primary key
     refuses them, and if the log holds exactly these entries (the table's lock and
     token say nobody else wrote them) they were written. Any other failure to reach the
@@ -376,7 +377,7 @@ class FencedLog:
         self._pool = AsyncConnectionPool(
             url.render_as_string(hide_password=False), open=False, name="usotsuki-writes",
             min_size=min(WRITES_AT_START, size), max_size=size,
-            kwargs={"autocommit": True}, check=_usable, timeout=CONNECTION_WAIT,
+            kwargs={"autocommit": True}, timeout=CONNECTION_WAIT,
             reconnect_timeout=RECONNECT_SECONDS)
         self._checking: asyncio.Task[None] | None = None
         # Hears how long each statement waited for a connection of the pool (the
@@ -405,18 +406,31 @@ class FencedLog:
         async with self._connection() as conn:
             await conn.execute("SELECT 1")
 
+    async def _take(self) -> psycopg.AsyncConnection[Any]:
+        """A live connection of the pool: a dead one is dropped (and so is every idle one
+        found dead), and the next taken at once."""
+        give_up = time.monotonic() + CONNECTION_WAIT
+        while True:
+            conn = await self._pool.getconn(max(0.0, give_up - time.monotonic()))
+            if await _alive(conn):
+                return conn
+            await self._pool.putconn(conn)  # (broken: closed, and replaced)
+            self._check_idle()
+
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         asked = time.perf_counter()
-        async with self._pool.connection() as conn:
-            if self.waited is not None:
-                self.waited(time.perf_counter() - asked)
-            try:
-                yield conn
-            except psycopg.OperationalError:
-                if conn.broken:  # the server went away: so did every other connection
-                    self._check_idle()
-                raise
+        conn = await self._take()
+        if self.waited is not None:
+            self.waited(time.perf_counter() - asked)
+        try:
+            yield conn
+        except psycopg.OperationalError:
+            if conn.broken:  # the server went away: so did every other connection
+                self._check_idle()
+            raise
+        finally:
+            await self._pool.putconn(conn)
 
     def _check_idle(self) -> None:
         """Check every idle connection (dropping the dead), once at a time."""
@@ -525,15 +539,19 @@ def _lost(exc: psycopg.OperationalError) -> bool:
     return exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P"))
 
 
-async def _usable(conn: psycopg.AsyncConnection[Any]) -> None:
-    """psycopg_pool's check of a connection being taken: raises if it is dead. An idle
-    connection has nothing to read unless its server wrote to it (a shutdown's
-    ``terminating connection``, then end of file): only such a one costs a round trip."""
+async def _alive(conn: psycopg.AsyncConnection[Any]) -> bool:
+    """Whether a connection being taken from the pool still works. An idle connection
+    has nothing to read unless its server wrote to it (a shutdown's ``terminating
+    connection``, then end of file): only such a one costs a round trip."""
     if conn.broken or conn.closed:
-        raise psycopg.OperationalError("the connection is closed")
+        return False
     readable, _, _ = ready_to_read([conn.fileno()], [], [], 0)
     if readable:
-        await conn.execute("")
+        try:
+            await conn.execute("")
+        except psycopg.Error:
+            return False
+    return True
 
 
 @functools.cache  # (a handful of module-level statements, rewritten once each)
