@@ -379,6 +379,7 @@ class FencedLog:
             min_size=min(WRITES_AT_START, size), max_size=size,
             kwargs={"autocommit": True}, timeout=CONNECTION_WAIT,
             reconnect_timeout=RECONNECT_SECONDS)
+        self._started = False
         self._checking: asyncio.Task[None] | None = None
         # Hears how long each statement waited for a connection of the pool (the
         # ``pool`` phase of the metrics: part of a commit's time).
@@ -393,9 +394,14 @@ class FencedLog:
         connection (several round trips and a process fork on the database). A database
         that cannot be reached now is not an error: the pool keeps trying, in the
         background."""
-        await self._pool.open(wait=False)
+        await self._start()
         with contextlib.suppress(PoolTimeout):
             await self._pool.wait(timeout=wait)
+
+    async def _start(self) -> None:
+        if not self._started:  # (a pool is opened once: never again after ``close``)
+            self._started = True
+            await self._pool.open(wait=False)
 
     def idle(self) -> int:
         """Connections connected and not in use."""
@@ -409,6 +415,7 @@ class FencedLog:
     async def _take(self) -> psycopg.AsyncConnection[Any]:
         """A live connection of the pool: a dead one is dropped (and so is every idle one
         found dead), and the next taken at once."""
+        await self._start()  # (if ``open`` was not called: connected as needed)
         give_up = time.monotonic() + CONNECTION_WAIT
         while True:
             conn = await self._pool.getconn(max(0.0, give_up - time.monotonic()))
