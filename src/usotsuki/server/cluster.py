@@ -574,7 +574,8 @@ class ClusterLobby(Lobby):
         if not table.playing:
             return
         await self.cluster.given_up(table.row.pk)  # (this worker's copy that just left)
-        token = await self.store.call(self.cluster.leases.acquire, table.row.pk)
+        token = await self.store.call(self.cluster.leases.acquire, table.row.pk,
+                                      self.cluster.may_claim())
         if token is not None:
             await table.promote(token)
         elif table.row.active is not None:  # a follower: the owner's turn clock
@@ -931,7 +932,8 @@ class Coordinator:
                       else await self.lease_call(self.leases.holder_until, pk))
             reply: dict[str, Any] | None = None
             if holder is None or holder[0] == self.me:
-                token = await self.lease_call(self.leases.acquire, table.row.pk)
+                token = await self.lease_call(self.leases.acquire, table.row.pk,
+                                              self.may_claim())
                 if token is not None:
                     await table.promote(token)
                     return None
@@ -1192,8 +1194,7 @@ class Coordinator:
         # once, waiting on each other's locks in the database (seen after a SIGKILL),
         # and the table then moved a second time, to its sockets.
         later = self.config.lease_seconds if self.config.lease_follows_sockets else 0.0
-        if self.health.steady(self.config.lease_seconds):
-            # (after an outage every lease has expired: the owners renew theirs first)
+        if self.may_claim():
             taken = await self.lease_call(self.leases.claim_orphans, ORPHANS_PER_TICK,
                                           since, later)
             for pk, token in taken.items():
@@ -1205,6 +1206,12 @@ class Coordinator:
             if self.metrics is not None:
                 self.metrics.orphans.set(await self.lease_call(self.leases.count_orphans,
                                                                since))
+
+    def may_claim(self) -> bool:
+        """Whether this worker may take expired leases of others: not until the database
+        has answered for a whole lease. After an outage every lease has expired; their
+        owners, alive, renew them first (a renewal succeeds while nobody took it)."""
+        return self.health.steady(self.config.lease_seconds)
 
     async def _adopt(self, table_pk: int, token: int) -> None:
         """Carry on a table whose owner died (its lease is ours now)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 
@@ -57,7 +58,7 @@ class DatabaseHealth:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.down_since: float | None = None
-        self.back_since = clock()  # when it last came back (or this worker started)
+        self.back_since = -math.inf  # when it last came back (never yet: steady)
         self.probes: list[Callable[[], Awaitable[None]]] = []  # each raises when away
 
     @property

@@ -167,9 +167,11 @@ class Leases:
                                     pool_size=POOL, max_overflow=POOL,
                                     pool_reset_on_return=None, pool_pre_ping=True)
 
-    def acquire(self, table_pk: int) -> int | None:
+    def acquire(self, table_pk: int, take_expired: bool = True) -> int | None:
         """Take the table's lease if it is free, expired for longer than the grace (or
-        already ours): the token, or None when another worker holds it."""
+        already ours): the token, or None when another worker holds it.
+        ``take_expired=False``: an expired lease of another worker is left to it (the
+        database just came back: its owner renews it first); one given up is taken."""
         with self.engine.connect() as conn:
             row = conn.execute(text(
                 f"INSERT INTO leases (table_pk, owner, token, expires) "
@@ -177,10 +179,10 @@ class Leases:
                 f"ON CONFLICT (table_pk) DO UPDATE SET owner = :me, expires = {NOW} + :ttl, "
                 f"token = CASE WHEN leases.owner = :me AND leases.expires > {NOW} "
                 f"THEN leases.token ELSE leases.token + 1 END "
-                f"WHERE leases.owner = :me OR leases.expires <= {NOW} - :grace "
-                f"RETURNING token"),
+                f"WHERE leases.owner IN (:me, '{RELEASED}') "
+                f"OR (:take AND leases.expires <= {NOW} - :grace) RETURNING token"),
                 {"pk": table_pk, "me": self.worker, "ttl": self.ttl,
-                 "grace": self.grace}).first()
+                 "grace": self.grace, "take": take_expired}).first()
         return None if row is None else int(row[0])
 
     def holder(self, table_pk: int) -> tuple[str, int] | None:
