@@ -113,6 +113,8 @@ def test_a_ten_second_outage_refuses_sockets_keeps_leases_and_games_resume(
             "SELECT table_pk, owner FROM leases").fetchall())
     assert {pk: after[pk] for pk in before} == before
     assert metric(stack, "usotsuki_lease_claims_total") == 0
+    assert metric(stack, 'usotsuki_commit_failures_total{cause="unavailable"}') > 0
+    assert metric(stack, 'usotsuki_commit_failures_total{cause="error"}') == 0
     assert metric(stack, "usotsuki_database_reachable") == len(stack.workers)
 
 
