@@ -38,16 +38,23 @@ TABLES = 4
 
 
 @pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
+def servers() -> Iterator[tuple[str, Cluster]]:
+    """A throwaway PostgreSQL server (its URL: it is stopped and started by the tests)
+    and two workers on a database of it."""
+    with throwaway_postgres() as pg, cluster(
+            new_database(pg, "usotsuki_outage"), 2,
+            ["--lease-seconds", str(LEASE), "--bot-delay", "0.05"]) as workers:
+        yield pg, workers
 
 
-@pytest.fixture(scope="module")
-def stack(pg_server: str) -> Iterator[Cluster]:
-    db = new_database(pg_server, "usotsuki_outage")
-    with cluster(db, 2, ["--lease-seconds", str(LEASE), "--bot-delay", "0.05"]) as c:
-        yield c
+@pytest.fixture
+def pg_server(servers: tuple[str, Cluster]) -> str:
+    return servers[0]
+
+
+@pytest.fixture
+def stack(servers: tuple[str, Cluster]) -> Cluster:
+    return servers[1]
 
 
 def metric(c: Cluster, name: str) -> float:
