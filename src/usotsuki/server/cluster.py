@@ -67,7 +67,7 @@ from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.health import RETRY_AFTER, unavailable, unreachable
 from usotsuki.server.lease import FencedLog, Leases, table_row
 from usotsuki.server.lobby import Lobby
-from usotsuki.server.log import NOT_OWNER, FencedTableLog, reaching
+from usotsuki.server.log import NOT_OWNER, FencedTableLog
 from usotsuki.server.metrics import Metrics
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.table import Table
@@ -494,7 +494,7 @@ class ClusterTable(Table):
             # it (its answer lost) made it already. The log says whether it did.
             if not relayed_once or recover is None or exc.code not in AFTER_A_LOST_ANSWER:
                 raise
-            with reaching(self.store.health):
+            with self.store.health.as_unavailable():
                 await self.catch_up()
             if (found := await recover(before)) is not None:
                 return found
@@ -1164,6 +1164,8 @@ class Coordinator:
             started = time.thread_time()
             try:
                 kept = self.leases.renew(held)
+                if held:  # (a statement ran: the database answered)
+                    self.health.answered()
             except Exception as exc:  # the database away: leases kept, see above
                 if unreachable(exc):
                     self.health.failed(exc)

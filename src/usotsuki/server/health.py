@@ -2,20 +2,22 @@
 not: a retryable ``unavailable`` with a hint of when to try again (PROTOCOL.md), never an
 internal error.
 
-Every statement that fails on its connection says so here (``failed``); any statement
-that succeeds says the database answers (``answered``). While it is away, a probe asks
-every ``PROBE_SECONDS`` whether it is back (nothing else may run meanwhile: new
-WebSockets are refused). A cluster's lease claims wait until it has answered for a whole
-lease (``steady``): owners renew their leases first.
+Every statement that fails on its connection says so here (``failed``; within
+``as_unavailable`` the failure becomes the client's ``unavailable``); writes, renewals
+and readiness checks that succeed say the database answers (``answered``). While it is
+away, a probe asks every ``PROBE_SECONDS`` whether it is back (new WebSockets are
+refused meanwhile: nothing could be played). A cluster's lease claims wait until it has
+answered for a whole lease: owners renew their leases first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 import psycopg
 import sqlalchemy.exc
@@ -73,6 +75,18 @@ class DatabaseHealth:
         if self.down_since is None:
             self.down_since = self.clock()
             log.warning("the database cannot be reached: %s: %s", type(exc).__name__, exc)
+
+    @contextlib.contextmanager
+    def as_unavailable(self) -> Iterator[None]:
+        """A failure to reach the database, within, is told here and raised as a
+        retryable ``unavailable``."""
+        try:
+            yield
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            self.failed(exc)
+            raise unavailable() from exc
 
     def answered(self) -> None:
         if self.down_since is not None:

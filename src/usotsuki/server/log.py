@@ -15,14 +15,12 @@ back before its next command (the write may have committed before its answer was
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import sqlalchemy.exc
 
 from usotsuki.server.config import Refused
-from usotsuki.server.health import DatabaseHealth, unavailable, unreachable
 from usotsuki.server.lease import Fenced, FencedLog
 from usotsuki.server.store import SeatRow, Store
 
@@ -42,20 +40,6 @@ class TableLog(Protocol):
         """Commit a seat's new holder and mark the table used at ``now``."""
 
 
-@contextlib.contextmanager
-def reaching(health: DatabaseHealth) -> Iterator[None]:
-    """A failure to reach the database becomes a retryable ``unavailable`` (and is told
-    to ``health``); a success tells it the database answers."""
-    try:
-        yield
-    except Exception as exc:
-        if not unreachable(exc):
-            raise
-        health.failed(exc)
-        raise unavailable() from exc
-    health.answered()
-
-
 class StoreLog:
     """A table's log in the :class:`Store` of a single worker. A write that failed on a
     lost connection runs once more (the engine's pool replaces the connection); run
@@ -70,14 +54,16 @@ class StoreLog:
             logged = await self.store.call(self.store.load_log, self.table_pk)
             return [(e.kind, e.data) for e in logged[first:first + len(entries)]] == entries
 
-        with reaching(self.store.health):
+        with self.store.health.as_unavailable():
             await once_more(lambda: self.store.call(self.store.append_many, self.table_pk,
                                                     first, entries, now), written)
+        self.store.health.answered()
 
     async def set_seat(self, row: SeatRow, now: float) -> None:
-        with reaching(self.store.health):  # (an update: the same run twice is one)
+        with self.store.health.as_unavailable():  # (an update: run twice, it is one)
             await once_more(lambda: self.store.call(self.store.set_seat, self.table_pk,
                                                     row, now))
+        self.store.health.answered()
 
 
 async def once_more(write: Callable[[], Awaitable[None]],
@@ -121,19 +107,21 @@ class FencedTableLog:
 
     async def append(self, first: int, entries: list[Entry], now: float) -> None:
         try:
-            with reaching(self.fenced.store.health):
+            with self.fenced.store.health.as_unavailable():
                 await self.fenced.append_many(self.table_pk, first, entries, now,
                                               self._token())
         except Fenced:
             self.lost("fenced")
             raise not_owner("this worker lost the table's lease") from None
+        self.fenced.store.health.answered()
         self.outgoing += [[kind, data] for kind, data in entries]
 
     async def set_seat(self, row: SeatRow, now: float) -> None:
         try:
-            with reaching(self.fenced.store.health):
+            with self.fenced.store.health.as_unavailable():
                 await self.fenced.set_seat(self.table_pk, row, now, self._token())
         except Fenced:
             self.lost("fenced")
             raise not_owner("this worker lost the table's lease") from None
+        self.fenced.store.health.answered()
         self.seat_written(row)

@@ -20,7 +20,6 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from usotsuki.core.json_guard import NotJson, TooDeep, escape_lone_surrogates, parse_json
 from usotsuki.server.health import unavailable
-from usotsuki.server.log import reaching
 from usotsuki.server.problems import refused_response
 from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
 from usotsuki.server.wire import Backlog
@@ -170,7 +169,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         await _deny(websocket, unavailable())
         return
     try:
-        with reaching(health):
+        with health.as_unavailable():
             table = await lobby.find(table_id)
     except Refused as exc:
         await _deny(websocket, exc)
@@ -188,7 +187,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
     client = Client(seat, hints, batch, None if seat is None else token_hash(token or ""))
     try:
         async with table.lock:  # no event can slip between the catch-up and the live stream
-            with reaching(health):
+            with health.as_unavailable():
                 await table.settle()
                 await table.prepare_socket(since)
             held = seat is None or table.holds(seat, client.holder)  # (not left meanwhile)
@@ -260,7 +259,7 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limits: L
                                "characters; this one was ignored"))
             continue
         try:
-            with reaching(table.store.health):
+            with table.store.health.as_unavailable():
                 await _handle(table, client, text, limits, time.perf_counter())
         except Refused as exc:  # the database away (a command's own refusals are answered
             client.send(_refusal(exc))  # by ``_handle``, with the command's id)
@@ -358,7 +357,7 @@ async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: flo
 
     try:
         # (serialised by the table's lock)
-        with reaching(table.store.health):
+        with table.store.health.as_unavailable():
             fresh = await table.act(client.seat, action, client.holder or "", ack, arrived,
                                     key)
     except Refused as exc:

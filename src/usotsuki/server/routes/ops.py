@@ -10,7 +10,6 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from usotsuki.server.config import Refused
 from usotsuki.server.health import ping
-from usotsuki.server.log import reaching
 from usotsuki.server.store import Store
 
 router = APIRouter(include_in_schema=False)
@@ -35,10 +34,11 @@ async def readyz(request: Request) -> JSONResponse:
     cluster = request.app.state.cluster
     checks: dict[str, bool] = {}
     try:
-        with reaching(store.health):
+        with store.health.as_unavailable():
             await asyncio.wait_for(store.call(ping, store.engine), CHECK_SECONDS)
             if cluster is not None:
                 await asyncio.wait_for(cluster.log.ping(), CHECK_SECONDS)
+        store.health.answered()
         checks["database"] = True
     except (Refused, TimeoutError):
         checks["database"] = False
