@@ -31,8 +31,13 @@ each worker renews its leases (one statement every ``ttl / 4`` seconds, whatever
 event loop is busy with); the tables whose lease another worker took are dropped (they
 become followers: fenced, they can never write again). Every ``ttl / 3`` seconds the
 loop takes leases expired for longer than the grace, of tables in play (a dead
-worker's): rebuilt from the log, deals due are dealt and bots and turn timers start
-again.
+worker's), a few at a time, the most recently used first: rebuilt from the log, deals
+due are dealt and bots and turn timers start again.
+
+While the database is away (:mod:`~usotsuki.server.health`) every lease is kept, new
+WebSockets are refused, and commands are answered ``unavailable``. Once it is back, no
+worker takes another's expired lease for a whole lease period: the owners renew theirs
+first, and nothing moves.
 """
 
 from __future__ import annotations
