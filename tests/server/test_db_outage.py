@@ -332,3 +332,35 @@ def test_orphans_are_counted_and_claimed_newest_first_a_few_at_a_time(
     for leases in (dead, survivor):
         leases.close()
     store.close()
+
+
+def test_bots_take_their_turn_again_once_the_database_is_back(pg_server: str) -> None:
+    # A bot's move that cannot be written is tried again after the refusal's hint (as
+    # a client would), not dropped: a game of bots only finishes across an outage.
+    from fastapi.testclient import TestClient
+    from server_helpers import create
+
+    from usotsuki.server.app import create_app
+
+    store = Store(new_database(pg_server, "usotsuki_bots"))
+    with TestClient(create_app(store=store, bot_delay=0.3, deal_seed=3)) as c:
+        table = create(c, "bluff", ["random", "random"])
+        live = c.app.state.lobby.by_id[table["table_id"]]  # type: ignore[attr-defined]
+        stop_postgres(pg_server)
+        try:
+            assert c.post(f"/api/tables/{table['table_id']}/start",
+                          json={"token": table["host_token"]}).status_code == 503
+        finally:
+            start_postgres(pg_server)
+        assert c.post(f"/api/tables/{table['table_id']}/start",
+                      json={"token": table["host_token"]}).status_code == 200
+        wait_for(lambda: live.seq >= 2, "a bot's first move")
+        stop_postgres(pg_server)
+        try:
+            wait_for(lambda: not store.health.reachable, "a bot's write to fail")
+            seq = live.seq
+        finally:
+            start_postgres(pg_server)
+        wait_for(lambda: live.seq > seq, "the bots to play on")
+        wait_for(lambda: live.status == "finished", "the game's end", 120.0)
+    store.close()
