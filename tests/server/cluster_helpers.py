@@ -217,10 +217,12 @@ class Cluster:
 
 @contextlib.contextmanager
 def cluster(db: str, workers: int = 3, extra: Sequence[str] = (),
-            connections: int = 4096, affinity: bool = False) -> Iterator[Cluster]:
+            connections: int = 4096, affinity: bool = False,
+            worker_dbs: Sequence[str] = ()) -> Iterator[Cluster]:
     """PostgreSQL database ``db`` (given), Redis, ``workers`` workers and nginx (round
     robin; ``affinity``: each table's WebSockets hashed to one worker, and the workers
-    hand a table's lease to the one its sockets reach)."""
+    hand a table's lease to the one its sockets reach). ``worker_dbs``: the URL each
+    worker reaches ``db`` at, in order (a proxy in between, say); else ``db``."""
     with tempfile.TemporaryDirectory(prefix="usotsuki-cluster-") as name:
         tmp = Path(name)
         redis = Redis(tmp)
@@ -231,7 +233,8 @@ def cluster(db: str, workers: int = 3, extra: Sequence[str] = (),
             subprocess.run([sys.executable, "-m", "usotsuki.cli.main", "db", "upgrade",
                             "--db", db], check=True, capture_output=True)
             options = [*extra, "--lease-follows-sockets"] if affinity else list(extra)
-            started = [Worker(tmp, f"w{i}", db, redis.url, *options) for i in range(workers)]
+            started = [Worker(tmp, f"w{i}", worker_dbs[i] if worker_dbs else db, redis.url,
+                              *options) for i in range(workers)]
             for w in started:
                 w.wait_ready()
             nginx = Nginx(tmp, [w.port for w in started], connections, affinity)
