@@ -22,7 +22,6 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -70,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
     print(table(outcomes))
     if args.json:
-        args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1))
+        # (``asdict`` would copy a Counter's items as its keys)
+        args.json.write_text(json.dumps([{**vars(o), "errors": dict(o.errors)}
+                                         for o in outcomes], indent=1))
     clean = all(o.lost == 0 and o.twice == 0 and o.finished == o.games and not o.disagree
                 for o in outcomes)
     return 0 if clean else 1

@@ -187,6 +187,21 @@ class Outcome:
     def unexpected_errors(self) -> dict[str, int]:
         return {code: n for code, n in self.errors.items() if code not in RETRYABLE}
 
+    def problems(self, resume_s: float) -> list[str]:
+        """What a player was not owed: empty when the games came through the fault
+        whole, with only retryable errors, each acting again within ``resume_s`` of
+        its end."""
+        found = [f"{what}: {n}" for what, n in (
+            ("acknowledged actions lost", self.lost), ("keys logged twice", self.twice),
+            ("seats' actions logged out of order", self.out_of_order),
+            ("games unfinished", self.games - self.finished)) if n]
+        found += self.disagree
+        if self.unexpected_errors:
+            found.append(f"errors a client cannot retry: {self.unexpected_errors}")
+        if late := [round(r, 1) for r in self.resumes if r >= resume_s]:
+            found.append(f"games that acted again only {late} s after the fault's end")
+        return found
+
     @staticmethod
     def spread(values: list[float]) -> str:
         if not values:
