@@ -10,7 +10,9 @@ table's log from PostgreSQL and checks what a player is owed:
 - every action a client got acknowledged is in the log exactly once, in the order the
   client made them (``lost``: acknowledged but not logged; ``twice``: a key logged more
   than once);
-- every game finished within ``GAME_S``;
+- every game finished within ``GAME_S``, and acted again soon after the fault's end;
+- the clients saw no error but the retryable ones (``unavailable``, an HTTP 503 before
+  a WebSocket's upgrade): never ``internal``;
 - each client's view agrees with the log: the events it was sent are the ones a fresh
   connection catching up from the log gets, its last state is that connection's, and
   its own actions in those events are the log's.
