@@ -57,6 +57,9 @@ PARTITION_S = 3 * LEASE + 2  # the worker cut off from PostgreSQL: past its leas
 # longer), short enough for `make test`.
 TABLES = (("bluff", {"max_cards": 3}), ("liar", {"turn_limit": 80}))
 LONG_TABLES = (("bluff", {"max_cards": 4}), ("liar", {"turn_limit": 160}))
+RESUME_S = 20.0
+"""Every game in play acts again within this of the fault's end ("within a few seconds";
+the bound leaves room for a loaded two-core machine: benchmarks/faults.py measures)."""
 RETRYABLE = frozenset({"unavailable", "http_503"})  # the errors a client may see and retry
 WORKER_OPTIONS = ["--bot-delay", "0.1", "--lease-seconds", str(LEASE),
                   "--sockets-per-address", "1000", "--tables-per-minute", "1000"]

@@ -15,12 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fault_scenarios import FAULTS, Fault, run
+from fault_scenarios import FAULTS, RESUME_S, Fault, run
 from pg_helpers import throwaway_postgres
-
-RESUME_S = 20.0
-"""Every game in play acts again within this of the fault's end ("within a few seconds";
-the bound leaves room for a loaded two-core machine: benchmarks/faults.py measures)."""
 
 
 @pytest.fixture(scope="module")
