@@ -182,7 +182,7 @@ class Outcome:
     errors: Counter[str] = field(default_factory=Counter)
     reconnects: int = 0
     pauses: list[float] = field(default_factory=list)  # per game, seconds
-    resumes: list[float] = field(default_factory=list)  # per game in play at the end
+    resumes: list[float] = field(default_factory=list)  # per game in play at the fault's end
     fault_s: float = 0.0  # how long the fault lasted
     acks: int = 0  # acknowledged actions in all
     in_play: int = 0  # games still in play at the fault's end
