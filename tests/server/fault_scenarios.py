@@ -45,6 +45,7 @@ from cluster_helpers import Cluster, cluster
 from fault_client import Seat
 from pg_helpers import new_database, restart_postgres
 from tcp_proxy import TcpProxy
+from waits import Deadline
 from websockets.asyncio.client import connect
 
 LEASE = 1.5  # --lease-seconds: a silent owner's tables move after about twice this
@@ -305,9 +306,9 @@ async def _check(stack: Cluster, games: list[Game], outcome: Outcome) -> None:
 async def _play(stage: Stage, games: list[Game], fault: Fault, outcome: Outcome,
                 start_tokens: list[tuple[str, str]], http: httpx.AsyncClient) -> None:
     tasks = [asyncio.create_task(s.play(GAME_S)) for g in games for s in g.seats]
-    for g in games:  # every seat connected before the start
-        while any(s.seat is None for s in g.seats):
-            await asyncio.sleep(0.05)
+    connected = Deadline("every seat's welcome", 60)
+    while any(s.seat is None for g in games for s in g.seats):  # before the start
+        await asyncio.sleep(min(0.05, connected.left()))
     for table_id, host in start_tokens:
         r = await http.post(f"/api/tables/{table_id}/start", json={"token": host})
         assert r.status_code == 200, r.text
