@@ -1,15 +1,17 @@
-"""A minimal client written from PROTOCOL.md, for the fault suite (tests/server/faults
-scenarios, benchmarks/faults.py): one seat of one table, played to the game's end
-through the balancer, whatever happens to the servers behind it.
+"""A minimal client written from PROTOCOL.md, for the fault suite
+(tests/server/fault_scenarios.py, benchmarks/faults.py): one seat of one table, played
+to the game's end through the balancer, whatever happens to the servers behind it.
 
 As PROTOCOL.md says a client should: it keeps the highest event number seen and
 reconnects with ``since=n``; it names each action with a ``key`` and, when the answer
 is lost (the socket closed first) or is ``unavailable``, sends the same action again
-with the same key, after the ``retry_after`` the error gives (or an HTTP 503's
-``Retry-After``), else after a short back-off with jitter. Any other refusal is
-counted and the seat acts afresh on the next state it is shown, as a person clicking
-again would. It records what a fault suite checks: every acknowledgement (its key,
-action, time), every error by code, every reconnection.
+with the same key. It waits the server's hint first (an error's ``retry_after``, an
+HTTP 503's ``Retry-After``, the ``unavailable`` before a 1013 close) plus jitter, else
+an exponential back-off with full jitter (the reference client's ``RetryPolicy``, here
+without its limit: the fault suite bounds whole games). Any other refusal is counted
+and the seat acts afresh on the next state it is shown, as a person clicking again
+would. It records what a fault suite checks: every acknowledgement (its key, action,
+time), every error by code, every reconnection.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from drive import choose
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from usotsuki.client.retry import Backoff, RetryPolicy
+
 RETRY_AFTER = "retry_after"
-BACKOFF_S = (0.2, 2.0)  # the first back-off and the longest, before jitter
+POLICY = RetryPolicy(attempts=2**31, give_up_after=float("inf"))
 
 
 @dataclass
@@ -58,7 +62,8 @@ class Seat:
     changed: list[int] = field(default_factory=list)  # events numbers seen with two bodies
     _pending: tuple[str, str] | None = None  # (key, action) sent, its answer not yet had
     _acted_on: int | None = None  # the state number the last action was chosen on
-    _failures: int = 0  # back-offs in a row
+    _backoff: Backoff = field(default_factory=lambda: Backoff(POLICY))
+    _hint: float | None = None  # the last retry_after of this socket's ``unavailable``
 
     @property
     def last_n(self) -> int:
@@ -81,21 +86,14 @@ class Seat:
             except InvalidStatus as exc:  # refused before the upgrade (503 while unready)
                 self.errors[f"http_{exc.response.status_code}"] += 1
                 retry = exc.response.headers.get("Retry-After")
-                await self._back_off(float(retry) if retry and retry.isdigit() else None)
+                await self._backoff.wait(float(retry) if retry and retry.isdigit() else None)
                 continue
             except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
                 pass
             if not self.finished and time.monotonic() < deadline:
                 self.reconnects += 1
-                await self._back_off(None)
-
-    async def _back_off(self, hint: float | None) -> None:
-        """Wait ``hint`` seconds (the server's retry hint) or an exponential back-off,
-        with jitter either way (clients must not all come back at once)."""
-        self._failures += 1
-        if hint is None:
-            hint = min(BACKOFF_S[1], BACKOFF_S[0] * 2 ** (self._failures - 1))
-        await asyncio.sleep(hint * random.uniform(0.5, 1.0) if hint > 0 else 0)
+                hint, self._hint = self._hint, None
+                await self._backoff.wait(hint)
 
     async def _session(self, ws: ClientConnection, deadline: float) -> None:
         if self._pending is not None:  # its answer was lost with the last socket
@@ -123,7 +121,7 @@ class Seat:
             self.state = message
             if message["status"] == "finished" and self.finished_at is None:
                 self.finished_at = time.monotonic()
-            self._failures = 0
+            self._backoff.reset()
             await self._maybe_act(ws)
         elif kind == "ack":
             if self._pending is not None and message.get("id") == self._pending[0]:
@@ -135,10 +133,12 @@ class Seat:
                 await self._maybe_act(ws)
         elif kind == "error":
             self.errors[message["code"]] += 1
+            if message["code"] == "unavailable":
+                self._hint = message.get(RETRY_AFTER)
             if self._pending is None or message.get("id") != self._pending[0]:
                 return
             if message["code"] == "unavailable":  # retryable: the same action, same key
-                await self._back_off(message.get(RETRY_AFTER))
+                await self._backoff.wait(self._hint)
                 await self._send(ws, *self._pending)
             else:  # refused: act afresh on the state as it is now
                 self._pending = self._acted_on = None
