@@ -318,6 +318,23 @@ class ClusterTable(Table):
         self.cluster.lease_changed("acquired", self)
         await self.resume()
 
+    async def _still_owner(self) -> bool:
+        """Before refusing a command by this copy's state: whether that state is the
+        log's. An owner whose lease no renewal confirmed lately asks the database; if
+        another worker took the table (and may have played on) it becomes a follower,
+        and the command goes to the new owner instead of being refused on stale state."""
+        if self.token is None or not self.cluster.lease_doubtful(self.row.pk):
+            return self.token is not None
+        token = self.token
+        with self.store.health.as_unavailable():
+            current = await self.cluster.lease_call(self.cluster.leases.current, self.row.pk)
+        if current == (self.cluster.me, token):  # nobody else can have written
+            self.cluster.confirmed[self.row.pk] = time.monotonic()
+            return True
+        if self.token == token:
+            self.demote("taken")
+        return False
+
     def demote(self, why: str, change: str = "lost") -> None:
         """Lost the lease: a follower from now on (fenced: no write can succeed)."""
         if self.token is None:
@@ -483,7 +500,7 @@ class ClusterTable(Table):
                     try:
                         done = await here()
                     except Refused as exc:
-                        if exc.code != NOT_OWNER:
+                        if exc.code != NOT_OWNER and await self._still_owner():
                             raise
                         continue  # lost the lease meanwhile: relay to the new owner
                     if self.games and not self.playing:  # (a leave, a rematch refused)
@@ -693,6 +710,8 @@ class Coordinator:
         # The leases held (table pk -> token), kept by the loop, renewed by a thread of
         # its own: a busy event loop (or a full store pool) cannot delay a renewal.
         self.owned: dict[int, int] = {}
+        # When a renewal (or the claim) last confirmed each lease (monotonic seconds).
+        self.confirmed: dict[int, float] = {}
         # Lease statements (claims, look-ups, hand-overs) in threads of their own: after
         # a failover, hundreds of reconnecting sockets load tables through the store's
         # threads, and the claims of the dead worker's tables waited behind them all.
@@ -711,8 +730,17 @@ class Coordinator:
         """This worker holds the table's lease with ``token`` now (None: no longer)."""
         if token is None:
             self.owned.pop(table_pk, None)
+            self.confirmed.pop(table_pk, None)
         else:
             self.owned[table_pk] = token
+            self.confirmed[table_pk] = time.monotonic()
+
+    def lease_doubtful(self, table_pk: int) -> bool:
+        """No renewal confirmed the table's lease for a lease period (this worker was
+        paused, or cut off from the database): another worker may have taken it and
+        played on, so this copy may be behind the log."""
+        confirmed = self.confirmed.get(table_pk, 0.0)
+        return time.monotonic() - confirmed > self.config.lease_seconds
 
     def lobby_for(self, store: Store, settings: Settings, clock: Clock,
                   runner: BotRunner | None = None) -> ClusterLobby:
@@ -1171,6 +1199,10 @@ class Coordinator:
                 kept = self.leases.renew(held)
                 if held:  # (a statement ran: the database answered)
                     self.health.answered()
+                    renewed = time.monotonic()
+                    for pk in kept:
+                        if pk in self.owned:
+                            self.confirmed[pk] = renewed
             except Exception as exc:  # the database away: leases kept, see above
                 if unreachable(exc):
                     self.health.failed(exc)

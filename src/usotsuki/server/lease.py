@@ -194,6 +194,14 @@ class Leases:
                 f"AND expires > {NOW} - :grace"), {"pk": table_pk, "grace": self.grace}).first()
         return None if row is None else (str(row[0]), int(row[1]))
 
+    def current(self, table_pk: int) -> tuple[str, int] | None:
+        """The lease row's owner and token, expired or not (whoever holds this token
+        is the only one who can have written since it was set)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(text("SELECT owner, token FROM leases WHERE table_pk = :pk"),
+                               {"pk": table_pk}).first()
+        return None if row is None else (str(row[0]), int(row[1]))
+
     def holder_until(self, table_pk: int) -> tuple[str, int, float] | None:
         """``holder``, and the seconds until another worker may take the lease (its
         expiry and the grace, from now: negative once it may)."""
