@@ -7,7 +7,8 @@ BENCH_STAMP := $(VENV)/.installed-bench
 TYPED := src/usotsuki
 
 # Set-up with uv (issue 15): uv itself comes from the package index into .uv/, then makes
-# .venv from the committed uv.lock (seconds instead of a minute of pip). Without uv, pip.
+# .venv from the committed uv.lock (seconds instead of a minute of pip). Without uv, pip,
+# held to uv.lock's versions (scripts/lock_constraints.py).
 # UV_PYTHON_DOWNLOADS=never: uv must use this machine's Python, never fetch one.
 UV := .uv/bin/uv
 export UV_PYTHON_DOWNLOADS := never
@@ -38,13 +39,15 @@ $(STAMP): pyproject.toml uv.lock | $(UV)
 	else \
 		$(PYTHON) -m venv $(VENV) && \
 		$(PY) -m pip install -q --disable-pip-version-check -U pip && \
-		$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'; \
+		$(PYTHON) scripts/lock_constraints.py uv.lock > $(VENV)/constraints.txt && \
+		$(PY) -m pip install -q --disable-pip-version-check -c $(VENV)/constraints.txt -e '.[dev]'; \
 	fi
 	touch $@
 
 $(BENCH_STAMP): $(STAMP)
 	@if [ -x $(UV) ]; then $(UV_SYNC) --locked --extra dev --extra bench; \
-	else $(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'; fi
+	else $(PY) -m pip install -q --disable-pip-version-check -c $(VENV)/constraints.txt \
+		-e '.[dev,bench]'; fi
 	touch $@
 
 # Rebuild the compiled cores when their sources changed since the build (a stale build is

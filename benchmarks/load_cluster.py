@@ -74,6 +74,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "server"))
 
 from cluster_helpers import Cluster, cluster  # noqa: E402
+from nginx_render import client_tls  # noqa: E402
 from pg_helpers import new_database, throwaway_postgres  # noqa: E402
 
 TARGET_P99_MS = 150.0
@@ -113,8 +114,14 @@ class Totals:
     messages: int = 0  # messages received (a batch frame holds several)
 
 
+def client_address(table: int) -> str:
+    """The loopback address a table's people connect from (a household each): nginx's
+    per-address limits (deploy/nginx.conf) then see many clients, as in a deployment."""
+    return f"127.1.{table // 250}.{table % 250 + 1}"
+
+
 async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline: float,
-                connected: asyncio.Event, think: float, hints: bool) -> None:
+                connected: asyncio.Event, think: float, hints: bool, address: str) -> None:
     from drive import choose
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -137,7 +144,8 @@ async def _seat(ws_url: str, table_id: str, token: str, totals: Totals, deadline
             async with connect(f"{ws_url}/ws/tables/{table_id}?token={token}&since={last_n}"
                                f"{show}",
                                max_size=2**22, open_timeout=30, compression=None,
-                               ping_interval=None) as ws:
+                               ping_interval=None, ssl=client_tls(),
+                               local_addr=(address, 0)) as ws:
                 connected.set()
                 while time.monotonic() < deadline:
                     # (a timer only while a person thinks: most frames need none)
@@ -491,21 +499,22 @@ async def _setup(url: str, tables: int, players: int, rules: dict[str, Any]
     import httpx
 
     gate = asyncio.Semaphore(16)
-    async with httpx.AsyncClient(base_url=url, timeout=60,
-                                 limits=httpx.Limits(max_connections=32)) as http:
-        async def one() -> tuple[str, str, list[str]]:
-            async with gate:
-                r = await http.post("/api/tables", json={
-                    "game": "bluff", "seats": [{}] * players, "rules": rules})
-                t = r.json()
-                tokens = []
-                for i in range(players):
-                    j = await http.post(f"/api/invites/{t['invite']}/join",
-                                        json={"name": f"p{i}", "seat": i})
-                    tokens.append(j.json()["token"])
-                return t["table_id"], t["host_token"], tokens
 
-        return list(await asyncio.gather(*(one() for _ in range(tables))))
+    async def one(i: int) -> tuple[str, str, list[str]]:
+        async with gate, httpx.AsyncClient(base_url=url, timeout=60, transport=(
+                httpx.AsyncHTTPTransport(local_address=client_address(i),
+                                         verify=client_tls()))) as http:
+            r = await http.post("/api/tables", json={
+                "game": "bluff", "seats": [{}] * players, "rules": rules})
+            t = r.json()
+            tokens = []
+            for seat in range(players):
+                j = await http.post(f"/api/invites/{t['invite']}/join",
+                                    json={"name": f"p{seat}", "seat": seat})
+                tokens.append(j.json()["token"])
+            return t["table_id"], t["host_token"], tokens
+
+    return list(await asyncio.gather(*(one(i) for i in range(tables))))
 
 
 async def _watch_move(stack: Cluster, victim: str, owned: list[str], killed: float,
@@ -540,20 +549,21 @@ async def _drive(stack: Cluster, tables: int, players: int, rules: dict[str, Any
     opened = await _setup(url, tables, players, rules)
     totals = Totals()
     deadline = time.monotonic() + seconds
-    ws_url = url.replace("http://", "ws://")
+    ws_url = stack.nginx.ws_url
     tasks, events = [], []
-    for table_id, _, tokens in opened:
+    for i, (table_id, _, tokens) in enumerate(opened):
         for token in tokens:
             connected = asyncio.Event()
             events.append(connected)
             hints = random.Random(f"hints:{table_id}:{token}").random() < hint_share
-            tasks.append(asyncio.create_task(_seat(ws_url, table_id, token, totals,
-                                                   deadline, connected, think, hints)))
+            tasks.append(asyncio.create_task(_seat(ws_url, table_id, token, totals, deadline,
+                                                   connected, think, hints,
+                                                   client_address(i))))
             if len(events) % 32 == 0:  # handshakes in batches, not thousands at once
                 await asyncio.gather(*(e.wait() for e in events[-32:]))
     await asyncio.gather(*(e.wait() for e in events))
     import httpx
-    async with httpx.AsyncClient(base_url=url, timeout=300,
+    async with httpx.AsyncClient(base_url=url, timeout=300, verify=client_tls(),
                                  limits=httpx.Limits(max_connections=32)) as http:
         gate = asyncio.Semaphore(16)
 

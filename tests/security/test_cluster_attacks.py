@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 from cluster_helpers import Cluster, Worker, cluster  # noqa: E402
 from core_helpers import ManualClock, holder, new_lobby, people_table, watch  # noqa: E402
 from drive import choose  # noqa: E402
+from nginx_render import client_tls  # noqa: E402
 from pg_helpers import new_database  # noqa: E402
 from test_cluster import pg_server  # noqa: E402, F401  (a fixture used here too)
 
@@ -54,7 +55,7 @@ def stack(pg_server: str) -> Iterator[Cluster]:  # noqa: F811
 
 
 def post(url: str, body: dict[str, Any]) -> httpx.Response:
-    return httpx.post(url, json=body, timeout=HTTP_SECONDS)
+    return httpx.post(url, json=body, timeout=HTTP_SECONDS, verify=client_tls())
 
 
 def new_table(owner: Worker, people: int) -> tuple[str, str]:

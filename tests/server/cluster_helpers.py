@@ -1,6 +1,7 @@
 """Real servers for the cluster tests and benchmark: Debian's redis-server and nginx
 (ECOSYSTEM.md section 4; the Makefile installs them), and ``usotsuki serve`` workers
-sharing a PostgreSQL database and Redis behind nginx (round robin)."""
+sharing a PostgreSQL database and Redis behind nginx, run with the shipped
+``deploy/nginx.conf`` (TLS with a self-signed certificate: ``nginx_render``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import contextlib
 import os
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import httpx
 from live_helpers import free_port
+from nginx_render import Site, certificate, client_tls, render
 
 
 def _wait(check: object, what: str, seconds: float = 30.0,
@@ -71,62 +74,10 @@ class Redis:
         self.start()
 
 
-PROXY = """
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-            proxy_connect_timeout 2s;
-            proxy_next_upstream error timeout http_502 http_503;"""
-
-NGINX_CONF = """
-worker_processes 1;
-worker_rlimit_nofile {connections};
-daemon off;
-{user}
-pid {tmp}/nginx.pid;
-error_log {tmp}/nginx-error.log warn;
-events {{ worker_connections {connections}; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body; proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi; uwsgi_temp_path {tmp}/uwsgi; scgi_temp_path {tmp}/scgi;
-    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-    upstream usotsuki {{
-{servers}
-    }}
-{tables_upstream}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://usotsuki;{proxy}
-        }}
-{tables_location}
-    }}
-}}
-"""
-
-# Table affinity (``affinity=True``; deploy/nginx.conf documents it): a table's
-# WebSockets all reach the worker chosen by a consistent hash of the table's id; every
-# other request is spread round robin as before.
-TABLES_UPSTREAM = """
-    map $uri $usotsuki_table {{ "~^/ws/tables/(?<id>[^/]+)" $id; default ""; }}
-    upstream usotsuki_tables {{
-        hash $usotsuki_table consistent;
-{servers}
-    }}"""
-TABLES_LOCATION = """
-        location /ws/tables/ {{
-            proxy_pass http://usotsuki_tables;{proxy}
-        }}"""
-
-
 class Nginx:
-    """nginx in the foreground, balancing ``ports`` round robin (WebSocket upgrade)."""
+    """The shipped ``deploy/nginx.conf`` in the foreground (``nginx_render``): TLS at
+    ``url`` (``client_tls()`` verifies it), plain HTTP at ``http_url`` (redirects), the
+    workers at ``ports``; ``affinity=False``: table WebSockets round robin too."""
 
     def __init__(self, tmp: Path, ports: Sequence[int], connections: int = 4096,
                  affinity: bool = False) -> None:
@@ -134,21 +85,20 @@ class Nginx:
         if not os.path.exists(binary):
             raise RuntimeError("nginx is not installed: run `make test` (it installs "
                                "Debian's nginx-light) or `apt-get install -y nginx-light`")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;"
-                            for p in ports)
+        self.port, http_port = free_port(), free_port()
+        self.url = f"https://127.0.0.1:{self.port}"
+        self.ws_url = f"wss://127.0.0.1:{self.port}"
+        self.http_url = f"http://127.0.0.1:{http_port}"
+        self.prefix = tmp
+        cert, key = certificate()
         conf = tmp / "nginx.conf"
-        tables = {"tables_upstream": "", "tables_location": ""}
-        if affinity:
-            tables = {"tables_upstream": TABLES_UPSTREAM.format(servers=servers),
-                      "tables_location": TABLES_LOCATION.format(proxy=PROXY)}
-        conf.write_text(NGINX_CONF.format(
-            tmp=tmp, port=self.port, servers=servers, connections=connections,
-            user="user root;" if os.geteuid() == 0 else "", proxy=PROXY, **tables))
+        conf.write_text(render(Site(
+            [f"127.0.0.1:{p}" for p in ports], http_port, self.port, cert, key, tmp,
+            connections, affinity, as_root=os.geteuid() == 0)))
         self.process = subprocess.Popen([binary, "-p", str(tmp), "-c", str(conf)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait(lambda: httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200,
+        _wait(lambda: httpx.get(f"{self.url}/healthz", timeout=1,
+                                verify=client_tls()).status_code == 200,
               "nginx", process=self.process)
 
     def stop(self) -> None:
@@ -203,6 +153,14 @@ class Cluster:
 
     def worker(self, name: str) -> Worker:
         return next(w for w in self.workers if w.name == name)
+
+    def ws_base(self, port: int) -> str:
+        """WebSockets' base URL at ``port``: nginx's (TLS) or a worker's (plain)."""
+        return self.nginx.ws_url if port == self.nginx.port else f"ws://127.0.0.1:{port}"
+
+    def tls(self, port: int) -> ssl.SSLContext | None:
+        """What a WebSocket client to ``port`` verifies nginx with (None: a worker)."""
+        return client_tls() if port == self.nginx.port else None
 
     def owner(self, table_id: str) -> tuple[str, int] | None:
         """The worker holding a live lease on the table, and its token."""

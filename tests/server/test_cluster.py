@@ -19,6 +19,7 @@ import httpx
 import psycopg
 import pytest
 from cluster_helpers import Cluster, cluster
+from nginx_render import client_tls
 from drive import choose
 from pg_helpers import new_database, throwaway_postgres
 from waits import Deadline
@@ -39,11 +40,12 @@ HTTP_SECONDS = 30.0  # an HTTP answer's timeout: on a loaded machine (other test
 
 
 def post(url: str, **kwargs: Any) -> httpx.Response:
-    return httpx.post(url, timeout=HTTP_SECONDS, **kwargs)
+    """A POST to a worker (http) or to nginx (https, its test certificate trusted)."""
+    return httpx.post(url, timeout=HTTP_SECONDS, verify=client_tls(), **kwargs)
 
 
 def get(url: str, **kwargs: Any) -> httpx.Response:
-    return httpx.get(url, timeout=HTTP_SECONDS, **kwargs)
+    return httpx.get(url, timeout=HTTP_SECONDS, verify=client_tls(), **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +98,8 @@ class Person:
     def _connect(self, port: int) -> None:
         since = max(self.events, default=-1)
         self.ws: ClientConnection = opened(connect(
-            f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}?token={self.token}"
-            f"&since={since}", open_timeout=10))
+            f"{self.stack.ws_base(port)}/ws/tables/{self.table_id}?token={self.token}"
+            f"&since={since}", open_timeout=10, ssl=self.stack.tls(port)))
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome["type"] == "welcome", welcome
         self.seat = welcome["seat"]

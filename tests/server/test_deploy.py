@@ -4,19 +4,28 @@ options, and the nginx configuration is checked by Debian's nginx (``nginx -t``)
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
+from cluster_helpers import Nginx
+from live_helpers import Server
+from nginx_render import Site, certificate, client_tls, render
 from typer.main import get_command
 
 from usotsuki.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
+sys.path.insert(0, str(ROOT / "scripts"))
 
 
 def _serve_options() -> set[str]:
@@ -41,37 +50,153 @@ def test_compose_runs_three_workers_behind_nginx_on_postgres_and_redis() -> None
         assert "--redis" in options and "--forwarded-allow-ips" in options
         db = next(o for o in worker["command"] if o.startswith("--db="))
         assert db.startswith("--db=postgresql://") and "@postgres:5432/" in db
+        assert ":" not in db.removeprefix("--db=postgresql://").split("@")[0]  # no password
+        assert "--db-password-file=/run/secrets/db_password" in worker["command"]
+        assert worker["secrets"] == ["db_password"]
         assert set(worker["depends_on"]) == {"postgres", "redis", "migrate"}
         assert worker["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
         assert services["migrate"]["command"] == [db]  # the workers' database
+        assert services["migrate"]["secrets"] == ["db_password"]  # PGPASSWORD from it
         assert "/readyz" in " ".join(worker["healthcheck"]["test"])
     proxy = next(o for o in services["worker1"]["command"]
                  if o.startswith("--forwarded-allow-ips="))
     assert proxy.split("=", 1)[1] == services["nginx"]["networks"]["backend"]["ipv4_address"]
-    for volume in services["nginx"]["volumes"]:
-        assert (DEPLOY / volume.split(":")[0]).is_file()
+    assert (DEPLOY / services["nginx"]["volumes"][0].split(":")[0]).is_file()  # nginx.conf
+    assert services["postgres"]["environment"]["POSTGRES_PASSWORD_FILE"] == \
+        "/run/secrets/db_password"
+    assert "db_password" in compose["secrets"]
 
 
 def test_the_dockerfile_copies_what_exists_and_serves() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
-    for line in re.findall(r"^COPY (.+) \S+$", dockerfile, re.M):
+    for line in re.findall(r"^COPY (?!--from)(.+) \S+$", dockerfile, re.M):
         for source in line.split():
             assert (ROOT / source).exists(), source
     assert 'ENTRYPOINT ["usotsuki", "serve"]' in dockerfile
+
+
+def test_the_dockerfile_installs_what_uv_lock_pins() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    runs = re.findall(r"^RUN (.+)$", dockerfile, re.M)
+    installs = [r for r in runs if re.search(r"\b(pip|uv) (install|sync)\b", r)]
+    syncs = [r for r in installs if "uv sync" in r]
+    assert len(syncs) == 2 and all("--locked" in r and "--no-dev" in r for r in syncs)
+    # pip installs uv alone, at a pinned version; nothing else comes from outside the lock
+    assert [r for r in installs if r not in syncs] == [
+        next(r for r in runs if re.fullmatch(r"pip install uv==[\d.]+", r))]
+    copies = re.findall(r"^COPY (?!--from)(.+) \S+$", dockerfile, re.M)
+    assert "uv.lock" in copies[0].split()  # the lock is there for the first sync
+    assert "COPY --from=build /app/.venv /app/.venv" in dockerfile
+
+
+def test_make_installs_the_locked_versions_with_or_without_uv() -> None:
+    import tomllib
+
+    makefile = (ROOT / "Makefile").read_text()
+    # with uv: --locked, but right after `uv lock` re-made a lock behind pyproject.toml
+    syncs = re.findall(r"(\$\(UV\) lock -q[^&]*&& )?\$\(UV_SYNC\)([^;|]*)", makefile)
+    assert syncs and all("--locked" in options for relocked, options in syncs
+                         if not relocked), syncs
+    # the pip fallback (no uv): every install with dependencies is held to uv.lock
+    pips = [line for line in makefile.replace("\\\n", " ").splitlines()
+            if "pip install" in line and "-e " in line and "--no-deps" not in line
+            and "$(PY)" in line]
+    assert pips and all("-c $(VENV)/constraints.txt" in line for line in pips), pips
+    from lock_constraints import constraints
+
+    pinned = constraints(ROOT / "uv.lock")
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    fastapi = next(p for p in lock["package"] if p["name"] == "fastapi")
+    assert f"fastapi=={fastapi['version']}" in pinned
+    assert len(pinned) == len(lock["package"]) - 1  # all but the project itself
 
 
 def test_the_nginx_configuration_is_valid(tmp_path: Path) -> None:
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         pytest.fail("nginx is not installed: `make test` installs Debian's nginx-light")
-    # compose's service names resolve only inside its network: loopback stands in.
-    conf = re.sub(r"worker\d:8000", "127.0.0.1:8000", (DEPLOY / "nginx.conf").read_text())
+    cert, key = certificate()
+    conf = render(Site(["127.0.0.1:8000"], 8080, 8443, cert, key, tmp_path,
+                       as_root=os.geteuid() == 0))
     (tmp_path / "nginx.conf").write_text(conf)
     result = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c",
-                             str(tmp_path / "nginx.conf"), "-g", f"pid {tmp_path}/pid;"],
-                            capture_output=True, text=True)
+                             str(tmp_path / "nginx.conf")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "Upgrade $http_upgrade" in conf and "X-Forwarded-For $remote_addr" in conf
+
+
+def test_the_test_nginx_differs_from_the_shipped_one_only_in_addresses_and_paths(
+        tmp_path: Path) -> None:
+    shipped = (DEPLOY / "nginx.conf").read_text()
+    cert, key = certificate()
+    ours = render(Site(["127.0.0.1:1", "127.0.0.1:2"], 8080, 8443, cert, key, tmp_path))
+    # What may change: upstream servers, listeners, certificate, pid/log/temp/ACME paths,
+    # and the process settings (one foreground process, its connections).
+    changeable = re.compile(r"^\s*(server \S+:\d+ |listen |ssl_certificate|pid |error_log |"
+                            r"root |worker_processes |worker_connections |daemon |"
+                            r"worker_rlimit_nofile |user |client_body_temp_path )")
+    kept = [line for line in shipped.splitlines() if not changeable.match(line)]
+    assert kept == [line for line in ours.splitlines() if not changeable.match(line)]
+    assert "listen 127.0.0.1:8443 ssl http2;" in ours and "listen 127.0.0.1:8080;" in ours
+    assert ours.count("server 127.0.0.1:1 max_fails=1") == 2  # both upstreams
+
+
+@pytest.fixture(scope="module")
+def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Nginx]:
+    """One worker (SQLite) behind the shipped nginx configuration."""
+    tmp = tmp_path_factory.mktemp("proxied")
+    server = Server(str(tmp / "games.sqlite3"), "--bot-delay", "0",
+                    "--forwarded-allow-ips", "127.0.0.1")
+    nginx = Nginx(tmp, [server.port], affinity=True)
+    try:
+        yield nginx
+    finally:
+        nginx.stop()
+        server.stop()
+
+
+def test_nginx_serves_tls_and_redirects_plain_http(proxied: Nginx) -> None:
+    r = httpx.get(f"{proxied.url}/healthz", verify=client_tls(), timeout=10)
+    assert r.status_code == 200 and r.url.scheme == "https"
+    assert r.headers["strict-transport-security"].startswith("max-age=")
+    with pytest.raises(httpx.ConnectError):  # a client that does not trust it refuses it
+        httpx.get(f"{proxied.url}/healthz", timeout=10)
+    plain = httpx.get(f"{proxied.http_url}/tables/x?y=1", timeout=10)
+    assert plain.status_code == 301
+    assert plain.headers["location"] == "https://127.0.0.1/tables/x?y=1"
+    # an ACME challenge stays on plain HTTP (the webroot certbot writes to)
+    (proxied.prefix / "acme" / ".well-known" / "acme-challenge").mkdir(parents=True)
+    (proxied.prefix / "acme" / ".well-known" / "acme-challenge" / "t0ken").write_text("ok")
+    acme = httpx.get(f"{proxied.http_url}/.well-known/acme-challenge/t0ken", timeout=10)
+    assert acme.status_code == 200 and acme.text == "ok"
+
+
+def test_a_websocket_plays_through_tls(proxied: Nginx) -> None:
+    from websockets.sync.client import connect
+
+    api = httpx.Client(base_url=proxied.url, verify=client_tls(), timeout=10)
+    table = api.post("/api/tables", json={"game": "bluff", "seats": [{}, {"bot": "easy"}],
+                                          "rules": {}}).json()
+    token = api.post(f"/api/invites/{table['invite']}/join",
+                     json={"name": "Ann", "seat": 0}).json()["token"]
+    with connect(f"{proxied.ws_url}/ws/tables/{table['table_id']}?token={token}",
+                 ssl=client_tls(), open_timeout=10) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+
+
+def test_expensive_posts_are_limited_per_address_with_a_json_429(proxied: Nginx) -> None:
+    """/api/replay: 1 a second, a burst of 10; a GET is never counted."""
+    with httpx.Client(base_url=proxied.url, verify=client_tls(), timeout=10) as api:
+        answers = [api.post("/api/replay", content=b"{}",
+                            headers={"content-type": "application/json"})
+                   for _ in range(16)]
+        statuses = [a.status_code for a in answers]
+        assert 429 not in statuses[:10], statuses  # the burst reaches the server
+        refused = [a for a in answers if a.status_code == 429]
+        assert refused, statuses
+        assert refused[0].json()["error"] == "too_many_requests"
+        assert refused[0].headers["retry-after"] == "1"
+        assert all(api.get("/healthz").status_code == 200 for _ in range(20))
 
 
 def test_a_cluster_needs_postgresql_and_a_redis_url() -> None:

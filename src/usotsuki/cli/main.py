@@ -247,8 +247,16 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[str | None, typer.Option(
+        envvar="USOTSUKI_DB", show_envvar=True,
         help="SQLite file, or a postgresql://user@host/db URL "
-             "(default: ~/.local/share/usotsuki/server.sqlite3).")] = None,
+             "(default: ~/.local/share/usotsuki/server.sqlite3). A password belongs "
+             "in the environment or a file, not here: the command line is public (ps).")]
+    = None,
+    db_file: Annotated[Path | None, typer.Option(
+        help="Read --db from this file (a Docker secret: /run/secrets/...).")] = None,
+    db_password_file: Annotated[Path | None, typer.Option(
+        help="The password of the --db URL, read from this file (libpq's PGPASSWORD "
+             "and ~/.pgpass work too).")] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before acting.")] = 0.8,
     turn_seconds: Annotated[float | None, typer.Option(
         help="A bot plays for a person who has not acted within this many seconds.")] = None,
@@ -318,7 +326,13 @@ def serve(
     = False,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
-    from usotsuki.server.serve import Deployment, Limits, run_server
+    from usotsuki.server.serve import Deployment, Limits, database_url, run_server
+
+    try:
+        db = database_url(db, db_file, db_password_file)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
 
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
                     idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address,

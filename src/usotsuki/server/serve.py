@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 
 from usotsuki.core.errors import InvalidRules
 from usotsuki.server.connections import (
@@ -107,6 +111,46 @@ class Deployment:
         if self.log_format not in ("text", "json"):
             return "--log-format must be text or json"
         return None
+
+
+def database_url(db: str | None, db_file: Path | None = None,
+                 password_file: Path | None = None) -> str | None:
+    """``--db``, or the URL in ``db_file``, with the password in ``password_file`` (the
+    command line is readable by every user: ``ps``, ``/proc/<pid>/cmdline``)."""
+    if db_file is not None:
+        if db is not None:
+            raise ValueError("give --db (or USOTSUKI_DB) or --db-file, not both")
+        db = _read_secret(db_file, "--db-file")
+    if password_file is None:
+        if db is not None and db_file is None and os.environ.get("USOTSUKI_DB") != db \
+                and _url(db).password is not None:
+            print("warning: the database password is on the command line, where every "
+                  "user of this host can read it: use USOTSUKI_DB, --db-file or "
+                  "--db-password-file (docs/deploy.md)", file=sys.stderr)
+        return db
+    if db is None or "://" not in db:
+        raise ValueError("--db-password-file needs a postgresql:// URL in --db")
+    password = _read_secret(password_file, "--db-password-file")
+    return _url(db).set(password=password).render_as_string(hide_password=False)
+
+
+def _url(db: str) -> URL:
+    if "://" not in db:
+        return URL.create("sqlite", database=db)
+    try:
+        return make_url(db)
+    except ArgumentError as exc:
+        raise ValueError(f"--db: not a database URL: {exc}") from None
+
+
+def _read_secret(path: Path, option: str) -> str:
+    try:
+        value = path.read_text().strip()
+    except OSError as exc:
+        raise ValueError(f"{option}: cannot read {path}: {exc.strerror}") from None
+    if not value:
+        raise ValueError(f"{option}: {path} is empty")
+    return value
 
 
 def run_server(host: str, port: int, db: str | None, bot_delay: float,
