@@ -92,6 +92,7 @@ class Person:
         self.acks: list[dict[str, Any]] = []
         self.refused: list[str] = []  # the codes of this person's refused actions
         self.reconnects = 0
+        self.close_codes: list[int | None] = []  # the server's code each time it closed
         self.seat = -1
         self._connect(port)
 
@@ -114,6 +115,7 @@ class Person:
         except TimeoutError:
             deadline.fail()
         except ConnectionClosed:  # its worker died: back through the balancer
+            self.close_codes.append(self.ws.close_code)
             self.ws.close()
             self.reconnects += 1
             self._connect(self.stack.nginx.port)

@@ -324,6 +324,10 @@ def serve(
         help="Upgrade a PostgreSQL database's schema before serving (a single node; a "
              "cluster runs `usotsuki db upgrade` instead). SQLite is always upgraded.")]
     = False,
+    drain_seconds: Annotated[float, typer.Option(
+        help="On SIGTERM: stop accepting, close WebSockets (clients reconnect to another "
+             "worker), give requests in flight this long, release the tables, exit.")]
+    = 10.0,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
     from usotsuki.server.serve import Deployment, Limits, database_url, run_server
@@ -339,7 +343,8 @@ def serve(
                     sockets_per_network, ipv4_prefix, ipv6_prefix, unload_minutes,
                     retention_days=retention_days)
     deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
-                            lease_follows_sockets, migrate=migrate)
+                            lease_follows_sockets, migrate=migrate,
+                            drain_seconds=drain_seconds)
     raise typer.Exit(run_server(host, port, db, bot_delay, turn_seconds, deal_seed, limits,
                                 allowed_host or (), deployment))
 

@@ -803,29 +803,36 @@ class Coordinator:
         self._renewer.start()
 
     async def close(self) -> None:
+        """Leave the cluster (a drain's last step: the sockets are closed already). The
+        leases are released while relayed commands are still heard here: each is then
+        answered "not the owner", and its follower takes the table at once."""
         self._stopping.set()
         if self._renewer is not None:
             await asyncio.to_thread(self._renewer.join)
             self._renewer = None
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        listening = self._tasks[:2]  # the listener and the publisher
+        for task in self._tasks[2:]:  # the tick: it would claim the leases back
+            await self._cancel(task)
         if self.lobby is not None:
             owned = [t for t in self.lobby.tables() if t.owner]
             for t in owned:
-                t.demote("shutdown")
+                t.demote("at shutdown", "released")
             with contextlib.suppress(Exception):
                 await self.store.call(self.leases.release, [t.row.pk for t in owned])
-                for _ in owned:
-                    self._count_lease("released")
+        for task in listening:
+            await self._cancel(task)
         for client in (self.redis, self._subscriber):
             with contextlib.suppress(Exception):
                 await client.aclose()
         await self.log.close()
         self._lease_threads.shutdown(wait=True)
         self.leases.close()
+
+    @staticmethod
+    async def _cancel(task: asyncio.Task[None]) -> None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
 
     # publishing (ordered, never blocking a table: a lost message is found in the log)
 

@@ -98,6 +98,9 @@ class Deployment:
     lease_follows_sockets: bool = False
     # Upgrade a PostgreSQL schema at start (one node); else only checked (migrate.py).
     migrate: bool = False
+    # SIGTERM drains: no new connection, WebSockets closed with 1012 (the pages
+    # reconnect), requests in flight given this long, then the tables' leases released.
+    drain_seconds: float = 10.0
 
     def problem(self, db: str | None) -> str | None:
         if self.redis is not None and not (db or "").startswith(("postgresql://",
@@ -108,6 +111,8 @@ class Deployment:
             return "--redis must be a redis:// URL"
         if not 0.5 <= self.lease_seconds <= 60:
             return "--lease-seconds must be between 0.5 and 60"
+        if not 0 <= self.drain_seconds <= 600:
+            return "--drain-seconds must be between 0 and 600"
         if self.log_format not in ("text", "json"):
             return "--log-format must be text or json"
         return None
@@ -254,5 +259,5 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
     gc.freeze()
     time_collections(app.state.metrics)
     uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(),
-                **proxy_options)
+                timeout_graceful_shutdown=deployment.drain_seconds, **proxy_options)
     return 0
