@@ -193,6 +193,7 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
         db = str(path)
     elif "://" not in db:
         Path(db).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    shown = db if "://" not in db else _url(db).render_as_string(hide_password=True)
     try:
         # One process on SQLite upgrades its schema; workers on PostgreSQL check it, and
         # `usotsuki db upgrade` upgrades it once (docs/deploy.md, Schema migrations).
@@ -202,10 +203,10 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except (InvalidRules, ValueError, OSError) as exc:
-        print(f"error: cannot open the database {db!r}: {exc}", file=sys.stderr)
+        print(f"error: cannot open the database {shown!r}: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # a database that cannot be reached: say so, no traceback
-        print(f"error: cannot open the database {db!r}: {type(exc).__name__}: {exc}",
+        print(f"error: cannot open the database {shown!r}: {type(exc).__name__}: {exc}",
               file=sys.stderr)
         return 2
     settings = Settings(bot_delay=bot_delay, turn_seconds=turn_seconds, deal_seed=deal_seed,
