@@ -19,8 +19,8 @@ import httpx
 import psycopg
 import pytest
 from cluster_helpers import Cluster, cluster
-from nginx_render import client_tls
 from drive import choose
+from nginx_render import client_tls
 from pg_helpers import new_database, throwaway_postgres
 from waits import Deadline
 from websockets.exceptions import ConnectionClosed, InvalidStatus

@@ -14,7 +14,6 @@ import psycopg
 import pytest
 from cluster_helpers import Cluster, cluster
 from pg_helpers import new_database
-from waits import GAME_S, wait_for
 from test_cluster import (  # noqa: F401  (pg_server, sockets: fixtures used here too)
     Person,
     check_nothing_lost,
@@ -27,16 +26,17 @@ from test_cluster import (  # noqa: F401  (pg_server, sockets: fixtures used her
     sockets,
     start,
 )
+from waits import GAME_S, wait_for
 
 from usotsuki.replay import replay_record
 
 LEASE = 1.5
-DRAIN = 5.0  # --drain-seconds
+DRAIN = 5  # --drain-seconds
 GRACE = 30.0  # deploy/compose.yaml's stop_grace_period: docker SIGKILLs after it
 
 
 @pytest.fixture(scope="module")
-def stack(pg_server: str) -> Iterator[Cluster]:
+def stack(pg_server: str) -> Iterator[Cluster]:  # noqa: F811
     db = new_database(pg_server, "usotsuki_drain")
     with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", str(LEASE),
                          "--drain-seconds", str(DRAIN)], affinity=True) as c:

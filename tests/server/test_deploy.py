@@ -217,4 +217,26 @@ def test_the_database_takes_every_connection_three_workers_may_open() -> None:
     command = compose["services"]["postgres"]["command"]
     limit = int(next(c.split("=", 1)[1] for c in command if c.startswith("max_connections=")))
     store_pool = 8 + 8  # Store's engine: pool_size + max_overflow
-    assert limit >= 3 * (store_pool + 2 * POOL + WRITES) + 3  # (+ PostgreSQL's reserved)
+    per_worker = store_pool + 2 * POOL + WRITES
+    # four workers (one more during a rolling restart), PostgreSQL's reserved 3
+    assert limit >= 4 * per_worker + 3
+    # docs/deploy.md quotes the same arithmetic
+    docs = (ROOT / "docs" / "deploy.md").read_text()
+    assert f"may open {per_worker} connections" in docs
+    assert f"Three workers: {3 * per_worker}" in docs and f"restart: {4 * per_worker}" in docs
+
+
+def test_behind_a_trusted_proxy_one_address_may_be_a_crowd() -> None:
+    from usotsuki.server.serve import Limits
+
+    direct, proxied = Limits().for_deployment(False), Limits().for_deployment(True)
+    assert (direct.address_sockets, direct.network_sockets) == (32, 128)
+    assert (proxied.address_sockets, proxied.network_sockets) == (256, 1024)
+    chosen = Limits(sockets_per_address=10).for_deployment(True)
+    assert (chosen.address_sockets, chosen.network_sockets) == (10, 40)  # as given
+    assert "--sockets-per-address" in str(Limits(sockets_per_address=0).problem())
+    # nginx's own cap per address leaves room for the workers' (a page or two besides
+    # each WebSocket)
+    shipped = (DEPLOY / "nginx.conf").read_text()
+    nginx_cap = int(re.search(r"limit_conn per_address (\d+);", shipped)[1])  # type: ignore[index]
+    assert nginx_cap >= 2 * proxied.address_sockets

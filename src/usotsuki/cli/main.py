@@ -283,8 +283,10 @@ def serve(
         help="Bots get only CPU time nobody else wants (Linux SCHED_IDLE); "
              "--no-bot-idle-cpu: nice 10.")]
     = True,
-    sockets_per_address: Annotated[int, typer.Option(
-        help="WebSockets open at once from one client address.")] = 32,
+    sockets_per_address: Annotated[int | None, typer.Option(
+        help="WebSockets open at once from one client address, in all the workers "
+             "(default: 32; 256 with --forwarded-allow-ips, where one address may be "
+             "a school's or a carrier's NAT: docs/deploy.md).")] = None,
     bot_games_per_address: Annotated[int, typer.Option(
         help="Of --bot-games, the games of bots only that one client address's tables "
              "may play at once.")] = 2,
@@ -324,10 +326,10 @@ def serve(
         help="Upgrade a PostgreSQL database's schema before serving (a single node; a "
              "cluster runs `usotsuki db upgrade` instead). SQLite is always upgraded.")]
     = False,
-    drain_seconds: Annotated[float, typer.Option(
+    drain_seconds: Annotated[int, typer.Option(
         help="On SIGTERM: stop accepting, close WebSockets (clients reconnect to another "
              "worker), give requests in flight this long, release the tables, exit.")]
-    = 10.0,
+    = 10,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
     from usotsuki.server.serve import Deployment, Limits, database_url, run_server

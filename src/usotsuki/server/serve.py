@@ -6,7 +6,7 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,13 @@ def uvicorn_options() -> dict[str, Any]:
             "ws_per_message_deflate": False, "ws": quiet_ping_protocol()}
 
 
+SOCKETS_PER_ADDRESS = 32  # WebSockets from one address facing the worker directly
+# Behind a trusted proxy: a NAT of a few hundred players (one table's socket each) gets
+# in; one host's sockets stay a small share of a worker's MAX_CONNECTIONS. Floods are
+# stopped per token and seat (rate limits), not here (docs/deploy.md, "Per-address caps").
+SOCKETS_PER_ADDRESS_PROXIED = 256
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's bounds (``usotsuki serve --help``); see ``config.Settings``."""
@@ -51,7 +58,9 @@ class Limits:
     bot_games: int = 4
     idle_hours: float = 24.0
     bot_idle_cpu: bool = True
-    sockets_per_address: int = 32  # WebSockets open at once from one client address
+    # WebSockets open at once from one client address; None: SOCKETS_PER_ADDRESS, or
+    # SOCKETS_PER_ADDRESS_PROXIED behind a trusted proxy (``for_deployment``)
+    sockets_per_address: int | None = None
     bot_games_per_address: int = 2  # of --bot-games, those one client address's tables play
     # and from one network (an IPv4 /24, an IPv6 /64); None: 4 addresses' worth
     sockets_per_network: int | None = None
@@ -65,10 +74,24 @@ class Limits:
         return Networks(self.ipv4_prefix, self.ipv6_prefix)
 
     @property
+    def address_sockets(self) -> int:
+        if self.sockets_per_address is None:
+            return SOCKETS_PER_ADDRESS
+        return self.sockets_per_address
+
+    @property
     def network_sockets(self) -> int:
         if self.sockets_per_network is not None:
             return self.sockets_per_network
-        return 4 * self.sockets_per_address
+        return 4 * self.address_sockets
+
+    def for_deployment(self, proxied: bool) -> Limits:
+        """The per-address default for where the worker stands: behind a trusted proxy
+        (``--forwarded-allow-ips``) it serves a public site, where one address may be a
+        school's or a carrier's NAT; facing clients directly, the small one."""
+        if self.sockets_per_address is not None or not proxied:
+            return self
+        return replace(self, sockets_per_address=SOCKETS_PER_ADDRESS_PROXIED)
 
     def problem(self) -> str | None:
         if self.bot_workers < 1 or self.bot_deadline <= 0:
@@ -79,7 +102,7 @@ class Limits:
             return "--idle-hours and --unload-minutes must be > 0"
         if self.retention_days < 0:
             return "--retention-days must be >= 0 (0: keep every log)"
-        if self.sockets_per_address < 1 or self.network_sockets < self.sockets_per_address:
+        if self.address_sockets < 1 or self.network_sockets < self.address_sockets:
             return "--sockets-per-address must be >= 1 and --sockets-per-network >= it"
         return self.networks.problem()
 
@@ -100,7 +123,7 @@ class Deployment:
     migrate: bool = False
     # SIGTERM drains: no new connection, WebSockets closed with 1012 (the pages
     # reconnect), requests in flight given this long, then the tables' leases released.
-    drain_seconds: float = 10.0
+    drain_seconds: int = 10
 
     def problem(self, db: str | None) -> str | None:
         if self.redis is not None and not (db or "").startswith(("postgresql://",
@@ -179,8 +202,8 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
     if bot_delay < 0 or (turn_seconds is not None and turn_seconds <= 0):
         print("error: --bot-delay must be >= 0 and --turn-seconds > 0", file=sys.stderr)
         return 2
-    limits = limits or Limits()
     deployment = deployment or Deployment()
+    limits = (limits or Limits()).for_deployment(deployment.forwarded_allow_ips is not None)
     if (problem := limits.problem() or deployment.problem(db)) is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -224,14 +247,14 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
         deployment.lease_follows_sockets)
     try:
         app = create_app(store=store, settings=settings, allowed_hosts=hosts,
-                         ws_per_address=limits.sockets_per_address,
+                         ws_per_address=limits.address_sockets,
                          ws_per_network=limits.network_sockets,
                          networks=limits.networks, cluster=cluster)
     except Exception as exc:  # the leases' table cannot be made: say so, no traceback
         print(f"error: cannot join the cluster: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     # HTTP connections (before any upgrade) may be twice the WebSockets: pages, API calls
-    GuardedH11Protocol.per_address = max(TCP_PER_ADDRESS, 2 * limits.sockets_per_address)
+    GuardedH11Protocol.per_address = max(TCP_PER_ADDRESS, 2 * limits.address_sockets)
     GuardedH11Protocol.per_network = max(TCP_PER_NETWORK, 2 * limits.network_sockets)
     GuardedH11Protocol.networks = limits.networks
     proxies = deployment.forwarded_allow_ips
