@@ -18,8 +18,8 @@ import psycopg
 import pytest
 from live_helpers import LiveSeat, Server, free_port, play_live
 from pg_helpers import _as_postgres, new_database, pg_bin, throwaway_postgres
-from waits import wait_for
 from test_crash import SEED, open_table
+from waits import wait_for
 
 from usotsuki.replay import replay_record
 
