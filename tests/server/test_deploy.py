@@ -199,6 +199,16 @@ def test_expensive_posts_are_limited_per_address_with_a_json_429(proxied: Nginx)
         assert all(api.get("/healthz").status_code == 200 for _ in range(20))
 
 
+def test_the_servers_own_refusals_pass_through_unchanged(proxied: Nginx) -> None:
+    # within nginx's burst for table creation, the worker's quota (10 a minute) answers
+    with httpx.Client(base_url=proxied.url, verify=client_tls(), timeout=10) as api:
+        answers = [api.post("/api/tables", json={"game": "bluff", "seats": [{}, {}]})
+                   for _ in range(12)]
+    statuses = [a.status_code for a in answers]  # (this module made a table before)
+    assert 9 <= statuses.count(201) <= 10 and statuses[-1] == 429, statuses
+    assert answers[-1].json()["error"] == "too_many_tables"  # not nginx's body
+
+
 def test_a_cluster_needs_postgresql_and_a_redis_url() -> None:
     from usotsuki.server.serve import Deployment
 
