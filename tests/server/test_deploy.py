@@ -87,6 +87,9 @@ def test_the_dockerfile_installs_what_uv_lock_pins() -> None:
     copies = re.findall(r"^COPY (?!--from)(.+) \S+$", dockerfile, re.M)
     assert "uv.lock" in copies[0].split()  # the lock is there for the first sync
     assert "COPY --from=build /app/.venv /app/.venv" in dockerfile
+    # the operator's secrets and certificates (deploy/secrets, deploy/tls) never reach an
+    # image: the build context leaves deploy/ out
+    assert "deploy" in (ROOT / ".dockerignore").read_text().split()
 
 
 def test_make_installs_the_locked_versions_with_or_without_uv() -> None:
