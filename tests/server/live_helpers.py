@@ -27,14 +27,15 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str, *extra: str, port: int | None = None) -> None:
+    def __init__(self, db: str, *extra: str, port: int | None = None,
+                 start_seconds: float = 30.0) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port",
                    str(self.port), "--db", db, *extra]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, env={**os.environ})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + start_seconds
         while True:
             try:
                 if httpx.get(f"{self.url}/api/bots/bluff", timeout=1).status_code == 200:

@@ -100,7 +100,7 @@ class Person:
         since = max(self.events, default=-1)
         self.ws: ClientConnection = opened(connect(
             f"{self.stack.ws_base(port)}/ws/tables/{self.table_id}?token={self.token}"
-            f"&since={since}", open_timeout=10, ssl=self.stack.tls(port)))
+            f"&since={since}", open_timeout=HTTP_SECONDS, ssl=self.stack.tls(port)))
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome["type"] == "welcome", welcome
         self.seat = welcome["seat"]

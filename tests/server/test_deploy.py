@@ -149,7 +149,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Nginx]:
     """One worker (SQLite) behind the shipped nginx configuration."""
     tmp = tmp_path_factory.mktemp("proxied")
     server = Server(str(tmp / "games.sqlite3"), "--bot-delay", "0",
-                    "--forwarded-allow-ips", "127.0.0.1")
+                    "--forwarded-allow-ips", "127.0.0.1", start_seconds=180)
     nginx = Nginx(tmp, [server.port], affinity=True)
     try:
         yield nginx
