@@ -91,6 +91,7 @@ HEALTH_SECONDS = 5  # an idle Redis connection is PINGed before use after this l
 # others, not all to the first that looks (the tables its sockets reach are taken at
 # once, through ``relay``).
 ORPHANS_PER_TICK = 10
+TICK_TASK = "usotsuki-lease-tick"  # the periodic claim (stopped first at close)
 CHECK_EVERY = 3  # ticks between followers' comparisons of their length with the log's
 PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
 # Refusals of a relayed action that a lost answer can explain (the action was made):
@@ -790,7 +791,7 @@ class Coordinator:
         await self.log.open()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send()),
-                       loop.create_task(self._tick_forever())]
+                       loop.create_task(self._tick_forever(), name=TICK_TASK)]
         self.start_renewer()
         log.info("worker %s joined the cluster", self.me)
 
@@ -810,16 +811,16 @@ class Coordinator:
         if self._renewer is not None:
             await asyncio.to_thread(self._renewer.join)
             self._renewer = None
-        listening = self._tasks[:2]  # the listener and the publisher
-        for task in self._tasks[2:]:  # the tick: it would claim the leases back
-            await self._cancel(task)
+        for task in self._tasks:  # the tick first: it would claim the leases back
+            if task.get_name() == TICK_TASK:
+                await self._cancel(task)
         if self.lobby is not None:
             owned = [t for t in self.lobby.tables() if t.owner]
             for t in owned:
                 t.demote("at shutdown", "released")
             with contextlib.suppress(Exception):
                 await self.store.call(self.leases.release, [t.row.pk for t in owned])
-        for task in listening:
+        for task in self._tasks:  # the listener and the publisher
             await self._cancel(task)
         for client in (self.redis, self._subscriber):
             with contextlib.suppress(Exception):
@@ -830,6 +831,8 @@ class Coordinator:
 
     @staticmethod
     async def _cancel(task: asyncio.Task[None]) -> None:
+        if task.done():
+            return
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
