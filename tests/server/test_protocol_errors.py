@@ -1,7 +1,8 @@
 """PROTOCOL.md lists every error a client can get: each code the server's source can send
 (``Refused(...)``, the WebSocket ``_error(...)``, the guards' ``_refuse(...)``, the worker
 services' ``(status, code, message)`` answers, error dicts written out) has a row in its
-Errors table, with its HTTP status, and a WebSocket one is marked as such."""
+Errors table, with its HTTP status, and a WebSocket one is marked as such; so has each
+of the shipped nginx's own answers (deploy/nginx.conf)."""
 
 from __future__ import annotations
 
@@ -139,6 +140,16 @@ def test_every_code_the_server_sends_is_documented() -> None:
     assert sent.statuses <= statuses, f"undocumented statuses: {sent.statuses - statuses}"
 
 
+def sent_by_nginx() -> set[str]:
+    """The codes of the shipped nginx's own JSON answers (deploy/nginx.conf: its limits)."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    return set(re.findall(r'"error":"([a-z_]+)"', conf))
+
+
 def test_no_documented_code_is_made_up() -> None:
     """A row for a code the server never sends is a stale row (or the collector's miss)."""
-    assert set(documented()) <= set(sent_by_the_server().codes)
+    assert set(documented()) <= set(sent_by_the_server().codes) | sent_by_nginx()
+
+
+def test_the_shipped_proxys_codes_are_documented() -> None:
+    assert sent_by_nginx() and sent_by_nginx() <= set(documented())
