@@ -80,7 +80,7 @@ def test_a_sigtermed_worker_hands_its_tables_over_and_exits(stack: Cluster) -> N
     play(people)
     # its sockets were told to reconnect (1012: service restart), and did elsewhere
     assert any(1012 in p.close_codes for p in people), [p.close_codes for p in people]
-    holder = stack.owner(table_id)
-    assert holder is not None and holder[0] != victim.name
+    holder = stack.owner(table_id)  # (None once the finished table gave its lease up)
+    assert holder is None or holder[0] != victim.name
     check_nothing_lost(people)
     assert replay_record(record_of(stack, table_id))["finished"]
