@@ -35,7 +35,7 @@ def test_a_dump_of_a_live_game_restores_and_the_game_goes_on(pg_server: str,
     bindir = pg_bin()
     assert bindir is not None
     live = new_database(pg_server, "usotsuki_live")
-    server = Server(live, "--deal-seed", SEED, "--bot-delay", "0.05")
+    server = Server(live, "--migrate", "--deal-seed", SEED, "--bot-delay", "0.05")
     try:
         table_id, tokens, seats = open_table(server, "bluff", {"max_cards": 3})
         assert play_live(seats, stop_after=5) == 5
@@ -93,7 +93,7 @@ def test_point_in_time_recovery_from_a_base_backup_and_the_wal_archive(
     try:
         with throwaway_postgres(durable=True, settings=settings) as pg:
             db = new_database(pg, "usotsuki_pitr")
-            server = Server(db, "--deal-seed", SEED, "--bot-delay", "0.05")
+            server = Server(db, "--migrate", "--deal-seed", SEED, "--bot-delay", "0.05")
             try:
                 table_id, tokens, seats = open_table(server, "bluff", {"max_cards": 3})
                 assert play_live(seats, stop_after=3) == 3

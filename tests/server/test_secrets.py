@@ -49,7 +49,7 @@ def test_the_password_file_of_the_documented_setup_stays_off_the_command_line(
         pg_server: str, tmp_path: Path) -> None:
     secret = tmp_path / "db_password"
     secret.write_text(PASSWORD + "\n")  # as `openssl rand ... > file` leaves it
-    server = Server(pg_server, "--db-password-file", str(secret))
+    server = Server(pg_server, "--migrate", "--db-password-file", str(secret))
     try:
         line = cmdline(server.process.pid)
         assert "--db-password-file" in line and PASSWORD not in line
@@ -62,7 +62,7 @@ def test_the_url_from_the_environment_stays_off_the_command_line(pg_server: str)
     port = free_port()
     url = pg_server.replace("usotsuki@", f"usotsuki:{PASSWORD}@")
     process = subprocess.Popen(
-        [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port)],
+        [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(port), "--migrate"],
         env={**os.environ, "USOTSUKI_DB": url}, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     try:
