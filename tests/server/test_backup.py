@@ -13,6 +13,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -22,6 +23,21 @@ from test_crash import SEED, open_table
 from waits import wait_for
 
 from usotsuki.replay import replay_record
+
+
+def goes_on(server: Server, table_id: str, tokens: list[str],
+            seen: list[list[dict[str, Any]]], state: range) -> None:
+    """The restored game: its state numbered within ``state``, each seat's events as the
+    players saw them live, and more actions accepted, to the end of the game."""
+    again = [LiveSeat(server, table_id, t) for t in tokens]
+    for s, live_events in zip(again, seen, strict=True):
+        assert s.state is not None and s.state["n"] in state
+        assert s.events == live_events[:len(s.events)]
+    assert play_live(again) > 0
+    record = server.get(f"/api/tables/{table_id}/games/0/record")
+    assert replay_record(record)["finished"]
+    for s in again:
+        s.close()
 
 
 @pytest.fixture(scope="module")
@@ -61,17 +77,8 @@ def test_a_dump_of_a_live_game_restores_and_the_game_goes_on(pg_server: str,
                    check=True, capture_output=True)
     server = Server(restored, "--deal-seed", SEED, "--bot-delay", "0.05")
     try:
-        again = [LiveSeat(server, table_id, t) for t in tokens]
-        for s, live_events in zip(again, seen, strict=True):
-            # the dump's state: the game as it was at some moment of the dump, each event
-            # as the players saw it live
-            assert s.state is not None and before["n"] <= s.state["n"] <= after["n"]
-            assert s.events == live_events[:len(s.events)]
-        assert play_live(again) > 0  # more actions accepted, to the end of the game
-        record = server.get(f"/api/tables/{table_id}/games/0/record")
-        assert replay_record(record)["finished"]
-        for s in again:
-            s.close()
+        # the dump's state: the game as it was at some moment of the dump
+        goes_on(server, table_id, tokens, seen, range(before["n"], after["n"] + 1))
     finally:
         server.stop()
 
@@ -143,15 +150,7 @@ def test_point_in_time_recovery_from_a_base_backup_and_the_wal_archive(
                          "the end of the recovery")
             server = Server(recovered, "--deal-seed", SEED, "--bot-delay", "0.05")
             try:
-                again = [LiveSeat(server, table_id, t) for t in tokens]
-                for s, live_events in zip(again, seen, strict=True):
-                    assert s.state is not None and s.state["n"] == target["n"]
-                    assert s.events == live_events[:len(s.events)]
-                assert play_live(again) > 0
-                record = server.get(f"/api/tables/{table_id}/games/0/record")
-                assert replay_record(record)["finished"]
-                for s in again:
-                    s.close()
+                goes_on(server, table_id, tokens, seen, range(target["n"], target["n"] + 1))
             finally:
                 server.stop()
         finally:
