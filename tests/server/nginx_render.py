@@ -66,7 +66,7 @@ def render(site: Site, template: str | None = None) -> str:
     conf = _sub(r"ssl_certificate_key \S+;", f"ssl_certificate_key {site.key};", conf)
     conf = _sub(r"^pid \S+;", f"pid {site.prefix}/nginx.pid;", conf)
     conf = _sub(r"^error_log \S+", f"error_log {site.prefix}/nginx-error.log", conf)
-    conf = _sub(r"root /var/www/acme;", f"root {site.prefix}/acme;", conf)
+    conf = _sub(r"root \S*/acme;", f"root {site.prefix}/acme;", conf)  # the ACME folder
     conf = _sub(r"^worker_processes \S+;",
                 "worker_processes 1;\ndaemon off;\nworker_rlimit_nofile "
                 f"{site.connections};" + ("\nuser root;" if site.as_root else ""), conf)

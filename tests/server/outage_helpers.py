@@ -13,6 +13,7 @@ import collections
 import functools
 import json
 import random
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from typing import Any
 import httpx
 import psycopg
 from drive import choose
+from nginx_render import client_tls
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -87,9 +89,15 @@ class Seat:
     acted_at: int = -2  # the state number this seat last acted on
 
 
+def _tls(base: str) -> ssl.SSLContext | None:
+    """What clients verify nginx with when ``base`` is its TLS address (the shipped
+    config, with the tests' own certificate)."""
+    return client_tls() if base.startswith("https") else None
+
+
 async def create_table(base: str, outcome: Outcome, games: int = 1) -> tuple[str, str,
                                                                             list[Seat]]:
-    async with httpx.AsyncClient() as client:
+    async with httpx.AsyncClient(verify=_tls(base) or True) as client:
         made = await _http(client, outcome, "POST", f"{base}/api/tables",
                            {"game": "bluff", "seats": [{"bot": None}, {"bot": None}],
                             "rules": {}, "games": games})
@@ -113,7 +121,8 @@ async def play_seat(base: str, seat: Seat, outcome: Outcome, stop: asyncio.Event
         url = (f"{ws_base}/ws/tables/{seat.table_id}?token={seat.token}"
                f"&since={seat.since}")
         try:
-            async with connect(url, open_timeout=10, close_timeout=1) as ws:
+            async with connect(url, ssl=_tls(base), open_timeout=10,
+                               close_timeout=1) as ws:
                 if await _converse(ws, seat, outcome, stop):
                     return  # the game is over
         except InvalidStatus:
@@ -183,7 +192,7 @@ async def play_tables(base: str, tables: list[list[Seat]], hosts: dict[str, str]
     """Every seat of every table until ``stop``; a table whose match ends starts a
     rematch (over HTTP: a join of the outage's kind)."""
     async def table(seats: list[Seat]) -> None:
-        async with httpx.AsyncClient() as client:
+        async with httpx.AsyncClient(verify=_tls(base) or True) as client:
             while not stop.is_set():
                 await asyncio.gather(*(play_seat(base, s, outcome, stop) for s in seats))
                 if not stop.is_set():

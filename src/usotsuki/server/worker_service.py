@@ -29,6 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Hashable
 from concurrent.futures import CancelledError, Future, TimeoutError
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -190,6 +191,10 @@ class WorkerService(Generic[J]):
         except TimeoutError:
             return 413, "too_costly", (f"{self.task_name} took more than "
                                        f"{self.limits.deadline:g} s and was stopped").encode()
+        except BrokenProcessPool:  # killed before pebble saw its task start: no worker
+            self._drop_pool()  # takes tasks in a broken pool, the next job makes a new one
+            return 413, "too_costly", (f"the {self.noun} needs more than a {self.noun} "
+                                       "may use").encode()
         except (ProcessExpired, MemoryError):  # killed, e.g. past its memory bound
             return 413, "too_costly", (f"the {self.noun} needs more than a {self.noun} "
                                        "may use").encode()
@@ -227,14 +232,17 @@ class WorkerService(Generic[J]):
             self._pool = limited_pool(self.limits.workers, self.limits.memory)
         return self._pool
 
-    def close(self) -> None:
-        for job in self._jobs.values():
-            if job.task is not None:
-                job.task.cancel()
+    def _drop_pool(self) -> None:
         if self._pool is not None:
             self._pool.stop()  # type: ignore[no-untyped-call]
             self._pool.join()
             self._pool = None
+
+    def close(self) -> None:
+        for job in self._jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        self._drop_pool()
 
     def stats(self) -> dict[str, Any]:
         return {"cached": len(self._cache), "cached_bytes": self._cached,
