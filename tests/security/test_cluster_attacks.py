@@ -35,8 +35,7 @@ from cluster_helpers import Cluster, Worker, cluster  # noqa: E402
 from core_helpers import ManualClock, holder, new_lobby, people_table, watch  # noqa: E402
 from drive import choose  # noqa: E402
 from nginx_render import client_tls  # noqa: E402
-from pg_helpers import new_database  # noqa: E402
-from test_cluster import pg_server  # noqa: E402, F401  (a fixture used here too)
+from pg_helpers import new_database, throwaway_postgres  # noqa: E402
 
 from usotsuki.server.config import Refused  # noqa: E402
 from usotsuki.server.store import Store  # noqa: E402
@@ -47,7 +46,13 @@ SOCKET_SECONDS = 20.0  # the longest a socket waits for one message
 
 
 @pytest.fixture(scope="module")
-def stack(pg_server: str) -> Iterator[Cluster]:  # noqa: F811
+def pg_server() -> Iterator[str]:
+    with throwaway_postgres() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def stack(pg_server: str) -> Iterator[Cluster]:
     db = new_database(pg_server, "usotsuki_seats")
     with cluster(db, 3, ["--bot-delay", "0.05", "--lease-seconds", "1.5",
                          "--bot-games", str(BOT_GAMES), "--bot-games-per-address", "10"]) as c:

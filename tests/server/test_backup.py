@@ -11,12 +11,10 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from live_helpers import LiveSeat, Server, free_port, play_live
 from pg_helpers import _as_postgres, new_database, pg_bin, throwaway_postgres
 from test_crash import SEED, open_table
@@ -38,12 +36,6 @@ def goes_on(server: Server, table_id: str, tokens: list[str],
     assert replay_record(record)["finished"]
     for s in again:
         s.close()
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 def test_a_dump_of_a_live_game_restores_and_the_game_goes_on(pg_server: str,

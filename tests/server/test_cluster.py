@@ -21,7 +21,7 @@ import pytest
 from cluster_helpers import Cluster, cluster
 from drive import choose
 from nginx_render import client_tls
-from pg_helpers import new_database, throwaway_postgres
+from pg_helpers import new_database
 from waits import Deadline
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -46,12 +46,6 @@ def post(url: str, **kwargs: Any) -> httpx.Response:
 
 def get(url: str, **kwargs: Any) -> httpx.Response:
     return httpx.get(url, timeout=HTTP_SECONDS, verify=client_tls(), **kwargs)
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

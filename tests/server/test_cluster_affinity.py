@@ -15,12 +15,11 @@ import pytest
 from cluster_helpers import Cluster, cluster
 from drive import choose
 from pg_helpers import new_database
-from test_cluster import (  # noqa: F401  (pg_server, sockets: fixtures used here too)
+from test_cluster import (  # noqa: F401  (sockets: a fixture used here too)
     LEASE,
     Person,
     check_nothing_lost,
     get,
-    pg_server,
     play,
     post,
     record_of,

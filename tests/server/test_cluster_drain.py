@@ -14,12 +14,11 @@ import psycopg
 import pytest
 from cluster_helpers import Cluster, cluster
 from pg_helpers import new_database
-from test_cluster import (  # noqa: F401  (pg_server, sockets: fixtures used here too)
+from test_cluster import (  # noqa: F401  (sockets: a fixture used here too)
     Person,
     check_nothing_lost,
     get,
     open_table,
-    pg_server,
     play,
     post,
     record_of,

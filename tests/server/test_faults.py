@@ -12,17 +12,8 @@ The quick faults run in `make test`; the slow ones (marked ``slow_faults``) in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from fault_scenarios import FAULTS, RESUME_S, Fault, run
-from pg_helpers import throwaway_postgres
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 def _marked(fault: Fault) -> object:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from itertools import count
 from pathlib import Path
@@ -23,7 +23,7 @@ from core_helpers import (
     watch,
 )
 from fastapi.testclient import TestClient
-from pg_helpers import new_database, throwaway_postgres
+from pg_helpers import new_database
 from server_helpers import create, join_all
 
 from usotsuki.server.app import create_app
@@ -180,12 +180,6 @@ def test_the_metrics_count_tables_loaded_and_in_play() -> None:
 
 
 # a cluster worker (in process: Redis is never reached, publishes only queue)
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 Worker = tuple[Coordinator, ClusterLobby]

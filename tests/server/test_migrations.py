@@ -9,7 +9,7 @@ import asyncio
 import random
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from alembic.runtime.migration import MigrationContext
 from core_helpers import ManualClock, new_lobby, people_table, play_one
 from legacy_schema import V2_COLUMNS, dump, make_legacy
 from live_helpers import free_port
-from pg_helpers import new_database, throwaway_postgres
+from pg_helpers import new_database
 from sqlalchemy import Engine, MetaData, create_engine, inspect, select, text
 from sqlalchemy.pool import NullPool
 from typer.testing import CliRunner
@@ -31,12 +31,6 @@ from usotsuki.server.store import Store, normalise_url
 
 T0 = 1_800_000_000.0
 _names = count()
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

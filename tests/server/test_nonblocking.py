@@ -9,7 +9,6 @@ import asyncio
 import logging
 import os
 import random
-from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
 
@@ -26,19 +25,13 @@ from core_helpers import (
     play_one,
     watch,
 )
-from pg_helpers import new_database, throwaway_postgres
+from pg_helpers import new_database
 from waits import Deadline
 
 from usotsuki.replay import replay_record
 from usotsuki.server.bot_runner import BotFault, BotRunner
 
 _names = count()
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

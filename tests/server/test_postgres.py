@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from itertools import count
 
 import pytest
 import sqlalchemy.exc
 from fastapi.testclient import TestClient
-from pg_helpers import new_database, throwaway_postgres
+from pg_helpers import new_database
 from server_helpers import create
 from test_crash import play
 
@@ -19,12 +18,6 @@ from usotsuki.server.migrate import head
 from usotsuki.server.store import Store
 
 _names = count()
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 @pytest.fixture

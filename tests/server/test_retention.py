@@ -10,7 +10,6 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import psycopg
 import pytest
 from core_helpers import ManualClock, new_lobby, people_table, play_one
 from fastapi.testclient import TestClient
-from pg_helpers import new_database, throwaway_postgres
+from pg_helpers import new_database
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import func, insert, select
 from waits import wait_for
@@ -87,12 +86,6 @@ def _rows(store: Store, public_id: str) -> dict[str, Any]:
                                                archived_games.c.record.is_not(None))
                                         .where(archived_games.c.table_pk == pk)
                                         .order_by(archived_games.c.number)).all()}
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from core_helpers import ManualClock, holder, new_lobby
 from drive import choose
-from pg_helpers import new_database, throwaway_postgres
+from pg_helpers import new_database
 
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Refused, Settings
@@ -25,12 +24,6 @@ from usotsuki.server.store import LogEntry, Store
 
 CONFIG = {"players": 3, "rules": {}, "games": 1}
 _names = count()
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[str]:
-    with throwaway_postgres() as url:
-        yield url
 
 
 def _mangled(text: str) -> str:
