@@ -255,3 +255,14 @@ def test_the_code_s_tables_are_the_migrations_tables(new_db: Callable[[], str]) 
     bookkeeping = {"alembic_version", "schema_version", "schema_compat"}
     assert [d for d in differences
             if not (d[0] == "remove_table" and d[1].name in bookkeeping)] == []
+
+
+def test_the_db_commands_read_the_url_from_the_environment(tmp_path: Path) -> None:
+    """USOTSUKI_DB, as ``serve``: a password need not be on the command line."""
+    url = str(tmp_path / "env.sqlite3")
+    env = {"USOTSUKI_DB": url}
+    upgraded = CliRunner().invoke(app, ["db", "upgrade"], env=env)
+    assert upgraded.exit_code == 0, upgraded.output
+    current = CliRunner().invoke(app, ["db", "current"], env=env)
+    assert "up to date" in current.output
+    assert Path(url).exists()

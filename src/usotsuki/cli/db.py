@@ -11,8 +11,10 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
 DB_HELP = ("SQLite file, or a postgresql://user@host/db URL "
-           "(default: ~/.local/share/usotsuki/server.sqlite3).")
-Db = Annotated[str | None, typer.Option(help=DB_HELP)]
+           "(default: ~/.local/share/usotsuki/server.sqlite3). A password belongs in the "
+           "environment (USOTSUKI_DB, or libpq's PGPASSWORD), not here: the command line "
+           "is public (ps).")
+Db = Annotated[str | None, typer.Option(envvar="USOTSUKI_DB", show_envvar=True, help=DB_HELP)]
 
 
 def _url(db: str | None) -> str:
