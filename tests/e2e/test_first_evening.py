@@ -327,6 +327,35 @@ def test_big_moments_show_and_respect_reduced_motion(new_page: Any) -> None:
     assert all(flying < z for z in above), layers
 
 
+def test_big_moments_come_from_the_game_itself(new_page: Any) -> None:
+    """Not only the animation: the plays of a real game bring the words over the felt (the
+    test server's deal: a bot's four cards make a revolution before Mika's first turn, and
+    an 8 played later cuts the field)."""
+    page = new_page(size=(1366, 768))
+    page.add_init_script("""window.moments = [];
+        document.addEventListener("DOMContentLoaded", () => {
+          const layer = document.getElementById("moment");
+          if (!layer) return;
+          new MutationObserver(() => {
+            for (const m of layer.querySelectorAll(".moment")) window.moments.push(m.textContent);
+          }).observe(layer, { childList: true });
+        });""")
+    create_table(page, "liar", "Mika", ["bot:random", "bot:random"],
+                 {"multi": True, "revolution": True, "binding": True, "eight_cut": True,
+                  "jack_back": True})
+    start(page)
+    page.wait_for_selector("#rates button")  # Mika's turn, after the bot's play
+    page.wait_for_function("window.moments.some((t) => t.includes('Revolution'))")
+    before = state_n(page)
+    page.locator("#rates button", has_text=re.compile(r"^8$")).click()
+    count = int((page.get_attribute("#play", "data-counts") or "1").split()[0])
+    for card in page.locator("#hand button.card").all()[:count]:
+        card.click()
+    page.click("#play")
+    wait_after(page, before)
+    page.wait_for_function("window.moments.some((t) => t.includes('8-cut'))")
+
+
 def assert_no_english(page: Any) -> None:
     assert english_left(page) == []
 
