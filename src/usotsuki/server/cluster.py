@@ -847,7 +847,8 @@ class Coordinator:
 
     def publish_seat(self, table: Table, row: SeatRow) -> None:
         self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
-            {"t": table.public_id, "seat": [row.seat, row.name, row.token_hash, row.bot],
+            {"t": table.public_id,
+             "seat": [row.seat, row.name, row.token_hash, row.bot, row.player_id],
              "by": self.me}, separators=(",", ":"))))
 
     async def _send(self) -> None:
@@ -1105,11 +1106,11 @@ class Coordinator:
             seat, token = await table.join(str(args["name"]), args["seat"])
             row = table.seats[seat]
             return {"seat": seat, "token": token,
-                    "row": [row.seat, row.name, row.token_hash, row.bot]}
+                    "row": [row.seat, row.name, row.token_hash, row.bot, row.player_id]}
         if command == "leave":
             await table.leave(int(args["seat"]), str(args["holder"]))
             row = table.seats[int(args["seat"])]
-            return {"row": [row.seat, row.name, row.token_hash, row.bot]}
+            return {"row": [row.seat, row.name, row.token_hash, row.bot, row.player_id]}
         if command == "start":
             game = await self.lobby.start_game(table, bool(args["rematch"]))
             return {"game": game, "events": len(table.events)}

@@ -74,6 +74,7 @@ seats = Table(
     Column("name", String(64)),
     Column("token_hash", String(64)),
     Column("bot", String(32)),  # set for bot seats, and for a person who left mid-game
+    Column("player_id", String(40)),  # who sat there (player_tables.players), if known
 )
 
 log = Table(
@@ -113,6 +114,7 @@ class SeatRow:
     name: str | None
     token_hash: str | None
     bot: str | None
+    player_id: str | None = None  # who sat there (player_tables.players), if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +253,7 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(seats).where(seats.c.table_pk == table_pk)
                                 .order_by(seats.c.seat)).all()
-        return [SeatRow(r.seat, r.name, r.token_hash, r.bot) for r in rows]
+        return [SeatRow(r.seat, r.name, r.token_hash, r.bot, r.player_id) for r in rows]
 
     def set_seat(self, table_pk: int, seat: SeatRow, now: float | None = None) -> None:
         """Set a seat's holder and, if ``now`` is given, mark the table used, in one
@@ -259,7 +261,8 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(seats)
                          .where(seats.c.table_pk == table_pk, seats.c.seat == seat.seat)
-                         .values(name=seat.name, token_hash=seat.token_hash, bot=seat.bot))
+                         .values(name=seat.name, token_hash=seat.token_hash, bot=seat.bot,
+                                 player_id=seat.player_id))
             if now is not None:
                 conn.execute(update(tables).where(tables.c.pk == table_pk).values(active=now))
 
