@@ -317,8 +317,13 @@ def local_fairness(person_seat: int, seed: int | str | None = None) -> Fairness:
 # -- 7. verifying a record -------------------------------------------------------------
 
 class Unverifiable(ValueError):
-    """A record that cannot be checked at all: no or a malformed ``fairness`` object, the
-    secret not revealed, hands or a stock that are not cards."""
+    """A record that cannot be checked at all: ``place`` is ``fairness`` for no or a
+    malformed ``fairness`` object or a secret not yet revealed, ``record`` for a record
+    whose deals are not lists of cards."""
+
+    def __init__(self, message: str, place: str = "record") -> None:
+        super().__init__(message)
+        self.place = place
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,14 +355,14 @@ def verify_record(record: Mapping[str, Any]) -> Mismatch | None:
     if not isinstance(entries, list):
         raise Unverifiable(f"the record has no list of {'rounds' if game == 'bluff' else 'games'}")
     if "fairness" not in record:
-        raise Unverifiable("the record has no 'fairness' object")
+        raise Unverifiable("the record has no 'fairness' object", "fairness")
     try:
         fairness = Fairness.from_json(record["fairness"], _players(record))
     except FairnessError as exc:
-        raise Unverifiable(f"malformed 'fairness': {exc}") from None
+        raise Unverifiable(f"malformed 'fairness': {exc}", "fairness") from None
     if fairness.secret is None:
         raise Unverifiable("the secret is not revealed yet (the game is not over): "
-                           "nothing to verify")
+                           "nothing to verify", "fairness")
     expected = commitment(fairness.table, fairness.game, fairness.secret)
     if expected != fairness.commitment:
         return Mismatch("commitment", "the revealed secret does not match the commitment "

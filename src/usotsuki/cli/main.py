@@ -175,6 +175,21 @@ def replay(
     raise typer.Exit(0 if report["ok"] else 1)
 
 
+@app.command(cls=Command)
+def verify(
+    file: Annotated[Path, typer.Argument(help="A game record with its 'fairness' object.",
+                                         show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: "
+                                          "{verified, error}.")] = False,
+) -> None:
+    """Check that every deal of a record follows from its revealed secret and the
+    players' contributions (docs/fairness.md), and that it replays. Exit 0 verified, 1
+    it differs (the place is named), 2 it cannot be checked."""
+    from usotsuki.cli.verify import run_verify
+
+    raise typer.Exit(run_verify(file, as_json))
+
+
 @play_app.command("bluff", cls=Command)
 def play_bluff(
     players: Annotated[int, typer.Option(help="Players at the table, you included (2-8).")] = 5,
