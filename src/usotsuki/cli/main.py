@@ -182,9 +182,10 @@ def verify(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: "
                                           "{verified, error}.")] = False,
 ) -> None:
-    """Check that every deal of a record follows from its revealed secret and the
-    players' contributions (docs/fairness.md), and that it replays. Exit 0 verified, 1
-    it differs (the place is named), 2 it cannot be checked."""
+    """Verify a record's deals: each follows from its committed secret and contributions.
+
+    The procedure is docs/fairness.md; the record is replayed too. Exit status: 0
+    verified, 1 it differs (the place is named), 2 it cannot be checked."""
     from usotsuki.cli.verify import run_verify
 
     raise typer.Exit(run_verify(file, as_json))
