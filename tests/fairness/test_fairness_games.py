@@ -14,7 +14,6 @@ from fairness_fixtures import play_out
 
 from usotsuki import bluff, liar
 from usotsuki.cards import DECK
-from usotsuki.core.errors import InvalidDeal
 from usotsuki.fairness import (
     Contribution,
     FairDeals,
@@ -113,11 +112,22 @@ def test_a_session_shows_the_secret_only_once_over() -> None:
     assert verify_record(play_out(session, rng)) is None
 
 
-def test_a_liar_session_refuses_a_seed_its_key_does_not_derive() -> None:
-    fair = Fairness.committed("t", 0, seeded_secret(2), [])
-    rules = liar.parse_rules_text("", 4)
-    with pytest.raises(InvalidDeal):
-        LiarSession.create(rules, FairDeals.of(fair).liar_seed() + 1, 1, None, fair)
+@pytest.mark.parametrize("game", ["bluff", "liar"])
+def test_contributions_that_arrive_after_the_session_is_made_key_its_deals(game: str) -> None:
+    """A server's order: the session and its commitment first, the contributions, then
+    the first deal (which carries the Liar Game's seed: the session's own is replaced)."""
+    rng = random.Random(39)
+    fair = Fairness.committed("t", 4, seeded_secret(3), [])
+    session: Any = (BluffSession.create(bluff.BluffRules(players=3), None, fair)
+                    if game == "bluff" else
+                    LiarSession.create(liar.parse_rules_text("", 3), 0, 1, None, fair))
+    given = fair.with_contributions([Contribution(1, seeded_secret(4, "contribution"))])
+    session = session.with_fairness(given)
+    record = play_out(session, rng)
+    assert record["fairness"]["contributions"] == [c.to_json() for c in given.contributions]
+    assert verify_record(record) is None
+    if game == "liar":
+        assert record["seed"] == FairDeals.of(given).liar_seed() != FairDeals.of(fair).liar_seed()
 
 
 def test_without_fairness_a_generator_still_deals_as_before() -> None:
