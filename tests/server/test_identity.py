@@ -23,8 +23,10 @@ from usotsuki.server.app import create_app
 from usotsuki.server.auth import token_hash
 from usotsuki.server.identity import Player, player_required
 from usotsuki.server.names import name_key, reserved, username_problem
+from usotsuki.server.player_store import find_session, purge_sessions
 from usotsuki.server.player_tables import played_games, played_seats, players, sessions
 from usotsuki.server.store import Store
+from usotsuki.server.throttle import count_failure, purge_failures
 
 _databases = count()
 
@@ -226,3 +228,30 @@ def test_passwords_are_checked_after_a_restart(store_url: str) -> None:
         assert Browser(c).log_in("MIKA", PASSWORD).status_code == 200
         close_all()
     after.close()
+
+
+def test_a_session_lives_on_while_used(store: Store) -> None:
+    with TestClient(create_app(store=store, bot_delay=0)) as c:
+        token = Browser(c).cookie
+        close_all()
+    assert token is not None
+    with store.engine.connect() as conn:
+        first = conn.execute(select(sessions.c.expires)).scalar_one()
+    later = first - 10.0  # used again just before it would expire: renewed
+    assert find_session(store.engine, token_hash(token), later) is not None
+    assert find_session(store.engine, token_hash(token), first + 1.0) is not None
+
+
+def test_expired_sessions_and_ended_windows_are_swept(store: Store) -> None:
+    with TestClient(create_app(store=store, bot_delay=0)) as c:
+        browser = Browser(c)
+        token = browser.cookie
+        close_all()
+    assert token is not None
+    with store.engine.connect() as conn:
+        expires = conn.execute(select(sessions.c.expires)).scalar_one()
+    count_failure(store.engine, ["account:mika"], 900.0, expires - 1000.0)
+    assert purge_sessions(store.engine, expires - 1.0) == 0
+    assert find_session(store.engine, token_hash(token), expires) is None  # expired
+    assert purge_sessions(store.engine, expires) == 1
+    assert purge_failures(store.engine, 900.0, expires - 200.0) == 1
