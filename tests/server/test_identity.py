@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from itertools import count
-from pathlib import Path
 from typing import Annotated
 
 import pytest
@@ -15,7 +13,6 @@ from fastapi import Depends
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from identity_helpers import PASSWORD, Browser
-from pg_helpers import new_database
 from server_helpers import close_all
 from sqlalchemy import insert, select
 
@@ -28,20 +25,10 @@ from usotsuki.server.player_tables import played_games, played_seats, players, s
 from usotsuki.server.store import Store
 from usotsuki.server.throttle import count_failure, purge_failures
 
-_databases = count()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "server.sqlite3")
-    server: str = request.getfixturevalue("pg_server")
-    return new_database(server, f"identity_{next(_databases)}")
-
 
 @pytest.fixture
-def store(store_url: str) -> Iterator[Store]:
-    the_store = Store(store_url)
+def store(db_url: str) -> Iterator[Store]:
+    the_store = Store(db_url)
     yield the_store
     the_store.close()
 
@@ -196,10 +183,10 @@ def test_player_required_and_current_player(client: TestClient) -> None:
     assert client.get("/api/test/whoami").status_code == 401
 
 
-def test_any_worker_reads_a_session_another_made(store_url: str) -> None:
+def test_any_worker_reads_a_session_another_made(db_url: str) -> None:
     """Two servers on one database (the cluster's workers): a session made or ended by
     one is known to the other."""
-    first, second = Store(store_url), Store(store_url)
+    first, second = Store(db_url), Store(db_url)
     try:
         with TestClient(create_app(store=first, bot_delay=0)) as one, \
                 TestClient(create_app(store=second, bot_delay=0)) as two:
@@ -217,13 +204,13 @@ def test_any_worker_reads_a_session_another_made(store_url: str) -> None:
         second.close()
 
 
-def test_passwords_are_checked_after_a_restart(store_url: str) -> None:
-    before = Store(store_url)
+def test_passwords_are_checked_after_a_restart(db_url: str) -> None:
+    before = Store(db_url)
     with TestClient(create_app(store=before, bot_delay=0)) as c:
         assert Browser(c).sign_up("Mika", PASSWORD).status_code == 201
         close_all()
     before.close()
-    after = Store(store_url)
+    after = Store(db_url)
     with TestClient(create_app(store=after, bot_delay=0)) as c:
         assert Browser(c).log_in("MIKA", PASSWORD).status_code == 200
         close_all()
