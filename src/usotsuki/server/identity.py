@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
 from usotsuki.server.auth import token_hash
@@ -67,24 +68,26 @@ async def lookup_session(scope: Scope, store: Store, now: float) -> Session | No
     return session
 
 
-def forget_session(request: Request) -> None:
+def forget_session(request: HTTPConnection) -> None:
     """The request's session has ended or changed: look it up again if asked."""
     request.scope.setdefault("state", {}).pop(_CACHED, None)
 
 
-async def session_of(request: Request) -> Session | None:
-    """The request's live session, or None (no cookie, an unknown or expired one)."""
+async def session_of(request: HTTPConnection) -> Session | None:
+    """The request's (or WebSocket's) live session, or None (no cookie, an unknown or
+    expired one)."""
     return await lookup_session(request.scope, request.app.state.store,
                                 request.app.state.lobby.clock.time())
 
 
-async def current_player(request: Request) -> Player | None:
-    """The player of the request's session, or None; never creates one."""
+async def current_player(request: HTTPConnection) -> Player | None:
+    """The player of the request's (or WebSocket's) session, or None; never creates
+    one."""
     session = await session_of(request)
     return None if session is None else session.player
 
 
-async def player_required(request: Request) -> Player:
+async def player_required(request: HTTPConnection) -> Player:
     """FastAPI dependency: the request's player, or 401 ``no_player`` (the page makes
     one with ``GET /api/me`` first)."""
     player = await current_player(request)
