@@ -552,6 +552,17 @@ class ClusterTable(Table):
                                    relayed,
                                    recover)
 
+    async def contribute(self, seat: int, value: Any, holder: str) -> list[Numbered]:
+        async def relayed(reply: dict[str, Any]) -> list[Numbered]:
+            await self.wait_events(reply["events"])
+            return []
+
+        return await self._command("contribute", {"seat": seat, "value": value,
+                                                  "holder": holder},
+                                   lambda: super(ClusterTable, self).contribute(seat, value,
+                                                                                holder),
+                                   relayed)
+
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         async def relayed(reply: dict[str, Any]) -> tuple[int, str]:
             self.seat_changed(SeatRow(*reply["row"]))
@@ -1102,6 +1113,9 @@ class Coordinator:
             fresh = await table.act(int(args["seat"]), args["text"], str(args["holder"]),
                                     key=args.get("key"))
             return {"first": fresh[0].n, "last": fresh[-1].n, "action": fresh[0].action}
+        if command == "contribute":
+            await table.contribute(int(args["seat"]), args["value"], str(args["holder"]))
+            return {"events": len(table.events)}
         if command == "join":
             seat, token = await table.join(str(args["name"]), args["seat"])
             row = table.seats[seat]

@@ -167,6 +167,8 @@ export default {
   "ev.called": "{name} calls {call}.",
   "ev.challenged": "{name} challenges {other}.",
   "ev.game_over": "Game over.",
+  "ev.no_contribution": "{names}: no contribution to the deal in time; it was dealt without it.",
+  "ev.revealed": "The deal's secret is revealed: the replay checks every deal.",
   "ev.played": "{name} plays {n} cards as {rate}.",
   "ev.passed": "{name} passes.",
   "ev.drew": "{name} draws {n} cards.",

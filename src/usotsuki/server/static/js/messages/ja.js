@@ -167,6 +167,8 @@ export default {
   "ev.called": "{name}：{call}",
   "ev.challenged": "{name}が{other}にチャレンジ。",
   "ev.game_over": "ゲーム終了。",
+  "ev.no_contribution": "{names}：配札への寄与が時間内に届かなかったため、それなしで配りました。",
+  "ev.revealed": "配札の秘密が公開されました。リプレイで全ての配札を検証できます。",
   "ev.played": "{name}が{n}枚出して「{rate}」と宣言。",
   "ev.passed": "{name}はパス。",
   "ev.drew": "{name}が{n}枚引きました。",
