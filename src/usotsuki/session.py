@@ -21,6 +21,12 @@ from usotsuki.cards import format_cards, parse_cards
 from usotsuki.core.errors import IllegalAction, InvalidDeal
 from usotsuki.core.events import Event
 from usotsuki.core.game import Standings
+from usotsuki.fairness import FairDeals, Fairness
+
+ChanceSource = random.Random | FairDeals
+"""Where a session's deals come from: a generator (reproducible play with a seed, or the
+secure source), or a game's fairness key (docs/fairness.md), which derives each deal from
+its round's or game's own stream."""
 
 V_co = TypeVar("V_co", covariant=True)
 A = TypeVar("A")
@@ -49,11 +55,16 @@ class Session(Protocol[V_co, A, L_co]):
     @property
     def standings(self) -> Standings | None: ...
     @property
+    def fairness(self) -> Fairness | None:
+        """The game's fairness object (docs/fairness.md), or None for a game dealt from a
+        generator alone."""
+    @property
     def winner(self) -> int | None:
         """Who won, once over: Bluff's last seat standing (B12), the Liar Game's first
         player out (L11; a match: its last game's); None if nobody did."""
-    def draw_chance(self, rng: random.Random) -> dict[str, Any]:
-        """The JSON data of the next deal, drawn with ``rng``."""
+    def draw_chance(self, source: ChanceSource) -> dict[str, Any]:
+        """The JSON data of the next deal, drawn with a generator or derived from a
+        fairness key."""
     def deal(self, chance: dict[str, Any]) -> tuple[Self, tuple[Event, ...]]: ...
     def parse_action(self, text: str) -> A: ...
     def format_action(self, action: A) -> str: ...
@@ -64,7 +75,9 @@ class Session(Protocol[V_co, A, L_co]):
         """Bluff: the legal actions. Liar Game: its ``LegalSummary`` (plays are too many
         to list with O1; see ``usotsuki.core.game``)."""
     def view(self, seat: int | None) -> V_co: ...
-    def record(self) -> dict[str, Any]: ...
+    def record(self) -> dict[str, Any]:
+        """The game's record (RULES.md Part 4), with its ``fairness`` object if it has one:
+        the secret in it only once the game is over."""
     def random_action(self, rng: random.Random) -> A: ...
 
 
@@ -72,16 +85,33 @@ def _hands_json(hands: Any) -> list[list[str]]:
     return [format_cards(hand).split() for hand in hands]
 
 
+def chance_source(session: Session[Any, Any, Any], rng: random.Random) -> ChanceSource:
+    """What the session's next deal is drawn from: its fairness key when it has a known
+    secret, else ``rng``."""
+    fairness = session.fairness
+    if fairness is not None and fairness.secret is not None:
+        return FairDeals.of(fairness)
+    return rng
+
+
+def _with_fairness(record: dict[str, Any], fairness: Fairness | None, over: bool
+                   ) -> dict[str, Any]:
+    if fairness is not None:
+        record["fairness"] = (fairness if over else fairness.unrevealed()).to_json()
+    return record
+
+
 @dataclass(frozen=True, slots=True)
 class BluffSession:
     state: bluff.BluffState
     names: tuple[str, ...] | None = None
     game: str = "bluff"
+    fairness: Fairness | None = None
 
     @classmethod
-    def create(cls, rules: bluff.BluffRules, names: tuple[str, ...] | None = None
-               ) -> BluffSession:
-        return cls(bluff.new_game(rules), names)
+    def create(cls, rules: bluff.BluffRules, names: tuple[str, ...] | None = None,
+               fairness: Fairness | None = None) -> BluffSession:
+        return cls(bluff.new_game(rules), names, fairness=fairness)
 
     @property
     def players(self) -> int:
@@ -108,8 +138,13 @@ class BluffSession:
         standings = self.state.standings
         return None if standings is None else standings[0][0]
 
-    def draw_chance(self, rng: random.Random) -> dict[str, Any]:
-        return {"hands": _hands_json(deal_hands(self.state, rng))}
+    def draw_chance(self, source: ChanceSource) -> dict[str, Any]:
+        if isinstance(source, FairDeals):
+            sizes = [self.state.hand_size(seat) for seat in range(self.players)]
+            hands = source.bluff_hands(self.state.round, self.state.rules.ranks, sizes)
+        else:
+            hands = deal_hands(self.state, source)
+        return {"hands": _hands_json(hands)}
 
     def deal(self, chance: dict[str, Any]) -> tuple[BluffSession, tuple[Event, ...]]:
         hands = [parse_cards(hand) for hand in chance["hands"]]
@@ -138,7 +173,8 @@ class BluffSession:
         return bluff.view(self.state, seat)
 
     def record(self) -> dict[str, Any]:
-        return write_bluff_record(self.state, self.names)
+        return _with_fairness(write_bluff_record(self.state, self.names), self.fairness,
+                              self.is_over)
 
     def random_action(self, rng: random.Random) -> bluff.Action:
         legal = self.legal()
@@ -155,16 +191,23 @@ class LiarSession:
     games: int = 1
     names: tuple[str, ...] | None = None
     game: str = "liar"
+    fairness: Fairness | None = None
 
     @classmethod
     def create(cls, rules: liar.LiarRules, seed: int | str, games: int = 1,
-               names: tuple[str, ...] | None = None) -> LiarSession:
+               names: tuple[str, ...] | None = None, fairness: Fairness | None = None
+               ) -> LiarSession:
+        """A match not yet dealt. With ``fairness`` (its secret known), ``seed`` must be
+        the one its key derives (docs/fairness.md, 6)."""
         if games < 1:
             raise IllegalAction("a match has at least one game")
         if games > 1 and not rules.classes:
             raise IllegalAction("a match of several games needs the class system (O7: "
                                 "classes); without it each game is a record of its own")
-        return cls(None, rules, seed, games, names)
+        if (fairness is not None and fairness.secret is not None
+                and seed != FairDeals.of(fairness).liar_seed()):
+            raise InvalidDeal("the flush seed is not the one the fairness key derives")
+        return cls(None, rules, seed, games, names, fairness=fairness)
 
     @property
     def players(self) -> int:
@@ -198,8 +241,12 @@ class LiarSession:
         state = self.state
         return None if state is None else state.winner
 
-    def draw_chance(self, rng: random.Random) -> dict[str, Any]:
-        hands, stock = liar.deal(self.rules, rng)
+    def draw_chance(self, source: ChanceSource) -> dict[str, Any]:
+        if isinstance(source, FairDeals):
+            number = 0 if self.match is None else len(self.match.games)
+            hands, stock = source.liar_deal(number, self.players, sum(self.rules.hand_sizes()))
+        else:
+            hands, stock = liar.deal(self.rules, source)
         return {"hands": _hands_json(hands), "stock": format_cards(stock).split()}
 
     def deal(self, chance: dict[str, Any]) -> tuple[LiarSession, tuple[Event, ...]]:
@@ -243,7 +290,7 @@ class LiarSession:
         return liar.view(state, seat)
 
     def record(self) -> dict[str, Any]:
-        return liar.write_record(self._live())
+        return _with_fairness(liar.write_record(self._live()), self.fairness, self.is_over)
 
     def random_action(self, rng: random.Random) -> liar.Action:
         return liar.random_action(self._live().state, rng)

@@ -30,6 +30,7 @@ from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.text import fit
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event
+from usotsuki.fairness import local_fairness
 from usotsuki.odds import call_probability
 from usotsuki.session import BluffSession
 
@@ -75,7 +76,7 @@ def run_bluff(*, players: int, seat: int, seed: int | None, save: Path | None,
         print_error(errors, str(exc))
         return BAD_OPTIONS
     names = tuple("You" if s == seat else f"{seats[s].name} {s}" for s in range(players))
-    session = BluffSession.create(rules, names)
+    session = BluffSession.create(rules, names, local_fairness(seat, seed))
     return go_on_bluff(session, seat, seats, seed=seed, save=save, delay=delay, hints=hints,
                        console=console, ask=ask, sleep=sleep, errors=errors)
 

@@ -29,6 +29,7 @@ from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.text import plural
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.events import Event, events_for
+from usotsuki.fairness import FairDeals, local_fairness
 from usotsuki.liar.actions import CARD_RATE, RATES
 from usotsuki.liar.events import Event as LiarEvent
 from usotsuki.session import LiarSession
@@ -97,11 +98,12 @@ def run_liar(opts: LiarOptions, *, console: Console | None = None,
         bots = make_bots("liar", opts.bots, opts.players, opts.seat)
         names = tuple("You" if s == opts.seat else f"{bots[s].name} {s}"
                       for s in range(opts.players))
-        deal_rng = game_rng(opts.seed)
-        # Part 4: a live game's flush seed comes from a secure source; a seeded one is
-        # derived from --seed so that the same seed plays the same game.
-        flush_seed = deal_rng.getrandbits(64) if opts.seed is not None else liar.new_seed()
-        session = LiarSession.create(rules, flush_seed, opts.games, names)
+        deal_rng = game_rng(opts.seed)  # the bots' draws
+        # docs/fairness.md: the deals and the flush seed derive from the game's secret
+        # (and from --seed when given, so that the same seed plays the same game)
+        fairness = local_fairness(opts.seat, opts.seed)
+        session = LiarSession.create(rules, FairDeals.of(fairness).liar_seed(), opts.games,
+                                     names, fairness)
     except (UsotsukiError, ValueError) as exc:
         print_error(errors, str(exc))
         return BAD_OPTIONS

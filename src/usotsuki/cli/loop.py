@@ -42,6 +42,7 @@ from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.core.errors import UsotsukiError, must_be
 from usotsuki.core.events import Event
 from usotsuki.session import Session as TypedSession
+from usotsuki.session import chance_source
 
 DONE, BAD_OPTIONS, LEFT = 0, 1, 130
 Session = TypedSession[Any, Any, Any]  # the loop serves either game
@@ -232,6 +233,8 @@ class Saver:
             record = session.record()
         except UsotsukiError:  # nothing dealt yet: nothing to keep
             return
+        if session.fairness is not None:  # the terminal plays both sides: it keeps the
+            record["fairness"] = session.fairness.to_json()  # secret for --resume
         try:
             save_record(self.path, record)
         except OSError as exc:  # a full disk must not end the game; say so and go on
@@ -254,7 +257,8 @@ def play(session: Session, player: Player, bots: dict[int, AnyBot], *,
         # ``session`` is always the game as shown: a step is shown before it is kept
         while not session.is_over:
             if session.chance_due:
-                after, events = session.deal(session.draw_chance(deal_rng))
+                after, events = session.deal(session.draw_chance(
+                    chance_source(session, deal_rng)))
                 screen.show_deal(after, events)
                 session = after
                 saved(session)

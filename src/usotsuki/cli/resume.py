@@ -28,6 +28,7 @@ from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.core.json_guard import escape_lone_surrogates
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
+from usotsuki.fairness import Fairness
 from usotsuki.liar.record import read_rules as read_liar_rules
 from usotsuki.liar.record import read_seed
 from usotsuki.replay import replay_bytes
@@ -99,17 +100,20 @@ def _rebuild(game: str, record: dict[str, Any], names: tuple[str, ...], games: i
              ) -> BluffSession | LiarSession:
     """Every deal and action of the record applied through the session, as in play."""
     session: BluffSession | LiarSession
+    fairness = (Fairness.from_json(record["fairness"], len(names)) if "fairness" in record
+                else None)
     if game == "bluff":
         if games not in (None, 1):
             raise ValueError("--games is for Liar Game matches")
-        session = BluffSession.create(read_bluff_rules(record), names)
+        session = BluffSession.create(read_bluff_rules(record), names, fairness)
         entries = record["rounds"]
     else:
         entries = record["games"]
         wanted = len(entries) if games is None else games
         if wanted < len(entries):
             raise ValueError(f"it holds {len(entries)} games, more than --games {wanted}")
-        session = LiarSession.create(read_liar_rules(record), read_seed(record), wanted, names)
+        session = LiarSession.create(read_liar_rules(record), read_seed(record), wanted, names,
+                                     fairness)
     for entry in entries:
         session, _ = session.deal({key: entry[key] for key in ("hands", "stock")
                                    if key in entry})
