@@ -42,6 +42,7 @@ from usotsuki.server.log import Entry, StoreLog, TableLog
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
+from usotsuki.session import chance_source
 
 T = TypeVar("T")
 
@@ -243,10 +244,7 @@ class Table:
             # Part 4 records hold every hand and the Liar seed: only once the game ended.
             raise Refused("not_finished", "the record is available once the game has ended",
                           409)
-        fair = self.games[number].fair
-        if fair is None:
-            return session.record()
-        return {**session.record(), "fairness": fair_deals.record_object(fair)}
+        return session.record()  # (with its fairness object: the secret revealed)
 
     # the log fold: one function for live commands and for replay after a restart
 
@@ -275,8 +273,7 @@ class Table:
             if slot.collecting:
                 raise ValueError("a deal before the contributions to it were closed")
             session, events = slot.session.deal(data)
-            fair = None if slot.fair is None else fair_deals.dealt(slot.fair)
-            games[-1] = GameSlot(slot.number, session, slot.names, fair)
+            games[-1] = GameSlot(slot.number, session, slot.names, slot.fair)
             return _Folded(kind, data, games, list(events))
         if kind in ("contribution", "close"):
             return self._fold_fairness(kind, data, games)
@@ -312,7 +309,7 @@ class Table:
     def _fold_fairness(self, kind: str, data: dict[str, Any],
                        games: list[GameSlot]) -> _Folded:
         """A person's contribution to the game's deal, or the close of them (who gave
-        none; the Liar seed derived): both public."""
+        none): both public."""
         slot = games[-1]
         fair = slot.fair
         if fair is None or fair.closed:
@@ -320,14 +317,13 @@ class Table:
         session = slot.session
         if kind == "contribution":
             seat, value = data["seat"], data["value"]
-            if seat not in fair.people or seat in fair.given:
+            if seat not in fair.people or fair.value_of(seat) is not None:
                 raise Refused("contributed", f"seat {seat} cannot contribute (again)")
             fair = fair_deals.contribute(fair, seat, value)
             event = _ServerEvent({"type": "contributed", "game": slot.number, "seat": seat})
-        else:
-            fair = fair_deals.close(fair, data)
-            if "seed" in data:  # (a game whose flush order follows from a seed)
-                session = fair_deals.with_seed(session, data["seed"])
+        else:  # from now on the session is dealt from the secret and the contributions
+            fair, fairness = fair_deals.close(fair, data)
+            session = fair_deals.sealed(session, fairness)
             event = _ServerEvent({"type": "contributions_closed", "game": slot.number,
                                   "missing": list(fair.missing)})
         games[-1] = GameSlot(slot.number, session, slot.names, fair)
@@ -444,14 +440,12 @@ class Table:
 
     def _close_data(self, slot: GameSlot) -> dict[str, Any]:
         assert slot.fair is not None
-        return fair_deals.close_data(slot.fair, self.entry.seeded)
+        return fair_deals.close_data(slot.fair, self._bots())
 
     def _draw(self, slot: GameSlot) -> dict[str, Any]:
         """The next deal's data: derived from the game's secret and contributions (a game
         logged before deals were committed: drawn as then)."""
-        if slot.fair is None:
-            return slot.session.draw_chance(self.rng("deal"))
-        return slot.session.draw_chance(fair_deals.deal_rng(slot.fair))
+        return slot.session.draw_chance(chance_source(slot.session, self.rng("deal")))
 
     def fairness_state(self) -> dict[str, Any] | None:
         """The present game's fairness as told to everyone (``state`` messages)."""
@@ -473,7 +467,7 @@ class Table:
                               "hexadecimal digits (32 random bytes)")
             slot = self.current
             if slot is not None and slot.fair is not None \
-                    and slot.fair.given.get(seat) == value:
+                    and slot.fair.value_of(seat) == value:
                 return []  # (given already: its client missed the answer)
             fresh = await self._commit("contribution", {"seat": seat, "value": value})
             self.turns.schedule()
@@ -695,7 +689,7 @@ class Table:
         # The game's secret, kept in the log, never sent before the game's end: only its
         # commitment is. The deals (and the Liar seed) follow from it and the people's
         # contributions, closed after ``contribute_seconds`` at most.
-        secret = fair_deals.new_secret(self.settings.deal_seed, self.row.pk, self.seq)
+        secret = fair_deals.game_secret(self.settings.deal_seed, self.row.pk, self.seq)
         people = [s.seat for s in self.seats if s.bot is None]
         data["fairness"] = fair_deals.start_data(
             self.public_id, len(self.games), secret,
