@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from usotsuki.bluff.deal import deck, split_hands
 from usotsuki.cards import DECK, Card, format_cards, parse_cards
 from usotsuki.core.errors import InvalidNotation
 
@@ -170,16 +171,11 @@ class FairDeals:
                     ) -> tuple[tuple[Card, ...], ...]:
         """Round ``round_index``'s hands (B3, B13), each sorted: the deck of the ``ranks``
         highest ranks shuffled, then each seat in order takes its ``sizes[seat]`` cards."""
-        deck = list(DECK[4 * (13 - ranks):])
-        if sum(sizes) > len(deck):
-            raise FairnessError(f"hands of {sum(sizes)} cards from a deck of {len(deck)}")
-        self.stream(bluff_purpose(round_index)).shuffle(deck)
-        hands = []
-        start = 0
-        for size in sizes:
-            hands.append(tuple(sorted(deck[start:start + size])))
-            start += size
-        return tuple(hands)
+        cards = list(deck(ranks))
+        if sum(sizes) > len(cards):
+            raise FairnessError(f"hands of {sum(sizes)} cards from a deck of {len(cards)}")
+        self.stream(bluff_purpose(round_index)).shuffle(cards)
+        return split_hands(cards, sizes)
 
     def liar_deal(self, game_index: int, players: int, dealt: int
                   ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
@@ -187,10 +183,10 @@ class FairDeals:
         shuffled deck's first ``dealt`` cards one at a time from seat 0, the rest the stock."""
         if not 0 <= dealt <= len(DECK):
             raise FairnessError(f"hands of {dealt} cards from a deck of {len(DECK)}")
-        deck = list(DECK)
-        self.stream(liar_purpose(game_index)).shuffle(deck)
-        hands = tuple(tuple(deck[seat:dealt:players]) for seat in range(players))
-        return hands, tuple(deck[dealt:])
+        cards = list(DECK)
+        self.stream(liar_purpose(game_index)).shuffle(cards)
+        hands = tuple(tuple(cards[seat:dealt:players]) for seat in range(players))
+        return hands, tuple(cards[dealt:])
 
     def liar_seed(self) -> int:
         """The record's ``seed``: 8 bytes, big-endian, shifted right to 53 bits."""
@@ -317,8 +313,13 @@ def local_fairness(person_seat: int, seed: int | str | None = None) -> Fairness:
 # -- 7. verifying a record -------------------------------------------------------------
 
 class Unverifiable(ValueError):
-    """A record that cannot be checked at all: no or a malformed ``fairness`` object, the
-    secret not revealed, hands or a stock that are not cards."""
+    """A record that cannot be checked at all: ``place`` is ``fairness`` for no or a
+    malformed ``fairness`` object or a secret not yet revealed, ``record`` for a record
+    whose deals are not lists of cards."""
+
+    def __init__(self, message: str, place: str = "record") -> None:
+        super().__init__(message)
+        self.place = place
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,14 +351,14 @@ def verify_record(record: Mapping[str, Any]) -> Mismatch | None:
     if not isinstance(entries, list):
         raise Unverifiable(f"the record has no list of {'rounds' if game == 'bluff' else 'games'}")
     if "fairness" not in record:
-        raise Unverifiable("the record has no 'fairness' object")
+        raise Unverifiable("the record has no 'fairness' object", "fairness")
     try:
         fairness = Fairness.from_json(record["fairness"], _players(record))
     except FairnessError as exc:
-        raise Unverifiable(f"malformed 'fairness': {exc}") from None
+        raise Unverifiable(f"malformed 'fairness': {exc}", "fairness") from None
     if fairness.secret is None:
         raise Unverifiable("the secret is not revealed yet (the game is not over): "
-                           "nothing to verify")
+                           "nothing to verify", "fairness")
     expected = commitment(fairness.table, fairness.game, fairness.secret)
     if expected != fairness.commitment:
         return Mismatch("commitment", "the revealed secret does not match the commitment "

@@ -66,6 +66,9 @@ class Session(Protocol[V_co, A, L_co]):
         """The JSON data of the next deal, drawn with a generator or derived from a
         fairness key."""
     def deal(self, chance: dict[str, Any]) -> tuple[Self, tuple[Event, ...]]: ...
+    def with_fairness(self, fairness: Fairness) -> Self:
+        """The session with its fairness object replaced (the contributions received,
+        before the deal they key)."""
     def parse_action(self, text: str) -> A: ...
     def format_action(self, action: A) -> str: ...
     def apply(self, action: A) -> tuple[Self, tuple[Event, ...]]: ...
@@ -151,6 +154,9 @@ class BluffSession:
         step = bluff.start_round(self.state, hands)
         return replace(self, state=step.state), step.events
 
+    def with_fairness(self, fairness: Fairness) -> BluffSession:
+        return replace(self, fairness=fairness)
+
     def parse_action(self, text: str) -> bluff.Action:
         return bluff.parse_action(text)
 
@@ -197,16 +203,14 @@ class LiarSession:
     def create(cls, rules: liar.LiarRules, seed: int | str, games: int = 1,
                names: tuple[str, ...] | None = None, fairness: Fairness | None = None
                ) -> LiarSession:
-        """A match not yet dealt. With ``fairness`` (its secret known), ``seed`` must be
-        the one its key derives (docs/fairness.md, 6)."""
+        """A match not yet dealt. A first deal drawn from a fairness key carries the flush
+        seed the key derives (docs/fairness.md, 6), which then replaces ``seed``: the
+        contributions may arrive after the session is made (:meth:`with_fairness`)."""
         if games < 1:
             raise IllegalAction("a match has at least one game")
         if games > 1 and not rules.classes:
             raise IllegalAction("a match of several games needs the class system (O7: "
                                 "classes); without it each game is a record of its own")
-        if (fairness is not None and fairness.secret is not None
-                and seed != FairDeals.of(fairness).liar_seed()):
-            raise InvalidDeal("the flush seed is not the one the fairness key derives")
         return cls(None, rules, seed, games, names, fairness=fairness)
 
     @property
@@ -245,6 +249,9 @@ class LiarSession:
         if isinstance(source, FairDeals):
             number = 0 if self.match is None else len(self.match.games)
             hands, stock = source.liar_deal(number, self.players, sum(self.rules.hand_sizes()))
+            if self.match is None:
+                return {"hands": _hands_json(hands), "stock": format_cards(stock).split(),
+                        "seed": source.liar_seed()}
         else:
             hands, stock = liar.deal(self.rules, source)
         return {"hands": _hands_json(hands), "stock": format_cards(stock).split()}
@@ -255,11 +262,15 @@ class LiarSession:
         hands = [parse_cards(hand) for hand in chance["hands"]]
         stock = parse_cards(chance["stock"])
         if self.match is None:
-            match, events = liar.LiarMatch.start(self.rules, hands, stock, self.seed,
-                                                 self.names)
+            seed = chance.get("seed", self.seed)  # a fair first deal's derived seed
+            match, events = liar.LiarMatch.start(self.rules, hands, stock, seed, self.names)
+            return replace(self, match=match, seed=seed), tuple(events)
         else:
             match, events = self.match.next_game(hands, stock)
         return replace(self, match=match), tuple(events)
+
+    def with_fairness(self, fairness: Fairness) -> LiarSession:
+        return replace(self, fairness=fairness)
 
     def _live(self) -> liar.LiarMatch:
         if self.match is None:

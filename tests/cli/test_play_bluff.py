@@ -35,12 +35,12 @@ def test_whole_game_to_standings_and_saved_record(tmp_path: Path) -> None:
 
 
 def test_illegal_call_is_explained_and_asked_again(tmp_path: Path) -> None:
-    # With this seed (and the issue-11 bots), round 4 reaches seat 1 with "card 3" as the
-    # current call.
+    # With this seed's deals (docs/fairness.md) and the issue-11 bots, seat 1's first turn
+    # comes with "card 9" as the current call.
     code, out = play(["--players", "3", "--seed", "1", "--seat", "1"],
                      ["card 2", "card 2", "four A", "card 2", "quit"])
-    assert "card 2 is weaker than card 3; call something stronger (B5, B7)" in out
-    assert out.count("current call: card 3") == 1  # asked again without redrawing
+    assert "card 2 is weaker than card 9; call something stronger (B5, B7)" in out
+    assert out.count("current call: card 9") == 1  # asked again without redrawing
     assert code == 130
 
 

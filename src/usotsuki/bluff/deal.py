@@ -26,7 +26,12 @@ def deal_hands(state: BluffState, rng: random.Random) -> Hands:
     B13: the deck is the four suits of the ``ranks`` highest ranks (all 52 by default).
     """
     sizes = [state.hand_size(seat) for seat in range(state.players)]
-    cards = sample(rng, deck(state.rules.ranks), sum(sizes))
+    return split_hands(sample(rng, deck(state.rules.ranks), sum(sizes)), sizes)
+
+
+def split_hands(cards: Sequence[Card], sizes: Sequence[int]) -> Hands:
+    """Each seat in order takes its ``sizes[seat]`` cards from the front of ``cards``;
+    each hand sorted."""
     hands = []
     start = 0
     for size in sizes:

@@ -175,6 +175,22 @@ def replay(
     raise typer.Exit(0 if report["ok"] else 1)
 
 
+@app.command(cls=Command)
+def verify(
+    file: Annotated[Path, typer.Argument(help="A game record with its 'fairness' object.",
+                                         show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: "
+                                          "{verified, error}.")] = False,
+) -> None:
+    """Verify a record's deals: each follows from its committed secret and contributions.
+
+    The procedure is docs/fairness.md; the record is replayed too. Exit status: 0
+    verified, 1 it differs (the place is named), 2 it cannot be checked."""
+    from usotsuki.cli.verify import run_verify
+
+    raise typer.Exit(run_verify(file, as_json))
+
+
 @play_app.command("bluff", cls=Command)
 def play_bluff(
     players: Annotated[int, typer.Option(help="Players at the table, you included (2-8).")] = 5,
