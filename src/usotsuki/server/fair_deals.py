@@ -22,14 +22,12 @@ from typing import Any
 
 from usotsuki.fairness import (
     Contribution,
-    FairDeals,
     Fairness,
     commitment,
     new_secret,
     seeded_secret,
 )
 from usotsuki.games import AnySession
-from usotsuki.session import LiarSession
 
 CONTRIBUTION = re.compile(r"[0-9a-f]{64}")
 """A contribution's value: 32 bytes as 64 lowercase hexadecimal digits (docs/fairness.md)."""
@@ -104,13 +102,9 @@ def close(fair: FairGame, data: dict[str, Any]) -> tuple[FairGame, Fairness]:
 
 
 def sealed(session: AnySession, fairness: Fairness) -> AnySession:
-    """The session not dealt yet, from now on dealt from ``fairness`` (and a Liar Game's
-    flush seed derived from it)."""
-    if isinstance(session, LiarSession):
-        if session.match is not None:
-            raise ValueError("the game was dealt already")
-        return replace(session, fairness=fairness, seed=FairDeals.of(fairness).liar_seed())
-    return replace(session, fairness=fairness)
+    """The session not dealt yet, from now on dealt from ``fairness`` (a Liar Game's
+    first deal carries the flush seed derived from it)."""
+    return session.with_fairness(fairness)
 
 
 def public(fair: FairGame, bots: Sequence[bool], now: float, over: bool) -> dict[str, Any]:
