@@ -197,6 +197,13 @@ export default {
   "end.matchGame": "Game {n} of {total} finished; the next one follows.",
 
   "replay.title": "Replay",
+  "fair.checking": "Checking the fair deal…",
+  "fair.verified": "✓ Fair deal verified in this page: every deal follows from the secret committed before the game and the players' contributions.",
+  "fair.verifiedSeen": "✓ Fair deal verified in this page: every deal follows from the commitment you were shown before the deal and from your contribution.",
+  "fair.differs": "✗ The deals do not follow from the committed secret: {detail}",
+  "fair.seenDiffers": "✗ This record's commitment is not the one you were shown at the table.",
+  "fair.ownMissing": "✗ This record leaves out the contribution your browser gave.",
+  "fair.none": "No fair-deal data to check in this record.",
   "replay.first": "First",
   "replay.back": "Back",
   "replay.forward": "Forward",
