@@ -19,9 +19,9 @@ from drive import choose
 from pg_helpers import new_database
 from waits import Deadline
 
+from usotsuki.server import lobby as lobby_module
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Refused, Settings
-from usotsuki.server import lobby as lobby_module
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.store import LogEntry, Store
 from usotsuki.server.table import Table

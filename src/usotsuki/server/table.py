@@ -30,10 +30,10 @@ from usotsuki.chance import live_rng
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.games import AnySession, GameEntry
 from usotsuki.games import game as game_entry
+from usotsuki.server import fair_deals
 from usotsuki.server.audience import Audience
 from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
-from usotsuki.server import fair_deals
 from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.fair_deals import FairGame
 from usotsuki.server.games import hint_json, legal_json, view_json
