@@ -47,6 +47,18 @@ async def play_to_end(table: Table, seed: int = 1) -> dict[str, Any]:
     return table.record(len(table.games) - 1)
 
 
+async def restarted(lobby: Lobby, store: Store, clock: ManualClock, table: Table,
+                    down: float = 0.0) -> tuple[Lobby, Table]:
+    """The server killed (nothing more written), ``down`` seconds passing, then a new one
+    loading the table from its log and carrying it on."""
+    lobby.stop()
+    clock.advance(down)
+    again = new_lobby(store, clock, contribute_seconds=WAIT)
+    loaded = await again.get(table.public_id)
+    await loaded.resume()
+    return again, loaded
+
+
 def test_a_restart_mid_collection_keeps_what_was_given_and_waits_for_the_rest(
         tmp_path: Path) -> None:
     async def scenario() -> None:
@@ -55,10 +67,7 @@ def test_a_restart_mid_collection_keeps_what_was_given_and_waits_for_the_rest(
         lobby = new_lobby(store, clock, contribute_seconds=WAIT)
         table, _ = await people_table(lobby, players=3)
         await table.contribute(0, "aa" * 32, holder(table, 0))
-        lobby.stop()  # (killed: nothing more is written)
-        again = new_lobby(store, clock, contribute_seconds=WAIT)
-        loaded = await again.get(table.public_id)
-        await loaded.resume()
+        again, loaded = await restarted(lobby, store, clock, table)
         assert await collecting(loaded)
         fairness = loaded.state_message(1)["fairness"]
         assert fairness["given"] == [0] and fairness["waiting"] == [1, 2]
@@ -84,11 +93,7 @@ def test_a_table_loaded_after_the_time_ran_out_deals_at_once(tmp_path: Path) -> 
         lobby = new_lobby(store, clock, contribute_seconds=WAIT)
         table, _ = await people_table(lobby, "liar", players=2)
         await table.contribute(1, "cc" * 32, holder(table, 1))
-        lobby.stop()
-        clock.advance(WAIT + 1)  # (while nobody ran the table)
-        again = new_lobby(store, clock, contribute_seconds=WAIT)
-        loaded = await again.get(table.public_id)
-        await loaded.resume()
+        again, loaded = await restarted(lobby, store, clock, table, down=WAIT + 1)
         assert not await collecting(loaded)
         assert loaded.state_message(None)["fairness"]["missing"] == [0]
         record = await play_to_end(loaded)

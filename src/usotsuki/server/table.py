@@ -476,17 +476,6 @@ class Table:
 
         return await self.serialised(run)
 
-    async def close_contributions(self) -> None:
-        """The contributions' time is up (``Turns``): close them and deal, under the
-        lock, if still due."""
-        async def run() -> None:
-            fresh = await self._deal_due()
-            self.turns.schedule()
-            if fresh:
-                self.tell(fresh)
-
-        await self.serialised(run)
-
     def _count(self, started: float, folded: float) -> None:
         """Count an entry's fold (``started`` to ``folded``) and commit (to now) in the
         phases of the action being made, if it is timed."""
@@ -776,7 +765,8 @@ class Table:
         return await self.turns.hurry(seat)
 
     async def resume(self) -> None:
-        """After loading: deal what is due and wake the bots."""
+        """After loading, or once the contributions' time is up (``Turns``): deal what
+        is due and wake the bots."""
         async def due() -> None:
             fresh = await self._deal_due()
             self.turns.schedule()

@@ -87,7 +87,7 @@ class Turns:
     async def _close(self, delay: float) -> None:
         await self.table.clock.sleep(delay)
         try:
-            await self.table.close_contributions()
+            await self.table.resume()  # (closes them and deals, if still due)
         except Refused as exc:  # the database away: the same, after its retry_after
             log.warning("table %s: contributions not closed: %s", self.table.public_id,
                         exc.message)
