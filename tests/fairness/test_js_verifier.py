@@ -10,6 +10,7 @@ import json
 import random
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,27 @@ def changed_copy(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         else:
             fair["secret"] = fair["secret"][::-1]
     return record
+
+
+def test_games_the_server_played(module: Path, tmp_path: Path) -> None:
+    """Bots' games through the server's write path (a Bluff game, a Liar match): both
+    verifiers accept their records."""
+    from fastapi.testclient import TestClient
+
+    from usotsuki.server.app import create_app
+
+    tables = [("bluff", {"max_cards": 2}, 1), ("liar", {"classes": True, "hand_size": 4}, 2)]
+    records = []
+    with TestClient(create_app(bot_delay=0)) as c:
+        for game, rules, games in tables:
+            made = c.post("/api/tables", json={"game": game, "rules": rules, "games": games,
+                                               "seats": [{"bot": "random"}] * 3}).json()
+            tid = made["table_id"]
+            c.post(f"/api/tables/{tid}/start", json={"token": made["host_token"]})
+            ends = time.monotonic() + 180  # (bots think at the lowest CPU priority)
+            while c.get(f"/api/tables/{tid}").json()["status"] != "finished":
+                assert time.monotonic() < ends, f"the {game} game of bots did not end"
+                time.sleep(0.05)
+            records.append(c.get(f"/api/tables/{tid}/games/0/record").json())
+    assert [python_answer(r) for r in records] == [(None,), (None,)]
+    assert [where(a) for a in verify_all(module, records, tmp_path)] == [(None,), (None,)]
