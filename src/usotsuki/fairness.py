@@ -430,7 +430,7 @@ def _verify_liar(deals: FairDeals, record: Mapping[str, Any], games: list[Any]
                  ) -> Mismatch | None:
     seed = record.get("seed", 0)
     derived_seed = deals.liar_seed()
-    if seed != derived_seed or isinstance(seed, bool):
+    if not _is_int(seed) or seed != derived_seed:
         return Mismatch("seed", f"the record's flush seed {seed!r} is not the derived "
                         f"{derived_seed}")
     for number, entry in enumerate(games):

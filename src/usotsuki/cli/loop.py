@@ -251,6 +251,9 @@ def play(session: Session, player: Player, bots: dict[int, AnyBot], *,
     console, screen = player.console, player.screen
     saved = Saver(player.save, player.errors)
     console.print(screen.intro(session))
+    if session.fairness is not None and not resumed:
+        console.print(f"[dim]Deals committed to (docs/fairness.md; usotsuki verify checks "
+                      f"a saved record):\n{session.fairness.commitment}[/dim]")
     if resumed:
         screen.show_resumed(session)
     try:
