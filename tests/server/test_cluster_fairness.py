@@ -5,6 +5,7 @@ the deal, and until the game's end no frame on any worker holds the secret."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -71,3 +72,33 @@ def test_contributions_through_followers_and_no_secret_before_the_end(
         assert not any(fair["secret"] in t for t in texts[:revealed]), p.seat
         assert fair["secret"] in texts[revealed]
         assert any(fair["commitment"] in t for t in texts[:revealed])
+
+
+def test_a_new_owner_carries_on_a_collection_its_dead_owner_began(fair_stack: Cluster) -> None:
+    """(Last here: it kills a worker.) A contribution committed by the owner, which then
+    dies; the worker taking the table over folds it and waits for the others."""
+    table_id, tokens = open_table(fair_stack, [None, None, None])
+    owner = fair_stack.owner(table_id)
+    assert owner is not None
+    victim = fair_stack.worker(owner[0])
+    other = next(w for w in fair_stack.workers if w is not victim)
+    people = [Recorded(fair_stack, table_id, t, other.port) for t in tokens]
+    start(fair_stack, table_id, tokens[0], people)
+    values = [f"{seat + 7:02x}" * 32 for seat in range(3)]
+    people[0].ws.send(json.dumps({"type": "contribute", "value": values[0]}))
+    deadline = Deadline("the first contribution, then the new owner", 120)
+    while 0 not in people[1].state["fairness"]["given"]:
+        people[1].recv(deadline)
+    victim.kill()
+    while (holder := fair_stack.owner(table_id)) is None or holder[0] == victim.name:
+        time.sleep(min(0.05, deadline.left()))
+    for p in people[1:]:
+        p.ws.send(json.dumps({"type": "contribute", "value": values[p.seat]}))
+    for p in people:
+        while p.state["fairness"]["collecting"]:
+            p.recv(deadline)
+    assert play(people, seconds=120) > 0
+    record = record_of(fair_stack, table_id)
+    assert record["fairness"]["contributions"] == [
+        {"seat": s, "value": v} for s, v in enumerate(values)]
+    assert verify_record(record) is None
