@@ -12,8 +12,8 @@ token). The owner alone writes: it commits each entry (its token checked in the 
 transaction), then tells its own sockets and publishes the entry on Redis. Any other
 worker with a socket at the table keeps a *follower* copy: it folds the published
 entries with the same code (:meth:`Table._fold`), so it serves views, catch-up and
-``sync`` itself; its sockets' commands (act, join, leave, start) are relayed to the
-owner. A follower that sees a gap in the entries' numbers, or whose Redis connection
+``sync`` itself; its sockets' commands (act, contribute, join, leave, start) are
+relayed to the owner. A follower that sees a gap in the entries' numbers, or whose Redis connection
 came back, reads what it missed from the log; every few seconds it also compares its
 length with the log's, so an entry lost with Redis is found there (and tells each owner
 which of its tables it still follows: an owner publishes only those). A copy without a
