@@ -13,11 +13,11 @@ transaction), then tells its own sockets and publishes the entry on Redis. Any o
 worker with a socket at the table keeps a *follower* copy: it folds the published
 entries with the same code (:meth:`Table._fold`), so it serves views, catch-up and
 ``sync`` itself; its sockets' commands (act, contribute, join, leave, start) are
-relayed to the owner. A follower that sees a gap in the entries' numbers, or whose Redis connection
-came back, reads what it missed from the log; every few seconds it also compares its
-length with the log's, so an entry lost with Redis is found there (and tells each owner
-which of its tables it still follows: an owner publishes only those). A copy without a
-socket at its worker folds nothing; it reads the log when used again.
+relayed to the owner. A follower that sees a gap in the entries' numbers, or whose
+Redis connection came back, reads what it missed from the log; every few seconds it
+also compares its length with the log's, so an entry lost with Redis is found there (and
+tells each owner which of its tables it still follows: an owner publishes only those). A
+copy without a socket at its worker folds nothing; it reads the log when used again.
 
 With ``lease_follows_sockets`` (a balancer sending each table's sockets to one worker), an
 owner with no socket at a table hands its lease to the worker a socket reached: the
