@@ -94,7 +94,7 @@ class SteppedClock:
 
 class LiveServer:
     def __init__(self, deal_seed: int = 7, clock: Any = None, bot_delay: float = 0,
-                 **app_options: Any) -> None:
+                 contribute_seconds: float = 0, **app_options: Any) -> None:
         self.port = _free_port()
         self.clock = clock
         # The pages run under the server's Content Security Policy and host checks;
@@ -103,7 +103,8 @@ class LiveServer:
         # raised so that the number of tests never decides whether a table can be made
         # (the quotas themselves are tested in tests/security).
         settings = Settings(bot_delay=bot_delay, deal_seed=deal_seed, tables_per_minute=10_000,
-                            open_tables=10_000, bot_tables=100)
+                            open_tables=10_000, bot_tables=100,
+                            contribute_seconds=contribute_seconds)
         self.app = create_app(clock=clock, settings=settings,
                               allowed_hosts=allowed_hosts("127.0.0.1"),
                               script_sources=("'unsafe-eval'",), **app_options)
@@ -170,6 +171,16 @@ def review_server() -> Iterator[LiveServer]:
     from usotsuki.server.review_service import ReviewService
 
     server = LiveServer(deal_seed=11, reviews=ReviewService(depth=40))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def fair_server() -> Iterator[LiveServer]:
+    """A server that waits up to a minute for people's contributions to each deal (the
+    pages give theirs at once)."""
+    server = LiveServer(deal_seed=11, contribute_seconds=60)
     server.start()
     yield server
     server.stop()

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import httpx
-from live_helpers import free_port
+from live_helpers import NO_CONTRIBUTIONS, free_port
 from nginx_render import Site, certificate, client_tls, render
 
 
@@ -118,7 +118,8 @@ class Worker:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(self.port),
                  "--db", db, "--redis", redis, "--worker-id", name,
-                 "--forwarded-allow-ips", "127.0.0.1", "--log-format", "json", *extra],
+                 "--forwarded-allow-ips", "127.0.0.1", "--log-format", "json",
+                 *NO_CONTRIBUTIONS, *extra],
                 stdout=out, stderr=out)
 
     def wait_ready(self) -> None:

@@ -18,6 +18,11 @@ from drive import choose
 from waits import GAME_S, Deadline
 from websockets.sync.client import ClientConnection, connect
 
+NO_CONTRIBUTIONS = ("--contribute-seconds", "0")
+"""Servers deal at once by default here: these clients send no contribution to a game's
+deal (a test of the contributions passes its own ``--contribute-seconds``: the last one
+given counts)."""
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -32,7 +37,7 @@ class Server:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port",
-                   str(self.port), "--db", db, *extra]
+                   str(self.port), "--db", db, *NO_CONTRIBUTIONS, *extra]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, env={**os.environ})
         deadline = time.monotonic() + start_seconds

@@ -34,6 +34,7 @@ from usotsuki.client import (
     Turn,
     play,
 )
+from usotsuki.fairness import verify_record
 from usotsuki.replay import replay_record
 from usotsuki.server.store import Store
 
@@ -54,6 +55,7 @@ class Played:
     finals: list[dict[str, Any]]  # each seat's last state
     connects: list[int]  # each seat's sockets opened
     seen: list[list[int]]  # each seat's event numbers, in the order its stream gave them
+    contributions: list[dict[int, str]]  # each seat's contribution to each game's deal
 
 
 async def seated_table(api: Api, game: str, people: int = 3,
@@ -93,7 +95,8 @@ async def play_table(url: str, game: str, bots: tuple[str, ...] = (),
             await seat.close()
         for task in recorders:
             task.cancel()
-    return Played(table_id, tokens, finals, [s.connects for s in seats], seen)
+    return Played(table_id, tokens, finals, [s.connects for s in seats], seen,
+                  [s.contributions for s in seats])
 
 
 async def read_afresh(url: str, table_id: str, token: str) -> list[int]:
@@ -151,6 +154,23 @@ def test_whole_games_of_both_games(server: Server, db: str, game: str) -> None:
         assert numbers == asyncio.run(read_afresh(server.url, played.table_id, token))
     keys = action_keys(db, played.table_id)
     assert keys and max(keys.values()) == 1
+
+
+@pytest.mark.parametrize("game", ["bluff", "liar"])
+def test_each_seat_contributes_to_the_deal_by_itself(tmp_path: Path, game: str) -> None:
+    """A server that waits ten minutes for contributions deals as soon as the three
+    clients have given theirs; the record holds them, and its deals verify."""
+    server = Server(new_db(tmp_path, "fair"), "--bot-delay", "0", "--contribute-seconds", "600")
+    try:
+        played = asyncio.run(play_table(server.url, game, bots=("normal",)))
+        assert_finished(server.url, played)
+        record = httpx.get(f"{server.url}/api/tables/{played.table_id}/games/0/record",
+                           timeout=10).json()
+    finally:
+        server.stop()
+    assert record["fairness"]["contributions"] == [
+        {"seat": seat, "value": given[0]} for seat, given in enumerate(played.contributions)]
+    assert verify_record(record) is None
 
 
 @pytest.mark.parametrize("game", ["bluff", "liar"])

@@ -1,7 +1,9 @@
 """No hidden card ever reaches the wrong seat: every message sent to every seat and to a
 spectator in random games is searched for card names, and each card found must be one
 that this seat has been shown (its own cards, cards drawn or received, cards that a
-challenge or doubt turned face up). The Liar Game's seed must never be sent at all."""
+challenge or doubt turned face up). The Liar Game's seed must never be sent at all, nor
+the game's fairness secret before its end: until then every seat and spectator holds its
+commitment only (docs/fairness.md)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import Seat, create, join_all, play_out
+from server_helpers import Seat, close_all, create, join_all, play_out
 from waits import GAME_S, Deadline
+
+from usotsuki.fairness import verify_record
+from usotsuki.server.app import create_app
+from usotsuki.server.config import Settings
 
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC])$")
 
@@ -60,6 +66,22 @@ def check_no_leak(seat: Seat, sent: list[tuple[int, str]]) -> None:
         assert not leaked, f"seat {seat.seat} was sent {sorted(leaked)} in {message}"
 
 
+def check_secret_kept(seat: Seat, record: dict[str, Any]) -> None:
+    """No message to this connection before the game's ``revealed`` event holds the
+    secret, and the commitment reached it before the deal (which follows the close of
+    the contributions)."""
+    fair = record["fairness"]
+    texts = [json.dumps(m) for m in seat.messages]
+    revealed = next(i for i, m in enumerate(seat.messages)
+                    if m["type"] == "event" and m["event"]["type"] == "revealed")
+    assert seat.messages[revealed]["event"]["secret"] == fair["secret"]
+    assert not any(fair["secret"] in t for t in texts[:revealed]), "the secret was sent early"
+    committed = next(i for i, t in enumerate(texts) if fair["commitment"] in t)
+    closed = next(i for i, m in enumerate(seat.messages) if m["type"] == "event"
+                  and m["event"]["type"] == "contributions_closed")  # (before any deal)
+    assert committed < closed
+
+
 def play_and_probe(c: TestClient, game: str, players: int, rules: dict[str, Any],
                    rng: random.Random) -> tuple[list[Seat], Seat, dict[str, Any]]:
     table = create(c, game, [None] * players, rules)
@@ -99,6 +121,9 @@ def test_no_hidden_card_reaches_the_wrong_seat(client: TestClient, game: str, pl
     for s in [*seats, watcher]:
         check_no_leak(s, [])
         assert s.events(), "the seat heard nothing"
+    assert verify_record(record) is None
+    for s in [*seats, watcher]:
+        check_secret_kept(s, record)
     if game == "liar":
         seed_text = str(record["seed"])
         for s in [*seats, watcher]:
@@ -132,3 +157,52 @@ def test_an_illegal_play_error_names_no_other_card(client: TestClient) -> None:
     err = actor.until("error")
     assert card_names(err) <= {other}
     check_no_leak(actor, [(len(actor.messages) - 1, typed)])
+
+
+@pytest.mark.parametrize("game", ["bluff", "liar"])
+def test_contributions_make_the_deal_and_the_secret_waits_for_the_end(game: str) -> None:
+    settings = Settings(bot_delay=0, contribute_seconds=600)  # (all give: no wait)
+    with TestClient(create_app(settings=settings, rate_limit=(1000.0, 1000.0))) as c:
+        try:
+            table = create(c, game, [None, None, "random"])
+            tid = table["table_id"]
+            tokens = join_all(c, table)
+            seats = [Seat(c, tid, t) for t in tokens[:2]]
+            watcher = Seat(c, tid, None)
+            c.post(f"/api/tables/{tid}/start", json={"token": tokens[0]})
+            for s in [*seats, watcher]:
+                s.until_state(0)
+            fairness = seats[0].state["fairness"] if seats[0].state else None
+            assert fairness is not None and fairness["collecting"]
+            assert fairness["waiting"] == [0, 1] and fairness["secret"] is None
+            values = ["5a" * 32, "c3" * 32]
+            spectator = {"type": "contribute", "value": "00" * 32, "id": "w"}
+            watcher.send(spectator)
+            assert watcher.until("error")["code"] == "spectator"
+            for s, value in zip(seats, values, strict=True):
+                s.send({"type": "contribute", "value": value.upper(), "id": 1})
+                assert s.until("error")["code"] == "bad_contribution"
+                s.send({"type": "contribute", "value": value, "id": 2})
+            deadline = Deadline("the deal after both contributions", GAME_S)
+            for s in [*seats, watcher]:
+                while s.state is None or s.state["fairness"]["collecting"]:
+                    s.recv(deadline)
+            rng = random.Random(5)
+            while (state := seats[0].state) is not None and state["status"] == "playing":
+                if state["to_move"] in (0, 1):
+                    play_out(seats, rng, others=[watcher], stop_after=1)
+                    continue
+                for s in [*seats, watcher]:  # the bot's turn: each hears of it
+                    s.until_state(state["n"] + 1, deadline)
+            record = c.get(f"/api/tables/{tid}/games/0/record").json()
+            assert record["fairness"]["contributions"] == [
+                {"seat": 0, "value": values[0]}, {"seat": 1, "value": values[1]}]
+            assert verify_record(record) is None
+            for s in [*seats, watcher]:
+                while not any(m["type"] == "event" and m["event"]["type"] == "revealed"
+                              for m in s.messages):
+                    s.recv(deadline)
+                check_secret_kept(s, record)
+                check_no_leak(s, [])
+        finally:
+            close_all()

@@ -10,17 +10,21 @@ import json
 import random
 from itertools import count
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from core_helpers import ManualClock, holder, new_lobby
 from drive import choose
 from pg_helpers import new_database
+from waits import Deadline
 
+from usotsuki.server import lobby as lobby_module
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Refused, Settings
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.store import LogEntry, Store
+from usotsuki.server.table import Table
 
 CONFIG = {"players": 3, "rules": {}, "games": 1}
 _names = count()
@@ -31,17 +35,47 @@ def _mangled(text: str) -> str:
     return f"  {text.upper()}  "
 
 
-async def _play(lobby: Lobby, store: Store) -> tuple[list[LogEntry], dict[Any, list[str]]]:
-    """Join, refuse a wrong command or two, start, play 60 moves (typed carelessly), leave
-    a seat to a bot mid-game: the log and what each seat was told."""
+async def _until_dealt(table: Table) -> None:
+    """Until the contributions are closed (in a task of the table's own: committed in the
+    store's thread)."""
+    deadline = Deadline("the close of the contributions")
+    while (slot := table.current) is None or slot.collecting:
+        await asyncio.sleep(min(0.01, deadline.left()))
+
+
+async def _contribute(table: Table, clock: ManualClock) -> None:
+    """Two people contribute (a bad value and a second one refused), the third's time
+    runs out: the deal is made without it."""
+    assert table.current is not None and table.current.collecting
+    await table.contribute(0, "ab" * 32, holder(table, 0))
+    await table.contribute(0, "ab" * 32, holder(table, 0))  # again: taken as given
+    for seat, value, code in ((0, "cd" * 32, "contributed"), (1, "AB" * 32, "bad_contribution"),
+                              (1, "ab" * 31, "bad_contribution"), (1, 7, "bad_contribution")):
+        with pytest.raises(Refused) as refused:
+            await table.contribute(seat, value, holder(table, seat))
+        assert refused.value.code == code
+    await table.contribute(1, "01" * 32, holder(table, 1))
+    assert table.current is not None and table.current.collecting
+    clock.advance(30.0)
+    await _until_dealt(table)
+    with pytest.raises(Refused) as late:
+        await table.contribute(2, "02" * 32, holder(table, 2))
+    assert late.value.code == "not_collecting"
+
+
+async def _play(lobby: Lobby, store: Store,
+                clock: ManualClock) -> tuple[list[LogEntry], dict[Any, list[str]]]:
+    """Join, refuse a wrong command or two, start, contribute to the deal, play 30 moves
+    (typed carelessly): the log and what each seat was told."""
     table, _ = await lobby.create("bluff", CONFIG, [None, None, None])
     for seat in range(3):
         await table.join(f"p{seat}", seat)
     with pytest.raises(Refused):
         await table.join("late", None)
     await lobby.start_game(table, rematch=False)
+    await _contribute(table, clock)
     rng = random.Random(3)
-    for _ in range(60):
+    for _ in range(30):
         slot = table.current
         if slot is None or slot.session.is_over or slot.session.to_move is None:
             break
@@ -59,14 +93,18 @@ async def _play(lobby: Lobby, store: Store) -> tuple[list[LogEntry], dict[Any, l
 
 
 def test_both_log_adapters_write_the_same_log_and_tell_the_same_events(
-        pg_server: str, tmp_path: Path) -> None:
-    settings = {"deal_seed": 11, "bot_delay": 0.0}
+        pg_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One public id for the table in either database: the deals are derived from the
+    # table's id (docs/fairness.md), so the same game needs the same id.
+    monkeypatch.setattr(lobby_module, "secrets", SimpleNamespace(token_urlsafe=lambda n: "t" * n))
+    settings = {"deal_seed": 11, "bot_delay": 0.0, "contribute_seconds": 30.0}
 
     async def single() -> tuple[list[LogEntry], dict[Any, list[str]]]:
         store = Store(new_database(pg_server, f"usotsuki_single_{next(_names)}"))
-        lobby = new_lobby(store, ManualClock(), **settings)
+        clock = ManualClock()
+        lobby = new_lobby(store, clock, **settings)
         try:
-            return await _play(lobby, store)
+            return await _play(lobby, store, clock)
         finally:
             lobby.stop()
             store.close()
@@ -76,9 +114,10 @@ def test_both_log_adapters_write_the_same_log_and_tell_the_same_events(
         # Redis is never reached: nothing here follows or relays (publishes only queue).
         cluster = Coordinator(ClusterConfig("redis://127.0.0.1:9/0", "w-test", 30.0), store,
                               None)
-        lobby = cluster.lobby_for(store, Settings(**settings), ManualClock())
+        clock = ManualClock()
+        lobby = cluster.lobby_for(store, Settings(**settings), clock)
         try:
-            entries, told = await _play(lobby, store)
+            entries, told = await _play(lobby, store, clock)
             table = next(iter(lobby.tables()))
             assert table.owner, "the creating worker owns the table"
             return entries, told
@@ -94,6 +133,14 @@ def test_both_log_adapters_write_the_same_log_and_tell_the_same_events(
     # Every action is logged in its canonical notation, not as it was typed.
     actions = [e.data["action"] for e in plain[0] if e.kind == "action"]
     assert actions and all(a == a.strip() and a != a.upper() for a in actions), actions
+    # The secret, the contributions and their close are logged before the first deal.
+    kinds = [e.kind for e in plain[0]]
+    assert kinds[:5] == ["start", "contribution", "contribution", "close", "chance"], kinds
+    assert plain[0][3].data == {"contributions": [
+        {"seat": 0, "value": "ab" * 32}, {"seat": 1, "value": "01" * 32},
+        {"seat": 2, "value": None}]}
+    secret = plain[0][0].data["fairness"]["secret"]
+    assert all(secret not in m for messages in plain[1].values() for m in messages)
 
 
 def test_a_log_with_the_clients_own_text_still_loads(tmp_path: Path) -> None:

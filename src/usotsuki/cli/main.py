@@ -342,6 +342,9 @@ def serve(
         help="Upgrade a PostgreSQL database's schema before serving (a single node; a "
              "cluster runs `usotsuki db upgrade` instead). SQLite is always upgraded.")]
     = False,
+    contribute_seconds: Annotated[float, typer.Option(
+        help="Seconds people's clients have to contribute to a game's deal after its "
+             "start (docs/fairness.md); who gives none in time is announced.")] = 5.0,
     drain_seconds: Annotated[int, typer.Option(
         help="On SIGTERM: stop accepting, close WebSockets (clients reconnect to another "
              "worker), give requests in flight this long, release the tables, exit.")]
@@ -359,7 +362,8 @@ def serve(
     limits = Limits(bot_workers, bot_deadline, tables_per_minute, open_tables, bot_games,
                     idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address,
                     sockets_per_network, ipv4_prefix, ipv6_prefix, unload_minutes,
-                    retention_days=retention_days)
+                    retention_days=retention_days,
+                    contribute_seconds=contribute_seconds)
     deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
                             lease_follows_sockets, migrate=migrate,
                             drain_seconds=drain_seconds)

@@ -2,7 +2,9 @@
 
 The stream resumes with ``since=n`` after a reconnect, so each event is seen once and
 none is missed; an action carries a ``key`` and is sent again with it until answered,
-so a lost answer never makes it twice (PROTOCOL.md, WebSocket).
+so a lost answer never makes it twice (PROTOCOL.md, WebSocket). A seat contributes
+random bytes of its own to each game's deal as soon as the server awaits them
+(docs/fairness.md), the same value again on a new socket.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import contextlib
 import itertools
 import json
 import logging
+import secrets
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -103,6 +107,9 @@ class Seat:
         self._welcomed = asyncio.Event()
         self._sending: set[asyncio.Task[None]] = set()
         self._hint: float | None = None  # a closing socket's retry_after
+        # This seat's contribution to each game's deal, by game number: a verifier
+        # finds it in the game's record.
+        self.contributions: dict[int, str] = {}
 
     # lifetime
 
@@ -245,6 +252,7 @@ class Seat:
             for ref, pending in list(self._pending.items()):  # lost with the last socket
                 if pending.resend is None and pending.sent_on != self.connects:
                     self._send_act(ref)
+            self._contribute(m.get("fairness"))
         elif kind == "welcome":
             self.seat, self.table = m["seat"], m["table"]
             self._welcomed.set()
@@ -291,6 +299,19 @@ class Seat:
         pending.resend = None
         self._send_act(ref)  # (or, with no socket now, after the next one's catch-up)
 
+    def _contribute(self, fairness: Message | None) -> None:
+        """Send this seat's contribution if the server awaits it (PROTOCOL.md)."""
+        if (not fairness or not fairness.get("collecting") or self.seat is None
+                or self.seat not in fairness.get("waiting", ())):
+            return
+        value = self.contributions.setdefault(fairness["game"], secrets.token_hex(32))
+        self._spawn(self._send({"type": "contribute", "value": value}))
+
+    def _spawn(self, sending: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(sending)
+        self._sending.add(task)  # (a task must be referenced until it is done)
+        task.add_done_callback(self._sending.discard)
+
     def _send_act(self, ref: int) -> None:
         pending = self._pending[ref]
         if self._socket is None or self.state is None:
@@ -299,9 +320,7 @@ class Seat:
             self.resends += 1
         pending.sent_on = self.connects
         message = {"type": "act", "action": pending.action, "id": ref, "key": pending.key}
-        task = asyncio.create_task(self._send(message))
-        self._sending.add(task)  # (a task must be referenced until it is done)
-        task.add_done_callback(self._sending.discard)
+        self._spawn(self._send(message))
 
     async def _send(self, message: Message) -> None:
         socket = self._socket

@@ -12,12 +12,12 @@ token). The owner alone writes: it commits each entry (its token checked in the 
 transaction), then tells its own sockets and publishes the entry on Redis. Any other
 worker with a socket at the table keeps a *follower* copy: it folds the published
 entries with the same code (:meth:`Table._fold`), so it serves views, catch-up and
-``sync`` itself; its sockets' commands (act, join, leave, start) are relayed to the
-owner. A follower that sees a gap in the entries' numbers, or whose Redis connection
-came back, reads what it missed from the log; every few seconds it also compares its
-length with the log's, so an entry lost with Redis is found there (and tells each owner
-which of its tables it still follows: an owner publishes only those). A copy without a
-socket at its worker folds nothing; it reads the log when used again.
+``sync`` itself; its sockets' commands (act, contribute, join, leave, start) are
+relayed to the owner. A follower that sees a gap in the entries' numbers, or whose
+Redis connection came back, reads what it missed from the log; every few seconds it
+also compares its length with the log's, so an entry lost with Redis is found there (and
+tells each owner which of its tables it still follows: an owner publishes only those). A
+copy without a socket at its worker folds nothing; it reads the log when used again.
 
 With ``lease_follows_sockets`` (a balancer sending each table's sockets to one worker), an
 owner with no socket at a table hands its lease to the worker a socket reached: the
@@ -551,6 +551,17 @@ class ClusterTable(Table):
                                                                          done, arrived, key),
                                    relayed,
                                    recover)
+
+    async def contribute(self, seat: int, value: Any, holder: str) -> list[Numbered]:
+        async def relayed(reply: dict[str, Any]) -> list[Numbered]:
+            await self.wait_events(reply["events"])
+            return []
+
+        return await self._command("contribute", {"seat": seat, "value": value,
+                                                  "holder": holder},
+                                   lambda: super(ClusterTable, self).contribute(seat, value,
+                                                                                holder),
+                                   relayed)
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         async def relayed(reply: dict[str, Any]) -> tuple[int, str]:
@@ -1102,6 +1113,9 @@ class Coordinator:
             fresh = await table.act(int(args["seat"]), args["text"], str(args["holder"]),
                                     key=args.get("key"))
             return {"first": fresh[0].n, "last": fresh[-1].n, "action": fresh[0].action}
+        if command == "contribute":
+            await table.contribute(int(args["seat"]), args["value"], str(args["holder"]))
+            return {"events": len(table.events)}
         if command == "join":
             seat, token = await table.join(str(args["name"]), args["seat"])
             row = table.seats[seat]

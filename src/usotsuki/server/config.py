@@ -53,6 +53,9 @@ class Settings:
     reveal_pause: float = 4.0  # a bot waits this many bot_delays after a challenge or doubt
     turn_seconds: float | None = None
     deal_seed: int | None = None  # tests and demos only: predictable deals
+    # People's clients contribute to each game's deal for this long at most (from its
+    # start): 0 deals at once, with no contribution (``usotsuki serve`` waits 5 s).
+    contribute_seconds: float = 0.0
     # bots: a bounded pool of worker processes, a deadline per decision
     bot_workers: int = 1
     bot_deadline: float = 5.0

@@ -68,6 +68,7 @@ class Limits:
     ipv6_prefix: int = 64
     unload_minutes: float = 10.0  # an unused game in play that nothing drives leaves memory
     retention_days: float = 7.0  # after expiry, logs are compacted into records (0: never)
+    contribute_seconds: float = 5.0  # people's contributions to a game's deal, at most
 
     @property
     def networks(self) -> Networks:
@@ -102,6 +103,8 @@ class Limits:
             return "--idle-hours and --unload-minutes must be > 0"
         if self.retention_days < 0:
             return "--retention-days must be >= 0 (0: keep every log)"
+        if not 0 <= self.contribute_seconds <= 600:
+            return "--contribute-seconds must be between 0 and 600"
         if self.address_sockets < 1 or self.network_sockets < self.address_sockets:
             return "--sockets-per-address must be >= 1 and --sockets-per-network >= it"
         return self.networks.problem()
@@ -240,7 +243,8 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         idle_seconds=limits.idle_hours * 3600,
                         unload_seconds=limits.unload_minutes * 60,
                         retention_seconds=limits.retention_days * 86400 or None,
-                        bot_idle=limits.bot_idle_cpu, bot_warm=True)
+                        bot_idle=limits.bot_idle_cpu, bot_warm=True,
+                        contribute_seconds=limits.contribute_seconds)
     hosts = allowed_hosts(host, allowed_host)
     cluster = None if deployment.redis is None else ClusterConfig(
         deployment.redis, worker, deployment.lease_seconds,

@@ -30,10 +30,12 @@ from usotsuki.chance import live_rng
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.games import AnySession, GameEntry
 from usotsuki.games import game as game_entry
+from usotsuki.server import fair_deals
 from usotsuki.server.audience import Audience
 from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.fair_deals import FairGame
 from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.health import unavailable, unreachable
 from usotsuki.server.log import Entry, StoreLog, TableLog
@@ -41,6 +43,7 @@ from usotsuki.server.names import BOT_NAMES
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
+from usotsuki.session import chance_source
 
 T = TypeVar("T")
 
@@ -59,6 +62,12 @@ class GameSlot:
     number: int
     session: AnySession
     names: tuple[str, ...]
+    fair: FairGame | None = None  # None: a game logged before deals were committed
+
+    @property
+    def collecting(self) -> bool:
+        """Contributions to the game's deal are being collected: nothing is dealt yet."""
+        return self.fair is not None and not self.fair.closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +241,7 @@ class Table:
             # Part 4 records hold every hand and the Liar seed: only once the game ended.
             raise Refused("not_finished", "the record is available once the game has ended",
                           409)
-        return session.record()
+        return session.record()  # (with its fairness object: the secret revealed)
 
     # the log fold: one function for live commands and for replay after a restart
 
@@ -245,14 +254,26 @@ class Table:
             names = tuple(data["names"])
             session = self.entry.new_session(self.config["players"], self.config["rules"],
                                              self.config["games"], data.get("seed", 0), names)
-            games.append(GameSlot(len(games), session, names))
-            return _Folded(kind, data, games, [_ServerEvent(
-                {"type": "game_started", "game": len(games) - 1, "names": list(names)})])
+            number = len(games)
+            fair = (None if "fairness" not in data
+                    else fair_deals.from_start(self.public_id, number, data["fairness"]))
+            games.append(GameSlot(number, session, names, fair))
+            started: list[Any] = [_ServerEvent(
+                {"type": "game_started", "game": number, "names": list(names)})]
+            if fair is not None:  # (the secret stays in the log)
+                started.append(_ServerEvent({"type": "commitment", "game": number,
+                                             "commitment": fair.commitment,
+                                             "people": list(fair.people)}))
+            return _Folded(kind, data, games, started)
         slot = games[-1]
         if kind == "chance":
+            if slot.collecting:
+                raise ValueError("a deal before the contributions to it were closed")
             session, events = slot.session.deal(data)
-            games[-1] = GameSlot(slot.number, session, slot.names)
+            games[-1] = GameSlot(slot.number, session, slot.names, slot.fair)
             return _Folded(kind, data, games, list(events))
+        if kind in ("contribution", "close"):
+            return self._fold_fairness(kind, data, games)
         if kind == "action":
             seat, text = data["seat"], data["action"]
             if slot.session.is_over:
@@ -260,7 +281,7 @@ class Table:
             if slot.session.to_move != seat:
                 raise Refused("not_your_turn", f"it is not seat {seat}'s turn")
             session, events, canonical = slot.session.apply_text(text)
-            games[-1] = GameSlot(slot.number, session, slot.names)
+            games[-1] = GameSlot(slot.number, session, slot.names, slot.fair)
             # A Liar Game play or give names cards: only the actor sees its text; the
             # others learn what they may from the core's events (Played, Gave ...).
             audience = None if self.entry.public_actions else frozenset((seat,))
@@ -270,11 +291,40 @@ class Table:
             if "stand_in" in data:  # a bot failed: say who played its turn, and why
                 notice.append(_ServerEvent({"type": "stand_in", "seat": seat,
                                             **data["stand_in"]}))
+            ended = []
+            if session.is_over and slot.fair is not None:  # the game's secret, to all
+                ended = [_ServerEvent({"type": "revealed", "game": slot.number,
+                                       "commitment": slot.fair.commitment,
+                                       "secret": slot.fair.secret})]
             # Logged in the canonical notation (RULES.md Part 3), whatever the client typed.
             return _Folded(kind, {**data, "action": canonical}, games,
                            [*notice, _ServerEvent({"type": "action", "seat": seat,
-                                                   "action": canonical}, audience), *events])
+                                                   "action": canonical}, audience), *events,
+                            *ended])
         raise ValueError(f"unknown log entry kind {kind!r}")
+
+    def _fold_fairness(self, kind: str, data: dict[str, Any],
+                       games: list[GameSlot]) -> _Folded:
+        """A person's contribution to the game's deal, or the close of them (who gave
+        none): both public."""
+        slot = games[-1]
+        fair = slot.fair
+        if fair is None or fair.closed:
+            raise Refused("not_collecting", "no contribution to a deal is being collected")
+        session = slot.session
+        if kind == "contribution":
+            seat, value = data["seat"], data["value"]
+            if seat not in fair.people or fair.value_of(seat) is not None:
+                raise Refused("contributed", f"seat {seat} cannot contribute (again)")
+            fair = fair_deals.contribute(fair, seat, value)
+            event = _ServerEvent({"type": "contributed", "game": slot.number, "seat": seat})
+        else:  # from now on the session is dealt from the secret and the contributions
+            fair, fairness = fair_deals.close(fair, data)
+            session = fair_deals.sealed(session, fairness)
+            event = _ServerEvent({"type": "contributions_closed", "game": slot.number,
+                                  "missing": list(fair.missing)})
+        games[-1] = GameSlot(slot.number, session, slot.names, fair)
+        return _Folded(kind, data, games, [event])
 
     def _absorb(self, folded: _Folded) -> list[Numbered]:
         self.games = folded.games
@@ -324,7 +374,8 @@ class Table:
         """Commit an entry and every deal it makes due (a challenge ends a round: the
         next is dealt) in one write to the log: one transaction, and nobody hears of any
         of them before all are durable. The deals are drawn on the entry's outcome in
-        memory, each seeded by its own entry number."""
+        memory: the contributions' close, once nobody is awaited or their time is up,
+        then each deal (:meth:`_draw`)."""
         if self.seq >= self.settings.max_entries:
             raise Refused("table_cap", f"this table has reached its cap of "
                           f"{self.settings.max_entries} logged actions and deals", 409,
@@ -334,9 +385,15 @@ class Table:
         kept = self.games, self.seq
         try:  # (the cache moves only once the log has them all)
             self.games, self.seq = folded[0].games, self.seq + 1
-            while ((slot := self.current) is not None and slot.session.chance_due
-                   and self.seq < self.settings.max_entries):
-                folded.append(self._fold("chance", slot.session.draw_chance(self.rng("deal"))))
+            while (slot := self.current) is not None and self.seq < self.settings.max_entries:
+                if slot.collecting:
+                    if not self._may_close(slot):
+                        break
+                    folded.append(self._fold("close", self._close_data(slot)))
+                elif slot.session.chance_due:
+                    folded.append(self._fold("chance", self._draw(slot)))
+                else:
+                    break
                 self.games, self.seq = folded[-1].games, self.seq + 1
         finally:
             self.games, self.seq = kept
@@ -353,12 +410,68 @@ class Table:
         return fresh
 
     async def _deal_due(self) -> list[Numbered]:
-        """Deal what is due (a log whose last deal was never written): as it follows an
-        entry."""
+        """Deal what is due (a log whose last deal was never written, or contributions
+        whose time is up): as it follows an entry."""
         slot = self.current
-        if slot is None or not slot.session.chance_due:
+        if slot is None:
             return []
-        return await self._commit("chance", slot.session.draw_chance(self.rng("deal")))
+        if slot.collecting:
+            if not self._may_close(slot):
+                return []
+            return await self._commit("close", self._close_data(slot))
+        if not slot.session.chance_due:
+            return []
+        return await self._commit("chance", self._draw(slot))
+
+    # fair deals (fair_deals.py, docs/fairness.md)
+
+    def _bots(self) -> list[bool]:
+        return [s.bot is not None for s in self.seats]
+
+    def _may_close(self, slot: GameSlot) -> bool:
+        """The game's contributions may be closed: every person still seated gave one,
+        or their time is up."""
+        fair = slot.fair
+        assert fair is not None
+        return not fair.waiting(self._bots()) or self.clock.time() >= fair.until
+
+    def _close_data(self, slot: GameSlot) -> dict[str, Any]:
+        assert slot.fair is not None
+        return fair_deals.close_data(slot.fair, self._bots())
+
+    def _draw(self, slot: GameSlot) -> dict[str, Any]:
+        """The next deal's data: derived from the game's secret and contributions (a game
+        logged before deals were committed: drawn as then)."""
+        return slot.session.draw_chance(chance_source(slot.session, self.rng("deal")))
+
+    def fairness_state(self) -> dict[str, Any] | None:
+        """The present game's fairness as told to everyone (``state`` messages)."""
+        slot = self.current
+        if slot is None or slot.fair is None:
+            return None
+        return {"game": slot.number, **fair_deals.public(
+            slot.fair, self._bots(), self.clock.time(), slot.session.is_over)}
+
+    async def contribute(self, seat: int, value: Any, holder: str) -> list[Numbered]:
+        """A person's contribution to the present game's deal, checked, committed and
+        told (with the close and the deal if it was the last awaited). The same value
+        sent again (its answer was lost) is taken as given, not refused."""
+        async def run() -> list[Numbered]:
+            if not self.holds(seat, holder):
+                raise Refused("left", "this token no longer holds the seat", 403)
+            if not fair_deals.valid_contribution(value):
+                raise Refused("bad_contribution", "a contribution is 64 lowercase "
+                              "hexadecimal digits (32 random bytes)")
+            slot = self.current
+            if slot is not None and slot.fair is not None \
+                    and slot.fair.value_of(seat) == value:
+                return []  # (given already: its client missed the answer)
+            fresh = await self._commit("contribution", {"seat": seat, "value": value})
+            self.turns.schedule()
+            self.tell(fresh)
+            return fresh
+
+        return await self.serialised(run)
 
     def _count(self, started: float, folded: float) -> None:
         """Count an entry's fold (``started`` to ``folded``) and commit (to now) in the
@@ -447,7 +560,7 @@ class Table:
         if deadline is not None and deadline[0] == to_move and self.playing:
             left = max(0.0, deadline[1] - self.clock.time())
             clock = {"seat": to_move, "left": round(left, 1), "seconds": deadline[2]}
-        return {**state, "clock": clock}
+        return {**state, "clock": clock, "fairness": self.fairness_state()}
 
     def _state(self, seat: int | None, hints: bool) -> dict[str, Any]:
         slot = self.current
@@ -523,11 +636,14 @@ class Table:
         else:
             row = SeatRow(seat, None, None, None)
         await self._set_seat(row)  # (closes the seat's sockets: it has a new holder)
+        fresh = await self._deal_due()  # (the last person awaited may have left)
         if (self.bots_only and self.playing and self.may_play_bots is not None
                 and not self.may_play_bots(self)):
             self.parked = True  # no room for another game of bots only: it waits
         self.audience.announce()
         self.turns.schedule()
+        if fresh:
+            self.tell(fresh)
 
     def unpark(self) -> None:
         """A parked game of bots only carries on (there is room now)."""
@@ -556,10 +672,14 @@ class Table:
             check(self)
         names = tuple(s.name or bot_name(s.seat, s.bot or "") for s in self.seats)
         data: dict[str, Any] = {"names": list(names)}
-        new_seed = self.entry.new_seed
-        if new_seed is not None:  # kept in the log, never sent: it foresees the stock
-            data["seed"] = (new_seed() if self.settings.deal_seed is None
-                            else self.rng("seed").getrandbits(64))
+        # The game's secret, kept in the log, never sent before the game's end: only its
+        # commitment is. The deals (and the Liar seed) follow from it and the people's
+        # contributions, closed after ``contribute_seconds`` at most.
+        secret = fair_deals.game_secret(self.settings.deal_seed, self.row.pk, self.seq)
+        people = [s.seat for s in self.seats if s.bot is None]
+        data["fairness"] = fair_deals.start_data(
+            self.public_id, len(self.games), secret,
+            self.clock.time() + self.settings.contribute_seconds, people)
         fresh = await self._commit("start", data)
         self.turns.started()
         self.turns.schedule()  # first: the state published holds the turn's clock
@@ -642,7 +762,8 @@ class Table:
         return await self.turns.hurry(seat)
 
     async def resume(self) -> None:
-        """After loading: deal what is due and wake the bots."""
+        """After loading, or once the contributions' time is up (``Turns``): deal what
+        is due and wake the bots."""
         async def due() -> None:
             fresh = await self._deal_due()
             self.turns.schedule()

@@ -57,6 +57,11 @@ class Turns:
         self.pending = None
         self.deadline = None
         slot = table.current
+        if table.writer and slot is not None and slot.fair is not None and slot.collecting:
+            # the contributions to the deal close when their time is up
+            left = max(0.0, slot.fair.until - table.clock.time())
+            self.pending = asyncio.get_running_loop().create_task(self._close(left))
+            return
         if (not table.writer or table.parked or slot is None or slot.session.is_over
                 or slot.session.to_move is None):
             return
@@ -78,6 +83,16 @@ class Turns:
             return
         self.pending = asyncio.get_running_loop().create_task(
             self._bot_turn(table.seq, seat, name, delay, timeout))
+
+    async def _close(self, delay: float) -> None:
+        await self.table.clock.sleep(delay)
+        try:
+            await self.table.resume()  # (closes them and deals, if still due)
+        except Refused as exc:  # the database away: the same, after its retry_after
+            log.warning("table %s: contributions not closed: %s", self.table.public_id,
+                        exc.message)
+            self.pending = asyncio.get_running_loop().create_task(
+                self._close(exc.retry_after or 1.0))
 
     @property
     def running(self) -> bool:

@@ -324,16 +324,33 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         async with table.lock:  # the state answered is the table's present one
             client.hints = on
             client.send(table.state_message(client.seat, client.hints))
+    elif kind == "contribute":
+        await _contribute(table, client, message.get("value"), ref)
     elif kind == "hurry":
         granted = await table.hurry(client.seat)
         client.send({"type": "hurry", "id": ref, "granted": granted})
     else:
         client.send(_error("unknown_type", f"unknown message type {kind!r} "
-                           "(known: act, sync, ping, hurry, hints)", ref))
+                           "(known: act, contribute, sync, ping, hurry, hints)", ref))
 
 
 def _an_id(value: Any) -> bool:
     return isinstance(value, int | str) and len(str(value)) <= MAX_ID_CHARS
+
+
+async def _contribute(table: Table, client: Client, value: Any, ref: Any) -> None:
+    """A person's random contribution to the present game's deal (docs/fairness.md)."""
+    if client.seat is None:
+        client.send(_error("spectator", "spectators do not contribute", ref))
+        return
+    try:
+        with table.store.health.as_unavailable():
+            await table.contribute(client.seat, value, client.holder or "")
+    except Refused as exc:
+        if exc.code == "left":
+            table.audience.evict(client)
+            return
+        client.send(_refusal(exc, ref))
 
 
 async def _act(table: Table, client: Client, action: Any, ref: Any, arrived: float,

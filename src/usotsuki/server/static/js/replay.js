@@ -7,6 +7,7 @@ import { errorText, initPage, onLangChange, ordinal, sentences, t } from "./i18n
 import { liarFlags } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
 import { attachReview, renderReview } from "./review.js";
+import { showFairMark } from "./fair-mark.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -224,6 +225,8 @@ async function main() {
     try {
       // The file's exact bytes: JSON.parse would round a seed above 2^53 (Part 4 seeds
       // are any integer) and the server would refuse the record it no longer matches.
+      file.text().then((text) => showFairMark({ record: JSON.parse(text) })) // checked in the page
+        .catch(() => showFairMark({ record: {} }));
       show(await api("/api/replay", { method: "POST", raw: file }), { raw: file });
     } catch (err) {
       notice(err.code === "network" ? t("err.network")
@@ -242,6 +245,7 @@ async function main() {
     try {
       show(await api(`/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay`),
         { table, game }, params.get("review") === "1");
+      showFairMark({ table, game });
     } catch (err) { notice(errorText(err.code, err.params, err.message)); }
   }
   document.body.dataset.ready = "1";

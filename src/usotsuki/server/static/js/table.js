@@ -13,6 +13,7 @@ import {
 import { avatarEl, displayName } from "./people.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
+import { contribution } from "./contribute.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -197,6 +198,7 @@ function onMessage(m) {
       if (pending && pending.sentOn !== connects && !pendingTimer) resendPending(); // lost with the last socket
       if (comingBack) { comingBack = false; if (!pending) busy(false); }
       clockEnds = m.clock ? { seat: m.clock.seat, at: performance.now() + m.clock.left * 1000, seconds: m.clock.seconds } : null;
+      { const given = contribution(tableId, m.fairness, mySeat()); if (given) sendRaw(given); }
       break;
     case "ack": if (pending && m.id === pending.id) answered(m); return;
     case "error":
@@ -682,6 +684,8 @@ function describe(e) {
       t(e.call_true ? "ev.callTrue" : "ev.callFalse", { call: callText(e.call) }), say("ev.loses", e.loser, { name: nm(e.loser) }),
       e.eliminated ? say("ev.out", e.loser, { name: nm(e.loser) }) : null);
     case "game_over": return t("ev.game_over");
+    case "contributions_closed": return e.missing.length ? t("ev.no_contribution", { names: e.missing.map(nm).join(", ") }) : null;
+    case "revealed": return t("ev.revealed");
     case "stand_in": return t("ev.stand_in", { name: nm(e.seat), reason: t(`reason.${e.reason}`) });
     case "timeout": return say("ev.timeout", e.seat, { name: nm(e.seat) });
     case "played": return say("ev.played", e.seat, { name: nm(e.seat), n: e.count, rate: rankLabel(e.rate) });
