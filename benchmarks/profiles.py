@@ -33,7 +33,12 @@ from pg_helpers import new_database, pg_bin, throwaway_postgres  # noqa: E402
 from sqlalchemy import insert  # noqa: E402
 
 from usotsuki.server.history import bot_player, rules_key  # noqa: E402
-from usotsuki.server.player_tables import played_games, played_seats, players  # noqa: E402
+from usotsuki.server.player_tables import (  # noqa: E402
+    played_games,
+    played_seats,
+    player_places,
+    players,
+)
 from usotsuki.server.profiles import GameFilter, game_list, profile  # noqa: E402
 from usotsuki.server.store import Store, seats, tables  # noqa: E402
 
@@ -68,6 +73,7 @@ def fill(store: Store, games: int, people: int, seed: int) -> dict[str, str]:
     weights = [1.0 / (i + 1) for i in range(people)]  # Zipf: a few play a great deal
     now = 1.8e9
     counts: dict[str, int] = {}
+    places: dict[tuple[str, str, int], list[int]] = {}  # player_places, as keep() counts
     with store.engine.begin() as conn:
         conn.execute(insert(players), [
             {"id": g, "kind": "guest", "name": g, "created": now, "seen": now}
@@ -100,17 +106,25 @@ def fill(store: Store, games: int, people: int, seed: int) -> dict[str, str]:
             for seat, place in enumerate(order):
                 player = seated[seat]
                 counts[player] = counts.get(player, 0) + 1
+                left = rng.random() < 0.02
+                place_count = places.setdefault((player, game, place + 1), [0, 0])
+                place_count[0] += 1
+                place_count[1] += left
                 played.append({"game_pk": i + 1, "seat": seat, "player_id": player,
                                "game": game, "finished": finished, "public": False,
                                "name": player, "bot": player.rsplit(":", 1)[-1]
                                if player.startswith("bot:") else None,
-                               "place": place + 1, "left": rng.random() < 0.02})
+                               "place": place + 1, "left": left})
         with store.engine.begin() as conn:
             if table_rows:
                 conn.execute(insert(tables), table_rows)
                 conn.execute(insert(seats), seat_rows)
             conn.execute(insert(played_games), game_rows)
             conn.execute(insert(played_seats), played)
+    with store.engine.begin() as conn:
+        conn.execute(insert(player_places), [
+            {"player_id": p, "game": g, "public": False, "place": place, "games": n,
+             "left": left} for (p, g, place), (n, left) in places.items()])
     # As autovacuum would have by then: statistics, and (PostgreSQL) the visibility map
     # that lets a scan read the index alone.
     postgres = store.engine.dialect.name == "postgresql"

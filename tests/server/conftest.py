@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import count
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from pg_helpers import throwaway_postgres
+from pg_helpers import new_database, throwaway_postgres
 from server_helpers import close_all
 
 from usotsuki.server.app import create_app
@@ -17,6 +19,18 @@ def client() -> Iterator[TestClient]:
     with TestClient(create_app(bot_delay=0, rate_limit=(1000.0, 1000.0))) as c:
         yield c
         close_all()
+
+
+DATABASES = count()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind (PostgreSQL: on the module's throwaway server)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "server.sqlite3")
+    server: str = request.getfixturevalue("pg_server")
+    return new_database(server, f"usotsuki_test_{next(DATABASES)}")
 
 
 @pytest.fixture(scope="module")

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import count as numbered
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from history_helpers import Guest, kept_games, play_to_the_end, synthetic
-from pg_helpers import new_database
 from server_helpers import Seat, close_all, create
 from sqlalchemy import Connection, func, select
 from waits import wait_for
@@ -22,17 +19,6 @@ from usotsuki.server.app import create_app
 from usotsuki.server.history import SeatResult, keep, places
 from usotsuki.server.player_tables import played_games, played_seats, players
 from usotsuki.server.store import Store
-
-DATABASES = numbered()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database of each kind (PostgreSQL: the module's throwaway server)."""
-    if request.param == "sqlite":
-        return str(tmp_path / "server.sqlite3")
-    server: str = request.getfixturevalue("pg_server")
-    return new_database(server, f"usotsuki_history_{next(DATABASES)}")
 
 
 @pytest.fixture

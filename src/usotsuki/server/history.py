@@ -26,7 +26,7 @@ from sqlalchemy import Connection, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from usotsuki.core.game import Standings
-from usotsuki.server.player_tables import played_games, played_seats, players
+from usotsuki.server.player_tables import played_games, played_seats, player_places, players
 from usotsuki.server.store import SeatRow, Store
 
 if TYPE_CHECKING:
@@ -155,6 +155,7 @@ def keep(store: Store, game: FinishedGame, rate: RatingUpdate | None) -> bool:
             {"game_pk": pk, "seat": s.seat, "player_id": s.player_id, "game": game.game,
              "finished": game.finished, "public": game.public, "name": s.name,
              "bot": s.bot, "place": s.place, "left": s.left} for s in game.seats])
+        _count_places(conn, game)
         if game.rated and rate is not None:
             for seat, (before, after) in rate(conn, game.game, list(game.seats),
                                               game.finished).items():
@@ -174,6 +175,26 @@ def _ensure_bots(conn: Connection, game: FinishedGame) -> None:
         {"id": i, "kind": "bot", "name": i.rsplit(":", 1)[1],
          "created": game.finished, "seen": game.finished} for i in sorted(ids)])
         .on_conflict_do_nothing(index_elements=["id"]))
+
+
+def _count_places(conn: Connection, game: FinishedGame) -> None:
+    """Add the game's places to its players' counts (``player_places``)."""
+    counts: dict[tuple[str, int], list[int]] = {}
+    for s in game.seats:
+        if s.player_id is not None:
+            count = counts.setdefault((s.player_id, s.place), [0, 0])
+            count[0] += 1
+            count[1] += s.left
+    if not counts:
+        return
+    insert = _insert(conn, player_places)
+    conn.execute(insert.values([
+        {"player_id": player, "game": game.game, "public": game.public, "place": place,
+         "games": games, "left": left} for (player, place), (games, left) in counts.items()])
+        .on_conflict_do_update(
+            index_elements=["player_id", "game", "public", "place"],
+            set_={"games": player_places.c.games + insert.excluded.games,
+                  "left": player_places.c.left + insert.excluded.left}))
 
 
 def kept_numbers(store: Store, table_pk: int) -> set[int]:

@@ -76,10 +76,19 @@ played_seats = Table(
     Column("rating_after", Float),
     # A player's games of one kind, newest first, each visibility apart (profiles.py
     # merges the ranges), with their places (the games both of two players played are
-    # counted from it alone); and the places in order, counted from the index alone.
+    # counted from it alone).
     Index("ix_played_seats_player", "player_id", "game", "public", "finished", "game_pk",
           "place", "left"),
-    Index("ix_played_seats_places", "player_id", "game", "public", "place", "left"),
+)
+
+player_places = Table(  # played_seats counted, kept with them: a profile reads a few rows
+    "player_places", metadata,
+    Column("player_id", String(40), primary_key=True),
+    Column("game", String(16), primary_key=True),
+    Column("public", Boolean, primary_key=True),
+    Column("place", Integer, primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("left", Integer, nullable=False),  # of them left mid-game
 )
 
 ratings = Table(

@@ -31,6 +31,7 @@ from sqlalchemy import (
     Subquery,
     and_,
     cast,
+    exists,
     func,
     or_,
     select,
@@ -41,7 +42,13 @@ from sqlalchemy import (
 
 from usotsuki.core.game import GAMES
 from usotsuki.server.config import Refused
-from usotsuki.server.player_tables import played_games, played_seats, players, ratings
+from usotsuki.server.player_tables import (
+    played_games,
+    played_seats,
+    player_places,
+    players,
+    ratings,
+)
 from usotsuki.server.store import Store, tables
 
 RESULTS = ("win", "loss", "left")
@@ -88,15 +95,18 @@ def _ranges(player_id: str, viewer: str | None, want: GameFilter) -> list[Select
         for public in own:  # the player's rows of this visibility
             ranges.append(_range(select(s.c.game_pk, s.c.seat, s.c.finished)
                                  .where(s.c.player_id == player_id, s.c.game == game,
-                                        s.c.public == public), s, s, want, before))
+                                        s.c.public == public, *_filters(s, want)),
+                                 s, want, before))
         if viewer is not None and viewer != player_id:  # private games both played
+            # Read in the viewer's order, the player's seat sought in each game (a
+            # subquery per row: no database may read either range whole to join them).
             mine = played_seats.alias("mine")
-            ranges.append(_range(
-                select(s.c.game_pk, s.c.seat, mine.c.finished)
-                .join(s, _same_game(mine, s, player_id))
-                .where(mine.c.player_id == viewer, mine.c.game == game,
-                       mine.c.public.is_(False)),
-                mine, s, want, before))
+            seat = (select(s.c.seat).where(_same_game(mine, s, player_id), *_filters(s, want))
+                    .limit(1).scalar_subquery())
+            ranges.append(_range(select(mine.c.game_pk, seat.label("seat"), mine.c.finished)
+                                 .where(mine.c.player_id == viewer, mine.c.game == game,
+                                        mine.c.public.is_(False), seat.is_not(None)),
+                                 mine, want, before))
     return ranges
 
 
@@ -108,19 +118,25 @@ def _same_game(mine: Any, seat: Any, player_id: str) -> ColumnElement[bool]:
                 seat.c.game_pk == mine.c.game_pk)
 
 
-def _range(query: Select[Any], order: Any, seat: Any, want: GameFilter,
-           before: tuple[float, int] | None) -> Select[Any]:
-    """``query`` in ``order``'s index order (newest first), after ``before``, filtered
-    on ``seat``'s result and the game's rules, cut at ``want.limit + 1``."""
+def _filters(seat: Any, want: GameFilter) -> list[ColumnElement[bool]]:
+    """``want``'s conditions on a row of the player: its result, its game's rules."""
+    conditions = []
     if want.result == "win":
-        query = query.where(seat.c.place == 1)
+        conditions.append(seat.c.place == 1)
     elif want.result == "loss":
-        query = query.where(seat.c.place > 1)
+        conditions.append(seat.c.place > 1)
     elif want.result == "left":
-        query = query.where(seat.c.left.is_(True))
+        conditions.append(seat.c.left.is_(True))
     if want.rules is not None:
-        query = query.where(seat.c.game_pk.in_(
-            select(played_games.c.pk).where(played_games.c.rules == want.rules)))
+        conditions.append(exists().where(played_games.c.pk == seat.c.game_pk,
+                                         played_games.c.rules == want.rules))
+    return conditions
+
+
+def _range(query: Select[Any], order: Any, want: GameFilter,
+           before: tuple[float, int] | None) -> Select[Any]:
+    """``query`` in ``order``'s index order (newest first), after ``before``, cut at
+    ``want.limit + 1``."""
     if before is not None:
         query = query.where(tuple_(order.c.finished, order.c.game_pk) < tuple_(*before))
     return query.order_by(order.c.finished.desc(), order.c.game_pk.desc()).limit(
@@ -203,19 +219,19 @@ def game_item(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
 def _place_counts(conn: Connection, player_id: str, viewer: str | None
                   ) -> list[tuple[str, int, int, int]]:
     """(game, place, games, of them left) over the games ``viewer`` may see."""
-    s = played_seats
-    left = func.sum(cast(s.c.left, Integer))
-    # grouped in the index's order (public between game and place): no sort
-    query = (select(s.c.game, s.c.place, func.count(), left)
-             .group_by(s.c.game, s.c.public, s.c.place))
+    counted = player_places
+    query = select(counted.c.game, counted.c.place, counted.c.games, counted.c.left).where(
+        counted.c.player_id == player_id)
     if viewer == player_id:
-        return [tuple(r) for r in conn.execute(query.where(s.c.player_id == player_id))]
-    rows = [tuple(r) for r in conn.execute(
-        query.where(s.c.player_id == player_id, s.c.public.is_(True)))]
-    if viewer is not None:
+        return [tuple(r) for r in conn.execute(query)]
+    rows = [tuple(r) for r in conn.execute(query.where(counted.c.public.is_(True)))]
+    if viewer is not None:  # the private games both played: counted from the index
+        s = played_seats
+        both = (select(s.c.game, s.c.place, func.count(), func.sum(cast(s.c.left, Integer)))
+                .group_by(s.c.game, s.c.place))
         mine = played_seats.alias("mine")
         rows += [tuple(r) for r in conn.execute(
-            query.select_from(mine).join(s, _same_game(mine, s, player_id))
+            both.select_from(mine).join(s, _same_game(mine, s, player_id))
             .where(mine.c.player_id == viewer, mine.c.public.is_(False)))]
     return rows
 

@@ -36,8 +36,8 @@ from usotsuki.server.player_store import (
     log_in,
     new_guest,
     player_hash,
-    rename,
     rehash,
+    rename,
     sign_up,
 )
 from usotsuki.server.store import Store

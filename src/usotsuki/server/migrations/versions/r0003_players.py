@@ -72,8 +72,14 @@ def upgrade() -> None:
         sa.Column("rating_after", sa.Float))
     op.create_index("ix_played_seats_player", "played_seats",
                     ["player_id", "game", "public", "finished", "game_pk", "place", "left"])
-    op.create_index("ix_played_seats_places", "played_seats",
-                    ["player_id", "game", "public", "place", "left"])
+    op.create_table(
+        "player_places",
+        sa.Column("player_id", sa.String(40), primary_key=True),
+        sa.Column("game", sa.String(16), primary_key=True),
+        sa.Column("public", sa.Boolean, primary_key=True),
+        sa.Column("place", sa.Integer, primary_key=True),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("left", sa.Integer, nullable=False))
     op.create_table(
         "ratings",
         sa.Column("player_id", sa.String(40), primary_key=True),
@@ -91,6 +97,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("player_id")
-    for table in ("ratings", "played_seats", "played_games", "login_failures", "sessions",
-                  "players"):
+    for table in ("ratings", "player_places", "played_seats", "played_games",
+                  "login_failures", "sessions", "players"):
         op.drop_table(table)
