@@ -21,20 +21,20 @@ def client() -> Iterator[TestClient]:
         close_all()
 
 
-DATABASES = count()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database of each kind (PostgreSQL: on the module's throwaway server)."""
-    if request.param == "sqlite":
-        return str(tmp_path / "server.sqlite3")
-    server: str = request.getfixturevalue("pg_server")
-    return new_database(server, f"usotsuki_test_{next(DATABASES)}")
-
-
 @pytest.fixture(scope="module")
 def pg_server() -> Iterator[str]:
     """A throwaway PostgreSQL server for one test module (a module may define its own)."""
     with throwaway_postgres() as url:
         yield url
+
+
+_databases = count()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new empty database: a SQLite file, then one on the module's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "server.sqlite3")
+    server: str = request.getfixturevalue("pg_server")
+    return new_database(server, f"usotsuki_db_{next(_databases)}")
