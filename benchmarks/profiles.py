@@ -65,8 +65,9 @@ def a_record(rng: random.Random) -> str:
     return json.dumps(session.record(), ensure_ascii=False)
 
 
-def fill(store: Store, games: int, people: int, seed: int) -> dict[str, str]:
-    """``games`` finished games; the players timed: busiest, median person, busiest bot."""
+def fill(store: Store, games: int, people: int, seed: int) -> dict[str, tuple[str, int]]:
+    """``games`` finished games; the players timed (busiest, median person, busiest
+    bot), each with their number of games."""
     rng = random.Random(seed)
     record = a_record(rng)
     guests = [f"guest{i:05d}" for i in range(people)]
@@ -135,8 +136,9 @@ def fill(store: Store, games: int, people: int, seed: int) -> dict[str, str]:
                                  f"{games})")
     by_games = sorted((n, p) for p, n in counts.items() if not p.startswith("bot:"))
     busiest_bot = max((n, p) for p, n in counts.items() if p.startswith("bot:"))
-    return {"busiest person": by_games[-1][1], "median person": by_games[len(by_games) // 2][1],
-            "busiest bot": busiest_bot[1]}
+    median = by_games[len(by_games) // 2]
+    return {"busiest person": by_games[-1][::-1], "median person": median[::-1],
+            "busiest bot": busiest_bot[::-1]}
 
 
 def co_player(store: Store, player: str) -> str:
@@ -158,9 +160,10 @@ def timed(call: Callable[[], Any], repeats: int) -> dict[str, float]:
             "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2)}
 
 
-def measure(store: Store, who: dict[str, str], repeats: int) -> list[dict[str, Any]]:
+def measure(store: Store, who: dict[str, tuple[str, int]], repeats: int
+            ) -> list[dict[str, Any]]:
     rows = []
-    for label, player in who.items():
+    for label, (player, _) in who.items():
         deep = game_list(store, player, player, GameFilter(limit=20))
         for _ in range(5):  # five pages down
             if deep["next"] is None:
@@ -239,7 +242,9 @@ def report(out: dict[str, Any]) -> None:
         if "skipped" in result:
             print(f"profiles {kind}: skipped ({result['skipped']})", flush=True)
             continue
-        print(f"profiles {kind} ({out['games']} games, filled in {result['fill_seconds']} s): "
+        players = ", ".join(f"{label} {n} games" for label, (_, n) in result["players"].items())
+        print(f"profiles {kind} ({out['games']} games, filled in {result['fill_seconds']} s; "
+              f"{players}): "
               f"worst p95 {result['worst_p95_ms']} ms; target under "
               f"{out['target_p95_ms']:g} ms: {'met' if result['met'] else 'NOT met'}",
               flush=True)

@@ -4,8 +4,10 @@ histories, each showing only what its viewer may see."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +18,7 @@ from sqlalchemy import Connection, func, select
 from waits import wait_for
 
 from usotsuki.server.app import create_app
-from usotsuki.server.history import SeatResult, keep, places
+from usotsuki.server.history import GameKeeper, SeatResult, keep, places
 from usotsuki.server.player_tables import played_games, played_seats, players
 from usotsuki.server.store import Store
 
@@ -218,3 +220,31 @@ def test_rating_history_points_in_order(client: TestClient) -> None:
     assert [p["after"] for p in hidden] == [1490.0, 1500.0, 1510.0]
     assert all(p["table_id"] is None and p["number"] is None for p in hidden)
     assert client.get("/api/players/nobody").status_code == 404
+
+
+def test_a_failed_write_is_tried_again_at_the_next_sweep(tmp_path: Path) -> None:
+    """The database away when a game ends: the keeper keeps the game and stores it at
+    the lobby's next sweep."""
+    store = Store(str(tmp_path / "server.sqlite3"))
+    keeper = GameKeeper(store)
+    real_call = store.call
+    failures = [RuntimeError("the database is away")]
+
+    async def flaky(method: Any, *args: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await real_call(method, *args)
+
+    async def run() -> None:
+        store.call = flaky  # type: ignore[method-assign]
+        keeper.game_ended(synthetic(1, 0, 10.0, [("p:a", 1), ("p:b", 2)]))
+        await keeper.settled()
+        assert list(keeper.failed) == [(1, 0)]
+        keeper.retry()
+        await keeper.settled()
+        assert not keeper.failed
+
+    asyncio.run(run())
+    with store.engine.connect() as conn:
+        assert count(conn, played_games) == 1
+    store.close()
