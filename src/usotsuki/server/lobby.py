@@ -222,7 +222,10 @@ class Lobby:
     def _game_ended(self, table: Table) -> None:
         slot = table.current
         if table.writer and slot is not None:  # kept once, by the table's writer
-            self.keeper.game_ended(finished_game(table, slot.number, table.active))
+            try:
+                self.keeper.game_ended(finished_game(table, slot.number, table.active))
+            except Exception:  # never the players' trouble: the next load keeps it
+                log.exception("table %s: game %d not kept", table.public_id, slot.number)
         if table.bots_only:  # a game of bots only ended: room for a parked one
             self._unpark()
 
