@@ -19,7 +19,7 @@ from waits import wait_for
 
 from usotsuki.server.app import create_app
 from usotsuki.server.history import GameKeeper, SeatResult, keep, places
-from usotsuki.server.player_tables import played_games, played_seats, players
+from usotsuki.server.player_tables import played_games, played_seats, players, ratings
 from usotsuki.server.store import Store
 
 
@@ -220,6 +220,12 @@ def test_rating_history_points_in_order(client: TestClient) -> None:
     assert [p["after"] for p in hidden] == [1490.0, 1500.0, 1510.0]
     assert all(p["table_id"] is None and p["number"] is None for p in hidden)
     assert client.get("/api/players/nobody").status_code == 404
+    with store.engine.begin() as conn:  # (the ratings' own update writes this row)
+        conn.execute(ratings.insert().values(player_id=ann.id, game="bluff", mu=26.0,
+                                             sigma=7.0, shown=1512.4, games=3,
+                                             updated=500.0))
+    rating = client.get(f"/api/players/{ann.id}").json()["games"]["bluff"]["rating"]
+    assert rating == {"shown": 1512, "games": 3, "provisional": True}
 
 
 def test_a_failed_write_is_tried_again_at_the_next_sweep(tmp_path: Path) -> None:

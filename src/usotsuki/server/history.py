@@ -20,6 +20,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection, select, update
@@ -80,14 +81,18 @@ class RatingUpdate(Protocol):
                  now: float) -> dict[int, tuple[float, float]]: ...
 
 
+def ratings_module() -> ModuleType | None:
+    """``usotsuki.server.ratings``, if the ratings are installed."""
+    try:
+        return importlib.import_module("usotsuki.server.ratings")
+    except ModuleNotFoundError:
+        return None
+
+
 def installed_rating_update() -> RatingUpdate | None:
     """``usotsuki.server.ratings.apply`` if the ratings are installed, else None (a rated
     game's rating columns then stay null)."""
-    try:
-        module = importlib.import_module("usotsuki.server.ratings")
-    except ModuleNotFoundError:
-        return None
-    update_fn: RatingUpdate | None = getattr(module, "apply", None)
+    update_fn: RatingUpdate | None = getattr(ratings_module(), "apply", None)
     return update_fn
 
 
