@@ -76,8 +76,21 @@ played_seats = Table(
     Column("left", Boolean, nullable=False),
     Column("rating_before", Float),  # the shown rating (rated games only)
     Column("rating_after", Float),
-    Index("ix_played_seats_player", "player_id", "finished"),
-    Index("ix_played_seats_player_game", "player_id", "game", "finished"),
+    # A player's games of one kind, newest first, each visibility apart (profiles.py
+    # merges the ranges), with their places (the games both of two players played are
+    # counted from it alone).
+    Index("ix_played_seats_player", "player_id", "game", "public", "finished", "game_pk",
+          "place", "left"),
+)
+
+player_places = Table(  # played_seats counted, kept with them: a profile reads a few rows
+    "player_places", metadata,
+    Column("player_id", String(40), primary_key=True),
+    Column("game", String(16), primary_key=True),
+    Column("public", Boolean, primary_key=True),
+    Column("place", Integer, primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("left", Integer, nullable=False),  # of them left mid-game
 )
 
 ratings = Table(

@@ -71,9 +71,16 @@ def upgrade() -> None:
         sa.Column("left", sa.Boolean, nullable=False),
         sa.Column("rating_before", sa.Float),
         sa.Column("rating_after", sa.Float))
-    op.create_index("ix_played_seats_player", "played_seats", ["player_id", "finished"])
-    op.create_index("ix_played_seats_player_game", "played_seats",
-                    ["player_id", "game", "finished"])
+    op.create_index("ix_played_seats_player", "played_seats",
+                    ["player_id", "game", "public", "finished", "game_pk", "place", "left"])
+    op.create_table(
+        "player_places",
+        sa.Column("player_id", sa.String(40), primary_key=True),
+        sa.Column("game", sa.String(16), primary_key=True),
+        sa.Column("public", sa.Boolean, primary_key=True),
+        sa.Column("place", sa.Integer, primary_key=True),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("left", sa.Integer, nullable=False))
     op.create_table(
         "ratings",
         sa.Column("player_id", sa.String(40), primary_key=True),
@@ -91,6 +98,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("player_id")
-    for table in ("ratings", "played_seats", "played_games", "login_failures", "sessions",
-                  "players"):
+    for table in ("ratings", "player_places", "played_seats", "played_games",
+                  "login_failures", "sessions", "players"):
         op.drop_table(table)
