@@ -115,6 +115,22 @@ class GameInfo(BaseModel):
     standings: list[list[int]] | None
 
 
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player_id: str = Field(description="The profile's id (/api/players/{id}).")
+    kind: Literal["account", "bot"]
+    name: str | None = Field(description="The account's name; a bot's level.")
+    bot: str | None = Field(description="A bot's level; null for an account.")
+    shown: float = Field(description="The rating on the 1500-centred scale.")
+    games: int = Field(description="Rated games played at this game.")
+    provisional: bool = Field(description="Not settled yet (docs/ratings.md).")
+
+
+class Leaderboard(BaseModel):
+    game: str
+    entries: list[LeaderboardEntry]
+
+
 class Problem(BaseModel):
     error: str
     message: str
