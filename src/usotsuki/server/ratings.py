@@ -26,6 +26,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, Engine, and_, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from usotsuki.server.history import BOT_PREFIX, bot_player
 from usotsuki.server.player_tables import players, ratings
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
@@ -99,13 +100,8 @@ def provisional(sigma: float, games: int) -> bool:
     return games < SETTLED_GAMES or sigma > SETTLED_SIGMA
 
 
-def bot_player(game: str, level: str) -> str:
-    """The player id of a bot level (``players.id``): ``bot:bluff:hard``."""
-    return f"bot:{game}:{level}"
-
-
 def is_bot(player_id: str) -> bool:
-    return player_id.startswith("bot:")
+    return player_id.startswith(BOT_PREFIX)
 
 
 def seat_player(game: str, outcome: SeatOutcome) -> str | None:
@@ -197,7 +193,7 @@ def leaderboard(engine: Engine, game: str, limit: int,
              .select_from(ratings.outerjoin(players, players.c.id == ratings.c.player_id))
              .where(ratings.c.game == game, ratings.c.games > 0,
                     or_(and_(players.c.kind == "account", players.c.deleted.is_(None)),
-                        ratings.c.player_id.startswith("bot:")))
+                        ratings.c.player_id.startswith(BOT_PREFIX)))
              .order_by(ratings.c.shown.desc(), ratings.c.games.desc(), ratings.c.player_id)
              .limit(limit))
     if not with_provisional:
