@@ -75,8 +75,10 @@ played_seats = Table(
     Column("rating_before", Float),  # the shown rating (rated games only)
     Column("rating_after", Float),
     # A player's games of one kind, newest first, each visibility apart (profiles.py
-    # merges the ranges); and their places, counted from the index alone.
-    Index("ix_played_seats_player", "player_id", "game", "public", "finished", "game_pk"),
+    # merges the ranges), with their places (the games both of two players played are
+    # counted from it alone); and the places in order, counted from the index alone.
+    Index("ix_played_seats_player", "player_id", "game", "public", "finished", "game_pk",
+          "place", "left"),
     Index("ix_played_seats_places", "player_id", "game", "public", "place", "left"),
 )
 

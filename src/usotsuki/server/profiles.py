@@ -29,6 +29,7 @@ from sqlalchemy import (
     Integer,
     Select,
     Subquery,
+    and_,
     cast,
     func,
     or_,
@@ -92,11 +93,19 @@ def _ranges(player_id: str, viewer: str | None, want: GameFilter) -> list[Select
             mine = played_seats.alias("mine")
             ranges.append(_range(
                 select(s.c.game_pk, s.c.seat, mine.c.finished)
-                .join(s, s.c.game_pk == mine.c.game_pk)
+                .join(s, _same_game(mine, s, player_id))
                 .where(mine.c.player_id == viewer, mine.c.game == game,
-                       mine.c.public.is_(False), s.c.player_id == player_id),
+                       mine.c.public.is_(False)),
                 mine, s, want, before))
     return ranges
+
+
+def _same_game(mine: Any, seat: Any, player_id: str) -> ColumnElement[bool]:
+    """``player_id``'s row of the game of ``mine``'s row: the whole key of the index,
+    so that either side finds the other by one seek, whichever drives the join."""
+    return and_(seat.c.player_id == player_id, seat.c.game == mine.c.game,
+                seat.c.public == mine.c.public, seat.c.finished == mine.c.finished,
+                seat.c.game_pk == mine.c.game_pk)
 
 
 def _range(query: Select[Any], order: Any, seat: Any, want: GameFilter,
@@ -206,9 +215,8 @@ def _place_counts(conn: Connection, player_id: str, viewer: str | None
     if viewer is not None:
         mine = played_seats.alias("mine")
         rows += [tuple(r) for r in conn.execute(
-            query.join(mine, mine.c.game_pk == s.c.game_pk)
-            .where(mine.c.player_id == viewer, mine.c.public.is_(False),
-                   s.c.player_id == player_id))]
+            query.select_from(mine).join(s, _same_game(mine, s, player_id))
+            .where(mine.c.player_id == viewer, mine.c.public.is_(False)))]
     return rows
 
 

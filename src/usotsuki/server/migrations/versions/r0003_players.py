@@ -71,7 +71,7 @@ def upgrade() -> None:
         sa.Column("rating_before", sa.Float),
         sa.Column("rating_after", sa.Float))
     op.create_index("ix_played_seats_player", "played_seats",
-                    ["player_id", "game", "public", "finished", "game_pk"])
+                    ["player_id", "game", "public", "finished", "game_pk", "place", "left"])
     op.create_index("ix_played_seats_places", "played_seats",
                     ["player_id", "game", "public", "place", "left"])
     op.create_table(
