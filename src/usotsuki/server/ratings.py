@@ -6,9 +6,10 @@ The model keeps, per player and game, a skill estimate ``mu`` and its uncertaint
 allowed: Liar Game standings can tie, and a tie is rated as the orders it stands for;
 whoever left the game places last, tied with any other leaver). Players read one
 number, ``shown``: ``mu`` on an Elo-like scale centred on 1500, where 400 points between
-two settled players mean 10:1 odds in a game between the two (see :data:`ELO_PER_MU`). A rating is *provisional* until it settles: fewer than
-:data:`SETTLED_GAMES` rated games, or ``sigma`` above :data:`SETTLED_SIGMA`. docs/ratings.md
-explains the choices and works an example through.
+two settled players mean 10:1 odds in a game between the two (see :data:`ELO_PER_MU`).
+A rating is *provisional* until it settles: fewer than :data:`SETTLED_GAMES` rated
+games, or ``sigma`` above :data:`SETTLED_SIGMA`. docs/ratings.md explains the choices
+and works an example through.
 
 Bots are players too (``bot:<game>:<level>``): a rated game moves them as it moves the
 people at it, and a game with no person at it moves nobody, so bots' ratings come from
