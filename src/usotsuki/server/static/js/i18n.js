@@ -3,8 +3,10 @@ import en from "./messages/en.js";
 import ja from "./messages/ja.js";
 import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
+import playersEn from "./messages/players.en.js";
+import playersJa from "./messages/players.ja.js";
 
-const CATALOGUES = { en: { ...en, ...reviewEn }, ja: { ...ja, ...reviewJa } };
+const CATALOGUES = { en: { ...en, ...reviewEn, ...playersEn }, ja: { ...ja, ...reviewJa, ...playersJa } };
 const KEY = "usotsuki.lang";
 const listeners = [];
 
