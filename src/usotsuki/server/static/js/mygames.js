@@ -7,7 +7,7 @@ import { onLangChange } from "./i18n.js";
 import { playedItem } from "./played.js";
 
 const $ = (id) => document.getElementById(id);
-const PAGE = 10;
+const PAGE = 5;
 let games = [];
 let next = null;
 

@@ -29,7 +29,7 @@ export function replayHref(game, review = false) {
 }
 
 function change(game) {
-  if (game.rating_after === null || game.rating_after === undefined) return null;
+  if (!game.rated || game.rating_after === null || game.rating_after === undefined) return null;
   const delta = Math.round(game.rating_after - (game.rating_before ?? game.rating_after));
   return el("span", { class: `delta ${delta >= 0 ? "up" : "down"}`, title: t("played.ratingChange") },
     `${delta >= 0 ? "+" : "−"}${Math.abs(delta)}`, " ", el("span", { class: "sr-only" }, t("played.ratingChange")));
