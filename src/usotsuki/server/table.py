@@ -37,6 +37,7 @@ from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.health import unavailable, unreachable
 from usotsuki.server.log import Entry, StoreLog, TableLog
+from usotsuki.server.names import BOT_NAMES
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
@@ -45,10 +46,6 @@ T = TypeVar("T")
 
 FAILURES = {"unavailable": "unavailable", "not_owner": "fenced"}
 """Why a write failed, as counted (metrics): the database away, the lease lost."""
-
-BOT_NAMES = ("Hana", "Kenji", "Yuki", "Taro", "Mei", "Sora", "Riku", "Aoi")
-"""Given names of the bots, one per seat, so that two bots of one level differ."""
-
 
 def bot_name(seat: int, level: str) -> str:
     """A bot's name at the table, in records and replays: "Hana (hard)"."""
@@ -492,10 +489,13 @@ class Table:
 
         return await asyncio.shield(asyncio.ensure_future(locked()))
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        return await self.serialised(lambda: self._join(name, seat))
+    async def join(self, name: str, seat: int | None,
+                   player_id: str | None = None) -> tuple[int, str]:
+        """Sit ``name`` (the player ``player_id``, if known) at a free seat."""
+        return await self.serialised(lambda: self._join(name, seat, player_id))
 
-    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def _join(self, name: str, seat: int | None,
+                    player_id: str | None) -> tuple[int, str]:
         if self.games:
             raise Refused("started", "the game has started: seats are taken", 409)
         free = [s for s in self.seats if s.bot is None and s.token_hash is None]
@@ -506,7 +506,7 @@ class Table:
         if not free:
             raise Refused("table_full", "no free seat at this table", 409)
         token = new_token()
-        row = SeatRow(free[0].seat, name, token_hash(token), None)
+        row = SeatRow(free[0].seat, name, token_hash(token), None, player_id)
         await self._set_seat(row)
         self.audience.announce()
         return row.seat, token
@@ -522,7 +522,7 @@ class Table:
             # token that held the seat before somebody else took it
             raise Refused("forbidden", "this token holds no seat at this table", 403)
         if self.games:
-            row = SeatRow(seat, old.name, None, stand_in(self.game))
+            row = SeatRow(seat, old.name, None, stand_in(self.game), old.player_id)
         else:
             row = SeatRow(seat, None, None, None)
         await self._set_seat(row)  # (closes the seat's sockets: it has a new holder)

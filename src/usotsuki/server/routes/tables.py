@@ -11,6 +11,7 @@ from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
+from usotsuki.server.identity import current_player
 from usotsuki.server.retention import Records
 from usotsuki.server.tables import Lobby, Refused, Table, token_hash
 
@@ -77,9 +78,11 @@ async def get_invite(invite: str, request: Request) -> schemas.TableInfo:
 
 @router.post("/invites/{invite}/join", response_model=schemas.Joined)
 async def join(invite: str, body: schemas.JoinRequest, request: Request) -> schemas.Joined:
-    """Sit down at a free seat with a name; the answer's token is the seat's secret."""
+    """Sit down at a free seat with a name; the answer's token is the seat's secret. The
+    seat is the session's player's, if the request carries a session (its games kept)."""
     table = await _lobby(request).invited(invite)
-    seat, token = await table.join(body.name, body.seat)
+    player = await current_player(request)
+    seat, token = await table.join(body.name, body.seat, None if player is None else player.id)
     return schemas.Joined(table_id=table.public_id, seat=seat, token=token)
 
 
