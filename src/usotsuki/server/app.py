@@ -42,6 +42,7 @@ from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.ops import router as ops_router
+from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.review import router as review_router
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
@@ -202,6 +203,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(api_docs.router)
     app.mount(api_docs.ASSETS, api_docs.assets(), name="docs-assets")
     app.include_router(ops_router)
+    app.include_router(pages_router)
     app.include_router(tables_router)
     app.include_router(ui_router)
     app.include_router(review_router)
