@@ -5,8 +5,13 @@ import en from "./messages/en.js";
 import ja from "./messages/ja.js";
 import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
+import playersEn from "./messages/players.en.js";
+import playersJa from "./messages/players.ja.js";
 
-const CATALOGUES = { en: { ...en, ...reviewEn, ...accountEn }, ja: { ...ja, ...reviewJa, ...accountJa } };
+const CATALOGUES = {
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+};
 const KEY = "usotsuki.lang";
 const listeners = [];
 

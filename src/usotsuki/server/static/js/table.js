@@ -11,6 +11,7 @@ import {
   selectable, selectedCards, toggleCard,
 } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
+import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
 
@@ -340,12 +341,6 @@ function inviteEls() {
 }
 
 function renderInvite() { $("invite-box").hidden = true; }
-
-function ruleValue(k, v) {
-  if (k === "dealer") return t("home.seat", { n: v + 1 });
-  if (k === "ranks") return `${"23456789TJQKA"[13 - v].replace("T", "10")}–A`;
-  return v;
-}
 
 function rulesEls() {
   const rules = info.rules || {};
