@@ -6,7 +6,9 @@ import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
 import { me, onMe, refreshMe } from "./me.js";
 
-const PASSWORD_MIN = 8; // the server's rule (identity.py); it checks, the page only says it
+// The server's rules (names.py, schemas.py): it checks them, the page only says them.
+const PASSWORD_MIN = 8;
+const USERNAME = { min: 2, max: 24 };
 
 const body = document.getElementById("account-body");
 const status = document.getElementById("account-status");
@@ -18,6 +20,7 @@ function say(text) { status.textContent = text; problem.textContent = ""; }
 function refusal(e) {
   if (e.code === "network") return t("err.network");
   if (e.code === "throttled" && e.retryAfter) return t("err.throttled.wait", { wait: Math.ceil(e.retryAfter) });
+  if (e.code === "wrong_password") return t("account.wrongPassword");
   return errorText(e.code, e.params, e.message);
 }
 
@@ -52,8 +55,10 @@ function credentialsForm(kind) {
     onsubmit: (event) => credentials(event, kind) },
     el("h2", { id: `${kind}-heading` }, t(signup ? "account.signupHeading" : "account.loginHeading")),
     el("p", { class: "muted" }, t(signup ? "account.signupNote" : "account.loginNote")),
-    field(user, t("account.username"), el("input", { id: user, name: "username", maxlength: "32", required: true,
-      autocomplete: "username", autocapitalize: "none", spellcheck: "false", value: typed[user] })),
+    field(user, t("account.username"), el("input", { id: user, name: "username", maxlength: "64", required: true,
+      autocomplete: "username", autocapitalize: "none", spellcheck: "false", value: typed[user],
+      "aria-describedby": signup ? `${user}-hint` : null }),
+    signup ? t("account.usernameRule", USERNAME) : null),
     field(pass, t("account.password"), el("input", { id: pass, name: "password", type: "password", required: true,
       autocomplete: signup ? "new-password" : "current-password", value: typed[pass],
       "aria-describedby": signup ? `${pass}-hint` : null }),
@@ -125,7 +130,12 @@ async function remove(event) {
   const password = event.target.elements.password.value;
   if (!password) { problem.textContent = t("account.needPassword"); return; }
   const button = event.target.querySelector("button[type=submit]");
-  if (await attempt(button, () => api("/api/account", { method: "DELETE", body: { password } }))) {
+  // The account is known here: a refused password is only the password.
+  const confirm = () => api("/api/account", { method: "DELETE", body: { password } }).catch((e) => {
+    if (e.code === "bad_credentials") e.code = "wrong_password";
+    throw e;
+  });
+  if (await attempt(button, confirm)) {
     await refreshMe();
     say(t("account.deleted"));
   }
