@@ -25,6 +25,7 @@ from usotsuki import __version__
 from usotsuki.server import ws
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
+from usotsuki.server.csrf import CsrfCheck
 from usotsuki.server.guard import (
     BodyLimit,
     ConnectionCap,
@@ -41,6 +42,7 @@ from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
+from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.review import router as review_router
@@ -190,6 +192,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         return await http_exception_handler(request, exc)
 
     # Outermost last: every answer gets the security headers, hosts are checked first.
+    app.add_middleware(CsrfCheck, store=the_store, now=lobby.clock.time)
     app.add_middleware(BodyLimit, max_body=max_body, large_paths=RECORD_ROUTES)
     app.add_middleware(ConnectionCap, cap=ws_per_address, shared=coordinator,
                        network_cap=ws_per_network, networks=networks)
@@ -203,6 +206,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(api_docs.router)
     app.mount(api_docs.ASSETS, api_docs.assets(), name="docs-assets")
     app.include_router(ops_router)
+    app.include_router(account_router)
     app.include_router(tables_router)
     app.include_router(ui_router)
     app.include_router(pages_router)

@@ -118,3 +118,33 @@ class GameInfo(BaseModel):
 class Problem(BaseModel):
     error: str
     message: str
+
+
+PASSWORD_MIN, PASSWORD_MAX = 8, 1024
+
+
+class Me(BaseModel):
+    id: str = Field(description="The player's public id (profile URLs use it).")
+    kind: Literal["guest", "account", "bot"]
+    name: str
+    username: str | None = Field(description="An account's name; null for a guest.")
+    csrf: str = Field(description="Send it as X-CSRF-Token with every POST, PUT, PATCH "
+                      "and DELETE made with the session cookie.")
+
+
+class NameChange(Body):
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+
+    @field_validator("name")
+    @classmethod
+    def _normalise(cls, value: str) -> str:
+        return normalise_name(value)
+
+
+class Credentials(Body):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX)
+
+
+class PasswordConfirm(Body):
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX)

@@ -37,6 +37,7 @@ from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.health import unavailable, unreachable
 from usotsuki.server.log import Entry, StoreLog, TableLog
+from usotsuki.server.names import BOT_NAMES
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
@@ -45,10 +46,6 @@ T = TypeVar("T")
 
 FAILURES = {"unavailable": "unavailable", "not_owner": "fenced"}
 """Why a write failed, as counted (metrics): the database away, the lease lost."""
-
-BOT_NAMES = ("Hana", "Kenji", "Yuki", "Taro", "Mei", "Sora", "Riku", "Aoi")
-"""Given names of the bots, one per seat, so that two bots of one level differ."""
-
 
 def bot_name(seat: int, level: str) -> str:
     """A bot's name at the table, in records and replays: "Hana (hard)"."""
