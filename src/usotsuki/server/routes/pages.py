@@ -1,4 +1,5 @@
-"""Pages served at an address of their own: a player's profile, ``/players/{id}``."""
+"""Pages served at an address of their own: a player's profile, ``/players/{id}``, and
+your account, ``/account``."""
 
 from __future__ import annotations
 
@@ -17,3 +18,9 @@ async def player_page(player_id: str) -> FileResponse:
     """The profile page; the page itself asks ``/api/players/{id}`` (an unknown player
     is told there)."""
     return FileResponse(STATIC / "player.html")
+
+
+@router.get("/account")
+async def account() -> FileResponse:
+    """Sign up, log in and out, download your data, delete the account."""
+    return FileResponse(STATIC / "account.html")

@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { rerender } from "./dom.js";
 import { onLangChange } from "./i18n.js";
+import { me as whoAmI } from "./me.js";
 import { playedItem } from "./played.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,7 +30,7 @@ async function load(more = false) {
 async function main() {
   if (new URLSearchParams(location.search).get("t")) return;
   try {
-    const me = await api("/api/me"); // a first visit is given its guest identity here
+    const me = await whoAmI(); // a first visit is given its guest identity here
     $("my-profile").href = `/players/${encodeURIComponent(me.id)}`;
     await load();
     $("my-games").hidden = false;

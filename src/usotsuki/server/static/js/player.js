@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, ordinal, t } from "./i18n.js";
+import { me as whoAmI } from "./me.js";
 import { displayName } from "./people.js";
 import { playedItem, rulesText } from "./played.js";
 import { ratingGraph } from "./ratinggraph.js";
@@ -126,7 +127,7 @@ async function main() {
   const asked = new URLSearchParams(location.search);
   for (const name of ["game", "result"]) if (asked.get(name)) $(`filter-${name}`).value = asked.get(name);
   try {
-    [profile, me] = await Promise.all([api(base), api("/api/me").catch(() => null)]);
+    [profile, me] = await Promise.all([api(base), whoAmI().catch(() => null)]);
     await Promise.all(GAMES.filter((g) => profile.games?.[g]?.rating).map(async (g) => {
       histories[g] = (await api(`${base}/ratings?game=${g}`)).history;
     }));
