@@ -25,8 +25,9 @@ def _decoy() -> str:
 
 def _check(stored: str | None, password: str) -> tuple[bool, bool]:
     """(whether ``password`` matches ``stored``, whether it should be hashed again)."""
+    decoy = _decoy()  # made by the first check, whichever it is: no first answer differs
     try:
-        HASHER.verify(stored if stored is not None else _decoy(), password)
+        HASHER.verify(stored if stored is not None else decoy, password)
     except (VerificationError, InvalidHashError):
         return False, False
     if stored is None:
