@@ -45,6 +45,8 @@ from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
+from usotsuki.server.routes.players import router as players_router
+from usotsuki.server.routes.ratings import router as ratings_router
 from usotsuki.server.routes.review import router as review_router
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
@@ -207,7 +209,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.mount(api_docs.ASSETS, api_docs.assets(), name="docs-assets")
     app.include_router(ops_router)
     app.include_router(account_router)
+    app.include_router(players_router)
     app.include_router(tables_router)
+    app.include_router(ratings_router)
     app.include_router(ui_router)
     app.include_router(pages_router)
     app.include_router(review_router)

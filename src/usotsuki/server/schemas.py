@@ -53,6 +53,9 @@ class CreateTable(Body):
     turn_seconds: float | None = Field(None, gt=0, le=3600, description="A person's time "
                                        "per turn; then a bot plays that turn for them. "
                                        "Absent: the server's --turn-seconds.")
+    rated: bool = Field(False, description="A rated table (docs/ratings.md): accounts "
+                        "only, hints off, turn_seconds required; at least one person's "
+                        "seat.")
 
 
 class SeatInfo(BaseModel):
@@ -70,6 +73,7 @@ class TableInfo(BaseModel):
     rules: dict[str, Any]
     games_per_match: int
     turn_seconds: float | None = None
+    rated: bool = False
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None
@@ -113,6 +117,22 @@ class GameInfo(BaseModel):
     finished: bool
     names: list[str]
     standings: list[list[int]] | None
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player_id: str = Field(description="The profile's id (/api/players/{id}).")
+    kind: Literal["account", "bot"]
+    name: str | None = Field(description="The account's name; a bot's level.")
+    bot: str | None = Field(description="A bot's level; null for an account.")
+    shown: float = Field(description="The rating on the 1500-centred scale.")
+    games: int = Field(description="Rated games played at this game.")
+    provisional: bool = Field(description="Not settled yet (docs/ratings.md).")
+
+
+class Leaderboard(BaseModel):
+    game: str
+    entries: list[LeaderboardEntry]
 
 
 class Problem(BaseModel):
