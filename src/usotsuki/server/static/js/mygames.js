@@ -8,7 +8,7 @@ import { me as whoAmI } from "./me.js";
 import { playedItem } from "./played.js";
 
 const $ = (id) => document.getElementById(id);
-const PAGE = 10;
+const PAGE = 5;
 let games = [];
 let next = null;
 

@@ -1,7 +1,7 @@
 // Games played, as the profile and the Replays page list them: one item per game with
 // its place, rating change, rules and the links to its replay and its review.
 import { el } from "./dom.js";
-import { currentLang, ordinal, t } from "./i18n.js";
+import { currentLang, hasKey, ordinal, sentenceGap, t } from "./i18n.js";
 import { displayName } from "./people.js";
 
 // A house rule's value in words ("Seat 2", "9–A"); other values as they are.
@@ -22,22 +22,24 @@ export function when(seconds) {
     { dateStyle: "medium", timeStyle: "short" });
 }
 
-// Where a game's replay and review open: the replay page by table and game number.
-export function replayHref(game, review = false) {
-  const href = `/replay.html?t=${encodeURIComponent(game.table_id)}&game=${encodeURIComponent(game.number)}`;
-  return review ? `${href}&review=1` : href;
+// A bot's player is named by its level ("hard"): "Bot (hard)" in the reader's language.
+export function botName(level) {
+  return t("profile.botName", { level: hasKey(`bot.${level}`) ? t(`bot.${level}`) : level });
 }
 
+export function playerHref(id) { return `/players/${encodeURIComponent(id)}`; }
+
 function change(game) {
-  if (game.rating_after === null || game.rating_after === undefined) return null;
-  const delta = Math.round(game.rating_after - (game.rating_before ?? game.rating_after));
+  if (!game.rated || !game.rating) return null;
+  const delta = Math.round(game.rating.after - (game.rating.before ?? game.rating.after));
   return el("span", { class: `delta ${delta >= 0 ? "up" : "down"}`, title: t("played.ratingChange") },
     `${delta >= 0 ? "+" : "−"}${Math.abs(delta)}`, " ", el("span", { class: "sr-only" }, t("played.ratingChange")));
 }
 
 // One game as the player `seat` of it saw it (the profile's player, or you).
 export function playedItem(game) {
-  const others = (game.seats || []).filter((s) => s.seat !== game.seat).map((s) => displayName(s.name));
+  const others = (game.seats || []).filter((s) => s.seat !== game.seat).map((s) => (s.player_id
+    ? el("a", { href: playerHref(s.player_id) }, displayName(s.name)) : displayName(s.name)));
   const place = game.left ? t("played.left") : t("played.place", { place: ordinal(game.place), n: game.players });
   return el("li", { class: `played result-${game.place === 1 ? "win" : "loss"}`, dataset: { game: game.game, table: game.table_id, number: String(game.number) } },
     el("div", { class: "played-head" },
@@ -47,9 +49,9 @@ export function playedItem(game) {
       change(game)),
     el("div", { class: "played-meta muted" },
       el("time", { datetime: new Date(game.finished * 1000).toISOString() }, when(game.finished)),
-      others.length ? ` · ${t("played.with", { names: others.join(", ") })}` : ""),
+      others.length ? [" · ", t("played.with"), sentenceGap(), others.flatMap((o, i) => (i ? [t("played.comma"), o] : [o]))] : null),
     rulesText(game.rules) ? el("div", { class: "played-rules muted" }, rulesText(game.rules)) : null,
     el("div", { class: "played-links" },
-      el("a", { class: "button secondary small replay-link", href: replayHref(game) }, t("played.replay")),
-      el("a", { class: "button secondary small review-link", href: replayHref(game, true) }, t("played.review"))));
+      el("a", { class: "button secondary small replay-link", href: game.links.replay }, t("played.replay")),
+      el("a", { class: "button secondary small review-link", href: game.links.review }, t("played.review"))));
 }

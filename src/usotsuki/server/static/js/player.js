@@ -5,13 +5,13 @@ import { api } from "./api.js";
 import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, ordinal, t } from "./i18n.js";
 import { me as whoAmI } from "./me.js";
-import { displayName } from "./people.js";
-import { playedItem, rulesText } from "./played.js";
+import { botName, playedItem, rulesText } from "./played.js";
 import { ratingGraph } from "./ratinggraph.js";
 
 const $ = (id) => document.getElementById(id);
 const GAMES = ["bluff", "liar"];
-const PAGE = 20;
+// Games a page: 20, or the address's ?limit= (1 to 100, as the server allows).
+const pageSize = Math.min(100, Math.max(1, Number(new URLSearchParams(location.search).get("limit")) || 20));
 
 const playerId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const base = `/api/players/${encodeURIComponent(playerId)}`;
@@ -63,7 +63,7 @@ function gameStats(game, stats) {
 
 function renderProfile() {
   $("profile-head").hidden = false;
-  const name = profile.kind === "bot" ? displayName(profile.name) : profile.name;
+  const name = profile.kind === "bot" ? botName(profile.name) : profile.name;
   $("player-name").textContent = name;
   document.title = `${name} — usotsuki 嘘つき`;
   $("player-kind").textContent = t(`profile.kind.${profile.kind}`);
@@ -76,7 +76,7 @@ function renderProfile() {
   const select = $("filter-rules");
   const chosen = select.value;
   const seen = new Map();
-  for (const g of GAMES) for (const f of per[g]?.favourite_rules || []) seen.set(f.key, f);
+  for (const g of GAMES) for (const f of per[g]?.favourite_rules || []) seen.set(f.key, { ...f, game: g });
   select.replaceChildren(new Option(t("profile.filter.all"), ""),
     ...[...seen.values()].map((f) => new Option(`${t(`game.${f.game}`)}: ${rulesText(f.rules) || t("profile.standardRules")}`, f.key)));
   select.value = [...seen.keys()].includes(chosen) ? chosen : "";
@@ -101,7 +101,7 @@ function renderGames() {
 
 async function loadGames(more = false) {
   const query = filters();
-  query.set("limit", String(PAGE));
+  query.set("limit", String(pageSize));
   if (more && next) query.set("before", next);
   const answer = await api(`${base}/games?${query}`);
   games = more ? [...games, ...answer.games] : answer.games;
@@ -112,6 +112,7 @@ async function loadGames(more = false) {
 // The filters live in the page's address too: a filtered list can be shared and reloaded.
 function keepFiltersInAddress() {
   const query = filters();
+  if (pageSize !== 20) query.set("limit", String(pageSize));
   history.replaceState(null, "", `${location.pathname}${query.size ? `?${query}` : ""}`);
 }
 
@@ -129,7 +130,7 @@ async function main() {
   try {
     [profile, me] = await Promise.all([api(base), whoAmI().catch(() => null)]);
     await Promise.all(GAMES.filter((g) => profile.games?.[g]?.rating).map(async (g) => {
-      histories[g] = (await api(`${base}/ratings?game=${g}`)).history;
+      histories[g] = await api(`${base}/ratings?game=${g}`);
     }));
     renderProfile();
     if (asked.get("rules")) $("filter-rules").value = asked.get("rules");

@@ -5,9 +5,9 @@ import { el } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 640;
-const H = 220;
-const PAD = { left: 48, right: 14, top: 12, bottom: 28 };
+const W = 420;
+const H = 180;
+const PAD = { left: 40, right: 10, top: 10, bottom: 24 };
 
 function svg(tag, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
