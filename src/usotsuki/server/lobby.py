@@ -37,6 +37,17 @@ log = logging.getLogger("usotsuki.server")
 WINDOW = 60.0  # seconds of the per-address creation quota
 
 
+def _check_rated(config: dict[str, Any], bots: list[str | None]) -> None:
+    """A rated table (docs/ratings.md) seats a person at least (games of bots only are
+    never rated) and has a turn clock (a person who stalls loses time, not the game)."""
+    if all(b is not None for b in bots):
+        raise Refused("bad_rated", "a rated table needs a person's seat: games of bots only "
+                      "are never rated", params={"needs": "person"})
+    if config.get("turn_seconds") is None:
+        raise Refused("bad_rated", "a rated table needs a turn clock: set turn_seconds",
+                      params={"needs": "turn_seconds"})
+
+
 class Lobby:
     def __init__(self, store: Store, settings: Settings, clock: Clock,
                  runner: BotRunner | None = None) -> None:
@@ -257,6 +268,8 @@ class Lobby:
                      address: str | None = None) -> tuple[Table, str]:
         """A new table; ``address`` (the client's) is held to the creation quotas."""
         config = {**config, "rules": self._rules(game, config["rules"])}
+        if config.get("rated"):
+            _check_rated(config, bots)
         if all(b is not None for b in bots) and self.bot_games() >= self.settings.bot_tables:
             raise Refused("too_many_bot_games", f"{self.settings.bot_tables} games of bots "
                           "only are being played already: try again when one has ended",

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, Engine, and_, or_, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from usotsuki.server.history import BOT_PREFIX, bot_player
 from usotsuki.server.player_tables import players, ratings
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
@@ -99,13 +100,8 @@ def provisional(sigma: float, games: int) -> bool:
     return games < SETTLED_GAMES or sigma > SETTLED_SIGMA
 
 
-def bot_player(game: str, level: str) -> str:
-    """The player id of a bot level (``players.id``): ``bot:bluff:hard``."""
-    return f"bot:{game}:{level}"
-
-
 def is_bot(player_id: str) -> bool:
-    return player_id.startswith("bot:")
+    return player_id.startswith(BOT_PREFIX)
 
 
 def seat_player(game: str, outcome: SeatOutcome) -> str | None:
@@ -159,21 +155,24 @@ def apply(conn: Connection, game: str, seats_results: Sequence[SeatOutcome],
                             sum(r.sigma for r in news) / len(news),
                             current[player].games + 1)
              for player, news in merged.items()}
-    for player in ids:
-        new = final[player]
-        conn.execute(update(ratings)
-                     .where(ratings.c.player_id == player, ratings.c.game == game)
-                     .values(mu=new.mu, sigma=new.sigma, shown=new.shown, games=new.games,
-                             updated=now))
+    conn.execute(_UPDATE, [{"who": p, "which": game, "mu": final[p].mu,
+                             "sigma": final[p].sigma, "shown": final[p].shown,
+                             "games": final[p].games, "updated": now} for p in ids])
     return {o.seat: (current[p].shown, final[p].shown) for o, p in rated}
+
+
+# Statements built once, run with many rows (executemany): compiled once, cached.
+_UPDATE = (update(ratings).where(ratings.c.player_id == bindparam("who"),
+                                 ratings.c.game == bindparam("which")))
+_MAKE = {"postgresql": postgresql.insert(ratings).on_conflict_do_nothing(),
+         "sqlite": sqlite.insert(ratings).on_conflict_do_nothing()}
 
 
 def _lock_rows(conn: Connection, game: str, ids: list[str], now: float) -> dict[str, Rating]:
     """The players' ratings, each row made (a new player's) if missing and locked."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    conn.execute(dialect.insert(ratings).values([
+    conn.execute(_MAKE[conn.dialect.name], [
         {"player_id": p, "game": game, "mu": NEW.mu, "sigma": NEW.sigma, "shown": NEW.shown,
-         "games": 0, "updated": now} for p in ids]).on_conflict_do_nothing())
+         "games": 0, "updated": now} for p in ids])
     rows = conn.execute(select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma,
                                ratings.c.games)
                         .where(ratings.c.game == game, ratings.c.player_id.in_(ids))
@@ -197,7 +196,7 @@ def leaderboard(engine: Engine, game: str, limit: int,
              .select_from(ratings.outerjoin(players, players.c.id == ratings.c.player_id))
              .where(ratings.c.game == game, ratings.c.games > 0,
                     or_(and_(players.c.kind == "account", players.c.deleted.is_(None)),
-                        ratings.c.player_id.startswith("bot:")))
+                        ratings.c.player_id.startswith(BOT_PREFIX)))
              .order_by(ratings.c.shown.desc(), ratings.c.games.desc(), ratings.c.player_id)
              .limit(limit))
     if not with_provisional:

@@ -53,6 +53,9 @@ class CreateTable(Body):
     turn_seconds: float | None = Field(None, gt=0, le=3600, description="A person's time "
                                        "per turn; then a bot plays that turn for them. "
                                        "Absent: the server's --turn-seconds.")
+    rated: bool = Field(False, description="A rated table (docs/ratings.md): accounts "
+                        "only, hints off, turn_seconds required; at least one person's "
+                        "seat.")
 
 
 class SeatInfo(BaseModel):
@@ -70,6 +73,7 @@ class TableInfo(BaseModel):
     rules: dict[str, Any]
     games_per_match: int
     turn_seconds: float | None = None
+    rated: bool = False
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None

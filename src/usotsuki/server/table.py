@@ -177,6 +177,11 @@ class Table:
         return None if value is None else float(value)
 
     @property
+    def rated(self) -> bool:
+        """A rated table (docs/ratings.md): accounts only, hints off, a turn clock."""
+        return bool(self.config.get("rated", False))
+
+    @property
     def bots_only(self) -> bool:
         return all(s.bot is not None for s in self.seats)
 
@@ -207,6 +212,7 @@ class Table:
             "players": self.config["players"], "rules": self.config["rules"],
             "games_per_match": self.config["games"],
             "turn_seconds": self.turn_seconds,
+            "rated": self.rated,
             "seats": [{"seat": s.seat,
                        "name": s.name if s.name or s.bot is None else bot_name(s.seat, s.bot),
                        "bot": s.bot,
@@ -436,7 +442,8 @@ class Table:
         """The seat's state message; ``hints``: with the honest hint when the seat is to
         move (only sockets that show it ask: ``Client.hints``). Built once per seat and
         version of the table (its view, legal moves and hint cost milliseconds in a long
-        game); only the turn's clock is read afresh."""
+        game); only the turn's clock is read afresh. A rated table shows no hint."""
+        hints = hints and not self.rated
         if self._states_at != (self.seq, len(self.events)):
             self._states, self._states_at = {}, (self.seq, len(self.events))
         state = self._states.get((seat, hints))
@@ -505,6 +512,10 @@ class Table:
                 raise Refused("seat_taken", f"seat {seat} is not free", 409, {"seat": seat})
         if not free:
             raise Refused("table_full", "no free seat at this table", 409)
+        if self.rated and player_id is not None and any(s.player_id == player_id
+                                                         for s in self.seats):
+            raise Refused("already_seated", "you hold a seat at this rated table already",
+                          409)
         token = new_token()
         row = SeatRow(free[0].seat, name, token_hash(token), None, player_id)
         await self._set_seat(row)

@@ -36,8 +36,8 @@ from usotsuki.server.player_store import (
     log_in,
     new_guest,
     player_hash,
-    rename,
     rehash,
+    rename,
     sign_up,
 )
 from usotsuki.server.store import Store
@@ -107,12 +107,12 @@ async def me(request: Request, response: Response) -> schemas.Me:
     session cookie) when the request has no live session."""
     response.headers.update(NO_STORE)
     session = await session_of(request)
-    if session is None:
-        store = _store(request)
-        token, session = await store.call(new_guest, store.engine, GUEST_NAME,
-                                          _now(request))
-        set_session_cookie(response, request, token)
-    return _me(session.player, session.csrf)
+    if session is not None:
+        return _me(session.player, session.csrf)
+    store = _store(request)
+    token, new = await store.call(new_guest, store.engine, GUEST_NAME, _now(request))
+    set_session_cookie(response, request, token)
+    return _me(new.player, new.csrf)
 
 
 @router.patch("/me", response_model=schemas.Me)

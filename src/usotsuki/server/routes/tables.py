@@ -57,6 +57,8 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
     config: dict[str, Any] = {"players": players, "rules": body.rules, "games": body.games}
     if "turn_seconds" in body.model_fields_set:  # else the server's default
         config["turn_seconds"] = body.turn_seconds
+    if body.rated:
+        config["rated"] = True
     lobby = _lobby(request)
     address = request.client.host if request.client is not None else None
     table, host_token = await lobby.create(body.game, config, bots, address)
@@ -82,6 +84,9 @@ async def join(invite: str, body: schemas.JoinRequest, request: Request) -> sche
     seat is the session's player's, if the request carries a session (its games kept)."""
     table = await _lobby(request).invited(invite)
     player = await current_player(request)
+    if table.rated and (player is None or player.kind != "account"):
+        raise Refused("account_required", "rated tables are for accounts: sign up or log "
+                      "in to join", 403)
     seat, token = await table.join(body.name, body.seat, None if player is None else player.id)
     return schemas.Joined(table_id=table.public_id, seat=seat, token=token)
 

@@ -88,14 +88,15 @@ function guestView() {
 }
 
 function section(id, heading, ...children) {
-  return el("section", { class: "panel account-section", id, "aria-labelledby": `${id}-heading` },
+  return el("section", { class: "panel account-section", id: `${id}-section`, "aria-labelledby": `${id}-heading` },
     el("h2", { id: `${id}-heading` }, heading), ...children);
 }
 
 function accountView() {
   const typed = document.getElementById("delete-password")?.value ?? "";
   return [
-    el("p", { class: "intro" }, t("account.signedIn", { username: who.username, name: who.name }), " ",
+    el("p", { class: "intro" }, who.name === who.username ? t("me.accountNote", { username: who.username })
+      : t("account.signedIn", { username: who.username, name: who.name }), " ",
       el("a", { href: `/players/${encodeURIComponent(who.id)}`, id: "profile-link" }, t("account.profile"))),
     section("sessions", t("account.sessionsHeading"),
       el("div", { class: "button-row" },

@@ -15,8 +15,8 @@ function drawChip() {
   chip.replaceChildren(
     el("span", { class: "chip-avatar", "aria-hidden": "true" }, [...who.name][0] ?? "?"),
     el("span", { class: "chip-name" }, who.name),
-    who.kind === "guest" ? el("span", { class: "chip-kind" }, t("me.guest")) : null);
-  chip.setAttribute("aria-label", t("me.chip", { name: who.name }));
+    ...(who.kind === "guest" ? [el("span", { class: "chip-kind" }, t("me.guest"))] : []),
+    el("span", { class: "sr-only" }, t("me.change")));
   chip.dataset.kind = who.kind;
 }
 

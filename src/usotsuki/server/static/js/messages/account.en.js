@@ -3,7 +3,7 @@
 export default {
   "nav.account": "Account",
 
-  "me.chip": "{name}: your name (change)",
+  "me.change": "(change your name)",
   "me.guest": "guest",
   "me.heading": "Your name",
   "me.label": "Name shown to the others",

@@ -3,7 +3,7 @@
 export default {
   "nav.account": "アカウント",
 
-  "me.chip": "{name}：あなたの名前（変更）",
+  "me.change": "（名前を変更）",
   "me.guest": "ゲスト",
   "me.heading": "あなたの名前",
   "me.label": "ほかの人に表示される名前",

@@ -1,0 +1,89 @@
+"""``make bench`` part: the cost of rating one finished game (server/ratings.py).
+
+Two figures per table size (2, 5 and 8 players), each the median over many games with
+random places drawn from a pool of 100 players and a bot level (fixed seed):
+
+- ``model``: the Plackett-Luce update alone (``ratings.update_ratings``);
+- ``apply``: ``ratings.apply`` as the table's writer runs it, inside the transaction
+  that stores the game, on a SQLite file (WAL, as the server runs it): the rows made or
+  locked, read and updated. The commit is the game's own write, shared with storing it,
+  and is not counted.
+
+    python benchmarks/ratings.py [--games 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from usotsuki.server import ratings
+from usotsuki.server.ratings import NEW, SeatResult
+from usotsuki.server.store import Store
+
+SIZES = (2, 5, 8)
+POOL = 100  # accounts the games draw their players from
+
+
+def random_game(rng: random.Random, players: int) -> list[SeatResult]:
+    """A game of ``players`` seats: accounts from the pool and one ``hard`` bot, random
+    places (a tie now and then), a leaver one game in ten."""
+    people = rng.sample(range(POOL), players - 1)
+    places = [rng.randint(1, players) for _ in range(players)]
+    left = rng.random() < 0.1
+    seats = [SeatResult(s, f"account-{p}", None, places[s], left and s == 0)
+             for s, p in enumerate(people)]
+    return [*seats, SeatResult(players - 1, "bot:bluff:hard", "hard", places[-1])]
+
+
+def model_us(rng: random.Random, players: int, games: int) -> float:
+    times = []
+    for _ in range(games):
+        game = random_game(rng, players)
+        began = time.perf_counter()
+        ratings.update_ratings([NEW] * players, ratings.ranks(game))
+        times.append(time.perf_counter() - began)
+    return statistics.median(times) * 1e6
+
+
+def apply_us(rng: random.Random, players: int, games: int, store: Store) -> float:
+    times = []
+    for n in range(games):
+        game = random_game(rng, players)
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("SELECT 1")  # (the transaction open, as the writer's is)
+            began = time.perf_counter()
+            ratings.apply(conn, "bluff", game, float(n))
+            times.append(time.perf_counter() - began)
+    return statistics.median(times) * 1e6
+
+
+def run_group(games: int = 300, seed: int = 20261205) -> dict[str, Any]:
+    """For ``run.py``: measure and print one line per table size."""
+    print(f"Ratings: the update of one game, median of {games} games ...", flush=True)
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(str(Path(tmp) / "ratings.sqlite3"))
+        try:
+            for players in SIZES:
+                rng = random.Random(seed + players)
+                model = model_us(rng, players, games)
+                applied = apply_us(rng, players, games, store)
+                out[str(players)] = {"model_us": round(model, 1),
+                                     "apply_sqlite_us": round(applied, 1), "games": games}
+                print(f"ratings {players} players: model {model:.1f} us, apply on SQLite "
+                      f"{applied:.1f} us", flush=True)
+        finally:
+            store.close()
+    return out
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=300)
+    run_group(parser.parse_args().games)
