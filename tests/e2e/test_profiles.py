@@ -237,3 +237,94 @@ def test_unknown_player_is_told(pages: Pages) -> None:
     page = pages.open()
     ready(page, "/players/no-such-player")
     assert page.inner_text("#notice") == "There is no such player."
+
+
+@pytest.fixture(scope="module")
+def rated_player(browser: Any, server: LiveServer) -> Iterator[dict[str, Any]]:
+    """An account that played two rated Bluff games against bots (a rated table: the
+    rated switch at creation, a turn clock on)."""
+    pages = Pages(browser, server)
+    page = pages.open()
+    ready(page, "/")
+    csrf = page.request.get("/api/me").json()["csrf"]
+    signed = page.request.post("/api/account/signup", headers={"X-CSRF-Token": csrf},
+                               data={"username": "Haruka", "password": "seven tall pines"})
+    assert signed.ok, signed.text()
+    for _ in range(2):
+        create_table(page, "bluff", "Haruka", ["bot:easy", "bot:normal"], BLUFF_RULES,
+                     rated=True)
+        play_out(page, bluff_turn, limit_s=120, challenge=0.4)
+        see_results(page)
+    me = page.request.get("/api/me").json()
+    state = page.context.storage_state()
+    pages.close()
+    yield {"me": me, "state": state}
+
+
+def test_rating_graph_is_drawn_from_the_rating_history(browser: Any, server: LiveServer,
+                                                       rated_player: dict[str, Any]) -> None:
+    me = rated_player["me"]
+    pages = Pages(browser, server, rated_player["state"])
+    try:
+        page = pages.open()
+        ready(page, f"/players/{me['id']}")
+        history = page.request.get(f"/api/players/{me['id']}/ratings?game=bluff").json()
+        assert len(history) == 2
+        rating = page.request.get(f"/api/players/{me['id']}").json()["games"]["bluff"]["rating"]
+        cell = page.inner_text("#stats-bluff .rating-cell")
+        assert cell.startswith(str(round(rating["shown"])))
+        assert ("provisional" in cell) == rating["provisional"]
+        graph = page.locator("#rating-graph-bluff")
+        # one point per rated game, the line from the rating before the first
+        assert graph.locator("circle").count() == 2
+        line = (graph.locator("polyline").get_attribute("points") or "").split()
+        assert len(line) == 3
+        summary = graph.get_attribute("aria-label") or ""
+        assert summary == (f"Rating from {round(history[0]['before'])} to "
+                           f"{round(history[-1]['after'])} over 2 rated games")
+        # a point higher up is a higher rating: the SVG's y falls as the rating rises
+        ys = [float(p.split(",")[1]) for p in line]
+        ratings = [history[0]["before"], *(h["after"] for h in history)]
+        for i in range(2):
+            if ratings[i + 1] != ratings[i]:
+                assert (ys[i + 1] < ys[i]) == (ratings[i + 1] > ratings[i])
+        assert page.locator("#games-list .badge.rated").count() == 2
+        assert page.locator("#games-list .delta").count() == 2
+        shot(page, "29-profile-rated-1366")
+    finally:
+        pages.close()
+
+
+@pytest.mark.parametrize("size", ["1366", "phone"])
+def test_leaderboard_lists_the_rated_and_links_their_profiles(
+        browser: Any, server: LiveServer, rated_player: dict[str, Any], size: str) -> None:
+    pages = Pages(browser, server, rated_player["state"])
+    try:
+        page = pages.open(DESKTOP if size == "1366" else PHONE)
+        ready(page, "/leaderboard.html?game=bluff")
+        # two rated games are too few to settle: the settled list has nobody yet
+        assert page.locator("#board-empty").is_visible()
+        page.check("#with-provisional")
+        page.wait_for_selector("#board-rows tr")
+        assert "provisional=1" in page.url
+        answer = page.request.get("/api/leaderboard/bluff?provisional=true").json()["entries"]
+        rows = page.locator("#board-rows tr")
+        assert rows.count() == len(answer) == 3  # Haruka and the two bot levels
+        assert [r.get_attribute("data-player") for r in rows.all()] == \
+            [e["player_id"] for e in answer]
+        haruka = page.locator(f"#board-rows tr[data-player='{rated_player['me']['id']}']")
+        assert haruka.locator(".provisional").count() == 1
+        assert "Bot (easy)" in page.inner_text("#board-rows")
+        fits(page, 1366 if size == "1366" else 390)
+        shot(page, f"29-leaderboard-{size}")
+        page.click("#tab-liar")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.get_attribute("#tab-liar", "aria-current") == "page"
+        assert page.locator("#board-empty").is_visible()  # nobody rated at the Liar Game
+        page.go_back()
+        page.wait_for_selector("#board-rows tr")
+        haruka.locator("a").click()
+        page.wait_for_url(f"**/players/{rated_player['me']['id']}")
+        page.wait_for_selector("#rating-graph-bluff")
+    finally:
+        pages.close()
