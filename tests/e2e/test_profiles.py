@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from e2e_helpers import bluff_turn, create_table, liar_turn, play_out, see_results, shot
+from e2e_helpers import (
+    bluff_turn,
+    create_table,
+    english_left,
+    liar_turn,
+    play_out,
+    see_results,
+    shot,
+)
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
@@ -223,9 +231,11 @@ def test_profile_and_replays_fit_a_phone(pages: Pages, guest: dict[str, Any],
     page.wait_for_selector("#games-list li.played")
     fits(page, 390)
     lang = locale[:2]
-    if lang == "ja":
+    if lang == "ja":  # every word Japanese (the name is the player's own)
         assert page.inner_text("#player-kind") == "ゲスト"
         assert "ゲーム数" in page.inner_text("#stats")
+        assert english_left(page, "#stats") == []
+        assert english_left(page, "#games") == []
     shot(page, f"29-profile-phone-{lang}")
     ready(page, "/replay.html")
     page.wait_for_selector("#my-games:not([hidden])")
@@ -317,6 +327,13 @@ def test_leaderboard_lists_the_rated_and_links_their_profiles(
         assert "Bot (easy)" in page.inner_text("#board-rows")
         fits(page, 1366 if size == "1366" else 390)
         shot(page, f"29-leaderboard-{size}")
+        # a bot level has its profile too, rated from its games against people
+        page.locator("#board-rows tr[data-player='bot:bluff:easy'] a").click()
+        page.wait_for_selector("body[data-ready='1'] #rating-graph-bluff")
+        assert page.inner_text("#player-name") == "Bot (easy)"
+        assert page.inner_text("#player-kind") == "Bot"
+        page.go_back()
+        page.wait_for_selector("#board-rows tr")
         page.click("#tab-liar")
         page.wait_for_selector("body[data-ready='1']")
         assert page.get_attribute("#tab-liar", "aria-current") == "page"
@@ -326,5 +343,21 @@ def test_leaderboard_lists_the_rated_and_links_their_profiles(
         haruka.locator("a").click()
         page.wait_for_url(f"**/players/{rated_player['me']['id']}")
         page.wait_for_selector("#rating-graph-bluff")
+    finally:
+        pages.close()
+
+
+def test_leaderboard_in_japanese_on_a_phone(browser: Any, server: LiveServer,
+                                           rated_player: dict[str, Any]) -> None:
+    pages = Pages(browser, server, rated_player["state"])
+    try:
+        page = pages.open(PHONE, "ja-JP")
+        ready(page, "/leaderboard.html?game=bluff&provisional=1")
+        page.wait_for_selector("#board-rows tr")
+        assert page.is_checked("#with-provisional")
+        assert "ボット（やさしい）" in page.inner_text("#board-rows")
+        assert english_left(page, "main") == ["Haruka"]  # the account's own name
+        fits(page, 390)
+        shot(page, "29-leaderboard-phone-ja")
     finally:
         pages.close()
