@@ -361,3 +361,24 @@ def test_leaderboard_in_japanese_on_a_phone(browser: Any, server: LiveServer,
         shot(page, "29-leaderboard-phone-ja")
     finally:
         pages.close()
+
+
+def test_a_name_is_shown_as_text_never_as_markup(browser: Any, server: LiveServer) -> None:
+    """A name that looks like markup is shown as it is typed, on the profile and in the
+    page's title, and runs nothing."""
+    pages = Pages(browser, server)
+    try:
+        page = pages.open()
+        ready(page, "/")
+        me = page.request.get("/api/me").json()
+        name = '<img src=x onerror=pwned=1>'
+        renamed = page.request.patch("/api/me", headers={"X-CSRF-Token": me["csrf"]},
+                                     data={"name": name})
+        assert renamed.ok, renamed.text()
+        ready(page, f"/players/{me['id']}")
+        assert page.inner_text("#player-name") == name
+        assert page.title().startswith(name)
+        assert page.locator("main img").count() == 0
+        assert page.evaluate("typeof pwned === 'undefined'")
+    finally:
+        pages.close()
