@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
+import time
 from typing import Any
 
 from e2e_helpers import axe_check, bluff_turn, create_table, play_out, see_results, shot
@@ -242,3 +244,66 @@ def test_the_rated_switch_is_for_accounts_and_shows_what_it_means(new_page: Any)
     page.uncheck("#rated")
     expect(page.locator("#rated-terms")).to_be_hidden()
     assert not page.locator("#turn-seconds option[value=off]").is_disabled()
+
+
+def rating(page: Any, game: str) -> dict[str, Any] | None:
+    profile = page.request.get(f"/api/players/{me(page)['id']}").json()
+    found: dict[str, Any] | None = profile["games"].get(game, {}).get("rating")
+    return found
+
+
+def test_two_accounts_play_a_rated_game_and_both_ratings_move(new_page: Any) -> None:
+    """A rated Bluff game of two new accounts with a 30 s clock, one round (out at the
+    first loss): the winner's rating rises and the loser's falls by what the model gives
+    two new players (docs/ratings.md), each provisional after one game."""
+    from usotsuki.server.ratings import NEW, update_ratings
+
+    host = new_page(size=(1366, 768))
+    sign_up(host, unique("Aki"))
+    friend = new_page(phone=True)
+    friend.goto("/")  # a guest first: the invite says why it cannot sit
+    create_table(host, "bluff", me(host)["name"], ["friend"],
+                 {"rated": True, "turn_seconds": 30, "max_cards": 1})
+    expect(host.locator("#rated-rule")).to_be_visible()
+    link = host.input_value("#invite-link")
+    friend.goto(link)
+    friend.wait_for_selector("#join-form")
+    expect(friend.locator("#join-form .rated-guest a")).to_have_attribute("href", "/account")
+    friend.click("#join")
+    expect(friend.locator("#notice")).to_contain_text("Rated tables are for accounts")
+    shot(friend, "29-rated-guest-refused-phone")
+    sign_up(friend, unique("Sho"))
+    friend.goto(link)
+    friend.wait_for_selector("#join-form")
+    friend.click("#join")
+    friend.wait_for_selector("#lobby-seats .badge.you")
+    host.wait_for_selector("#start")
+    host.click("#start")
+    assert rating(host, "bluff") is None and rating(friend, "bluff") is None
+
+    rng = random.Random(7)
+    deadline = time.monotonic() + 120
+    while host.get_attribute("body", "data-status") != "finished":
+        assert time.monotonic() < deadline, "the game did not end in time"
+        acted = False
+        for page in (host, friend):
+            if page.locator(".turn.yours").count() and page.get_attribute(
+                    "body", "data-status") == "playing":
+                assert page.locator("#hint-toggle").count() == 0  # hints off when rated
+                bluff_turn(page, rng, challenge=0.5)
+                acted = True
+        if not acted:
+            host.wait_for_timeout(50)
+    friend.wait_for_selector("body[data-status=finished]")
+    see_results(host)
+    shot(host, "29-rated-game-over")
+
+    first, second = update_ratings([NEW, NEW], [1, 2])
+    [played] = host.request.get("/api/me/games").json()["games"]
+    assert played["rated"] and played["rating"]["before"] == 1500
+    winner, loser = (host, friend) if played["place"] == 1 else (friend, host)
+    up, down = rating(winner, "bluff"), rating(loser, "bluff")
+    assert up == {"shown": round(first.shown), "games": 1, "provisional": True}
+    assert down == {"shown": round(second.shown), "games": 1, "provisional": True}
+    assert up["shown"] > 1500 > down["shown"]
+    assert up["shown"] - 1500 == 1500 - down["shown"]  # two new players: a mirror image

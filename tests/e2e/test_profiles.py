@@ -261,8 +261,8 @@ def rated_player(browser: Any, server: LiveServer) -> Iterator[dict[str, Any]]:
                                data={"username": "Haruka", "password": "seven tall pines"})
     assert signed.ok, signed.text()
     for _ in range(2):
-        create_table(page, "bluff", "Haruka", ["bot:easy", "bot:normal"], BLUFF_RULES,
-                     rated=True)
+        create_table(page, "bluff", "Haruka", ["bot:easy", "bot:normal"],
+                     {**BLUFF_RULES, "rated": True})
         play_out(page, bluff_turn, limit_s=120, challenge=0.4)
         see_results(page)
     me = page.request.get("/api/me").json()

@@ -70,4 +70,8 @@ export default {
   "account.wrongPassword": "Wrong password.",
   "account.usernameRule": "{min} to {max} characters: letters, digits, spaces and _ - . '",
   "err.no_player": "Your session has ended: reload the page.",
+  "err.account_required": "Rated tables are for accounts: sign up on the Account page (your games are kept).",
+  "err.bad_rated": "A rated table needs a person's seat and a turn clock.",
+  "err.already_seated": "You hold a seat at this rated table already.",
+  "err.no_hints": "Hints are off at a rated table.",
 };

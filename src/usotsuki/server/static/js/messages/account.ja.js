@@ -70,4 +70,8 @@ export default {
   "account.wrongPassword": "パスワードが違います。",
   "account.usernameRule": "{min}〜{max}文字。使えるのは文字、数字、スペースと _ - . ' です。",
   "err.no_player": "セッションが終了しました。ページを再読み込みしてください。",
+  "err.account_required": "レーティング戦はアカウントのみ参加できます。アカウントページで登録してください（ゲームは引き継がれます）。",
+  "err.bad_rated": "レーティング戦には人の席と持ち時間が必要です。",
+  "err.already_seated": "このレーティング戦の席にはすでに座っています。",
+  "err.no_hints": "レーティング戦ではヒントは使えません。",
 };
