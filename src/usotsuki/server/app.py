@@ -45,6 +45,7 @@ from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.ops import router as ops_router
+from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
 from usotsuki.server.routes.ratings import router as ratings_router
 from usotsuki.server.routes.review import router as review_router
@@ -215,6 +216,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(tables_router)
     app.include_router(ratings_router)
     app.include_router(ui_router)
+    app.include_router(pages_router)
     app.include_router(review_router)
     app.include_router(ws.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")

@@ -11,6 +11,7 @@ import {
   selectable, selectedCards, toggleCard,
 } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
+import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
 import { contribution } from "./contribute.js";
@@ -343,12 +344,6 @@ function inviteEls() {
 
 function renderInvite() { $("invite-box").hidden = true; }
 
-function ruleValue(k, v) {
-  if (k === "dealer") return t("home.seat", { n: v + 1 });
-  if (k === "ranks") return `${"23456789TJQKA"[13 - v].replace("T", "10")}–A`;
-  return v;
-}
-
 function rulesEls() {
   const rules = info.rules || {};
   const items = Object.entries(rules).filter(([, v]) => v !== false && v !== null)
@@ -357,6 +352,7 @@ function rulesEls() {
   if (info.games_per_match > 1) items.push(el("li", {}, el("strong", {}, t("home.games")), `: ${info.games_per_match}`));
   items.push(el("li", {}, el("strong", {}, t("home.clock")), ": ",
     info.turn_seconds ? t("home.clockSeconds", { n: info.turn_seconds }) : t("home.clockOff")));
+  if (info.rated) items.unshift(el("li", { id: "rated-rule" }, el("strong", {}, t("rated.table"))));
   return [el("h2", {}, t("home.rules")), el("ul", { class: "rules-list", id: "rules-list" }, items)];
 }
 
@@ -386,6 +382,7 @@ function renderLobby() {
       el("h2", {}, t("table.joinHeading")),
       el("label", { class: "form-field" }, el("span", {}, t("home.name")),
         el("input", { name: "name", id: "join-name", maxlength: "32", value: typed ?? lastName(), required: true, autocomplete: "nickname" })),
+      info.rated ? el("p", { class: "rated-guest" }, t("rated.guest"), " ", el("a", { href: "/account" }, t("rated.signup"))) : null,
       el("button", { type: "submit", class: "primary", id: "join" }, t("table.join"))));
   } else if (me === null) {
     parts.push(el("p", {}, free.length ? t("table.spectating") : t("table.full")));
@@ -461,7 +458,8 @@ function renderBoard(view) {
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
-  if (judging(ctx.legal)) controls.unshift(hintBox()); // the honest hint, above the controls
+  // The honest hint, above the controls; none at a rated table.
+  if (judging(ctx.legal) && !info.rated) controls.unshift(hintBox());
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
