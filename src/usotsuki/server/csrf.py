@@ -10,13 +10,13 @@ it cannot send it; ``SameSite=Lax`` is a second wall, not the only one.
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from usotsuki.server.config import Refused
 from usotsuki.server.health import unavailable, unreachable
 from usotsuki.server.identity import cookie_token, lookup_session
 from usotsuki.server.problems import refused_response
@@ -50,12 +50,8 @@ class CsrfCheck:
         sent = Headers(scope=scope).get(HEADER, "")
         if session is None or not secrets.compare_digest(sent.encode(),
                                                          session.csrf.encode()):
-            body = json.dumps({"error": "csrf", "message": (
+            await refused_response(Refused("csrf", (
                 "this request carries the session cookie but not its X-CSRF-Token "
-                "(GET /api/me gives it)")}).encode()
-            await send({"type": "http.response.start", "status": 403,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
+                "(GET /api/me gives it)"), 403))(scope, receive, send)
             return
         await self.app(scope, receive, send)
