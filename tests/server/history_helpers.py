@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fastapi.testclient import TestClient
 from drive import choose
+from fastapi.testclient import TestClient
 from server_helpers import Seat
 from waits import GAME_S, Deadline, wait_for
 

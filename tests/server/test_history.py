@@ -23,7 +23,6 @@ from usotsuki.server.history import SeatResult, keep, places
 from usotsuki.server.player_tables import played_games, played_seats, players
 from usotsuki.server.store import Store
 
-
 DATABASES = numbered()
 
 

@@ -74,8 +74,12 @@ played_seats = Table(
     Column("left", Boolean, nullable=False),
     Column("rating_before", Float),  # the shown rating (rated games only)
     Column("rating_after", Float),
-    Index("ix_played_seats_player", "player_id", "finished"),
-    Index("ix_played_seats_player_game", "player_id", "game", "finished"),
+    # A player's games of one kind, newest first, each visibility apart (profiles.py
+    # merges the ranges), with their places (the games both of two players played are
+    # counted from it alone); and the places in order, counted from the index alone.
+    Index("ix_played_seats_player", "player_id", "game", "public", "finished", "game_pk",
+          "place", "left"),
+    Index("ix_played_seats_places", "player_id", "game", "public", "place", "left"),
 )
 
 ratings = Table(

@@ -6,20 +6,40 @@ addressed by the table's id, which only its players' lists show). Someone else's
 profile counts and lists only the games its viewer may see: the public ones and those
 both played.
 
-Blocking functions over the store (run through ``Store.call``). The indexes of
-``played_seats`` (player_tables.py) serve each query from the player's own rows, newest
-first; ``benchmarks/profiles.py`` times them with 100,000 games kept.
+How it stays fast with many games kept: ``played_seats``' index orders each player's
+rows by (game, public, finished). A list merges the newest rows of a few ranges of it,
+each read in order and cut at the page's length: the player's own rows of each game and
+visibility, or for someone else's viewer the player's public rows, and the private
+games both played, found from the viewer's own range (a co-player's row has the same
+game, visibility and time). The places' counts are read from the index alone.
+``benchmarks/profiles.py`` times them with 100,000 games kept.
+
+Blocking functions over the store (run through ``Store.call``).
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, Select, and_, cast, func, or_, select, true
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Integer,
+    Select,
+    Subquery,
+    and_,
+    cast,
+    func,
+    or_,
+    select,
+    true,
+    tuple_,
+    union_all,
+)
 
+from usotsuki.core.game import GAMES
 from usotsuki.server.config import Refused
 from usotsuki.server.player_tables import played_games, played_seats, players, ratings
 from usotsuki.server.store import Store, tables
@@ -27,8 +47,10 @@ from usotsuki.server.store import Store, tables
 RESULTS = ("win", "loss", "left")
 """The game list's ``result`` filter: first place, any other place, left mid-game."""
 FAVOURITES = 3  # house rules shown per game on a profile
+FAVOURITES_OVER = 200  # ... the most played in the player's latest games of each game
 PAGE = 20  # games per page by default
 MAX_PAGE = 100
+HISTORY = 1000  # rating history points at most (the latest)
 PROVISIONAL_GAMES = 10  # a rating of fewer rated games is marked provisional
 
 
@@ -41,66 +63,6 @@ class GameFilter:
     limit: int = PAGE
 
 
-def _visible(player_id: str, viewer: str | None) -> ColumnElement[bool]:
-    """Which of ``player_id``'s rows (``played_seats``) ``viewer`` may see."""
-    seats = played_seats
-    if viewer == player_id:
-        return true()
-    if viewer is None:
-        return seats.c.public
-    mine = played_seats.alias("mine")
-    both = select(mine.c.game_pk).where(mine.c.player_id == viewer)
-    return or_(seats.c.public, seats.c.game_pk.in_(both))
-
-
-def profile(store: Store, player_id: str, viewer: str | None) -> dict[str, Any] | None:
-    """The player's name, kind and, per game, what ``viewer`` may see of their games:
-    count, places, win share, favourite house rules, and rating (None: no such player)."""
-    s = played_seats
-    mine = and_(s.c.player_id == player_id, _visible(player_id, viewer))
-    with store.engine.connect() as conn:
-        who = conn.execute(select(players.c.id, players.c.kind, players.c.name)
-                           .where(players.c.id == player_id)).first()
-        if who is None:
-            return None
-        counts = conn.execute(
-            select(s.c.game, s.c.place, func.count(), func.sum(
-                cast(s.c.left, Integer)))
-            .where(mine).group_by(s.c.game, s.c.place)).all()
-        rules = conn.execute(
-            select(s.c.game, played_games.c.rules, func.count().label("n"))
-            .join(played_games, played_games.c.pk == s.c.game_pk)
-            .where(mine).group_by(s.c.game, played_games.c.rules)).all()
-        rated = conn.execute(select(ratings.c.game, ratings.c.shown, ratings.c.games)
-                             .where(ratings.c.player_id == player_id)).all()
-    games: dict[str, dict[str, Any]] = {}
-    for game, place, count, left in counts:
-        entry = games.setdefault(game, {"games": 0, "places": [], "wins": 0, "left": 0})
-        entry["games"] += count
-        entry["left"] += int(left or 0)
-        entry["places"] += [0] * (place - len(entry["places"]))
-        entry["places"][place - 1] += count
-    for entry in games.values():
-        entry["wins"] = entry["places"][0] if entry["places"] else 0
-        entry["win_share"] = round(entry["wins"] / entry["games"], 4)
-    favourite: dict[str, Counter[str]] = {}
-    for game, key, count in rules:
-        favourite.setdefault(game, Counter())[key] = count
-    for game, counter in favourite.items():
-        games[game]["favourite_rules"] = [
-            {"rules": json.loads(key), "key": key, "games": n}
-            for key, n in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:FAVOURITES]]
-    for game, shown, count in rated:
-        games.setdefault(game, {"games": 0, "places": [], "wins": 0, "left": 0,
-                                "win_share": 0.0, "favourite_rules": []})
-        games[game]["rating"] = {"shown": round(shown), "games": count,
-                                 "provisional": count < PROVISIONAL_GAMES}
-    for entry in games.values():
-        entry.setdefault("rating", None)
-        entry.setdefault("favourite_rules", [])
-    return {"id": who.id, "kind": who.kind, "name": who.name, "games": games}
-
-
 def _cursor(before: str) -> tuple[float, int]:
     try:
         finished, pk = before.split("_")
@@ -110,27 +72,82 @@ def _cursor(before: str) -> tuple[float, int]:
                       400) from None
 
 
-def _filtered(query: Select[Any], player_id: str, viewer: str | None,
-              want: GameFilter) -> Select[Any]:
-    s = played_seats
-    query = query.where(s.c.player_id == player_id, _visible(player_id, viewer))
-    if want.game is not None:
-        query = query.where(s.c.game == want.game)
-    if want.rules is not None:
-        query = query.where(played_games.c.rules == want.rules)
-    if want.result == "win":
-        query = query.where(s.c.place == 1)
-    elif want.result == "loss":
-        query = query.where(s.c.place > 1)
-    elif want.result == "left":
-        query = query.where(s.c.left)
-    elif want.result is not None:
+def _ranges(player_id: str, viewer: str | None, want: GameFilter) -> list[Select[Any]]:
+    """One ordered range of the index per game and visibility that ``viewer`` may see
+    of ``player_id``'s rows: each the newest ``limit + 1`` rows (game_pk, seat,
+    finished) passing ``want``'s filters."""
+    if want.result is not None and want.result not in RESULTS:
         raise Refused("bad_request", f"result: one of {', '.join(RESULTS)}", 400)
-    if want.before is not None:
-        finished, pk = _cursor(want.before)
-        query = query.where(or_(s.c.finished < finished,
-                                and_(s.c.finished == finished, s.c.game_pk < pk)))
-    return query
+    if want.game is not None and want.game not in GAMES:
+        return []
+    before = None if want.before is None else _cursor(want.before)
+    s = played_seats
+    ranges = []
+    for game in GAMES if want.game is None else (want.game,):
+        own = [True, False] if viewer == player_id else [True]
+        for public in own:  # the player's rows of this visibility
+            ranges.append(_range(select(s.c.game_pk, s.c.seat, s.c.finished)
+                                 .where(s.c.player_id == player_id, s.c.game == game,
+                                        s.c.public == public), s, s, want, before))
+        if viewer is not None and viewer != player_id:  # private games both played
+            mine = played_seats.alias("mine")
+            ranges.append(_range(
+                select(s.c.game_pk, s.c.seat, mine.c.finished)
+                .join(s, _same_game(mine, s, player_id))
+                .where(mine.c.player_id == viewer, mine.c.game == game,
+                       mine.c.public.is_(False)),
+                mine, s, want, before))
+    return ranges
+
+
+def _same_game(mine: Any, seat: Any, player_id: str) -> ColumnElement[bool]:
+    """``player_id``'s row of the game of ``mine``'s row: the whole key of the index,
+    so that either side finds the other by one seek, whichever drives the join."""
+    return and_(seat.c.player_id == player_id, seat.c.game == mine.c.game,
+                seat.c.public == mine.c.public, seat.c.finished == mine.c.finished,
+                seat.c.game_pk == mine.c.game_pk)
+
+
+def _range(query: Select[Any], order: Any, seat: Any, want: GameFilter,
+           before: tuple[float, int] | None) -> Select[Any]:
+    """``query`` in ``order``'s index order (newest first), after ``before``, filtered
+    on ``seat``'s result and the game's rules, cut at ``want.limit + 1``."""
+    if want.result == "win":
+        query = query.where(seat.c.place == 1)
+    elif want.result == "loss":
+        query = query.where(seat.c.place > 1)
+    elif want.result == "left":
+        query = query.where(seat.c.left.is_(True))
+    if want.rules is not None:
+        query = query.where(seat.c.game_pk.in_(
+            select(played_games.c.pk).where(played_games.c.rules == want.rules)))
+    if before is not None:
+        query = query.where(tuple_(order.c.finished, order.c.game_pk) < tuple_(*before))
+    return query.order_by(order.c.finished.desc(), order.c.game_pk.desc()).limit(
+        want.limit + 1)
+
+
+def _merged(player_id: str, viewer: str | None, want: GameFilter) -> Subquery | None:
+    """The ranges merged: the player's visible rows (game_pk, seat, finished), at least
+    the newest ``want.limit + 1`` (None: none can be)."""
+    ranges = _ranges(player_id, viewer, want)
+    if not ranges:
+        return None
+    return union_all(*(select(*r.subquery().c) for r in ranges)).subquery()
+
+
+def _page(conn: Connection, player_id: str, viewer: str | None,
+          want: GameFilter) -> list[tuple[int, int, float]]:
+    """The newest ``want.limit + 1`` (game_pk, seat, finished) of the player's visible
+    rows."""
+    merged = _merged(player_id, viewer, want)
+    if merged is None:
+        return []
+    rows = conn.execute(select(merged.c.game_pk, merged.c.seat, merged.c.finished)
+                        .order_by(merged.c.finished.desc(), merged.c.game_pk.desc(),
+                                  merged.c.seat)
+                        .limit(want.limit + 1)).all()
+    return [(r.game_pk, r.seat, r.finished) for r in rows]
 
 
 def game_list(store: Store, player_id: str, viewer: str | None,
@@ -138,32 +155,30 @@ def game_list(store: Store, player_id: str, viewer: str | None,
     """``player_id``'s games that ``viewer`` may see, newest first, a page of them
     (``next``: the cursor of the next page, None at the end)."""
     s, g = played_seats, played_games
-    limit = max(1, min(want.limit, MAX_PAGE))
-    query = _filtered(
-        select(s.c.game_pk, s.c.finished, s.c.seat, s.c.place, s.c.left, s.c.name, s.c.bot,
-               s.c.rating_before, s.c.rating_after, s.c.public, s.c.game, g.c.number,
-               g.c.rules, g.c.players, g.c.rated, tables.c.public_id)
-        .join(g, g.c.pk == s.c.game_pk).join(tables, tables.c.pk == g.c.table_pk),
-        player_id, viewer, want)
-    query = query.order_by(s.c.finished.desc(), s.c.game_pk.desc()).limit(limit + 1)
+    want = GameFilter(want.game, want.rules, want.result, want.before,
+                      max(1, min(want.limit, MAX_PAGE)))
     with store.engine.connect() as conn:
-        rows = conn.execute(query).all()
-        more = len(rows) > limit
-        rows = rows[:limit]
-        seated: dict[int, list[dict[str, Any]]] = {}
-        if rows:
-            for r in conn.execute(select(s.c.game_pk, s.c.seat, s.c.name, s.c.player_id,
-                                         s.c.bot, s.c.place, s.c.left)
-                                  .where(s.c.game_pk.in_([r.game_pk for r in rows]))
-                                  .order_by(s.c.game_pk, s.c.seat)):
-                seated.setdefault(r.game_pk, []).append(
-                    {"seat": r.seat, "name": r.name, "player_id": r.player_id,
-                     "bot": r.bot, "place": r.place, "left": r.left})
-    items = [game_item(r, seated.get(r.game_pk, [])) for r in rows]
-    last = rows[-1] if rows else None
+        page = _page(conn, player_id, viewer, want)
+        more = len(page) > want.limit
+        page = page[:want.limit]
+        rows = [] if not page else conn.execute(  # every seat of the page's games
+            select(s.c.game_pk, s.c.finished, s.c.seat, s.c.player_id, s.c.place, s.c.left,
+                   s.c.name, s.c.bot, s.c.rating_before, s.c.rating_after, s.c.public,
+                   s.c.game, g.c.number, g.c.rules, g.c.players, g.c.rated,
+                   tables.c.public_id)
+            .join(g, g.c.pk == s.c.game_pk).join(tables, tables.c.pk == g.c.table_pk)
+            .where(s.c.game_pk.in_({pk for pk, _, _ in page}))
+            .order_by(s.c.game_pk, s.c.seat)).all()
+    by_seat = {(r.game_pk, r.seat): r for r in rows}
+    seated: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        seated.setdefault(r.game_pk, []).append(
+            {"seat": r.seat, "name": r.name, "player_id": r.player_id, "bot": r.bot,
+             "place": r.place, "left": r.left})
+    items = [game_item(by_seat[pk, seat], seated[pk]) for pk, seat, _ in page]
+    last = page[-1] if page else None
     return {"games": items,
-            "next": f"{last.finished!r}_{last.game_pk}" if more and last is not None
-            else None}
+            "next": f"{last[2]!r}_{last[0]}" if more and last is not None else None}
 
 
 def game_item(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
@@ -183,17 +198,92 @@ def game_item(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+# the profile
+
+def _place_counts(conn: Connection, player_id: str, viewer: str | None
+                  ) -> list[tuple[str, int, int, int]]:
+    """(game, place, games, of them left) over the games ``viewer`` may see."""
+    s = played_seats
+    left = func.sum(cast(s.c.left, Integer))
+    # grouped in the index's order (public between game and place): no sort
+    query = (select(s.c.game, s.c.place, func.count(), left)
+             .group_by(s.c.game, s.c.public, s.c.place))
+    if viewer == player_id:
+        return [tuple(r) for r in conn.execute(query.where(s.c.player_id == player_id))]
+    rows = [tuple(r) for r in conn.execute(
+        query.where(s.c.player_id == player_id, s.c.public.is_(True)))]
+    if viewer is not None:
+        mine = played_seats.alias("mine")
+        rows += [tuple(r) for r in conn.execute(
+            query.select_from(mine).join(s, _same_game(mine, s, player_id))
+            .where(mine.c.player_id == viewer, mine.c.public.is_(False)))]
+    return rows
+
+
+def _favourite_rules(conn: Connection, player_id: str, viewer: str | None,
+                     game: str) -> list[dict[str, Any]]:
+    """The house rules most played in the player's latest games of ``game``."""
+    merged = _merged(player_id, viewer, GameFilter(game=game, limit=FAVOURITES_OVER - 1))
+    if merged is None:
+        return []
+    latest = (select(merged.c.game_pk)
+              .order_by(merged.c.finished.desc(), merged.c.game_pk.desc())
+              .limit(FAVOURITES_OVER).subquery())
+    g = played_games
+    counts = conn.execute(select(g.c.rules, func.count().label("n"))
+                          .join(latest, latest.c.game_pk == g.c.pk)
+                          .group_by(g.c.rules)
+                          .order_by(func.count().desc(), g.c.rules).limit(FAVOURITES)).all()
+    return [{"rules": json.loads(key), "key": key, "games": n} for key, n in counts]
+
+
+def profile(store: Store, player_id: str, viewer: str | None) -> dict[str, Any] | None:
+    """The player's name, kind and, per game, what ``viewer`` may see of their games:
+    count, places, win share, favourite house rules, and rating (None: no such player)."""
+    with store.engine.connect() as conn:
+        who = conn.execute(select(players.c.id, players.c.kind, players.c.name)
+                           .where(players.c.id == player_id)).first()
+        if who is None:
+            return None
+        games: dict[str, dict[str, Any]] = {}
+        for game, place, count, left in _place_counts(conn, player_id, viewer):
+            entry = games.setdefault(game, {"games": 0, "places": [], "left": 0})
+            entry["games"] += count
+            entry["left"] += int(left or 0)
+            entry["places"] += [0] * (place - len(entry["places"]))
+            entry["places"][place - 1] += count
+        rated = conn.execute(select(ratings.c.game, ratings.c.shown, ratings.c.games)
+                             .where(ratings.c.player_id == player_id)).all()
+        for game, shown, count in rated:
+            games.setdefault(game, {"games": 0, "places": [], "left": 0})["rating"] = {
+                "shown": round(shown), "games": count,
+                "provisional": count < PROVISIONAL_GAMES}
+        for game, entry in games.items():
+            entry["wins"] = entry["places"][0] if entry["places"] else 0
+            entry["win_share"] = round(entry["wins"] / entry["games"], 4) if entry["games"] \
+                else 0.0
+            entry["favourite_rules"] = _favourite_rules(conn, player_id, viewer, game) \
+                if entry["games"] else []
+            entry.setdefault("rating", None)
+    return {"id": who.id, "kind": who.kind, "name": who.name, "games": games}
+
+
 def rating_history(store: Store, player_id: str, viewer: str | None,
                    game: str | None) -> list[dict[str, Any]]:
-    """The player's rated games in order, for the graph: when, the rating before and
-    after; the table and game only where ``viewer`` may see the game."""
+    """The player's latest rated games (at most ``HISTORY``), oldest first, for the
+    graph: when, the rating before and after; the table and game only where ``viewer``
+    may see the game."""
     s, g = played_seats, played_games
-    visible = _visible(player_id, viewer)
+    mine = played_seats.alias("mine")
+    shown: ColumnElement[bool] = true() if viewer == player_id else (
+        s.c.public.is_(True) if viewer is None else
+        or_(s.c.public.is_(True), s.c.game_pk.in_(
+            select(mine.c.game_pk).where(mine.c.player_id == viewer))))
     query = (select(s.c.game, s.c.finished, s.c.rating_before, s.c.rating_after,
-                    g.c.number, tables.c.public_id, visible.label("visible"))
+                    g.c.number, tables.c.public_id, shown.label("visible"))
              .join(g, g.c.pk == s.c.game_pk).join(tables, tables.c.pk == g.c.table_pk)
              .where(s.c.player_id == player_id, s.c.rating_after.is_not(None))
-             .order_by(s.c.finished, s.c.game_pk))
+             .order_by(s.c.finished.desc(), s.c.game_pk.desc()).limit(HISTORY))
     if game is not None:
         query = query.where(s.c.game == game)
     with store.engine.connect() as conn:
@@ -201,4 +291,4 @@ def rating_history(store: Store, player_id: str, viewer: str | None,
     return [{"game": r.game, "finished": r.finished, "before": r.rating_before,
              "after": r.rating_after,
              "table_id": r.public_id if r.visible else None,
-             "number": r.number if r.visible else None} for r in rows]
+             "number": r.number if r.visible else None} for r in reversed(rows)]
