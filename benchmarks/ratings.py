@@ -5,9 +5,10 @@ random places drawn from a pool of 100 players and a bot level (fixed seed):
 
 - ``model``: the Plackett-Luce update alone (``ratings.update_ratings``);
 - ``apply``: ``ratings.apply`` as the table's writer runs it, inside the transaction
-  that stores the game, on a SQLite file (WAL, as the server runs it): the rows made or
-  locked, read and updated. The commit is the game's own write, shared with storing it,
-  and is not counted.
+  that stores the game, on a SQLite file (WAL, as the server runs it) and on a throwaway
+  local PostgreSQL server (durable: each commit flushed, as deployed; skipped when
+  PostgreSQL is not installed): the rows made or locked, read and updated. The commit
+  is the game's own write, shared with storing it, and is not counted.
 
     python benchmarks/ratings.py [--games 300]
 """
@@ -15,16 +16,23 @@ random places drawn from a pool of 100 players and a bot level (fixed seed):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from usotsuki.server import ratings
-from usotsuki.server.ratings import NEW, SeatResult
-from usotsuki.server.store import Store
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+
+from pg_helpers import new_database, pg_bin, throwaway_postgres  # noqa: E402
+
+from usotsuki.server import ratings  # noqa: E402
+from usotsuki.server.ratings import NEW, SeatResult  # noqa: E402
+from usotsuki.server.store import Store  # noqa: E402
 
 SIZES = (2, 5, 8)
 POOL = 100  # accounts the games draw their players from
@@ -63,23 +71,34 @@ def apply_us(rng: random.Random, players: int, games: int, store: Store) -> floa
     return statistics.median(times) * 1e6
 
 
+@contextlib.contextmanager
+def stores() -> Iterator[dict[str, Store]]:
+    """A SQLite file's store and, if PostgreSQL is installed, a throwaway server's."""
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        found = {"sqlite": Store(str(Path(tmp) / "ratings.sqlite3"))}
+        stack.callback(found["sqlite"].close)
+        if pg_bin() is not None:
+            server = stack.enter_context(throwaway_postgres(durable=True))
+            found["postgresql"] = Store(new_database(server, "usotsuki_ratings_bench"))
+            stack.callback(found["postgresql"].close)
+        yield found
+
+
 def run_group(games: int = 300, seed: int = 20261205) -> dict[str, Any]:
     """For ``run.py``: measure and print one line per table size."""
     print(f"Ratings: the update of one game, median of {games} games ...", flush=True)
     out: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        store = Store(str(Path(tmp) / "ratings.sqlite3"))
-        try:
-            for players in SIZES:
-                rng = random.Random(seed + players)
-                model = model_us(rng, players, games)
-                applied = apply_us(rng, players, games, store)
-                out[str(players)] = {"model_us": round(model, 1),
-                                     "apply_sqlite_us": round(applied, 1), "games": games}
-                print(f"ratings {players} players: model {model:.1f} us, apply on SQLite "
-                      f"{applied:.1f} us", flush=True)
-        finally:
-            store.close()
+    with stores() as found:
+        for players in SIZES:
+            rng = random.Random(seed + players)
+            row = out[str(players)] = {"games": games,
+                                       "model_us": round(model_us(rng, players, games), 1)}
+            for name, store in found.items():
+                row[f"apply_{name}_us"] = round(apply_us(rng, players, games, store), 1)
+            print(f"ratings {players} players: " + ", ".join(
+                f"{key.removesuffix('_us').replace('_', ' on ')} {value} us"
+                for key, value in row.items() if key.endswith("_us")), flush=True)
     return out
 
 

@@ -205,6 +205,11 @@ def test_a_rated_game_moves_both_accounts_and_the_bot(client: TestClient) -> Non
     assert entries["bot:bluff:random"]["kind"] == "bot" and entries[mika.id]["games"] == 1
     assert client.get("/api/leaderboard/bluff").json()["entries"] == []  # all provisional
     assert SETTLED_GAMES > 1
+    # the profile shows the same rating, marked provisional as the leaderboard marks it
+    rating = client.get(f"/api/players/{mika.id}").json()["games"]["bluff"]["rating"]
+    assert rating == {"shown": entries[mika.id]["shown"], "games": 1, "provisional": True}
+    points = client.get(f"/api/players/{mika.id}/ratings?game=bluff").json()
+    assert [(p["before"], p["after"]) for p in points] == [(1500.0, seats[0].rating_after)]
 
 
 def test_leavers_of_a_rated_game_place_last(client: TestClient) -> None:

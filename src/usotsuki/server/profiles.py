@@ -42,6 +42,7 @@ from sqlalchemy import (
 from usotsuki.core.game import GAMES
 from usotsuki.server.config import Refused
 from usotsuki.server.player_tables import played_games, played_seats, players, ratings
+from usotsuki.server.ratings import provisional
 from usotsuki.server.store import Store, tables
 
 RESULTS = ("win", "loss", "left")
@@ -51,7 +52,6 @@ FAVOURITES_OVER = 200  # ... the most played in the player's latest games of eac
 PAGE = 20  # games per page by default
 MAX_PAGE = 100
 HISTORY = 1000  # rating history points at most (the latest)
-PROVISIONAL_GAMES = 10  # a rating of fewer rated games is marked provisional
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,12 +252,13 @@ def profile(store: Store, player_id: str, viewer: str | None) -> dict[str, Any] 
             entry["left"] += int(left or 0)
             entry["places"] += [0] * (place - len(entry["places"]))
             entry["places"][place - 1] += count
-        rated = conn.execute(select(ratings.c.game, ratings.c.shown, ratings.c.games)
+        rated = conn.execute(select(ratings.c.game, ratings.c.shown, ratings.c.games,
+                                    ratings.c.sigma)
                              .where(ratings.c.player_id == player_id)).all()
-        for game, shown, count in rated:
+        for game, shown, count, sigma in rated:
             games.setdefault(game, {"games": 0, "places": [], "left": 0})["rating"] = {
                 "shown": round(shown), "games": count,
-                "provisional": count < PROVISIONAL_GAMES}
+                "provisional": provisional(sigma, count)}  # as the leaderboard marks it
         for game, entry in games.items():
             entry["wins"] = entry["places"][0] if entry["places"] else 0
             entry["win_share"] = round(entry["wins"] / entry["games"], 4) if entry["games"] \
