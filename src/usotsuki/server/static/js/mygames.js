@@ -29,13 +29,15 @@ async function load(more = false) {
 
 async function main() {
   if (new URLSearchParams(location.search).get("t")) return;
+  // A record file opened here: the game on show takes the page, as one opened by address.
+  document.addEventListener("replay:step", () => { $("my-games").hidden = true; }, { once: true });
   try {
     const me = await whoAmI(); // a first visit is given its guest identity here
     $("my-profile").href = `/players/${encodeURIComponent(me.id)}`;
     await load();
-    $("my-games").hidden = false;
+    $("my-games").hidden = !$("viewer").hidden; // unless a file was opened meanwhile
   } catch (err) {
-    return; // no identity to list games for: the file picker alone, as before
+    return; // no identity to list games for: the file picker alone
   } finally {
     document.body.dataset.myGames = "1";
   }

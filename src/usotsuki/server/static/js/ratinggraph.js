@@ -27,8 +27,10 @@ export function gridSteps(lo, hi, count = 4) {
   return values;
 }
 
-function dateText(seconds) {
-  return new Date(seconds * 1000).toLocaleDateString(currentLang() === "ja" ? "ja-JP" : "en-GB");
+// A point's date; the time too when the whole graph spans under two days.
+function dateText(seconds, withTime = false) {
+  return new Date(seconds * 1000).toLocaleString(currentLang() === "ja" ? "ja-JP" : "en-GB",
+    withTime ? { dateStyle: "short", timeStyle: "short" } : { dateStyle: "short" });
 }
 
 // points: [{finished, before, after}] oldest first. Returns a <figure>, or null for none.
@@ -53,13 +55,14 @@ export function ratingGraph(points, { id = "rating-graph", game = "" } = {}) {
     root.append(svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: "grid" }));
     root.append(svg("text", { x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, String(v)));
   }
-  root.append(svg("text", { x: PAD.left, y: H - 8, class: "axis" }, dateText(points[0].finished)));
-  if (n > 1) root.append(svg("text", { x: W - PAD.right, y: H - 8, "text-anchor": "end", class: "axis" }, dateText(points[n - 1].finished)));
+  const short = points[n - 1].finished - points[0].finished < 2 * 86400;
+  root.append(svg("text", { x: PAD.left, y: H - 8, class: "axis" }, dateText(points[0].finished, short)));
+  if (n > 1) root.append(svg("text", { x: W - PAD.right, y: H - 8, "text-anchor": "end", class: "axis" }, dateText(points[n - 1].finished, short)));
   const coords = [[x(0), y(first)], ...points.map((p, i) => [x(i + 1), y(p.after)])];
   root.append(svg("polyline", { points: coords.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "), class: "line" }));
   points.forEach((p, i) => {
     const dot = svg("circle", { cx: x(i + 1), cy: y(p.after), r: 3.5, class: p.after >= (p.before ?? p.after) ? "up" : "down" });
-    dot.append(svg("title", {}, t("profile.graph.point", { date: dateText(p.finished), before: Math.round(p.before ?? p.after), after: Math.round(p.after) })));
+    dot.append(svg("title", {}, t("profile.graph.point", { date: dateText(p.finished, true), before: Math.round(p.before ?? p.after), after: Math.round(p.after) })));
     root.append(dot);
   });
   return el("figure", { class: "graph", dataset: { game, points: String(n) } }, root,
