@@ -276,6 +276,7 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(new_page: Any) -> 
     sign_up(friend, unique("Sho"))
     friend.goto(link)
     friend.wait_for_selector("#join-form")
+    expect(friend.locator("#join-form .rated-guest")).to_be_hidden()  # an account: no prompt
     friend.click("#join")
     friend.wait_for_selector("#lobby-seats .badge.you")
     host.wait_for_selector("#start")
@@ -308,3 +309,7 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(new_page: Any) -> 
     assert down == {"shown": round(second.shown), "games": 1, "provisional": True}
     assert up["shown"] > 1500 > down["shown"]
     assert up["shown"] - 1500 == 1500 - down["shown"]  # two new players: a mirror image
+    gain = up["shown"] - 1500  # and each reads its change under the standings
+    see_results(friend)
+    expect(winner.locator("#rating-change")).to_have_text(f"Your rating: 1500 → {up['shown']} (+{gain})")
+    expect(loser.locator("#rating-change")).to_have_text(f"Your rating: 1500 → {down['shown']} (-{gain})")

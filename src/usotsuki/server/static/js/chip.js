@@ -19,6 +19,7 @@ function drawChip() {
     ...(name && who.kind === "guest" ? [el("span", { class: "chip-kind" }, t("me.guest"))] : []),
     el("span", { class: "sr-only" }, t("me.change")));
   chip.dataset.kind = who.kind;
+  document.documentElement.dataset.kind = who.kind; // no sign-up prompts for an account
 }
 
 function drawDialog(error = "") {

@@ -76,4 +76,5 @@ export default {
   "err.no_hints": "Hints are off at a rated table.",
   "me.unnamed": "Guest",
   "account.unnamedIntro": "You play as a guest. The games you play in this browser are kept; an account keeps them on any device and lets you play rated games.",
+  "rated.change": "Your rating: {before} → {after} ({delta})",
 };

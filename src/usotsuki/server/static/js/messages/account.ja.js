@@ -76,4 +76,5 @@ export default {
   "err.no_hints": "レーティング戦ではヒントは使えません。",
   "me.unnamed": "ゲスト",
   "account.unnamedIntro": "ゲストとして遊んでいます。このブラウザで遊んだゲームは記録されています。アカウントを作ると、どの端末からでも見られ、レーティング戦にも参加できます。",
+  "rated.change": "あなたのレーティング：{before} → {after}（{delta}）",
 };
