@@ -298,3 +298,24 @@ def test_the_cookie_is_secure_behind_the_trusted_proxy_only(trusted: bool) -> No
         assert _secure_cookie(server, {}) is False
     finally:
         server.stop()
+
+
+def test_new_guests_from_one_address_are_bounded(app_store: Store,
+                                                 clock: MovableClock) -> None:
+    """A script asking ``GET /api/me`` without a cookie, again and again, cannot fill the
+    players' table: past the address's new guests in a window, 429."""
+    app = create_app(store=app_store, clock=clock, settings=Settings(
+        bot_delay=0, login_window=600.0, guests_per_address=5))
+    with TestClient(app, client=("203.0.113.8", 40000)) as c:
+        for _ in range(5):
+            c.cookies.clear()
+            assert c.get("/api/me").status_code == 200
+        c.cookies.clear()
+        refused = c.get("/api/me")
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_guests"
+        assert "set-cookie" not in refused.headers
+        with TestClient(app, client=("203.0.113.9", 40000)) as other:
+            assert other.get("/api/me").status_code == 200  # another address
+        clock.ahead += 601
+        assert c.get("/api/me").status_code == 200
+        close_all()

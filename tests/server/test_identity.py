@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from itertools import count
-from pathlib import Path
 from typing import Annotated
 
 import pytest
@@ -15,7 +13,6 @@ from fastapi import Depends
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from identity_helpers import PASSWORD, Browser
-from pg_helpers import new_database
 from server_helpers import close_all
 from sqlalchemy import insert, select
 
@@ -23,23 +20,15 @@ from usotsuki.server.app import create_app
 from usotsuki.server.auth import token_hash
 from usotsuki.server.identity import Player, player_required
 from usotsuki.server.names import name_key, reserved, username_problem
+from usotsuki.server.player_store import find_session, purge_sessions
 from usotsuki.server.player_tables import played_games, played_seats, players, sessions
 from usotsuki.server.store import Store
-
-_databases = count()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "server.sqlite3")
-    server: str = request.getfixturevalue("pg_server")
-    return new_database(server, f"identity_{next(_databases)}")
+from usotsuki.server.throttle import count_failure, purge_failures
 
 
 @pytest.fixture
-def store(store_url: str) -> Iterator[Store]:
-    the_store = Store(store_url)
+def store(db_url: str) -> Iterator[Store]:
+    the_store = Store(db_url)
     yield the_store
     the_store.close()
 
@@ -194,10 +183,10 @@ def test_player_required_and_current_player(client: TestClient) -> None:
     assert client.get("/api/test/whoami").status_code == 401
 
 
-def test_any_worker_reads_a_session_another_made(store_url: str) -> None:
+def test_any_worker_reads_a_session_another_made(db_url: str) -> None:
     """Two servers on one database (the cluster's workers): a session made or ended by
     one is known to the other."""
-    first, second = Store(store_url), Store(store_url)
+    first, second = Store(db_url), Store(db_url)
     try:
         with TestClient(create_app(store=first, bot_delay=0)) as one, \
                 TestClient(create_app(store=second, bot_delay=0)) as two:
@@ -215,14 +204,41 @@ def test_any_worker_reads_a_session_another_made(store_url: str) -> None:
         second.close()
 
 
-def test_passwords_are_checked_after_a_restart(store_url: str) -> None:
-    before = Store(store_url)
+def test_passwords_are_checked_after_a_restart(db_url: str) -> None:
+    before = Store(db_url)
     with TestClient(create_app(store=before, bot_delay=0)) as c:
         assert Browser(c).sign_up("Mika", PASSWORD).status_code == 201
         close_all()
     before.close()
-    after = Store(store_url)
+    after = Store(db_url)
     with TestClient(create_app(store=after, bot_delay=0)) as c:
         assert Browser(c).log_in("MIKA", PASSWORD).status_code == 200
         close_all()
     after.close()
+
+
+def test_a_session_lives_on_while_used(store: Store) -> None:
+    with TestClient(create_app(store=store, bot_delay=0)) as c:
+        token = Browser(c).cookie
+        close_all()
+    assert token is not None
+    with store.engine.connect() as conn:
+        first = conn.execute(select(sessions.c.expires)).scalar_one()
+    later = first - 10.0  # used again just before it would expire: renewed
+    assert find_session(store.engine, token_hash(token), later) is not None
+    assert find_session(store.engine, token_hash(token), first + 1.0) is not None
+
+
+def test_expired_sessions_and_ended_windows_are_swept(store: Store) -> None:
+    with TestClient(create_app(store=store, bot_delay=0)) as c:
+        browser = Browser(c)
+        token = browser.cookie
+        close_all()
+    assert token is not None
+    with store.engine.connect() as conn:
+        expires = conn.execute(select(sessions.c.expires)).scalar_one()
+    count_failure(store.engine, ["account:mika"], 900.0, expires - 1000.0)
+    assert purge_sessions(store.engine, expires - 1.0) == 0
+    assert find_session(store.engine, token_hash(token), expires) is None  # expired
+    assert purge_sessions(store.engine, expires) == 1
+    assert purge_failures(store.engine, 900.0, expires - 200.0) == 1

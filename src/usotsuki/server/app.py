@@ -35,6 +35,7 @@ from usotsuki.server.guard import (
     SecurityHeaders,
 )
 from usotsuki.server.health import ping, unavailable, unreachable
+from usotsuki.server.identity import sweep_forever
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
 from usotsuki.server.problems import refused_response
@@ -130,9 +131,11 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         compactor = None if settings.retention_seconds is None else loop.create_task(
             compact_forever(the_store, settings, lobby.clock))
         probe = loop.create_task(health.watch())
+        sweep = loop.create_task(sweep_forever(the_store, settings, lobby.clock))
         yield
         lag.cancel()
         probe.cancel()
+        sweep.cancel()
         if compactor is not None:
             compactor.cancel()
         if coordinator is not None:

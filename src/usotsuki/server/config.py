@@ -86,3 +86,4 @@ class Settings:
     login_window: float = 900.0  # seconds
     login_failures_per_account: int = 10
     login_failures_per_address: int = 100  # a school's or a carrier's NAT holds many
+    guests_per_address: int = 1000  # new guests (first visits) per login window

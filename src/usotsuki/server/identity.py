@@ -13,22 +13,33 @@ it must also carry the session's CSRF token (:mod:`usotsuki.server.csrf`).
 
 from __future__ import annotations
 
+import logging
 from http.cookies import SimpleCookie
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
 from usotsuki.server.auth import token_hash
-from usotsuki.server.config import Refused
-from usotsuki.server.player_store import SESSION_SECONDS, Player, Session, find_session
+from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.player_store import (
+    SESSION_SECONDS,
+    Player,
+    Session,
+    find_session,
+    purge_sessions,
+)
 from usotsuki.server.store import Store
+from usotsuki.server.throttle import purge_failures
 
 __all__ = ["COOKIE", "Player", "Session", "current_player", "player_required",
            "session_of", "set_session_cookie", "clear_session_cookie"]
 
 COOKIE = "usotsuki_session"
+SWEEP_SECONDS = 3600.0  # how often expired sessions and ended throttling windows go
+log = logging.getLogger(__name__)
 _CACHED = "usotsuki.session"  # the request's session, once looked up (scope["state"])
 
 
@@ -57,24 +68,26 @@ async def lookup_session(scope: Scope, store: Store, now: float) -> Session | No
     return session
 
 
-def forget_session(request: Request) -> None:
+def forget_session(request: HTTPConnection) -> None:
     """The request's session has ended or changed: look it up again if asked."""
     request.scope.setdefault("state", {}).pop(_CACHED, None)
 
 
-async def session_of(request: Request) -> Session | None:
-    """The request's live session, or None (no cookie, an unknown or expired one)."""
+async def session_of(request: HTTPConnection) -> Session | None:
+    """The request's (or WebSocket's) live session, or None (no cookie, an unknown or
+    expired one)."""
     return await lookup_session(request.scope, request.app.state.store,
                                 request.app.state.lobby.clock.time())
 
 
-async def current_player(request: Request) -> Player | None:
-    """The player of the request's session, or None; never creates one."""
+async def current_player(request: HTTPConnection) -> Player | None:
+    """The player of the request's (or WebSocket's) session, or None; never creates
+    one."""
     session = await session_of(request)
     return None if session is None else session.player
 
 
-async def player_required(request: Request) -> Player:
+async def player_required(request: HTTPConnection) -> Player:
     """FastAPI dependency: the request's player, or 401 ``no_player`` (the page makes
     one with ``GET /api/me`` first)."""
     player = await current_player(request)
@@ -96,3 +109,16 @@ def set_session_cookie(response: Response, request: Request, token: str) -> None
 def clear_session_cookie(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
                            secure=_over_tls(request))
+
+
+async def sweep_forever(store: Store, settings: Settings, clock: Clock) -> None:
+    """Delete expired sessions and ended throttling counts every ``SWEEP_SECONDS`` (the
+    server's task; every worker runs it: the deletes are idempotent and indexed)."""
+    while True:
+        await clock.sleep(SWEEP_SECONDS)
+        now = clock.time()
+        try:
+            await store.call(purge_sessions, store.engine, now)
+            await store.call(purge_failures, store.engine, settings.login_window, now)
+        except Exception:  # the database away: the next sweep tries again
+            log.exception("the sweep of expired sessions failed")

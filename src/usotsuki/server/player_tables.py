@@ -35,11 +35,13 @@ sessions = Table(
     Column("seen", Float, nullable=False),
     Column("expires", Float, nullable=False),
     Index("ix_sessions_player", "player_id"),
+    Index("ix_sessions_expires", "expires"),  # the hourly sweep of expired sessions
 )
 
 login_failures = Table(
     "login_failures", metadata,
-    Column("key", String(128), primary_key=True),  # "account:<name_key>" | "address:<ip>"
+    # "account:<name_key>" | "address:<ip>" (failed logins) | "guests:<ip>" (new guests)
+    Column("key", String(128), primary_key=True),
     Column("since", Float, nullable=False),  # the window's start
     Column("failures", Integer, nullable=False),
 )

@@ -5,7 +5,8 @@ A key's failures are counted in a fixed window from its first failure; once a ke
 its limit of failures (``Settings.login_*``) in its window, every attempt on it is
 refused until the window ends, the right password too (else guessing would go on). An
 account name that does not exist is counted like one that does: the answers are the
-same. IPv6 addresses count by their /64 (one host commonly holds a whole /64).
+same. IPv6 addresses count by their /64 (one host commonly holds a whole /64). New
+guests (first visits) are counted per address the same way, under their own keys.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ def account_key(username: str) -> str:
     return "account:" + name_key(username)[:112]
 
 
-def address_key(address: str | None) -> str:
-    return "address:" + _NETWORKS.of(address or "unknown")
+def address_key(address: str | None, kind: str = "address") -> str:
+    """The key of failed logins from this address (``kind`` "guests": its new guests,
+    counted the same way)."""
+    return f"{kind}:" + _NETWORKS.of(address or "unknown")
 
 
 def wait_needed(engine: Engine, limits: dict[str, int], window: float,
@@ -41,7 +44,7 @@ def wait_needed(engine: Engine, limits: dict[str, int], window: float,
 
 
 def count_failure(engine: Engine, keys: list[str], window: float, now: float) -> None:
-    """One more failure for each key (a key whose window has ended starts a new one)."""
+    """One more for each key (a key whose window has ended starts a new one)."""
     for key in keys:
         for _ in range(3):  # another worker may insert the key's row meanwhile
             try:

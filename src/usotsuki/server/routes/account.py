@@ -109,6 +109,14 @@ async def me(request: Request, response: Response) -> schemas.Me:
     session = await session_of(request)
     if session is not None:
         return _me(session.player, session.csrf)
+    # New guests are counted per address as failed logins are: a script cannot fill
+    # the players' table (nor the sessions') from one address.
+    guests = address_key(_address(request), "guests")
+    wait = await _wait(request, {guests: _settings(request).guests_per_address})
+    if wait is not None:
+        raise Refused("too_many_guests", "too many new players from this address: try "
+                      "again later", 429, retry_after=wait)
+    await _count(request, [guests])
     store = _store(request)
     token, new = await store.call(new_guest, store.engine, GUEST_NAME, _now(request))
     set_session_cookie(response, request, token)
@@ -136,16 +144,22 @@ async def change_name(body: schemas.NameChange, session: SessionDep,
     return _me(player, session.csrf)
 
 
-async def _throttle(request: Request, keys: dict[str, int]) -> None:
+async def _wait(request: Request, keys: dict[str, int]) -> float | None:
+    """Seconds until these keys (key -> its limit) may be tried again; None: now."""
     store, settings = _store(request), _settings(request)
-    wait = await store.call(wait_needed, store.engine, keys, settings.login_window,
-                            _now(request))
+    wait: float | None = await store.call(wait_needed, store.engine, keys,
+                                          settings.login_window, _now(request))
+    return wait
+
+
+async def _throttle(request: Request, keys: dict[str, int]) -> None:
+    wait = await _wait(request, keys)
     if wait is not None:
         raise Refused("throttled", "too many failed attempts: try again later", 429,
                       retry_after=wait)
 
 
-async def _failed(request: Request, keys: list[str]) -> None:
+async def _count(request: Request, keys: list[str]) -> None:
     store = _store(request)
     await store.call(count_failure, store.engine, keys, _settings(request).login_window,
                      _now(request))
@@ -177,7 +191,7 @@ async def signup(body: schemas.Credentials, session: SessionDep, request: Reques
         token, new = await store.call(sign_up, store.engine, session, username, hashed,
                                       _now(request))
     except NameTaken:
-        await _failed(request, [address])
+        await _count(request, [address])
         raise Refused("name_taken", "this name is taken: choose another", 409) from None
     set_session_cookie(response, request, token)
     forget_session(request)
@@ -195,7 +209,7 @@ async def _check(request: Request, username: str, stored: str | None,
     matches, outdated = await check_password(stored, password)
     store = _store(request)
     if not matches:
-        await _failed(request, list(keys))
+        await _count(request, list(keys))
         return False
     await store.call(forget_failures, store.engine, account_key(username))
     if outdated:

@@ -36,6 +36,7 @@ def upgrade() -> None:
         sa.Column("seen", sa.Float, nullable=False),
         sa.Column("expires", sa.Float, nullable=False))
     op.create_index("ix_sessions_player", "sessions", ["player_id"])
+    op.create_index("ix_sessions_expires", "sessions", ["expires"])
     op.create_table(
         "login_failures",
         sa.Column("key", sa.String(128), primary_key=True),
