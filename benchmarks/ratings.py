@@ -40,9 +40,11 @@ POOL = 100  # accounts the games draw their players from
 
 def random_game(rng: random.Random, players: int) -> list[SeatResult]:
     """A game of ``players`` seats: accounts from the pool and one ``hard`` bot, random
-    places (a tie now and then), a leaver one game in ten."""
+    places (two seats tied one game in four), a leaver one game in ten."""
     people = rng.sample(range(POOL), players - 1)
-    places = [rng.randint(1, players) for _ in range(players)]
+    places = rng.sample(range(1, players + 1), players)
+    if rng.random() < 0.25:  # the seat placed second ties with the winner
+        places[places.index(2)] = 1
     left = rng.random() < 0.1
     seats = [SeatResult(s, f"account-{p}", None, places[s], left and s == 0)
              for s, p in enumerate(people)]

@@ -297,19 +297,19 @@ def main(argv: list[str] | None = None) -> int:
     replay_limits: dict[str, Any] = {"skipped": "--only"}
     if not only or any(p.startswith("replay") for p in only):
         replay_limits = replay_bench.run_group()
-    rating_updates: dict[str, Any] = {"skipped": "--only"}
-    if not only or any(p.startswith("ratings") for p in only):
-        rating_updates = ratings_bench.run_group()
     players: dict[str, Any] = {"skipped": "--only"}
     if not only or any(p.startswith("profiles") for p in only):
         players = profiles.run_group(args)
+    rating_updates: dict[str, Any] = {"skipped": "--only"}
+    if not only or any(p.startswith("ratings") for p in only):
+        rating_updates = ratings_bench.run_group()
     report = {**env, "settings": vars(settings) | {"pinned": pinned is not None},
               "total_seconds": round(time.perf_counter() - began, 1),
               "results": results, "targets": targets, "skipped": skipped,
               "liar_bots": liar_bots, "bluff_bots": bluff_bots,
               "server_load": server_load, "server_beside_expert": server_beside_expert,
-              "review": review, "replay_limits": replay_limits,
-              "rating_updates": rating_updates, "profiles": players}
+              "review": review, "replay_limits": replay_limits, "profiles": players,
+              "rating_updates": rating_updates}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     shown = args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out

@@ -11,6 +11,8 @@ from itertools import count
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pg_helpers import new_database
 from sqlalchemy import insert, select
 
@@ -96,6 +98,44 @@ def test_a_rating_settles_after_ten_games_with_sigma_at_most_the_threshold() -> 
 def test_a_leaver_places_last_tied_with_other_leavers() -> None:
     results = [person(0, 2), person(1, 1, left=True), person(2, 3), person(3, 4, left=True)]
     assert ratings.ranks(results) == [2.0, 4.0, 3.0, 4.0]
+
+
+@given(st.lists(st.integers(1, 8), min_size=2, max_size=8))
+def test_among_equals_a_better_place_always_ends_higher(places: list[int]) -> None:
+    """Players rated alike before a game, ties allowed: whoever placed better is rated
+    higher after it, equal places alike; a sole winner gains, a sole last loses."""
+    after = ratings.update_ratings([NEW] * len(places), [float(p) for p in places])
+    for a, place_a in zip(after, places, strict=True):
+        for b, place_b in zip(after, places, strict=True):
+            if place_a < place_b:
+                assert a.mu > b.mu
+            elif place_a == place_b:
+                assert a.mu == pytest.approx(b.mu) and a.sigma == pytest.approx(b.sigma)
+    if places.count(min(places)) == 1 and len(set(places)) > 1:
+        assert after[places.index(min(places))].mu > NEW.mu
+    if places.count(max(places)) == 1 and len(set(places)) > 1:
+        assert after[places.index(max(places))].mu < NEW.mu
+    assert all(r.sigma < NEW.sigma and r.games == 1 for r in after)
+
+
+def test_a_tie_is_each_order_it_stands_for_once() -> None:
+    """Three tied for first, then two: each tied player takes each of its group's
+    places once; without a tie, the one order."""
+    orders = ratings.tie_orders([1.0, 1.0, 1.0, 4.0, 5.0])
+    assert sorted(tuple(o) for o in orders) == [
+        (1, 2, 3, 4, 5), (2, 3, 1, 4, 5), (3, 1, 2, 4, 5)]
+    assert ratings.tie_orders([2.0, 1.0, 3.0]) == [[2.0, 1.0, 3.0]]
+    assert len(ratings.tie_orders([1.0, 1.0, 1.0, 4.0, 4.0, 4.0, 7.0, 7.0])) == 18
+
+
+def test_the_model_alone_would_rate_a_tied_group_below_the_next_place() -> None:
+    """Why ties are rated as their orders: openskill's Plackett-Luce, given the tie
+    itself, rates three co-winners below the player placed after them."""
+    teams = [[MODEL.rating()] for _ in range(5)]
+    alone = MODEL.rate(teams, ranks=[1.0, 1.0, 1.0, 2.0, 3.0])
+    assert alone[0][0].mu < alone[3][0].mu
+    ours = ratings.update_ratings([NEW] * 5, [1.0, 1.0, 1.0, 2.0, 3.0])
+    assert ours[0].mu > ours[3].mu
 
 
 # one game, in the database

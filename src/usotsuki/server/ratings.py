@@ -3,12 +3,13 @@ openskill's Plackett-Luce model, kept in the ``ratings`` table (player_tables.py
 
 The model keeps, per player and game, a skill estimate ``mu`` and its uncertainty
 ``sigma``. One rated game updates every rated seat's pair from the seats' places (ties
-allowed: Liar Game standings can tie; whoever left the game places last, tied with any
-other leaver). Players read one number, ``shown``: ``mu`` on an Elo-like scale centred on
-1500, where 400 points between two settled players mean 10:1 odds in a game between the
-two (see :data:`ELO_PER_MU`). A rating is *provisional* until it settles: fewer than
-:data:`SETTLED_GAMES` rated games, or ``sigma`` above :data:`SETTLED_SIGMA`. docs/ratings.md
-explains the choices and works an example through.
+allowed: Liar Game standings can tie, and a tie is rated as the orders it stands for;
+whoever left the game places last, tied with any other leaver). Players read one
+number, ``shown``: ``mu`` on an Elo-like scale centred on 1500, where 400 points between
+two settled players mean 10:1 odds in a game between the two (see :data:`ELO_PER_MU`).
+A rating is *provisional* until it settles: fewer than :data:`SETTLED_GAMES` rated
+games, or ``sigma`` above :data:`SETTLED_SIGMA`. docs/ratings.md explains the choices
+and works an example through.
 
 Bots are players too (``bot:<game>:<level>``): a rated game moves them as it moves the
 people at it, and a game with no person at it moves nobody, so bots' ratings come from
@@ -17,7 +18,9 @@ games against people alone.
 
 from __future__ import annotations
 
+import itertools
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -122,12 +125,36 @@ def ranks(outcomes: Sequence[SeatOutcome]) -> list[float]:
     return [float(last if o.left else o.place) for o in outcomes]
 
 
+def tie_orders(seat_ranks: Sequence[float]) -> list[list[float]]:
+    """The strict orders a game's ties stand for: each group of seats tied at one rank
+    rotated through that group's places, every group's rotations combined (at most 18
+    orders for 8 seats). Without a tie, the one order of the ranks."""
+    groups = [[s for s, r in enumerate(seat_ranks) if r == rank]
+              for rank in sorted(set(seat_ranks))]
+    orders = []
+    for turns in itertools.product(*(range(len(g)) for g in groups)):
+        order = [0.0] * len(seat_ranks)
+        place = 1
+        for group, turn in zip(groups, turns, strict=True):
+            for i, seat in enumerate(group):
+                order[seat] = float(place + (i + turn) % len(group))
+            place += len(group)
+        orders.append(order)
+    return orders
+
+
 def update_ratings(before: Sequence[Rating], seat_ranks: Sequence[float]) -> list[Rating]:
-    """Each seat's rating after one game (pure: the model's update of every seat)."""
+    """Each seat's rating after one game (pure: the model's update of every seat).
+
+    Tied seats are rated as the mean of the strict orders the tie stands for
+    (:func:`tie_orders`: each tied player in each of the group's places once), not by
+    the model's own tie rule, which can move the seat just below a tied group further
+    up than the group itself (docs/ratings.md)."""
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
-    rated = MODEL.rate(teams, ranks=list(seat_ranks))
-    return [Rating(team[0].mu, team[0].sigma, r.games + 1)
-            for team, r in zip(rated, before, strict=True)]
+    outcomes = [MODEL.rate(teams, ranks=order) for order in tie_orders(seat_ranks)]
+    return [Rating(statistics.fmean(o[seat][0].mu for o in outcomes),
+                   statistics.fmean(o[seat][0].sigma for o in outcomes), r.games + 1)
+            for seat, r in enumerate(before)]
 
 
 def apply(conn: Connection, game: str, seats_results: Sequence[SeatOutcome],
