@@ -382,3 +382,19 @@ def test_a_name_is_shown_as_text_never_as_markup(browser: Any, server: LiveServe
         assert page.evaluate("typeof pwned === 'undefined'")
     finally:
         pages.close()
+
+
+def test_a_stranger_reads_the_rating_but_not_the_private_games(
+        browser: Any, server: LiveServer, rated_player: dict[str, Any]) -> None:
+    """Haruka's rated games were at invite-only tables: someone else reads the rating and
+    its graph (public, as on the leaderboard) but none of the games."""
+    stranger = Pages(browser, server)
+    try:
+        page = stranger.open()
+        ready(page, f"/players/{rated_player['me']['id']}")
+        assert page.locator("#stats-bluff .games-played").inner_text() == "0"
+        assert page.locator("#stats-bluff .rating-number").count() == 1
+        assert page.locator("#rating-graph-bluff circle").count() == 2
+        assert listed(page) == []
+    finally:
+        stranger.close()

@@ -70,8 +70,11 @@ function renderProfile() {
   $("player-kind").dataset.kind = profile.kind;
   $("player-you").hidden = !(me && me.id === profile.id);
   const per = profile.games || {};
-  rerender($("stats"), GAMES.filter((g) => per[g]?.games).map((g) => gameStats(g, per[g])));
-  if (!GAMES.some((g) => per[g]?.games)) rerender($("stats"), el("p", { class: "panel muted" }, t("profile.noGames")));
+  // A game shows if some of its games are visible here, or it has a rating (public, as
+  // on the leaderboard, even when every game behind it was private).
+  const shown = GAMES.filter((g) => per[g]?.games || per[g]?.rating);
+  rerender($("stats"), shown.length ? shown.map((g) => gameStats(g, per[g]))
+    : el("p", { class: "panel muted" }, t("profile.noGames")));
   // The rules filter offers the rules this player played most.
   const select = $("filter-rules");
   const chosen = select.value;
