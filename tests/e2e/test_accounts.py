@@ -311,5 +311,7 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(new_page: Any) -> 
     assert up["shown"] - 1500 == 1500 - down["shown"]  # two new players: a mirror image
     gain = up["shown"] - 1500  # and each reads its change under the standings
     see_results(friend)
-    expect(winner.locator("#rating-change")).to_have_text(f"Your rating: 1500 → {up['shown']} (+{gain})")
-    expect(loser.locator("#rating-change")).to_have_text(f"Your rating: 1500 → {down['shown']} (-{gain})")
+    expect(winner.locator("#rating-change")).to_have_text(
+        f"Your rating: 1500 → {up['shown']} (+{gain})")
+    expect(loser.locator("#rating-change")).to_have_text(
+        f"Your rating: 1500 → {down['shown']} (-{gain})")
