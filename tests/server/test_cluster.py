@@ -645,7 +645,7 @@ def test_a_rated_game_with_players_on_two_workers_moves_their_ratings(
     first, me = browsers[0]
     table = first.post("/api/tables", headers={"X-CSRF-Token": me["csrf"]}, json={
         "game": "bluff", "seats": [{"bot": None}, {"bot": None}, {"bot": "random"}],
-        "rated": True, "turn_seconds": 0.05}).json()
+        "rules": {"max_cards": 1}, "rated": True, "turn_seconds": 0.05}).json()
     assert table["table"]["rated"] is True
     guest = post(f"{stack.workers[2].url}/api/invites/{table['invite']}/join",
                  json={"name": "guest"})

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from waits import GAME_S, wait_for
 
 from usotsuki.server.app import create_app
+from usotsuki.server.config import Settings
 from usotsuki.server.identity import COOKIE
 from usotsuki.server.player_tables import played_seats
 from usotsuki.server.ratings import SETTLED_GAMES
@@ -24,7 +25,10 @@ PASSWORD = "a long enough password"
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(bot_delay=0, rate_limit=(1000.0, 1000.0))) as c:
+    # Bots at nice 10 rather than SCHED_IDLE: on a machine busy with other work an idle
+    # class bot can starve until its deadline at every turn, and a game takes minutes.
+    settings = Settings(bot_delay=0, bot_idle=False)
+    with TestClient(create_app(settings=settings, rate_limit=(1000.0, 1000.0))) as c:
         yield c
         close_all()
 
@@ -70,8 +74,11 @@ def account(c: TestClient, username: str) -> Browser:
 
 def rated_table(host: Browser, bots: list[str | None], game: str = "bluff",
                 turn_seconds: float = 60) -> dict[str, Any]:
+    """A rated table; Bluff games short (B2: one lost round puts a player out)."""
+    rules = {"max_cards": 1} if game == "bluff" else {}
     r = host.post("/api/tables", {"game": game, "seats": [{"bot": b} for b in bots],
-                                  "rated": True, "turn_seconds": turn_seconds})
+                                  "rules": rules, "rated": True,
+                                  "turn_seconds": turn_seconds})
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out

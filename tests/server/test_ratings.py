@@ -7,13 +7,10 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterator
-from itertools import count
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pg_helpers import new_database
 from sqlalchemy import insert, select
 
 from usotsuki.server import ratings
@@ -23,17 +20,11 @@ from usotsuki.server.ratings import MODEL, NEW, Rating, SeatResult, apply, leade
 from usotsuki.server.store import Store
 
 T0 = 1_800_000_000.0
-_names = count()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        url = str(tmp_path / "ratings.sqlite3")
-    else:
-        url = new_database(request.getfixturevalue("pg_server"),
-                           f"usotsuki_ratings_{next(_names)}")
-    the_store = Store(url)
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    the_store = Store(db_url)
     yield the_store
     the_store.close()
 
