@@ -57,9 +57,9 @@ def test_a_first_visit_has_a_name_it_can_change_on_every_page(new_page: Any) -> 
     page.goto("/")
     page.wait_for_selector("body[data-ready='1']")
     first = me(page)
-    assert first["kind"] == "guest" and first["name"]
-    expect(page.locator("#name-chip .chip-name")).to_have_text(first["name"])
-    assert page.input_value("#name") == first["name"]  # the table form offers it too
+    assert first["kind"] == "guest"
+    expect(page.locator("#name-chip .chip-name")).to_have_text("Guest")  # until it chooses
+    assert page.input_value("#name") == ""  # the table form asks for one, as the chip does
     page.click("#name-chip")
     expect(page.locator("#name-dialog")).to_be_visible()
     assert "You" in page.inner_text("#name-dialog")  # your own seat reads "You"
@@ -269,12 +269,14 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(new_page: Any) -> 
     friend.goto(link)
     friend.wait_for_selector("#join-form")
     expect(friend.locator("#join-form .rated-guest a")).to_have_attribute("href", "/account")
+    friend.fill("#join-name", "Sho")
     friend.click("#join")
     expect(friend.locator("#notice")).to_contain_text("Rated tables are for accounts")
     shot(friend, "29-rated-guest-refused-phone")
     sign_up(friend, unique("Sho"))
     friend.goto(link)
     friend.wait_for_selector("#join-form")
+    expect(friend.locator("#join-form .rated-guest")).to_be_hidden()  # an account: no prompt
     friend.click("#join")
     friend.wait_for_selector("#lobby-seats .badge.you")
     host.wait_for_selector("#start")
@@ -307,3 +309,9 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(new_page: Any) -> 
     assert down == {"shown": round(second.shown), "games": 1, "provisional": True}
     assert up["shown"] > 1500 > down["shown"]
     assert up["shown"] - 1500 == 1500 - down["shown"]  # two new players: a mirror image
+    gain = up["shown"] - 1500  # and each reads its change under the standings
+    see_results(friend)
+    expect(winner.locator("#rating-change")).to_have_text(
+        f"Your rating: 1500 → {up['shown']} (+{gain})")
+    expect(loser.locator("#rating-change")).to_have_text(
+        f"Your rating: 1500 → {down['shown']} (-{gain})")

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
-import { me, onMe, refreshMe } from "./me.js";
+import { chosenName, me, onMe, refreshMe } from "./me.js";
 
 // The server's rules (names.py, schemas.py): it checks them, the page only says them.
 const PASSWORD_MIN = 8;
@@ -82,7 +82,7 @@ async function credentials(event, kind) {
 
 function guestView() {
   return [
-    el("p", { class: "intro" }, t("account.guestIntro", { name: who.name })),
+    el("p", { class: "intro" }, chosenName(who) ? t("account.guestIntro", { name: who.name }) : t("account.unnamedIntro")),
     el("div", { class: "account-forms" }, credentialsForm("signup"), credentialsForm("login")),
   ];
 }

@@ -2,7 +2,7 @@
 // others see (a guest has a default name from the server), with the way to the account page.
 import { el } from "./dom.js";
 import { errorText, onLangChange, t } from "./i18n.js";
-import { me, onMe, rename } from "./me.js";
+import { chosenName, me, onMe, rename } from "./me.js";
 
 let who = null;
 const chip = el("button", { type: "button", id: "name-chip", class: "name-chip", "aria-haspopup": "dialog", hidden: true,
@@ -12,18 +12,20 @@ const dialog = el("dialog", { id: "name-dialog", class: "name-dialog", "aria-lab
 function drawChip() {
   if (!who) return;
   chip.hidden = false;
+  const name = chosenName(who);
   chip.replaceChildren(
-    el("span", { class: "chip-avatar", "aria-hidden": "true" }, [...who.name][0] ?? "?"),
-    el("span", { class: "chip-name" }, who.name),
-    ...(who.kind === "guest" ? [el("span", { class: "chip-kind" }, t("me.guest"))] : []),
+    el("span", { class: "chip-avatar", "aria-hidden": "true" }, [...(name || t("me.unnamed"))][0]),
+    el("span", { class: "chip-name" }, name || t("me.unnamed")),
+    ...(name && who.kind === "guest" ? [el("span", { class: "chip-kind" }, t("me.guest"))] : []),
     el("span", { class: "sr-only" }, t("me.change")));
   chip.dataset.kind = who.kind;
+  document.documentElement.dataset.kind = who.kind; // no sign-up prompts for an account
 }
 
 function drawDialog(error = "") {
   const typed = dialog.querySelector("#chip-name-input")?.value;
   const input = el("input", { id: "chip-name-input", name: "name", maxlength: "32", required: true,
-    autocomplete: "nickname", value: typed ?? who.name });
+    autocomplete: "nickname", value: typed ?? chosenName(who) });
   const problem = el("p", { id: "chip-error", class: "error", role: "alert" }, error);
   const account = who.kind === "account";
   dialog.replaceChildren(

@@ -1,7 +1,7 @@
 // Home page: choose the game, house rules and seats; create the table and sit at seat 0.
 import { api, lastName, onRetrying, rememberName, rememberSeat } from "./api.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
-import { me, onMe, rename } from "./me.js";
+import { chosenName, me, onMe, rename } from "./me.js";
 import { onRatedChange, rated } from "./rated.js";
 
 // Presentation of each option; the server checks every value (and the combinations).
@@ -238,7 +238,7 @@ async function main() {
   // Your identity's name (a guest's default one until you choose), unless you typed already.
   let typed = false;
   form.elements.name.addEventListener("input", () => { typed = true; });
-  onMe((who) => { if (!typed) form.elements.name.value = who.name; });
+  onMe((who) => { if (!typed && chosenName(who)) form.elements.name.value = chosenName(who); });
   onRatedChange(syncClock);
   for (const g of ["bluff", "liar"]) {
     try { bots[g] = await api(`/api/bots/${g}`); } catch (e) { bots[g] = ["random"]; }

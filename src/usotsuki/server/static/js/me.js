@@ -7,6 +7,15 @@ let asked = null;
 let known = null; // the last answer
 const listeners = [];
 
+// The name the server gives a new guest (routes/account.py) until it chooses one: the
+// pages say "guest" in the reader's language instead, and offer no name to sit with.
+const UNNAMED = "Guest";
+
+// The name this player chose, or "" for a guest that has not chosen one yet.
+export function chosenName(who) {
+  return who && !(who.kind === "guest" && who.name === UNNAMED) ? who.name : "";
+}
+
 // {id, kind: "guest"|"account", name, username, csrf}
 export function me() {
   if (!asked) {
@@ -32,7 +41,7 @@ export function onMe(fn) {
 function tell(who) {
   known = who;
   // The table's join form offers the name from this browser's memory: keep it the same.
-  if (who?.name) rememberName(who.name);
+  if (chosenName(who)) rememberName(who.name);
   for (const fn of listeners) fn(who);
 }
 

@@ -15,6 +15,7 @@ import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
 import { contribution } from "./contribute.js";
+import { ratingChange } from "./ratingchange.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -580,6 +581,11 @@ function placeOf(standings, seat) {
   return i < 0 ? null : i + 1;
 }
 
+function ratingText({ before, after }) {
+  const delta = Math.round(after) - Math.round(before);
+  return t("rated.change", { before: Math.round(before), after: Math.round(after), delta: delta >= 0 ? `+${delta}` : `${delta}` });
+}
+
 function renderResults(view) {
   const standings = view.standings || [];
   const game = state.game;
@@ -600,6 +606,8 @@ function renderResults(view) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.place")), el("th", { scope: "col" }, t("end.player")),
         el("th", { scope: "col" }, info.game === "bluff" ? t("end.how") : t("end.left")))),
       el("tbody", {}, rows))];
+  const rated = info.rated && me !== null ? ratingChange(tableId, game, render) : null;
+  if (rated) parts.push(el("p", { class: "rating-change", id: "rating-change" }, ratingText(rated)));
   if (info.games_per_match > 1) {
     const games = matchResults.map((standings, i) => ({ number: i, standings }));
     if (games.length) {

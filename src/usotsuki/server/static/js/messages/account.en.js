@@ -74,4 +74,7 @@ export default {
   "err.bad_rated": "A rated table needs a person's seat and a turn clock.",
   "err.already_seated": "You hold a seat at this rated table already.",
   "err.no_hints": "Hints are off at a rated table.",
+  "me.unnamed": "Guest",
+  "account.unnamedIntro": "You play as a guest. The games you play in this browser are kept; an account keeps them on any device and lets you play rated games.",
+  "rated.change": "Your rating: {before} → {after} ({delta})",
 };

@@ -74,4 +74,7 @@ export default {
   "err.bad_rated": "レーティング戦には人の席と持ち時間が必要です。",
   "err.already_seated": "このレーティング戦の席にはすでに座っています。",
   "err.no_hints": "レーティング戦ではヒントは使えません。",
+  "me.unnamed": "ゲスト",
+  "account.unnamedIntro": "ゲストとして遊んでいます。このブラウザで遊んだゲームは記録されています。アカウントを作ると、どの端末からでも見られ、レーティング戦にも参加できます。",
+  "rated.change": "あなたのレーティング：{before} → {after}（{delta}）",
 };
