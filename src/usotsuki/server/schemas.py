@@ -8,7 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-NAME_MAX = 32
+from usotsuki.server.names import NAME_MAX
+
 TOKEN_MAX = 128
 
 # Format characters that belong in a name: the joiners of emoji and of some scripts.

@@ -37,6 +37,7 @@ from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.health import unavailable, unreachable
 from usotsuki.server.log import Entry, StoreLog, TableLog
+from usotsuki.server.names import seat_names, with_suffix
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
@@ -45,15 +46,6 @@ T = TypeVar("T")
 
 FAILURES = {"unavailable": "unavailable", "not_owner": "fenced"}
 """Why a write failed, as counted (metrics): the database away, the lease lost."""
-
-BOT_NAMES = ("Hana", "Kenji", "Yuki", "Taro", "Mei", "Sora", "Riku", "Aoi")
-"""Given names of the bots, one per seat, so that two bots of one level differ."""
-
-
-def bot_name(seat: int, level: str) -> str:
-    """A bot's name at the table, in records and replays: "Hana (hard)"."""
-    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} ({level})"
-
 
 @dataclass
 class GameSlot:
@@ -205,13 +197,14 @@ class Table:
         """Public facts of the table: no token, no hidden card, no seed."""
         slot = self.current
         connected = {c.seat for c in self.clients if c.seat is not None}
+        names = self.shown_names()
         return {
             "table_id": self.public_id, "game": self.game,
             "players": self.config["players"], "rules": self.config["rules"],
             "games_per_match": self.config["games"],
             "turn_seconds": self.turn_seconds,
             "seats": [{"seat": s.seat,
-                       "name": s.name if s.name or s.bot is None else bot_name(s.seat, s.bot),
+                       "name": names[s.seat],
                        "bot": s.bot,
                        "taken": s.bot is not None or s.token_hash is not None,
                        "connected": s.seat in connected} for s in self.seats],
@@ -220,6 +213,10 @@ class Table:
             "games": len(self.games),
             "spectators": sum(1 for c in self.clients if c.seat is None),
         }
+
+    def shown_names(self) -> list[str | None]:
+        """Each seat's name as everyone reads it (unique at the table; None: empty)."""
+        return seat_names([(s.name, s.bot) for s in self.seats])
 
     def games_list(self) -> list[dict[str, Any]]:
         return [{"number": g.number, "finished": g.session.is_over, "names": list(g.names),
@@ -506,6 +503,8 @@ class Table:
         if not free:
             raise Refused("table_full", "no free seat at this table", 409)
         token = new_token()
+        # Unique at the table: a second "Mika" sits as "Mika 2" (a bot yields its name).
+        name = with_suffix(name, (s.name for s in self.seats if s.name))
         row = SeatRow(free[0].seat, name, token_hash(token), None)
         await self._set_seat(row)
         self.audience.announce()
@@ -557,7 +556,7 @@ class Table:
                           {"seats": empty})
         if check is not None:
             check(self)
-        names = tuple(s.name or bot_name(s.seat, s.bot or "") for s in self.seats)
+        names = tuple(name or "" for name in self.shown_names())  # (no seat is empty)
         data: dict[str, Any] = {"names": list(names)}
         new_seed = self.entry.new_seed
         if new_seed is not None:  # kept in the log, never sent: it foresees the stock
