@@ -11,7 +11,7 @@ from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
-from usotsuki.server.names import reserved
+from usotsuki.server.names import reserved_at_table
 from usotsuki.server.retention import Records
 from usotsuki.server.tables import Lobby, Refused, Table, token_hash
 
@@ -80,11 +80,12 @@ async def get_invite(invite: str, request: Request) -> schemas.TableInfo:
 async def join(invite: str, body: schemas.JoinRequest, request: Request) -> schemas.Joined:
     """Sit down at a free seat with a name; the answer's token is the seat's secret. A
     name another seat bears (compared case- and width-insensitively) gets a suffix
-    ("Mika 2"); a bot's name, or one shaped like it ("Hana (hard)"), or "You" is refused
-    (``reserved_name``)."""
-    if reserved(body.name):
-        raise Refused("reserved_name", f"the name {body.name!r} is kept for the bots and "
-                      "for your own seat: choose another", 400, {"name": body.name})
+    ("Mika 2"); a name shaped like a bot's ("Hana (hard)") or a word the pages use
+    ("You") is refused (``reserved_name``)."""
+    if reserved_at_table(body.name):
+        raise Refused("reserved_name", f"the name {body.name!r} reads as a bot's or as "
+                      "a word of the pages (\"You\"): choose another", 400,
+                      {"name": body.name})
     table = await _lobby(request).invited(invite)
     seat, token = await table.join(body.name, body.seat)
     return schemas.Joined(table_id=table.public_id, seat=seat, token=token)
