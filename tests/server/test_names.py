@@ -60,6 +60,12 @@ def test_a_suffix_finds_the_first_free_name_and_stays_within_the_limit() -> None
     assert with_suffix("Mika", ["MIKA", "Mika 2", "ｍｉｋａ ３"]) == "Mika 4"
     long = "M" * NAME_MAX
     assert with_suffix(long, [long]) == "M" * (NAME_MAX - 2) + " 2"
+    # a cut never leaves a joiner or a combining mark without what it joined
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # man ZWJ woman ZWJ girl
+    name = "x" * (NAME_MAX - 6) + family  # the cut falls after the second joiner
+    assert with_suffix(name, [name]) == "x" * (NAME_MAX - 6) + "\U0001f468\u200d\U0001f469 2"
+    accented = "e" * (NAME_MAX - 2) + "e\u0301"
+    assert with_suffix(accented, [accented]) == "e" * (NAME_MAX - 2) + " 2"
 
 
 def test_a_bot_yields_its_given_name_to_a_person() -> None:

@@ -107,10 +107,19 @@ def with_suffix(name: str, taken: Iterable[str]) -> str:
         return name
     for n in count(2):
         suffix = f" {n}"
-        candidate = name[:NAME_MAX - len(suffix)].rstrip() + suffix
+        candidate = _cut(name, NAME_MAX - len(suffix)) + suffix
         if name_key(candidate) not in keys:
             return candidate
     raise AssertionError("unreachable")  # (count() never ends)
+
+
+def _cut(name: str, length: int) -> str:
+    """``name`` cut to ``length`` characters, never ending in a blank, a combining mark
+    or a joiner left without what it joined."""
+    cut = name[:length]
+    while cut and (cut[-1].isspace() or unicodedata.category(cut[-1]) in ("Mn", "Me", "Cf")):
+        cut = cut[:-1]
+    return cut
 
 
 def _clashes(seat: int, people: set[str]) -> bool:

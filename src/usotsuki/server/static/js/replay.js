@@ -206,16 +206,15 @@ function renderLiar(frame, view) {
   rerender($("replay-hands"), handsBox(frame, null, (seat) => el("span", { class: "muted" }, t("seat.cards", { n: frame.hands[seat].length }))));
 }
 
-// The reader's seat in a table's game: the server's `you` (the seat of the player this
-// browser's session is), else the seat this browser took at the table; null for others.
+// The reader's seat in a table's game: the seat this browser took at the table, else the
+// server's `you` (the seat of the player this browser's session is); null for others.
 async function readerSeat(table, game) {
-  let mine = null;
+  const held = seatAt(table);
+  if (held && held.token) return held.seat;
   try {
     const games = await api(`/api/tables/${encodeURIComponent(table)}/games`);
-    mine = games.find((g) => String(g.number) === String(game))?.you ?? null;
-  } catch (err) { mine = null; } // (the replay's own request says what went wrong)
-  const held = seatAt(table);
-  return mine ?? (held && held.token ? held.seat : null);
+    return games.find((g) => String(g.number) === String(game))?.you ?? null;
+  } catch (err) { return null; } // (the replay's own request says what went wrong)
 }
 
 async function main() {
