@@ -49,7 +49,7 @@ def test_bots_names_and_the_pages_words_are_reserved(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["Hana", "Kenji", "Mika (Tokyo)", "Youko", "ハナ",
-                                  "hard", "(hard)x"])
+                                  "hard", "(hard)x", "Guest", "ゲスト"])
 def test_ordinary_names_are_free_at_a_table(name: str) -> None:
     assert not reserved_at_table(name)
 
@@ -105,6 +105,13 @@ def test_two_people_named_alike_sit_apart(client: TestClient) -> None:
     client.post(f"/api/tables/{table['table_id']}/start", json={"token": table["host_token"]})
     games = client.get(f"/api/tables/{table['table_id']}/games").json()
     assert games[0]["names"] == ["Mika", "ｍｉｋａ 2", "MIKA 3", "Taro (normal)"]
+
+
+def test_guests_of_the_default_name_sit_apart(client: TestClient) -> None:
+    table = create(client, "bluff", [None, None, "easy"])
+    assert join(client, table, "Guest").status_code == 200
+    assert join(client, table, "guest").status_code == 200
+    assert shown(client, table) == ["Guest", "guest 2", "Yuki (easy)"]
 
 
 def test_a_bot_takes_another_name_when_a_person_bears_its_own(client: TestClient) -> None:

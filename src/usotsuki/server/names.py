@@ -80,8 +80,11 @@ BOT_LEVELS_JA = {"random": "ランダム", "cautious": "慎重", "sensible": "�
                  "easy": "やさしい", "normal": "ふつう", "hard": "むずかしい", "expert": "達人"}
 """Bot levels as the Japanese pages show them (``bot.*`` in messages/ja.js)."""
 
+GUEST_WORDS = ("guest", "ゲスト")
+"""A guest's default name and its Japanese: free at a table (two sit as "Guest", "Guest 2")."""
+
 _BOT_SHAPE = re.compile(r"(.*?)\s*\(\s*([^()]*?)\s*\)")  # "given (level)", keyed
-_PAGE_KEYS = frozenset(name_key(w) for w in PAGE_WORDS)
+_PAGE_KEYS = frozenset(name_key(w) for w in PAGE_WORDS) - {name_key(w) for w in GUEST_WORDS}
 
 
 @cache
@@ -91,9 +94,10 @@ def _level_keys() -> frozenset[str]:
 
 
 def reserved_at_table(name: str) -> bool:
-    """Whether nobody may sit at a table as ``name``: a word the pages use ("You") or
-    anything shaped like a bot's shown name ("Hana (hard)", "Mika（むずかしい）": a name
-    and a bot level in brackets), in any case or width."""
+    """Whether nobody may sit at a table as ``name``: a word the pages use ("You"; a
+    guest's default name excepted) or anything shaped like a bot's shown name ("Hana
+    (hard)", "Mika（むずかしい）": a name and a bot level in brackets), in any case or
+    width."""
     key = " ".join(name_key(name).split())
     shape = _BOT_SHAPE.fullmatch(key)
     return key in _PAGE_KEYS or (shape is not None and shape.group(2) in _level_keys())
