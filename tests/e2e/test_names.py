@@ -4,6 +4,7 @@ and "mika 2", a spectator's log tells them apart, and each is "You" on their own
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -92,3 +93,34 @@ def test_two_mikas_are_told_apart_and_each_is_you(new_page: Any,
     cards = friend.locator(".review-card h3").all_inner_texts()
     assert [c.strip() for c in cards] == ["Mika", "You", "Yuki (normal)"]
     shot(friend, "41-review-you", axe=False)
+
+
+def test_a_terminal_records_person_is_you_in_the_replay(new_page: Any, tmp_path: Any) -> None:
+    """A record of ``usotsuki play`` names its person "You": the replay and its sentences
+    speak to them, in either language."""
+    record = {"game": "bluff", "players": ["You", "Kenji (hard)", "Yuki (easy)"],
+              "rules": {"max_cards": 2, "ranks": 2},
+              "rounds": [{"hands": [["KS"], ["AS"], ["KH"]],
+                          "actions": ["card K", "pair K", "challenge"]},  # seat 0 loses
+                         {"hands": [["KS", "KH"], ["AS"], ["AH"]],
+                          "actions": ["card A", "three A", "challenge"]},
+                         {"hands": [["KS", "KH"], ["AS"], ["AH", "AD"]],
+                          "actions": ["card A", "pair A", "challenge"]},
+                         {"hands": [["KS", "KH"], ["AS"], []],
+                          "actions": ["card A", "four A", "challenge"]},
+                         {"hands": [["KS", "KH"], ["AS", "AD"], []],
+                          "actions": ["card K", "four K", "challenge"]}]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    for locale, you, challenged in (("en-US", "You", "You challenged Kenji (hard)."),
+                                    ("ja-JP", "あなた", None)):
+        page = new_page(locale=locale)
+        page.goto("/replay.html")
+        page.wait_for_selector("body[data-ready='1']")
+        page.set_input_files("#record-file", str(path))
+        page.wait_for_selector("#viewer:not([hidden])")
+        page.click("#last")
+        assert page.inner_text("#replay-seat-0 strong") == you
+        assert page.inner_text("#replay-seat-1 strong") != you
+        if challenged:  # the last round: seat 0 challenges seat 1's "four K"
+            assert challenged in page.inner_text("#replay-reveal")

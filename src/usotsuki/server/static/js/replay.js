@@ -242,7 +242,9 @@ async function main() {
     try {
       // The file's exact bytes: JSON.parse would round a seed above 2^53 (Part 4 seeds
       // are any integer) and the server would refuse the record it no longer matches.
-      show(await api("/api/replay", { method: "POST", raw: file }), { raw: file });
+      const replay = await api("/api/replay", { method: "POST", raw: file });
+      // A record of `usotsuki play` names its person "You": that seat is the reader's.
+      show(replay, { raw: file }, false, replay.names.includes("You") ? replay.names.indexOf("You") : null);
     } catch (err) {
       notice(err.code === "network" ? t("err.network")
         : ["bad_json", "bad_request", "error"].includes(err.code) || /^the record is not (valid JSON|UTF-8)/.test(err.message) ? t("replay.badFile")
