@@ -33,6 +33,8 @@ import liar_bench  # noqa: E402
 import liar_levels_bench  # noqa: E402
 import load_server  # noqa: E402
 import openspiel_bench  # noqa: E402
+import profiles  # noqa: E402
+import ratings as ratings_bench  # noqa: E402
 import replay_bench  # noqa: E402
 import review_bench  # noqa: E402
 import server_expert  # noqa: E402
@@ -146,11 +148,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     bluff_levels_bench.add_options(parser)
     load_server.add_options(parser)
     server_expert.add_options(parser)
+    profiles.add_options(parser)
     args = parser.parse_args(argv)
     if args.quick:
         args.seconds, args.warmup, args.listing_seconds = 0.2, 0.05, 0.05
         args.liar_bots, args.liar_decisions = "timing", 40
         args.bluff_bots, args.bluff_decisions = "timing", 30
+        args.profile_games, args.profile_repeats = 10_000, 20
     if args.runs < 1 or args.seconds <= 0:
         parser.error("--runs must be at least 1 and --seconds positive")
     return args
@@ -293,12 +297,19 @@ def main(argv: list[str] | None = None) -> int:
     replay_limits: dict[str, Any] = {"skipped": "--only"}
     if not only or any(p.startswith("replay") for p in only):
         replay_limits = replay_bench.run_group()
+    players: dict[str, Any] = {"skipped": "--only"}
+    if not only or any(p.startswith("profiles") for p in only):
+        players = profiles.run_group(args)
+    rating_updates: dict[str, Any] = {"skipped": "--only"}
+    if not only or any(p.startswith("ratings") for p in only):
+        rating_updates = ratings_bench.run_group()
     report = {**env, "settings": vars(settings) | {"pinned": pinned is not None},
               "total_seconds": round(time.perf_counter() - began, 1),
               "results": results, "targets": targets, "skipped": skipped,
               "liar_bots": liar_bots, "bluff_bots": bluff_bots,
               "server_load": server_load, "server_beside_expert": server_beside_expert,
-              "review": review, "replay_limits": replay_limits}
+              "review": review, "replay_limits": replay_limits, "profiles": players,
+              "rating_updates": rating_updates}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     shown = args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out

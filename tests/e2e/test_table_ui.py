@@ -87,8 +87,10 @@ def test_a_turn_clock_runs_out_and_a_bot_plays_that_turn(new_page: Any,
                  {"turn_seconds": 30, "hand_size": 5, "turn_limit": 60}, base=base)
     assert "30 s per turn" in page.inner_text("#rules-list")
     invite = parse_qs(urlparse(page.input_value("#invite-link")).query)["invite"][0]
-    joined = page.request.post(f"{base}/api/invites/{invite}/join", data={"name": "Bob"})
+    bob = page.context.browser.new_context()  # another person: without Alice's session
+    joined = bob.request.post(f"{base}/api/invites/{invite}/join", data={"name": "Bob"})
     assert joined.ok
+    bob.close()
     page.wait_for_selector("#start")
     page.click("#start")
     page.wait_for_selector("body[data-status=playing]")

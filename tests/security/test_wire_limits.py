@@ -114,7 +114,7 @@ def test_names_are_nfc_and_keep_emoji_joiners(client: TestClient) -> None:
     assert names == ["Caf\u00e9", "\U0001f468\u200d\U0001f469\u200d\U0001f467"]
 
 
-@pytest.mark.parametrize("path", ["/", "/table.html", "/replay.html", "/rules.html",
+@pytest.mark.parametrize("path", ["/", "/table.html", "/replay.html", "/rules.html", "/account",
                                   "/api/bots/bluff", "/js/table.js"])
 def test_security_headers(client: TestClient, path: str) -> None:
     headers = client.get(path).headers

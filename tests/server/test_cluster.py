@@ -627,3 +627,53 @@ def test_sigkill_of_the_owner_mid_game_loses_nothing(stack: Cluster) -> None:
     assert people[0].reconnects >= 1
     check_nothing_lost(people)
     assert replay_record(record_of(stack, table_id))["finished"]
+
+
+def test_a_rated_game_with_players_on_two_workers_moves_their_ratings(
+        stack: Cluster) -> None:
+    """Two accounts, each signed up at its own worker, and a bot at a rated table; a
+    short turn clock plays the people's turns, so the game ends by itself on its owner;
+    the ratings move there, and every worker's leaderboard lists them."""
+    browsers = []
+    for name, worker in (("Rated-A", stack.workers[0]), ("Rated-B", stack.workers[1])):
+        session = httpx.Client(base_url=worker.url, timeout=HTTP_SECONDS)
+        csrf = session.get("/api/me").json()["csrf"]
+        r = session.post("/api/account/signup", headers={"X-CSRF-Token": csrf},
+                         json={"username": name, "password": "a long enough password"})
+        assert r.status_code == 201, r.text
+        browsers.append((session, r.json()))
+    first, me = browsers[0]
+    table = first.post("/api/tables", headers={"X-CSRF-Token": me["csrf"]}, json={
+        "game": "bluff", "seats": [{"bot": None}, {"bot": None}, {"bot": "random"}],
+        "rated": True, "turn_seconds": 0.05}).json()
+    assert table["table"]["rated"] is True
+    guest = post(f"{stack.workers[2].url}/api/invites/{table['invite']}/join",
+                 json={"name": "guest"})
+    assert guest.status_code == 403 and guest.json()["error"] == "account_required"
+    tokens = []
+    for seat, (session, account) in enumerate(browsers):
+        r = session.post(f"/api/invites/{table['invite']}/join",
+                         headers={"X-CSRF-Token": account["csrf"]},
+                         json={"name": account["name"], "seat": seat})
+        assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    r = post(f"{stack.workers[2].url}/api/tables/{table['table_id']}/start",
+             json={"token": tokens[0]})
+    assert r.status_code == 200, r.text
+    deadline = Deadline("the rated game's ratings on the leaderboard", 120)
+    while True:
+        entries = {e["player_id"]: e for e in get(
+            f"{stack.workers[2].url}/api/leaderboard/bluff?provisional=true").json()["entries"]}
+        if {a["id"] for _, a in browsers} | {"bot:bluff:random"} <= set(entries):
+            break
+        time.sleep(min(0.2, deadline.left()))
+    assert all(entries[a["id"]]["games"] == 1 for _, a in browsers)
+    with psycopg.connect(stack.db) as conn:
+        rows = conn.execute("SELECT s.player_id, s.rating_before, s.rating_after "
+                            "FROM played_seats s JOIN played_games g ON g.pk = s.game_pk "
+                            "WHERE g.rated ORDER BY s.seat").fetchall()
+    assert [r[0] for r in rows] == [browsers[0][1]["id"], browsers[1][1]["id"],
+                                    "bot:bluff:random"]
+    assert all(r[1] == 1500.0 and r[2] == entries[r[0]]["shown"] for r in rows)
+    for session, _ in browsers:
+        session.close()

@@ -9,7 +9,6 @@ import asyncio
 import logging
 import os
 import random
-from itertools import count
 from pathlib import Path
 
 import pytest
@@ -25,21 +24,10 @@ from core_helpers import (
     play_one,
     watch,
 )
-from pg_helpers import new_database
 from waits import Deadline
 
 from usotsuki.replay import replay_record
 from usotsuki.server.bot_runner import BotFault, BotRunner
-
-_names = count()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "server.sqlite3")
-    server: str = request.getfixturevalue("pg_server")
-    return new_database(server, f"usotsuki_nb_{next(_names)}")
 
 
 def test_an_action_is_published_only_after_its_write_returns(db_url: str) -> None:

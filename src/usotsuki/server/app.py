@@ -25,6 +25,7 @@ from usotsuki import __version__
 from usotsuki.server import ws
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
+from usotsuki.server.csrf import CsrfCheck
 from usotsuki.server.guard import (
     BodyLimit,
     ConnectionCap,
@@ -34,6 +35,7 @@ from usotsuki.server.guard import (
     SecurityHeaders,
 )
 from usotsuki.server.health import ping, unavailable, unreachable
+from usotsuki.server.identity import sweep_forever
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
 from usotsuki.server.problems import refused_response
@@ -41,7 +43,11 @@ from usotsuki.server.replay_service import ReplayLimits, ReplayService
 from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
+from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.ops import router as ops_router
+from usotsuki.server.routes.pages import router as pages_router
+from usotsuki.server.routes.players import router as players_router
+from usotsuki.server.routes.ratings import router as ratings_router
 from usotsuki.server.routes.review import router as review_router
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
@@ -125,9 +131,11 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         compactor = None if settings.retention_seconds is None else loop.create_task(
             compact_forever(the_store, settings, lobby.clock))
         probe = loop.create_task(health.watch())
+        sweep = loop.create_task(sweep_forever(the_store, settings, lobby.clock))
         yield
         lag.cancel()
         probe.cancel()
+        sweep.cancel()
         if compactor is not None:
             compactor.cancel()
         if coordinator is not None:
@@ -189,6 +197,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         return await http_exception_handler(request, exc)
 
     # Outermost last: every answer gets the security headers, hosts are checked first.
+    app.add_middleware(CsrfCheck, store=the_store, now=lobby.clock.time)
     app.add_middleware(BodyLimit, max_body=max_body, large_paths=RECORD_ROUTES)
     app.add_middleware(ConnectionCap, cap=ws_per_address, shared=coordinator,
                        network_cap=ws_per_network, networks=networks)
@@ -202,8 +211,12 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(api_docs.router)
     app.mount(api_docs.ASSETS, api_docs.assets(), name="docs-assets")
     app.include_router(ops_router)
+    app.include_router(account_router)
+    app.include_router(players_router)
     app.include_router(tables_router)
+    app.include_router(ratings_router)
     app.include_router(ui_router)
+    app.include_router(pages_router)
     app.include_router(review_router)
     app.include_router(ws.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")

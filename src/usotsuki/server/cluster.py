@@ -552,13 +552,16 @@ class ClusterTable(Table):
                                    relayed,
                                    recover)
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None,
+                   player_id: str | None = None) -> tuple[int, str]:
         async def relayed(reply: dict[str, Any]) -> tuple[int, str]:
             self.seat_changed(SeatRow(*reply["row"]))
             return int(reply["seat"]), str(reply["token"])
 
-        return await self._command("join", {"name": name, "seat": seat},
-                                   lambda: super(ClusterTable, self).join(name, seat), relayed)
+        return await self._command("join", {"name": name, "seat": seat, "player": player_id},
+                                   lambda: super(ClusterTable, self).join(name, seat,
+                                                                          player_id),
+                                   relayed)
 
     async def leave(self, seat: int, holder: str) -> None:
         async def relayed(reply: dict[str, Any]) -> None:
@@ -1103,7 +1106,9 @@ class Coordinator:
                                     key=args.get("key"))
             return {"first": fresh[0].n, "last": fresh[-1].n, "action": fresh[0].action}
         if command == "join":
-            seat, token = await table.join(str(args["name"]), args["seat"])
+            player = args.get("player")
+            seat, token = await table.join(str(args["name"]), args["seat"],
+                                           None if player is None else str(player))
             row = table.seats[seat]
             return {"seat": seat, "token": token,
                     "row": [row.seat, row.name, row.token_hash, row.bot, row.player_id]}

@@ -82,3 +82,8 @@ class Settings:
     max_entries: int = 50_000  # log entries (deals and actions) of one table, all games
     spectator_batch: float = 1.0  # seconds between spectator-count announcements
     events_in_memory: int = 2000  # the event stream's uncompressed tail (up to 1.5x)
+    # login throttling (throttle.py): failed password checks allowed per window
+    login_window: float = 900.0  # seconds
+    login_failures_per_account: int = 10
+    login_failures_per_address: int = 100  # a school's or a carrier's NAT holds many
+    guests_per_address: int = 1000  # new guests (first visits) per login window

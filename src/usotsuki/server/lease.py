@@ -116,7 +116,8 @@ _APPEND = text(
 _SET_SEAT = text(
     "WITH held AS (SELECT 1 FROM leases WHERE table_pk = :pk AND owner = :me "
     "AND token = :token FOR KEY SHARE), "
-    "seat AS (UPDATE seats SET name = :name, token_hash = :hash, bot = :bot "
+    "seat AS (UPDATE seats SET name = :name, token_hash = :hash, bot = :bot, "
+    "player_id = :player "
     "WHERE table_pk = :pk AND seat = :seat AND EXISTS (SELECT 1 FROM held) RETURNING 1), "
     "used AS (UPDATE tables SET active = :now WHERE pk = :pk "
     "AND EXISTS (SELECT 1 FROM held)) "
@@ -309,7 +310,7 @@ class Leases:
             row = conn.execute(_SET_SEAT, {
                 "pk": table_pk, "me": self.worker, "token": token, "seat": seat.seat,
                 "name": seat.name, "hash": seat.token_hash, "bot": seat.bot,
-                "now": now}).one()
+                "player": seat.player_id, "now": now}).one()
         if not row[0]:
             raise Fenced(f"table {table_pk}: lease token {token} is stale")
 
@@ -533,7 +534,8 @@ class FencedLog:
         """Like :meth:`Leases.set_seat` (an update: the same run twice is one)."""
         row = await self._run(_pg(_SET_SEAT), {
             "pk": table_pk, "me": self.worker, "token": token, "seat": seat.seat,
-            "name": seat.name, "hash": seat.token_hash, "bot": seat.bot, "now": now})
+            "name": seat.name, "hash": seat.token_hash, "bot": seat.bot,
+            "player": seat.player_id, "now": now})
         if not row[0]:
             raise Fenced(f"table {table_pk}: lease token {token} is stale")
 

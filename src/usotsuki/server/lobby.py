@@ -28,12 +28,24 @@ from usotsuki.liar.rules import MAX_HAND_SIZE
 from usotsuki.server.auth import new_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.history import GameKeeper, bot_player, finished_game, installed_rating_update
 from usotsuki.server.store import SeatRow, Store, TableRow
 from usotsuki.server.table import Table
 
 log = logging.getLogger("usotsuki.server")
 
 WINDOW = 60.0  # seconds of the per-address creation quota
+
+
+def _check_rated(config: dict[str, Any], bots: list[str | None]) -> None:
+    """A rated table (docs/ratings.md) seats a person at least (games of bots only are
+    never rated) and has a turn clock (a person who stalls loses time, not the game)."""
+    if all(b is not None for b in bots):
+        raise Refused("bad_rated", "a rated table needs a person's seat: games of bots only "
+                      "are never rated", params={"needs": "person"})
+    if config.get("turn_seconds") is None:
+        raise Refused("bad_rated", "a rated table needs a turn clock: set turn_seconds",
+                      params={"needs": "turn_seconds"})
 
 
 class Lobby:
@@ -53,6 +65,7 @@ class Lobby:
         self._bot_starts = 0  # bot-only games being started (their commit is awaited)
         # Each table times its actions' phases with this (``Metrics.observe_phase``).
         self.timing: Callable[[str, float], None] | None = None
+        self.keeper = GameKeeper(store, installed_rating_update())  # finished games kept
 
     # start and stop
 
@@ -137,6 +150,11 @@ class Lobby:
         await asyncio.to_thread(table.replay, entries)
         self._add(table)
         await self._loaded(table)
+        try:  # a game whose write was lost (a crash after its last action) is kept now
+            await self.keeper.catch_up(table)
+        except Exception:  # the database away: the next load tries again
+            log.warning("table %s: finished games not checked", table.public_id,
+                        exc_info=True)
         return table
 
     async def _loaded(self, table: Table) -> None:
@@ -213,6 +231,9 @@ class Lobby:
         return self._bot_room(table) is None
 
     def _game_ended(self, table: Table) -> None:
+        slot = table.current
+        if table.writer and slot is not None:  # kept once, by the table's writer
+            self.keeper.game_ended(finished_game(table, slot.number, table.active))
         if table.bots_only:  # a game of bots only ended: room for a parked one
             self._unpark()
 
@@ -247,6 +268,8 @@ class Lobby:
                      address: str | None = None) -> tuple[Table, str]:
         """A new table; ``address`` (the client's) is held to the creation quotas."""
         config = {**config, "rules": self._rules(game, config["rules"])}
+        if config.get("rated"):
+            _check_rated(config, bots)
         if all(b is not None for b in bots) and self.bot_games() >= self.settings.bot_tables:
             raise Refused("too_many_bot_games", f"{self.settings.bot_tables} games of bots "
                           "only are being played already: try again when one has ended",
@@ -267,7 +290,8 @@ class Lobby:
             public_id, invite = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
             pk = await self.store.call(self.store.create_table, public_id, invite,
                                        token_hash(host_token), game, config, bots, address,
-                                       now)
+                                       now, [None if b is None else bot_player(game, b)
+                                             for b in bots])
         except BaseException:
             if address is not None:  # refused or failed: not a creation
                 with contextlib.suppress(ValueError):
@@ -307,6 +331,7 @@ class Lobby:
         returned) and every table nobody needs (``unused``), and let parked tables carry
         on where there is room."""
         self._unpark()
+        self.keeper.retry()
         gone = []
         for table in list(self.by_id.values()):
             if self._expired(table.active) and not table.lock.locked():

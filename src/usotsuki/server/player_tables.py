@@ -35,11 +35,13 @@ sessions = Table(
     Column("seen", Float, nullable=False),
     Column("expires", Float, nullable=False),
     Index("ix_sessions_player", "player_id"),
+    Index("ix_sessions_expires", "expires"),  # the hourly sweep of expired sessions
 )
 
 login_failures = Table(
     "login_failures", metadata,
-    Column("key", String(128), primary_key=True),  # "account:<name_key>" | "address:<ip>"
+    # "account:<name_key>" | "address:<ip>" (failed logins) | "guests:<ip>" (new guests)
+    Column("key", String(128), primary_key=True),
     Column("since", Float, nullable=False),  # the window's start
     Column("failures", Integer, nullable=False),
 )
@@ -74,8 +76,12 @@ played_seats = Table(
     Column("left", Boolean, nullable=False),
     Column("rating_before", Float),  # the shown rating (rated games only)
     Column("rating_after", Float),
-    Index("ix_played_seats_player", "player_id", "finished"),
-    Index("ix_played_seats_player_game", "player_id", "game", "finished"),
+    # A player's games of one kind, newest first, each visibility apart (profiles.py
+    # merges the ranges), with their places (the games both of two players played are
+    # counted from it alone); and the places in order, counted from the index alone.
+    Index("ix_played_seats_player", "player_id", "game", "public", "finished", "game_pk",
+          "place", "left"),
+    Index("ix_played_seats_places", "player_id", "game", "public", "place", "left"),
 )
 
 ratings = Table(

@@ -54,6 +54,9 @@ class CreateTable(Body):
     turn_seconds: float | None = Field(None, gt=0, le=3600, description="A person's time "
                                        "per turn; then a bot plays that turn for them. "
                                        "Absent: the server's --turn-seconds.")
+    rated: bool = Field(False, description="A rated table (docs/ratings.md): accounts "
+                        "only, hints off, turn_seconds required; at least one person's "
+                        "seat.")
 
 
 class SeatInfo(BaseModel):
@@ -71,6 +74,7 @@ class TableInfo(BaseModel):
     rules: dict[str, Any]
     games_per_match: int
     turn_seconds: float | None = None
+    rated: bool = False
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None
@@ -116,6 +120,52 @@ class GameInfo(BaseModel):
     standings: list[list[int]] | None
 
 
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player_id: str = Field(description="The profile's id (/api/players/{id}).")
+    kind: Literal["account", "bot"]
+    name: str | None = Field(description="The account's name; a bot's level.")
+    bot: str | None = Field(description="A bot's level; null for an account.")
+    shown: float = Field(description="The rating on the 1500-centred scale.")
+    games: int = Field(description="Rated games played at this game.")
+    provisional: bool = Field(description="Not settled yet (docs/ratings.md).")
+
+
+class Leaderboard(BaseModel):
+    game: str
+    entries: list[LeaderboardEntry]
+
+
 class Problem(BaseModel):
     error: str
     message: str
+
+
+PASSWORD_MIN, PASSWORD_MAX = 8, 1024
+
+
+class Me(BaseModel):
+    id: str = Field(description="The player's public id (profile URLs use it).")
+    kind: Literal["guest", "account", "bot"]
+    name: str
+    username: str | None = Field(description="An account's name; null for a guest.")
+    csrf: str = Field(description="Send it as X-CSRF-Token with every POST, PUT, PATCH "
+                      "and DELETE made with the session cookie.")
+
+
+class NameChange(Body):
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+
+    @field_validator("name")
+    @classmethod
+    def _normalise(cls, value: str) -> str:
+        return normalise_name(value)
+
+
+class Credentials(Body):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX)
+
+
+class PasswordConfirm(Body):
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX)

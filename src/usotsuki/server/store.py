@@ -205,7 +205,10 @@ class Store:
 
     def create_table(self, public_id: str, invite: str, host_hash: str, game: str,
                      config: dict[str, Any], bots: Sequence[str | None],
-                     creator: str | None = None, now: float | None = None) -> int:
+                     creator: str | None = None, now: float | None = None,
+                     players: Sequence[str | None] | None = None) -> int:
+        """A new table and its seats: ``bots`` each seat's bot level (None: a person's),
+        ``players`` each seat's player id, if known (the bots' levels)."""
         now = time.time() if now is None else now
         with self.engine.begin() as conn:
             pk = conn.execute(insert(tables).values(
@@ -215,7 +218,8 @@ class Store:
             assert pk is not None
             table_pk = int(pk[0])
             conn.execute(insert(seats), [
-                {"table_pk": table_pk, "seat": i, "name": None, "token_hash": None, "bot": b}
+                {"table_pk": table_pk, "seat": i, "name": None, "token_hash": None, "bot": b,
+                 "player_id": None if players is None else players[i]}
                 for i, b in enumerate(bots)])
         return table_pk
 

@@ -172,6 +172,11 @@ class Table:
         return None if value is None else float(value)
 
     @property
+    def rated(self) -> bool:
+        """A rated table (docs/ratings.md): accounts only, hints off, a turn clock."""
+        return bool(self.config.get("rated", False))
+
+    @property
     def bots_only(self) -> bool:
         return all(s.bot is not None for s in self.seats)
 
@@ -203,6 +208,7 @@ class Table:
             "players": self.config["players"], "rules": self.config["rules"],
             "games_per_match": self.config["games"],
             "turn_seconds": self.turn_seconds,
+            "rated": self.rated,
             "seats": [{"seat": s.seat,
                        "name": names[s.seat],
                        "bot": s.bot,
@@ -436,7 +442,8 @@ class Table:
         """The seat's state message; ``hints``: with the honest hint when the seat is to
         move (only sockets that show it ask: ``Client.hints``). Built once per seat and
         version of the table (its view, legal moves and hint cost milliseconds in a long
-        game); only the turn's clock is read afresh."""
+        game); only the turn's clock is read afresh. A rated table shows no hint."""
+        hints = hints and not self.rated
         if self._states_at != (self.seq, len(self.events)):
             self._states, self._states_at = {}, (self.seq, len(self.events))
         state = self._states.get((seat, hints))
@@ -489,10 +496,13 @@ class Table:
 
         return await asyncio.shield(asyncio.ensure_future(locked()))
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        return await self.serialised(lambda: self._join(name, seat))
+    async def join(self, name: str, seat: int | None,
+                   player_id: str | None = None) -> tuple[int, str]:
+        """Sit ``name`` (the player ``player_id``, if known) at a free seat."""
+        return await self.serialised(lambda: self._join(name, seat, player_id))
 
-    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def _join(self, name: str, seat: int | None,
+                    player_id: str | None) -> tuple[int, str]:
         if self.games:
             raise Refused("started", "the game has started: seats are taken", 409)
         free = [s for s in self.seats if s.bot is None and s.token_hash is None]
@@ -502,10 +512,14 @@ class Table:
                 raise Refused("seat_taken", f"seat {seat} is not free", 409, {"seat": seat})
         if not free:
             raise Refused("table_full", "no free seat at this table", 409)
+        if self.rated and player_id is not None and any(s.player_id == player_id
+                                                         for s in self.seats):
+            raise Refused("already_seated", "you hold a seat at this rated table already",
+                          409)
         token = new_token()
         # Unique at the table: a second "Mika" sits as "Mika 2" (a bot yields its name).
         name = with_suffix(name, (s.name for s in self.seats if s.name))
-        row = SeatRow(free[0].seat, name, token_hash(token), None)
+        row = SeatRow(free[0].seat, name, token_hash(token), None, player_id)
         await self._set_seat(row)
         self.audience.announce()
         return row.seat, token
@@ -521,7 +535,7 @@ class Table:
             # token that held the seat before somebody else took it
             raise Refused("forbidden", "this token holds no seat at this table", 403)
         if self.games:
-            row = SeatRow(seat, old.name, None, stand_in(self.game))
+            row = SeatRow(seat, old.name, None, stand_in(self.game), old.player_id)
         else:
             row = SeatRow(seat, None, None, None)
         await self._set_seat(row)  # (closes the seat's sockets: it has a new holder)

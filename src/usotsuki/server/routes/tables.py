@@ -11,6 +11,7 @@ from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
+from usotsuki.server.identity import current_player
 from usotsuki.server.names import reserved_at_table
 from usotsuki.server.retention import Records
 from usotsuki.server.tables import Lobby, Refused, Table, token_hash
@@ -57,6 +58,8 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
     config: dict[str, Any] = {"players": players, "rules": body.rules, "games": body.games}
     if "turn_seconds" in body.model_fields_set:  # else the server's default
         config["turn_seconds"] = body.turn_seconds
+    if body.rated:
+        config["rated"] = True
     lobby = _lobby(request)
     address = request.client.host if request.client is not None else None
     table, host_token = await lobby.create(body.game, config, bots, address)
@@ -81,13 +84,18 @@ async def join(invite: str, body: schemas.JoinRequest, request: Request) -> sche
     """Sit down at a free seat with a name; the answer's token is the seat's secret. A
     name another seat bears (compared case- and width-insensitively) gets a suffix
     ("Mika 2"); a name shaped like a bot's ("Hana (hard)") or a word the pages use
-    ("You") is refused (``reserved_name``)."""
+    ("You") is refused (``reserved_name``). The seat is the session's player's, if the
+    request carries a session (its games kept)."""
     if reserved_at_table(body.name):
         raise Refused("reserved_name", f"the name {body.name!r} reads as a bot's or as "
                       "a word of the pages (\"You\"): choose another", 400,
                       {"name": body.name})
     table = await _lobby(request).invited(invite)
-    seat, token = await table.join(body.name, body.seat)
+    player = await current_player(request)
+    if table.rated and (player is None or player.kind != "account"):
+        raise Refused("account_required", "rated tables are for accounts: sign up or log "
+                      "in to join", 403)
+    seat, token = await table.join(body.name, body.seat, None if player is None else player.id)
     return schemas.Joined(table_id=table.public_id, seat=seat, token=token)
 
 

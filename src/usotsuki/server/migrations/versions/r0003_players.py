@@ -36,6 +36,7 @@ def upgrade() -> None:
         sa.Column("seen", sa.Float, nullable=False),
         sa.Column("expires", sa.Float, nullable=False))
     op.create_index("ix_sessions_player", "sessions", ["player_id"])
+    op.create_index("ix_sessions_expires", "sessions", ["expires"])
     op.create_table(
         "login_failures",
         sa.Column("key", sa.String(128), primary_key=True),
@@ -70,9 +71,10 @@ def upgrade() -> None:
         sa.Column("left", sa.Boolean, nullable=False),
         sa.Column("rating_before", sa.Float),
         sa.Column("rating_after", sa.Float))
-    op.create_index("ix_played_seats_player", "played_seats", ["player_id", "finished"])
-    op.create_index("ix_played_seats_player_game", "played_seats",
-                    ["player_id", "game", "finished"])
+    op.create_index("ix_played_seats_player", "played_seats",
+                    ["player_id", "game", "public", "finished", "game_pk", "place", "left"])
+    op.create_index("ix_played_seats_places", "played_seats",
+                    ["player_id", "game", "public", "place", "left"])
     op.create_table(
         "ratings",
         sa.Column("player_id", sa.String(40), primary_key=True),

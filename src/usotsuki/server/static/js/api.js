@@ -43,18 +43,47 @@ export async function api(path, { retry = false, ...options } = {}) {
   }
 }
 
-async function request(path, { method = "GET", body, raw } = {}) {
+// The session's CSRF token (GET /api/me gives it; it makes a guest on a first visit):
+// every POST, PUT, PATCH and DELETE sends it as X-CSRF-Token. A 403 "csrf" (the session
+// ended: signed out elsewhere, expired) asks /api/me again and sends the request once more.
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+let csrf = null; // a promise of the token
+
+export function me() {
+  const answer = request("/api/me");
+  csrf = answer.then((m) => m.csrf, () => null);
+  return answer;
+}
+
+async function request(path, { method = "GET", body, raw } = {}, again = true) {
+  const headers = body === undefined && raw === undefined ? {} : { "Content-Type": "application/json" };
+  if (STATE_CHANGING.has(method)) {
+    if (csrf === null) me();
+    const token = await csrf;
+    if (token) headers["X-CSRF-Token"] = token;
+  }
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined && raw === undefined ? {} : { "Content-Type": "application/json" },
+      headers,
       body: raw !== undefined ? raw : body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
     throw new ApiError(0, "network", String(e));
   }
-  if (response.status === 204) return null;
+  if (response.status === 403 && again && STATE_CHANGING.has(method)) {
+    const problem = await response.clone().json().catch(() => null);
+    if (problem?.error === "csrf") {
+      csrf = null;
+      return request(path, { method, body, raw }, false);
+    }
+  }
+  const identity = path === "/api/me" || path.startsWith("/api/account");
+  if (response.status === 204) {
+    if (identity) csrf = null; // signed out: the next change asks /api/me again
+    return null;
+  }
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
@@ -63,6 +92,7 @@ async function request(path, { method = "GET", body, raw } = {}) {
     throw new ApiError(response.status, data?.error ?? "error", data?.message ?? response.statusText,
       data?.params ?? {}, hint);
   }
+  if (identity && typeof data?.csrf === "string") csrf = Promise.resolve(data.csrf); // a new session
   return data;
 }
 

@@ -1,6 +1,8 @@
 // Home page: choose the game, house rules and seats; create the table and sit at seat 0.
 import { api, lastName, onRetrying, rememberName, rememberSeat } from "./api.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
+import { chosenName, me, onMe, rename } from "./me.js";
+import { onRatedChange, rated } from "./rated.js";
 
 // Presentation of each option; the server checks every value (and the combinations).
 const OPTIONS = {
@@ -163,9 +165,9 @@ function renderSeats() {
   if (dealer && dealer.options.length !== seats.length) renderOptions(true);
 }
 
-// A turn clock only matters with people at the table.
+// A turn clock only matters with people at the table, and a rated table always has one.
 function syncClock() {
-  document.getElementById("clock-field").hidden = !seats.some((s, i) => i > 0 && s === "friend");
+  document.getElementById("clock-field").hidden = !rated() && !seats.some((s, i) => i > 0 && s === "friend");
 }
 
 function renderClock() {
@@ -195,6 +197,7 @@ async function create(event) {
   if (!name) { errorBox.textContent = t("home.needName"); form.elements.name.focus(); return; }
   rememberName(name);
   const rules = readRules();
+  const ranked = rated();
   const body = {
     game: game(),
     rules,
@@ -203,10 +206,14 @@ async function create(event) {
   if (rules.classes) body.games = Number(document.getElementById("opt-games").value) || 1;
   const friends = seats.some((s, i) => i > 0 && s === "friend");
   const clock = document.getElementById("turn-seconds").value;
-  if (friends) body.turn_seconds = clock === "off" ? null : Number(clock);
+  if (friends || ranked) body.turn_seconds = clock === "off" ? null : Number(clock);
+  if (ranked) body.rated = true;
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
+    // The name typed here is the one you go by (the header's chip shows it).
+    const who = await me().catch(() => null);
+    if (who && who.name !== name) await rename(name);
     const created = await api("/api/tables", { method: "POST", body, retry: true });
     const joined = await api(`/api/invites/${encodeURIComponent(created.invite)}/join`,
       { method: "POST", body: { name, seat: 0 }, retry: true });
@@ -228,6 +235,11 @@ async function create(event) {
 async function main() {
   initPage();
   form.elements.name.value = lastName();
+  // Your identity's name (a guest's default one until you choose), unless you typed already.
+  let typed = false;
+  form.elements.name.addEventListener("input", () => { typed = true; });
+  onMe((who) => { if (!typed && chosenName(who)) form.elements.name.value = chosenName(who); });
+  onRatedChange(syncClock);
   for (const g of ["bluff", "liar"]) {
     try { bots[g] = await api(`/api/bots/${g}`); } catch (e) { bots[g] = ["random"]; }
   }
@@ -242,6 +254,7 @@ async function main() {
   renderOptions();
   renderSeats();
   renderClock();
+  await me().catch(() => {});
   document.body.dataset.ready = "1";
 }
 

@@ -1,10 +1,17 @@
 // Two message catalogues; the language comes from localStorage, else the browser.
+import accountEn from "./messages/account.en.js";
+import accountJa from "./messages/account.ja.js";
 import en from "./messages/en.js";
 import ja from "./messages/ja.js";
 import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
+import playersEn from "./messages/players.en.js";
+import playersJa from "./messages/players.ja.js";
 
-const CATALOGUES = { en: { ...en, ...reviewEn }, ja: { ...ja, ...reviewJa } };
+const CATALOGUES = {
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+};
 const KEY = "usotsuki.lang";
 const listeners = [];
 

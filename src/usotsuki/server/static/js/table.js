@@ -11,8 +11,10 @@ import {
   selectable, selectedCards, toggleCard,
 } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
+import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
+import { ratingChange } from "./ratingchange.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -341,12 +343,6 @@ function inviteEls() {
 
 function renderInvite() { $("invite-box").hidden = true; }
 
-function ruleValue(k, v) {
-  if (k === "dealer") return t("home.seat", { n: v + 1 });
-  if (k === "ranks") return `${"23456789TJQKA"[13 - v].replace("T", "10")}–A`;
-  return v;
-}
-
 function rulesEls() {
   const rules = info.rules || {};
   const items = Object.entries(rules).filter(([, v]) => v !== false && v !== null)
@@ -355,6 +351,7 @@ function rulesEls() {
   if (info.games_per_match > 1) items.push(el("li", {}, el("strong", {}, t("home.games")), `: ${info.games_per_match}`));
   items.push(el("li", {}, el("strong", {}, t("home.clock")), ": ",
     info.turn_seconds ? t("home.clockSeconds", { n: info.turn_seconds }) : t("home.clockOff")));
+  if (info.rated) items.unshift(el("li", { id: "rated-rule" }, el("strong", {}, t("rated.table"))));
   return [el("h2", {}, t("home.rules")), el("ul", { class: "rules-list", id: "rules-list" }, items)];
 }
 
@@ -384,6 +381,7 @@ function renderLobby() {
       el("h2", {}, t("table.joinHeading")),
       el("label", { class: "form-field" }, el("span", {}, t("home.name")),
         el("input", { name: "name", id: "join-name", maxlength: "32", value: typed ?? lastName(), required: true, autocomplete: "nickname" })),
+      info.rated ? el("p", { class: "rated-guest" }, t("rated.guest"), " ", el("a", { href: "/account" }, t("rated.signup"))) : null,
       el("button", { type: "submit", class: "primary", id: "join" }, t("table.join"))));
   } else if (me === null) {
     parts.push(el("p", {}, free.length ? t("table.spectating") : t("table.full")));
@@ -459,7 +457,8 @@ function renderBoard(view) {
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
-  if (judging(ctx.legal)) controls.unshift(hintBox()); // the honest hint, above the controls
+  // The honest hint, above the controls; none at a rated table.
+  if (judging(ctx.legal) && !info.rated) controls.unshift(hintBox());
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
@@ -580,6 +579,11 @@ function placeOf(standings, seat) {
   return i < 0 ? null : i + 1;
 }
 
+function ratingText({ before, after }) {
+  const delta = Math.round(after) - Math.round(before);
+  return t("rated.change", { before: Math.round(before), after: Math.round(after), delta: delta >= 0 ? `+${delta}` : `${delta}` });
+}
+
 function renderResults(view) {
   const standings = view.standings || [];
   const game = state.game;
@@ -600,6 +604,8 @@ function renderResults(view) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.place")), el("th", { scope: "col" }, t("end.player")),
         el("th", { scope: "col" }, info.game === "bluff" ? t("end.how") : t("end.left")))),
       el("tbody", {}, rows))];
+  const rated = info.rated && me !== null ? ratingChange(tableId, game, render) : null;
+  if (rated) parts.push(el("p", { class: "rating-change", id: "rating-change" }, ratingText(rated)));
   if (info.games_per_match > 1) {
     const games = matchResults.map((standings, i) => ({ number: i, standings }));
     if (games.length) {
