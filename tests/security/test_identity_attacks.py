@@ -17,7 +17,7 @@ from conftest import LiveServer
 from fastapi.testclient import TestClient
 from identity_helpers import PASSWORD, Browser
 from server_helpers import close_all
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from starlette.routing import Mount
 
 from usotsuki.server import passwords
@@ -25,7 +25,8 @@ from usotsuki.server.app import create_app
 from usotsuki.server.config import RealClock, Settings
 from usotsuki.server.csrf import STATE_CHANGING
 from usotsuki.server.player_tables import played_games, played_seats, players, sessions
-from usotsuki.server.store import Store
+from usotsuki.server.store import Store, archived_games, log, tables
+from usotsuki.server.store import seats as seats_table
 
 
 class MovableClock(RealClock):
@@ -260,6 +261,22 @@ def test_a_deleted_account_is_anonymised_and_its_games_kept(client: TestClient,
              "left": False},
             {"game_pk": game_pk, "seat": 1, "player_id": player_id, "game": "bluff",
              "finished": 5.0, "public": True, "name": "Mika", "place": 2, "left": False}])
+    # a table where it sat (the join records its player: seats.player_id)
+    table = browser.send("POST", "/api/tables", {"game": "bluff", "seats": [
+        {"bot": "random"}, {"bot": None}]}).json()
+    joined = browser.send("POST", f"/api/invites/{table['invite']}/join",
+                          {"name": "Mika T"}).json()
+    assert browser.send("POST", f"/api/tables/{table['table_id']}/start",
+                        {"token": joined["token"]}).status_code == 200
+    with app_store.engine.begin() as conn:
+        table_pk = conn.execute(select(tables.c.pk).where(
+            tables.c.public_id == table["table_id"])).scalar_one()
+        conn.execute(update(seats_table).where(seats_table.c.table_pk == table_pk,
+                                               seats_table.c.seat == 1)
+                     .values(player_id=player_id))
+        conn.execute(insert(archived_games).values(
+            table_pk=table_pk, number=0, finished=True,
+            record=json.dumps({"players": ["Hana (random)", "Mika T"]})))
     wrong = browser.send("DELETE", "/api/account", {"password": "not it"})
     assert wrong.status_code == 401
     assert browser.send("DELETE", "/api/account", {"password": PASSWORD}).status_code == 204
@@ -275,6 +292,15 @@ def test_a_deleted_account_is_anonymised_and_its_games_kept(client: TestClient,
     assert [tuple(s) for s in seats] == [("Hana (easy)", 1), ("deleted player", 2)]
     assert kept["players"] == ["Hana (easy)", "deleted player"]
     assert "Mika" not in json.dumps(kept)
+    with app_store.engine.connect() as conn:
+        start = conn.execute(select(log.c.data).where(log.c.table_pk == table_pk,
+                                                      log.c.kind == "start")).scalar_one()
+        seat = conn.execute(select(seats_table.c.name).where(
+            seats_table.c.table_pk == table_pk, seats_table.c.seat == 1)).scalar_one()
+        archived = conn.execute(select(archived_games.c.record)).scalar_one()
+    assert json.loads(start)["names"] == ["Hana (random)", "deleted player"]
+    assert seat == "deleted player"
+    assert json.loads(archived)["players"] == ["Hana (random)", "deleted player"]
     for device in (browser, phone):  # signed out everywhere
         assert device.refresh()["kind"] == "guest"
     assert phone.log_in("Mika").status_code == 401  # the account is gone ...

@@ -25,7 +25,7 @@ from usotsuki.server.player_tables import (
     ratings,
     sessions,
 )
-from usotsuki.server.store import seats, tables
+from usotsuki.server.store import archived_games, log, seats, tables
 
 SESSION_SECONDS = 400 * 86400.0  # browsers keep a cookie at most 400 days
 RENEW_SECONDS = 86400.0
@@ -184,16 +184,28 @@ def purge_sessions(engine: Engine, now: float) -> int:
         return conn.execute(delete(sessions).where(sessions.c.expires <= now)).rowcount
 
 
+def _renamed(text: str, field: str, seat: int, old: str | None) -> str | None:
+    """The JSON ``text`` with ``DELETED_NAME`` at ``[field][seat]`` (only where the name
+    there is ``old``, unless ``old`` is None); None when nothing changes."""
+    data = json.loads(text)
+    names = data.get(field)
+    if not (isinstance(names, list) and 0 <= seat < len(names)) or \
+            (old is not None and names[seat] != old) or names[seat] == DELETED_NAME:
+        return None
+    names[seat] = DELETED_NAME
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 def delete_account(engine: Engine, player_id: str, now: float) -> None:
-    """Anonymise the account: its name becomes ``DELETED_NAME`` in its row, at its
-    tables' seats and in its kept games (their records' ``players`` too); its password
-    and sessions go, its name is free again. The games stay, with their results."""
+    """Anonymise the account: its name becomes ``DELETED_NAME`` in its row, in its kept
+    games (their records' ``players`` too) and at the tables where it sat (their seats,
+    their logs' ``start`` entries, their archived records: what a replay or a record
+    download shows once the table is loaded again); its password and sessions go, its
+    name is free again. The games stay, with their results."""
     with engine.begin() as conn:
         conn.execute(update(players).where(players.c.id == player_id).values(
             name=DELETED_NAME, name_key=None, password_hash=None, deleted=now, seen=now))
         conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
-        conn.execute(update(seats).where(seats.c.player_id == player_id)
-                     .values(name=DELETED_NAME))
         kept = conn.execute(select(played_seats.c.game_pk, played_seats.c.seat,
                                    played_games.c.record)
                             .join(played_games, played_games.c.pk == played_seats.c.game_pk)
@@ -201,12 +213,27 @@ def delete_account(engine: Engine, player_id: str, now: float) -> None:
         conn.execute(update(played_seats).where(played_seats.c.player_id == player_id)
                      .values(name=DELETED_NAME))
         for game_pk, seat, text in kept:
-            record = json.loads(text)
-            names = record.get("players")
-            if isinstance(names, list) and 0 <= seat < len(names):
-                names[seat] = DELETED_NAME
+            if (record := _renamed(text, "players", seat, None)) is not None:
                 conn.execute(update(played_games).where(played_games.c.pk == game_pk)
-                             .values(record=json.dumps(record, ensure_ascii=False)))
+                             .values(record=record))
+        sat = conn.execute(select(seats.c.table_pk, seats.c.seat, seats.c.name)
+                           .where(seats.c.player_id == player_id)).all()
+        conn.execute(update(seats).where(seats.c.player_id == player_id)
+                     .values(name=DELETED_NAME))
+        for table_pk, seat, name in sat:
+            for seq, text in conn.execute(select(log.c.seq, log.c.data).where(
+                    log.c.table_pk == table_pk, log.c.kind == "start")).all():
+                if (data := _renamed(text, "names", seat, name)) is not None:
+                    conn.execute(update(log).where(log.c.table_pk == table_pk,
+                                                   log.c.seq == seq).values(data=data))
+            for number, text in conn.execute(select(
+                    archived_games.c.number, archived_games.c.record).where(
+                    archived_games.c.table_pk == table_pk,
+                    archived_games.c.record.is_not(None))).all():
+                if (record := _renamed(text, "players", seat, name)) is not None:
+                    conn.execute(update(archived_games).where(
+                        archived_games.c.table_pk == table_pk,
+                        archived_games.c.number == number).values(record=record))
 
 
 def export(engine: Engine, player_id: str) -> dict[str, Any]:
