@@ -1,12 +1,15 @@
 """Names are text on every page: markup, script and template placeholders in players' names
 are shown as typed, never run or parsed (issue 29's XSS attempts).
 
-People sit down under hostile names, then leave so that stand-in bots finish the games
-under those names; chromium (Playwright, as tests/e2e; its async API, so that this
-process's other async tests are not disturbed) opens every page that shows a name, under
-the server's real headers. Each page must show a hostile name literally, hold no element
-or attribute that a name could have brought in, and report no Content Security Policy
-violation (which would mean markup was injected and only the policy stopped it) and no
+Guests take hostile names (``PATCH /api/me``) and sit down under them, then leave so that
+stand-in bots finish the games under those names (two accounts, whose names are their
+usernames, play a rated game for the leaderboard); the browser is one of those guests
+(the name chip of every page shows its name). Chromium (Playwright, as tests/e2e; its
+async API, so that this process's other async tests are not disturbed) opens every page
+that shows a name, under the server's real headers. Each page must show its hostile
+names literally, hold no element or attribute that a name could have brought in, and
+report no Content Security Policy violation (which would mean markup was injected and
+only the policy stopped it) and no
 dialog. :data:`PAGES` lists them; a page of ``static/`` missing from it fails
 :func:`test_every_page_is_checked`.
 """
@@ -25,6 +28,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import LiveServer
+from identity_helpers import Browser
 from waits import GAME_S, wait_for
 
 from usotsuki.server.review_service import ReviewService
@@ -71,41 +75,65 @@ document.addEventListener("securitypolicyviolation",
 @dataclass
 class Games:
     """What the pages are opened on: finished games of each kind, a table waiting for
-    its start and one in play, the last two seen from a seat this browser holds."""
+    its start and one in play, the last two seen from a seat this browser holds; a
+    hostile guest's id (a profile), the browser's own player and its session cookie."""
 
     finished: dict[str, str]  # game kind -> table id
     waiting: str
     playing: str
     seats: dict[str, dict[str, Any]]  # table id -> what api.js keeps for a seat held
+    guest: str
+    me: str
+    cookie: str
 
 
-def _join(http: httpx.Client, invite: str, name: str) -> dict[str, Any]:
-    r = http.post(f"/api/invites/{invite}/join", json={"name": name})
+VIEWER = PAYLOADS[0]
+"""The browser's own name (a guest's): every page's name chip shows it."""
+
+
+def _named(url: str, name: str, username: str | None = None) -> Browser:
+    """A browser of its own (a cookie jar): a guest named ``name``, then the account
+    ``username`` if given."""
+    browser = Browser(httpx.Client(base_url=url, timeout=30))
+    r = browser.send("PATCH", "/api/me", {"name": name})
+    assert r.status_code in (200, 204), r.text
+    if username is not None:
+        r = browser.sign_up(username)
+        assert r.status_code in (200, 201), r.text
+    browser.refresh()
+    return browser
+
+
+def _join(browser: Browser, invite: str, name: str) -> dict[str, Any]:
+    r = browser.send("POST", f"/api/invites/{invite}/join", {"name": name})
     assert r.status_code == 200, r.text
     joined: dict[str, Any] = r.json()
     return joined
 
 
-def _table(http: httpx.Client, game: str, seats: list[str | None],
-           rules: dict[str, Any]) -> dict[str, Any]:
-    r = http.post("/api/tables", json={"game": game, "seats": [{"bot": b} for b in seats],
-                                       "rules": rules})
+def _table(host: Browser, game: str, seats: list[str | None], rules: dict[str, Any],
+           **more: Any) -> dict[str, Any]:
+    r = host.send("POST", "/api/tables", {"game": game, "seats": [{"bot": b} for b in seats],
+                                          "rules": rules, **more})
     assert r.status_code == 201, r.text
     created: dict[str, Any] = r.json()
     return created
 
 
-def _finished(http: httpx.Client, game: str, rules: dict[str, Any]) -> str:
-    """A game played to its end by stand-ins under the hostile names."""
-    created = _table(http, game, [None] * 4, rules)
-    tokens = [_join(http, created["invite"], name)["token"] for name in PAYLOADS[:4]]
+def _played_out(host: Browser, created: dict[str, Any], people: list[Browser],
+                names: tuple[str, ...]) -> str:
+    """The people join under ``names``, the game starts and each leaves: stand-ins play
+    it to its end under the names."""
+    tokens = [_join(b, created["invite"], name)["token"]
+              for b, name in zip(people, names, strict=True)]
     table = created["table_id"]
-    assert http.post(f"/api/tables/{table}/start",
-                     json={"token": created["host_token"]}).status_code == 200
-    for token in tokens:  # each leaves: a stand-in plays on under the name
-        assert http.post(f"/api/tables/{table}/leave", json={"token": token}).status_code == 204
-    wait_for(lambda: http.get(f"/api/tables/{table}").json()["status"] == "finished",
-             f"{game} game of stand-ins to end", GAME_S)
+    assert host.send("POST", f"/api/tables/{table}/start",
+                     {"token": created["host_token"]}).status_code == 200
+    for browser, token in zip(people, tokens, strict=True):
+        r = browser.send("POST", f"/api/tables/{table}/leave", {"token": token})
+        assert r.status_code == 204, r.text
+    wait_for(lambda: host.client.get(f"/api/tables/{table}").json()["status"] == "finished",
+             f"the game at {table} to end", GAME_S)
     return table
 
 
@@ -115,23 +143,35 @@ def site() -> Iterator[tuple[LiveServer, Games]]:
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (make browser)")
     server = LiveServer({"reviews": ReviewService(depth=8)})
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
-            finished = {"bluff": _finished(http, "bluff", {"max_cards": 2, "ranks": 6}),
-                        "liar": _finished(http, "liar", {"hand_size": 4})}
-            seats = {}
-            waiting = _table(http, "bluff", [None, None, None, "hard"], {})
-            for name in PAYLOADS[4:6]:
-                _join(http, waiting["invite"], name)
-            mine = _join(http, waiting["invite"], PAYLOADS[6])
-            seats[waiting["table_id"]] = {"seat": mine["seat"], "token": mine["token"]}
-            playing = _table(http, "liar", [None, None, "sensible"], {})
-            mine = _join(http, playing["invite"], PAYLOADS[0])
-            other = _join(http, playing["invite"], PAYLOADS[1])
-            seats[playing["table_id"]] = {"seat": mine["seat"], "token": mine["token"]}
-            http.post(f"/api/tables/{playing['table_id']}/start",
-                      json={"token": playing["host_token"]})
-            http.post(f"/api/tables/{playing['table_id']}/leave", json={"token": other["token"]})
-        yield server, Games(finished, waiting["table_id"], playing["table_id"], seats)
+        guests = [_named(server.url, name) for name in PAYLOADS[:4]]
+        viewer = guests[0]
+        accounts = [_named(server.url, name, username) for name, username in
+                    ((PAYLOADS[4], "o'brien"), (PAYLOADS[6], "d'arcy"))]
+        finished = {game: _played_out(guests[0], _table(guests[0], game, [None] * 4, rules),
+                                      guests, PAYLOADS[:4])
+                    for game, rules in (("bluff", {"max_cards": 2, "ranks": 6}),
+                                        ("liar", {"hand_size": 4}))}
+        # a rated game: both accounts are on the leaderboard under their names
+        rated = _table(accounts[0], "bluff", [None, None], {"max_cards": 2, "ranks": 6},
+                       rated=True, turn_seconds=30)
+        _played_out(accounts[0], rated, accounts, (PAYLOADS[4], PAYLOADS[6]))
+        seats = {}
+        waiting = _table(guests[0], "bluff", [None, None, None, "hard"], {})
+        for browser, name in zip(guests[1:3], PAYLOADS[1:3], strict=True):
+            _join(browser, waiting["invite"], name)
+        mine = _join(viewer, waiting["invite"], VIEWER)
+        seats[waiting["table_id"]] = {"seat": mine["seat"], "token": mine["token"]}
+        playing = _table(guests[0], "liar", [None, None, "sensible"], {})
+        mine = _join(viewer, playing["invite"], VIEWER)
+        other = _join(guests[1], playing["invite"], PAYLOADS[1])
+        seats[playing["table_id"]] = {"seat": mine["seat"], "token": mine["token"]}
+        guests[0].send("POST", f"/api/tables/{playing['table_id']}/start",
+                       {"token": playing["host_token"]})
+        guests[1].send("POST", f"/api/tables/{playing['table_id']}/leave",
+                       {"token": other["token"]})
+        assert viewer.cookie is not None
+        yield server, Games(finished, waiting["table_id"], playing["table_id"], seats,
+                            guests[1].me["id"], viewer.me["id"], viewer.cookie)
     finally:
         server.stop()
 
@@ -149,31 +189,48 @@ class Page:
     stored: Callable[[Games], dict[str, str]] = lambda games: {}
 
 
+CHIP = "#name-chip:not([hidden])"
 FINISHED_SHOWS = PAYLOADS[:4]
 PAGES: dict[str, Page] = {
     "home (the last name used)": Page(
-        "index.html", lambda g: "/", "body[data-ready='1']", (PAYLOADS[2],),
+        "index.html", lambda g: "/", f"body[data-ready='1'] {CHIP}", (VIEWER,),
         lambda g: {"usotsuki.name": PAYLOADS[2]}),
+    "rules (the name chip)": Page("rules.html", lambda g: "/rules.html", CHIP, (VIEWER,)),
     **{f"{kind} table, a spectator at its end": Page(
         "table.html", lambda g, kind=kind: f"/table.html?t={g.finished[kind]}",
-        "body[data-status=finished]", FINISHED_SHOWS) for kind in ("bluff", "liar")},
+        f"body[data-status=finished] {CHIP}", FINISHED_SHOWS) for kind in ("bluff", "liar")},
     "bluff table waiting, from a seat": Page(
-        "table.html", lambda g: f"/table.html?t={g.waiting}", "body[data-ready='1']",
-        PAYLOADS[4:6], lambda g: {"usotsuki.seats": json.dumps({g.waiting: g.seats[g.waiting]})}),
+        "table.html", lambda g: f"/table.html?t={g.waiting}", f"body[data-ready='1'] {CHIP}",
+        PAYLOADS[:3], lambda g: {"usotsuki.seats": json.dumps({g.waiting: g.seats[g.waiting]})}),
     "liar table in play, from a seat": Page(
-        "table.html", lambda g: f"/table.html?t={g.playing}", "body[data-status=playing]",
-        (PAYLOADS[1],),
+        "table.html", lambda g: f"/table.html?t={g.playing}",
+        f"body[data-status=playing] {CHIP}", PAYLOADS[:2],
         lambda g: {"usotsuki.seats": json.dumps({g.playing: g.seats[g.playing]})}),
     **{f"{kind} replay": Page(
         "replay.html", lambda g, kind=kind: f"/replay.html?t={g.finished[kind]}&game=0",
-        "#viewer:not([hidden])", FINISHED_SHOWS) for kind in ("bluff", "liar")},
+        f"body:has(#viewer:not([hidden])) {CHIP}",
+        FINISHED_SHOWS) for kind in ("bluff", "liar")},
     **{f"{kind} review": Page(
         "replay.html",
         lambda g, kind=kind: f"/replay.html?t={g.finished[kind]}&game=0&review=1",
-        "body[data-review=done]", FINISHED_SHOWS) for kind in ("bluff", "liar")},
+        f"body[data-review=done] {CHIP}", FINISHED_SHOWS) for kind in ("bluff", "liar")},
+    "your games (the Replays page)": Page(
+        "replay.html", lambda g: "/replay.html", f"body[data-my-games='1'] {CHIP}",
+        PAYLOADS[:4]),
+    "another guest's profile": Page(
+        "player.html", lambda g: f"/players/{g.guest}", f"body[data-ready='1'] {CHIP}",
+        PAYLOADS[:4]),
+    "the viewer's own profile": Page(
+        "player.html", lambda g: f"/players/{g.me}", f"body[data-ready='1'] {CHIP}",
+        PAYLOADS[:4]),
+    "leaderboard": Page(
+        "leaderboard.html", lambda g: "/leaderboard.html?game=bluff&provisional=1",
+        f"body[data-ready='1'] {CHIP}", (VIEWER, "o'brien", "d'arcy")),
+    "account": Page("account.html", lambda g: "/account", f"body[data-ready='1'] {CHIP}",
+                    (VIEWER,)),
 }
 
-NO_NAMES = {"rules.html": "the rules", "docs.html": "the API's reference"}
+NO_NAMES = {"docs.html": "the API's reference (no name chip)"}
 """Pages that show no player's name."""
 
 
@@ -183,7 +240,7 @@ def test_every_page_is_checked() -> None:
     assert not unchecked, f"pages that may show a name but are not checked: {unchecked}"
 
 
-async def _visit(url: str, page: Page, stored: dict[str, str]) -> dict[str, Any]:
+async def _visit(url: str, page: Page, stored: dict[str, str], cookie: str) -> dict[str, Any]:
     async with async_api.async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                           args=["--no-sandbox", "--disable-gpu"])
@@ -194,6 +251,8 @@ async def _visit(url: str, page: Page, stored: dict[str, str]) -> dict[str, Any]
                 f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});"
                 for k, v in stored.items())
             await context.add_init_script(script)
+            await context.add_cookies([{"name": "usotsuki_session", "value": cookie,
+                                        "domain": "127.0.0.1", "path": "/"}])
             tab = await context.new_page()
             dialogs: list[str] = []
             errors: list[str] = []
@@ -215,7 +274,8 @@ async def _visit(url: str, page: Page, stored: dict[str, str]) -> dict[str, Any]
 def test_hostile_names_are_shown_as_text(site: tuple[LiveServer, Games], which: str) -> None:
     server, games = site
     page = PAGES[which]
-    seen = asyncio.run(_visit(server.url + page.path(games), page, page.stored(games)))
+    seen = asyncio.run(_visit(server.url + page.path(games), page, page.stored(games),
+                              games.cookie))
     assert seen["injected"] == [], f"{which}: elements a name brought in: {seen['injected']}"
     assert seen["violations"] == [], f"{which}: CSP violations: {seen['violations']}"
     assert seen["dialogs"] == [], f"{which}: dialogs opened: {seen['dialogs']}"

@@ -164,3 +164,20 @@ def test_line_breaks_and_tabs_are_blanks_squeezed(client: TestClient) -> None:
     table = create(client, "bluff", [None, "hard"])
     assert join(client, table, " Mi\n\tka ").status_code == 200
     assert shown(client, table)[0] == "Mi ka"
+
+
+def test_the_games_list_tells_each_asker_their_own_seat(client: TestClient) -> None:
+    from history_helpers import Guest
+
+    table = create(client, "bluff", [None, "random", None])
+    mika, ann, stranger = Guest(client), Guest(client), Guest(client)
+    assert mika.join(table["invite"], "Mika") and ann.join(table["invite"], "Ann")
+    tid = table["table_id"]
+    client.post(f"/api/tables/{tid}/start", json={"token": table["host_token"]})
+    path = f"/api/tables/{tid}/games"
+    assert [g["you"] for g in mika.get(path)] == [0]
+    assert [g["you"] for g in ann.get(path)] == [2]
+    assert [g["you"] for g in stranger.get(path)] == [None]
+    assert [g["you"] for g in client.get(path).json()] == [None]  # no session at all
+    # a seat token says nothing here: only the asker's own session does
+    assert "token" not in str(client.get(path).json())

@@ -118,6 +118,8 @@ class GameInfo(BaseModel):
     finished: bool
     names: list[str]
     standings: list[list[int]] | None
+    you: int | None = Field(None, description="The seat of the player whose session asks "
+                            "(null for anyone else): the pages call it \"You\".")
 
 
 class LeaderboardEntry(BaseModel):

@@ -224,8 +224,15 @@ class Table:
         """Each seat's name as everyone reads it (unique at the table; None: empty)."""
         return seat_names([(s.name, s.bot) for s in self.seats])
 
-    def games_list(self) -> list[dict[str, Any]]:
+    def seat_of_player(self, player_id: str | None) -> int | None:
+        """The seat the player sits at (or sat at, until a stand-in took it), if any."""
+        return next((s.seat for s in self.seats
+                     if player_id is not None and s.player_id == player_id), None)
+
+    def games_list(self, you: int | None = None) -> list[dict[str, Any]]:
+        """The games, each with ``you``: the asker's seat (every game has the same seats)."""
         return [{"number": g.number, "finished": g.session.is_over, "names": list(g.names),
+                 "you": you,
                  "standings": None if g.session.standings is None
                  else [list(p) for p in g.session.standings or ()]}
                 for g in self.games]

@@ -137,8 +137,11 @@ async def leave(table_id: str, body: schemas.TokenRequest, request: Request) -> 
 
 @router.get("/tables/{table_id}/games", response_model=list[schemas.GameInfo])
 async def games(table_id: str, request: Request) -> list[dict[str, Any]]:
-    """The games played or being played at the table."""
-    return (await _lobby(request).get(table_id)).games_list()
+    """The games played or being played at the table; ``you`` is the seat of the player
+    whose session asks (null for anyone else): their pages say "You" there."""
+    table = await _lobby(request).get(table_id)
+    player = await current_player(request)
+    return table.games_list(table.seat_of_player(None if player is None else player.id))
 
 
 @router.get("/tables/{table_id}/games/{number}/record")
