@@ -77,6 +77,9 @@ def test_a_bot_yields_its_given_name_to_a_person() -> None:
     # compared by key, and in the Japanese spelling the pages show too
     assert seat_names([(None, "hard"), ("ｋｅｎｊｉ", None), ("ハナ", None), (None, "easy")]) == [
         "Yuki (hard)", "ｋｅｎｊｉ", "ハナ", "Taro (easy)"]
+    # names a log holds alike (written before joins kept them apart, or anonymised)
+    assert seat_names([("deleted player", None), (None, "easy"), ("Deleted Player", None)]) == [
+        "deleted player", "Kenji (easy)", "Deleted Player 2"]
     # a full table of bots and people bearing their names: every name still differs
     people = [(g, None) for g in BOT_NAMES[:4]]
     names = seat_names([*people, *[(None, "easy")] * 4])

@@ -132,10 +132,17 @@ def _clashes(seat: int, people: set[str]) -> bool:
 
 def seat_names(seats: Sequence[tuple[str | None, str | None]]) -> list[str | None]:
     """Each seat's shown name, from its ``(name, bot level)``: a person's name (a
-    stand-in's too: the name of whoever left) as it is; a bot's "Given (level)", its
-    given name the seat's own unless a person bears it (in either spelling), then the
-    first given name nobody bears; None for an empty seat."""
-    people = {name_key(name) for name, _ in seats if name}
+    stand-in's too: the name of whoever left) as it is, or with a suffix if an earlier
+    seat bears it (names written before they were kept apart at joins, or anonymised
+    alike); a bot's "Given (level)", its given name the seat's own unless a person bears
+    it (in either spelling), then the first given name nobody bears; None for an empty
+    seat."""
+    shown: list[str] = []
+    for name, _ in seats:
+        if name:
+            shown.append(with_suffix(name, shown))
+    people = {name_key(name) for name in shown}
+    named = iter(shown)
     bots = [seat for seat, (name, level) in enumerate(seats) if not name and level]
     given: dict[int, int] = {}  # seat -> index in BOT_NAMES
     for seat in bots:
@@ -147,5 +154,5 @@ def seat_names(seats: Sequence[tuple[str | None, str | None]]) -> list[str | Non
     for seat in bots:
         if seat not in given:  # a person bears at most one given name, and a table
             given[seat] = spare.pop(0)  # has at most 8 seats: there is always a spare
-    return [name if name else f"{BOT_NAMES[given[seat]]} ({level})" if level else None
+    return [next(named) if name else f"{BOT_NAMES[given[seat]]} ({level})" if level else None
             for seat, (name, level) in enumerate(seats)]
