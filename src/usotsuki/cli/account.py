@@ -25,7 +25,9 @@ from rich.markup import escape
 from usotsuki.bluff.state import call_cards
 from usotsuki.cards import Card
 from usotsuki.cli.liar_render import cards_text
+from usotsuki.cli.stderr import print_error
 from usotsuki.cli.text import fit
+from usotsuki.cli.you import as_read_by, you_seat
 from usotsuki.core.json_guard import escape_lone_surrogates
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, ReplayStep, parse_record_bytes
 from usotsuki.games import ENTRIES
@@ -53,11 +55,13 @@ def record_names(record: Any) -> list[str] | None:
 
 
 class Seats:
-    """Seat numbers as the record's names, else ``seat N``; "You" (the person of a
-    ``usotsuki play`` record) is spoken to as such: "You take", "your hand"."""
+    """Seat numbers as the record's names, else ``seat N``; the viewer's seat (``--as``,
+    else the person of a ``usotsuki play`` record) is "You", spoken to as such: "You
+    take", "your hand"."""
 
-    def __init__(self, names: Sequence[str] | None) -> None:
-        self.names = list(names or ())
+    def __init__(self, names: Sequence[str] | None, you: int | None = None) -> None:
+        self.names = as_read_by(names or (), you)
+        self.you = you
 
     def __getitem__(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
@@ -65,7 +69,11 @@ class Seats:
         return f"seat {escape(str(seat))}"
 
     def is_you(self, seat: int) -> bool:
-        return 0 <= seat < len(self.names) and self.names[seat] == "You"
+        return seat == self.you
+
+    def object(self, seat: int) -> str:
+        """The seat as a sentence's object: "gives you"."""
+        return "you" if self.is_you(seat) else self[seat]
 
     def verb(self, seat: int, verb: str) -> str:
         """``name verb``, agreeing: "You take", "normal 1 takes"."""
@@ -82,12 +90,20 @@ class Seats:
 
 
 def print_account(file: Path, report: dict[str, Any], console: Console | None = None,
-                  errors: Console | None = None) -> None:
+                  errors: Console | None = None, as_seat: str | None = None) -> bool:
+    """Print the account; False (and nothing printed but the error) when ``as_seat``
+    (``--as``: a seat number or a name) names no single seat of the record."""
     console = console or Console(highlight=False)
     errors = errors or Console(stderr=True, highlight=False)
     kind = report.get("game")
     record = read_record(file)
-    seats = Seats(record_names(record))
+    names = record_names(record)
+    try:
+        you = you_seat(names or [], as_seat)
+    except ValueError as exc:
+        print_error(errors, escape_lone_surrogates(str(exc)))
+        return False
+    seats = Seats(names, you)
     entry = ENTRIES.get(kind or "")
     console.print(f"[bold]{escape(str(file))}[/bold]: "
                   f"{'unknown game' if entry is None else entry.title}", soft_wrap=True)
@@ -110,6 +126,7 @@ def print_account(file: Path, report: dict[str, Any], console: Console | None = 
     elif report.get("to_move") is not None:
         console.print(f"Unfinished: {seats[report['to_move']]} to move; legal: "
                       f"{legal_text(kind, report.get('legal'))}.")
+    return True
 
 
 def _unit(kind: str | None) -> str:
@@ -272,7 +289,7 @@ def _liar_item(e: Any, events: Sequence[Any], seats: Seats) -> str:
     if isinstance(e, lev.Bound):
         return "[bold yellow]bound[/bold yellow] (one rate at a time)"
     if isinstance(e, lev.GaveCards):
-        return f"{seats.verb(e.giver, 'give')} {seats[e.receiver]} {cards_text(e.cards)}"
+        return f"{seats.verb(e.giver, 'give')} {seats.object(e.receiver)} {cards_text(e.cards)}"
     if isinstance(e, lev.GameOver):
         return ("[bold]turn limit: no winner[/bold]" if e.winner is None else
                 f"[bold green]{seats.verb(e.winner, 'win')}[/bold green]")

@@ -19,9 +19,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from usotsuki.analysis import NotAnalysable, analyse
+from usotsuki.cli.account import record_names
 from usotsuki.cli.records import PathError, check_writable, write_text_atomic
 from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.tournament import check_plot_path
+from usotsuki.cli.you import as_read_by, you_seat
 from usotsuki.core.errors import must_be
 from usotsuki.core.json_guard import escape_lone_surrogates, printable
 from usotsuki.core.record import MAX_FILE_BYTES, RecordError, parse_record_bytes
@@ -32,9 +34,12 @@ SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
-                depth: int | None, seed: str, console: Console | None = None,
-                errors: Console | None = None) -> int:
-    """Review one record; return the exit status (0 done, 1 a bad file or option)."""
+                depth: int | None, seed: str, as_seat: str | None = None,
+                console: Console | None = None, errors: Console | None = None) -> int:
+    """Review one record; return the exit status (0 done, 1 a bad file or option).
+    ``as_seat`` (``--as``: a seat number or a name) is "You" in what is printed and
+    drawn; without it, the person of a ``usotsuki play`` record. The JSON keeps the
+    record's names."""
     console = console or Console(highlight=False)
     errors = errors or error_console()
     try:
@@ -49,6 +54,11 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
         except OSError as exc:
             raise ValueError(f"cannot read {file}: {exc.strerror or exc}") from None
         record = parse_record_bytes(data, MAX_FILE_BYTES)
+        players = record.get("players") if isinstance(record, dict) else None
+        # (a record may give only the number of players: the review names them #0, #1 ...)
+        names = record_names(record) or [f"#{s}" for s in range(
+            players if isinstance(players, int) and players < 100 else 0)]
+        you = you_seat(names, as_seat)
     except (PathError, RecordError, ValueError) as exc:
         print_error(errors, escape_lone_surrogates(str(exc)))
         return 1
@@ -70,13 +80,15 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
     except KeyboardInterrupt:
         errors.print("[yellow]Interrupted; no review.[/yellow]")
         return 130
-    print_review(console, result)
+    shown = {**result, "names": as_read_by(result["names"], you)}
+    print_review(console, shown)
     status = 0
-    for path, write, what in ((json_path, _write_json, "JSON"), (plot_path, plot, "chart")):
+    for path, write, what, of in ((json_path, _write_json, "JSON", result),
+                                  (plot_path, plot, "chart", shown)):
         if path is None:
             continue
         try:
-            write(result, path)
+            write(of, path)
             console.print(f"wrote the {what} to {escape(str(path))}")
         except OSError as exc:
             print_error(errors, f"could not write {path}: {exc.strerror or exc}")
@@ -113,7 +125,7 @@ def print_review(console: Console, a: dict[str, Any]) -> None:
                          no_wrap=True)
     for s in a["summary"]:
         m = s["marks"]
-        table.add_row(escape(s["name"]), str(s["judged"]), _value(game, s["accuracy"]),
+        table.add_row(escape(names[s["seat"]]), str(s["judged"]), _value(game, s["accuracy"]),
                       str(m["inaccuracy"]), str(m["mistake"]), str(m["blunder"]),
                       f"{s['bluffs']}/{s['claims']} {_pct(s['bluff_rate'])}",
                       f"{s['tests_won']}/{s['tests']} {_pct(s['test_success'])}",

@@ -161,6 +161,10 @@ def replay(
                                          show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the RULES.md Part 5 object.")]
     = False,
+    as_seat: Annotated[str | None, typer.Option(
+        "--as", metavar="NAME|SEAT", help="Tell the game to this player (a seat number from "
+        "0, or a name) as \"You\". Default: the person of a 'usotsuki play' record.",
+        show_default=False)] = None,
 ) -> None:
     """Replay a game record: check every action and show how the game went."""
     from usotsuki.replay import replay_file
@@ -171,7 +175,8 @@ def replay(
     else:
         from usotsuki.cli.account import print_account
 
-        print_account(file, report)
+        if not print_account(file, report, as_seat=as_seat):
+            raise typer.Exit(1)
     raise typer.Exit(0 if report["ok"] else 1)
 
 
@@ -410,12 +415,16 @@ def analyse(
         help="Playouts per candidate move (default: Bluff 120, Liar Game 32).")] = None,
     seed: Annotated[str, typer.Option(help="Seed: the same record and seed give the same "
                                            "analysis.")] = "0",
+    as_seat: Annotated[str | None, typer.Option(
+        "--as", metavar="NAME|SEAT", help="Show this player (a seat number from 0, or a "
+        "name) as \"You\". Default: the person of a 'usotsuki play' record.",
+        show_default=False)] = None,
 ) -> None:
     """Review a game: every call, play and doubt judged by the expert's search."""
     from usotsuki.cli.analyse import run_analyse
 
     raise typer.Exit(run_analyse(file=file, json_path=json_file, plot_path=plot, depth=depth,
-                                 seed=seed))
+                                 seed=seed, as_seat=as_seat))
 
 
 if __name__ == "__main__":

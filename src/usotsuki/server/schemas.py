@@ -8,7 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-NAME_MAX = 32
+from usotsuki.server.names import NAME_MAX
+
 TOKEN_MAX = 128
 
 # Format characters that belong in a name: the joiners of emoji and of some scripts.
@@ -117,6 +118,8 @@ class GameInfo(BaseModel):
     finished: bool
     names: list[str]
     standings: list[list[int]] | None
+    you: int | None = Field(None, description="The seat of the player whose session asks "
+                            "(null for anyone else): the pages call it \"You\".")
 
 
 class LeaderboardEntry(BaseModel):

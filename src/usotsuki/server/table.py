@@ -39,7 +39,7 @@ from usotsuki.server.fair_deals import FairGame
 from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.health import unavailable, unreachable
 from usotsuki.server.log import Entry, StoreLog, TableLog
-from usotsuki.server.names import BOT_NAMES
+from usotsuki.server.names import seat_names, with_suffix
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
 from usotsuki.server.turns import Turns, stand_in
 from usotsuki.server.wire import Client, EventStream, Numbered, encode
@@ -49,11 +49,6 @@ T = TypeVar("T")
 
 FAILURES = {"unavailable": "unavailable", "not_owner": "fenced"}
 """Why a write failed, as counted (metrics): the database away, the lease lost."""
-
-def bot_name(seat: int, level: str) -> str:
-    """A bot's name at the table, in records and replays: "Hana (hard)"."""
-    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} ({level})"
-
 
 @dataclass
 class GameSlot:
@@ -216,6 +211,7 @@ class Table:
         """Public facts of the table: no token, no hidden card, no seed."""
         slot = self.current
         connected = {c.seat for c in self.clients if c.seat is not None}
+        names = self.shown_names()
         return {
             "table_id": self.public_id, "game": self.game,
             "players": self.config["players"], "rules": self.config["rules"],
@@ -223,7 +219,7 @@ class Table:
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
             "seats": [{"seat": s.seat,
-                       "name": s.name if s.name or s.bot is None else bot_name(s.seat, s.bot),
+                       "name": names[s.seat],
                        "bot": s.bot,
                        "taken": s.bot is not None or s.token_hash is not None,
                        "connected": s.seat in connected} for s in self.seats],
@@ -233,8 +229,19 @@ class Table:
             "spectators": sum(1 for c in self.clients if c.seat is None),
         }
 
-    def games_list(self) -> list[dict[str, Any]]:
+    def shown_names(self) -> list[str | None]:
+        """Each seat's name as everyone reads it (unique at the table; None: empty)."""
+        return seat_names([(s.name, s.bot) for s in self.seats])
+
+    def seat_of_player(self, player_id: str | None) -> int | None:
+        """The seat the player sits at (or sat at, until a stand-in took it), if any."""
+        return next((s.seat for s in self.seats
+                     if player_id is not None and s.player_id == player_id), None)
+
+    def games_list(self, you: int | None = None) -> list[dict[str, Any]]:
+        """The games, each with ``you``: the asker's seat (every game has the same seats)."""
         return [{"number": g.number, "finished": g.session.is_over, "names": list(g.names),
+                 "you": you,
                  "standings": None if g.session.standings is None
                  else [list(p) for p in g.session.standings or ()]}
                 for g in self.games]
@@ -630,6 +637,8 @@ class Table:
             raise Refused("already_seated", "you hold a seat at this rated table already",
                           409)
         token = new_token()
+        # Unique at the table: a second "Mika" sits as "Mika 2" (a bot yields its name).
+        name = with_suffix(name, (s.name for s in self.seats if s.name))
         row = SeatRow(free[0].seat, name, token_hash(token), None, player_id)
         await self._set_seat(row)
         self.audience.announce()
@@ -684,7 +693,7 @@ class Table:
                           {"seats": empty})
         if check is not None:
             check(self)
-        names = tuple(s.name or bot_name(s.seat, s.bot or "") for s in self.seats)
+        names = tuple(name or "" for name in self.shown_names())  # (no seat is empty)
         data: dict[str, Any] = {"names": list(names)}
         # The game's secret, kept in the log, never sent before the game's end: only its
         # commitment is. The deals (and the Liar seed) follow from it and the people's

@@ -12,6 +12,7 @@ from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
 from usotsuki.server.identity import current_player
+from usotsuki.server.names import reserved_at_table
 from usotsuki.server.retention import Records
 from usotsuki.server.tables import Lobby, Refused, Table, token_hash
 
@@ -80,8 +81,15 @@ async def get_invite(invite: str, request: Request) -> schemas.TableInfo:
 
 @router.post("/invites/{invite}/join", response_model=schemas.Joined)
 async def join(invite: str, body: schemas.JoinRequest, request: Request) -> schemas.Joined:
-    """Sit down at a free seat with a name; the answer's token is the seat's secret. The
-    seat is the session's player's, if the request carries a session (its games kept)."""
+    """Sit down at a free seat with a name; the answer's token is the seat's secret. A
+    name another seat bears (compared case- and width-insensitively) gets a suffix
+    ("Mika 2"); a name shaped like a bot's ("Hana (hard)") or a word the pages use
+    ("You") is refused (``reserved_name``). The seat is the session's player's, if the
+    request carries a session (its games kept)."""
+    if reserved_at_table(body.name):
+        raise Refused("reserved_name", f"the name {body.name!r} reads as a bot's or as "
+                      "a word of the pages (\"You\"): choose another", 400,
+                      {"name": body.name})
     table = await _lobby(request).invited(invite)
     player = await current_player(request)
     if table.rated and (player is None or player.kind != "account"):
@@ -129,8 +137,11 @@ async def leave(table_id: str, body: schemas.TokenRequest, request: Request) -> 
 
 @router.get("/tables/{table_id}/games", response_model=list[schemas.GameInfo])
 async def games(table_id: str, request: Request) -> list[dict[str, Any]]:
-    """The games played or being played at the table."""
-    return (await _lobby(request).get(table_id)).games_list()
+    """The games played or being played at the table; ``you`` is the seat of the player
+    whose session asks (null for anyone else): their pages say "You" there."""
+    table = await _lobby(request).get(table_id)
+    player = await current_player(request)
+    return table.games_list(table.seat_of_player(None if player is None else player.id))
 
 
 @router.get("/tables/{table_id}/games/{number}/record")

@@ -16,6 +16,11 @@ export function displayName(name) {
   return t("bot.display", { name: given, level: t(`bot.${m[2]}`) });
 }
 
+// A seat's name for its reader: "You" / "あなた" at the reader's own seat (`you`, or null).
+export function seatLabel(names, seat, you) {
+  return seat === you && you !== null && you !== undefined ? t("table.you") : displayName(names[seat]);
+}
+
 // The given name alone, for the avatar's initials ("Hana (hard)" -> "Hana").
 function givenName(name) {
   const m = BOT.exec(name || "");

@@ -1,11 +1,11 @@
 // The replay viewer: steps through a finished game with every card face up. Each frame
 // comes from the server, which replays the record through the rules cores.
-import { api } from "./api.js";
+import { api, seatAt } from "./api.js";
 import { callText, cardEl, liarActionText, rankLabel } from "./cards.js";
 import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, ordinal, sentences, t } from "./i18n.js";
 import { liarFlags } from "./liar.js";
-import { avatarEl, displayName } from "./people.js";
+import { avatarEl, seatLabel } from "./people.js";
 import { attachReview, renderReview } from "./review.js";
 import { showFairMark } from "./fair-mark.js";
 
@@ -13,6 +13,7 @@ const $ = (id) => document.getElementById(id);
 let data = null;
 let index = 0;
 let timer = null; // autoplay
+let you = null; // the reader's seat in this game ("You"), when the server or this browser knows it
 
 // Hooks for other modules (e.g. a review panel): the step on show, and a way to move.
 // Each render also dispatches "replay:step" on document with {index, frame, replay}.
@@ -20,7 +21,10 @@ export function currentStep() { return index; }
 export function replayData() { return data; }
 export function goTo(i) { go(i); }
 
-function nameOf(seat) { return displayName(data.names[seat]); }
+function nameOf(seat) { return seatLabel(data.names, seat, you); }
+
+// A sentence's key in the second person when it is about the reader ("You lose the round").
+function yours(seat, key) { return seat === you ? `${key}.you` : key; }
 
 function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
 
@@ -47,15 +51,16 @@ function viewOf(frame) {
   return view;
 }
 
-function show(replay, source, auto = false) {
+function show(replay, source, auto = false, seat = null) {
   expand(replay.frames);
   data = replay;
+  you = seat;
   index = 0;
   $("viewer").hidden = false;
   // A game on show: the file picker folds into one line (another file can still be opened).
   $("open-panel").classList.add("compact");
   $("jump").max = String(data.frames.length - 1);
-  attachReview({ data, go, source, auto });
+  attachReview({ data, go, source, auto, you });
   renderMoves();
   render();
 }
@@ -159,9 +164,10 @@ function renderBluff(frame, view) {
   const r = frame.reveal;
   if (r) {
     parts.push(el("section", { class: `reveal ${r.call_true ? "true" : "false"}`, id: "replay-reveal" },
-      el("p", {}, t("bluff.challengedBy", { challenger: nameOf(r.challenger), caller: nameOf(r.caller) })),
+      el("p", {}, t(r.challenger === you ? "bluff.challengedBy.you" : r.caller === you ? "bluff.challengedBy.yours" : "bluff.challengedBy",
+        { challenger: nameOf(r.challenger), caller: nameOf(r.caller) })),
       el("p", { class: "verdict" }, t(r.call_true ? "bluff.revealTrue" : "bluff.revealFalse", { call: callText(r.call) })),
-      el("p", { class: "loser" }, sentences(t("bluff.loses", { name: nameOf(r.loser) }), r.eliminated ? t("bluff.out", { name: nameOf(r.loser) }) : null))));
+      el("p", { class: "loser" }, sentences(t(yours(r.loser, "bluff.loses"), { name: nameOf(r.loser) }), r.eliminated ? t(yours(r.loser, "bluff.out"), { name: nameOf(r.loser) }) : null))));
   }
   parts.push(standingsEl(view));
   rerender($("replay-felt"), parts);
@@ -190,14 +196,26 @@ function renderLiar(frame, view) {
   if (doubt) {
     const d = view.doubts[view.doubts.length - 1];
     parts.push(el("section", { class: `reveal ${doubt.truthful ? "true" : "false"}`, id: "replay-reveal" },
-      el("p", {}, t("liar.doubtBy", { doubter: nameOf(doubt.doubter), doubted: nameOf(doubt.doubted) })),
+      el("p", {}, t(doubt.doubter === you ? "liar.doubtBy.you" : doubt.doubted === you ? "liar.doubtBy.yours" : "liar.doubtBy",
+        { doubter: nameOf(doubt.doubter), doubted: nameOf(doubt.doubted) })),
       el("div", { class: "cards" }, doubt.cards.map((c) => lieMarked(c, doubt.rate))),
-      el("p", { class: "verdict" }, t(doubt.truthful ? "liar.doubtTruthful" : "liar.doubtLie", { doubted: nameOf(doubt.doubted), rate: rankLabel(doubt.rate) })),
-      d ? el("p", { class: "loser" }, t("liar.drew", { name: nameOf(d.drawer), n: d.drawn })) : null));
+      el("p", { class: "verdict" }, t(yours(doubt.doubted, doubt.truthful ? "liar.doubtTruthful" : "liar.doubtLie"), { doubted: nameOf(doubt.doubted), rate: rankLabel(doubt.rate) })),
+      d ? el("p", { class: "loser" }, t(yours(d.drawer, "liar.drew"), { name: nameOf(d.drawer), n: d.drawn })) : null));
   }
   parts.push(standingsEl(view));
   rerender($("replay-felt"), parts);
   rerender($("replay-hands"), handsBox(frame, null, (seat) => el("span", { class: "muted" }, t("seat.cards", { n: frame.hands[seat].length }))));
+}
+
+// The reader's seat in a table's game: the seat this browser took at the table, else the
+// server's `you` (the seat of the player this browser's session is); null for others.
+async function readerSeat(table, game) {
+  const held = seatAt(table);
+  if (held && held.token) return held.seat;
+  try {
+    const games = await api(`/api/tables/${encodeURIComponent(table)}/games`);
+    return games.find((g) => String(g.number) === String(game))?.you ?? null;
+  } catch (err) { return null; } // (the replay's own request says what went wrong)
 }
 
 async function main() {
@@ -227,7 +245,9 @@ async function main() {
       // are any integer) and the server would refuse the record it no longer matches.
       file.text().then((text) => showFairMark({ record: JSON.parse(text) })) // checked in the page
         .catch(() => showFairMark({ record: {} }));
-      show(await api("/api/replay", { method: "POST", raw: file }), { raw: file });
+      const replay = await api("/api/replay", { method: "POST", raw: file });
+      // A record of `usotsuki play` names its person "You": that seat is the reader's.
+      show(replay, { raw: file }, false, replay.names.includes("You") ? replay.names.indexOf("You") : null);
     } catch (err) {
       notice(err.code === "network" ? t("err.network")
         : ["bad_json", "bad_request", "error"].includes(err.code) || /^the record is not (valid JSON|UTF-8)/.test(err.message) ? t("replay.badFile")
@@ -243,8 +263,9 @@ async function main() {
     back.href = `/table.html?t=${encodeURIComponent(table)}`;
     back.hidden = false;
     try {
-      show(await api(`/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay`),
-        { table, game }, params.get("review") === "1");
+      const [replay, seat] = await Promise.all([
+        api(`/api/tables/${encodeURIComponent(table)}/games/${encodeURIComponent(game)}/replay`), readerSeat(table, game)]);
+      show(replay, { table, game }, params.get("review") === "1", seat);
       showFairMark({ table, game });
     } catch (err) { notice(errorText(err.code, err.params, err.message)); }
   }

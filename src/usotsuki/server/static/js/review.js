@@ -8,14 +8,14 @@ import { api } from "./api.js";
 import { callText, liarActionText } from "./cards.js";
 import { el, rerender } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
-import { displayName } from "./people.js";
+import { seatLabel } from "./people.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const POLL_MS = 600;
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
-let ctx = null; // {data, go, source: {table, game} | {record}}
+let ctx = null; // {data, go, source: {table, game} | {record}, you: the reader's seat or null}
 let analysis = null;
 let index = 0;
 let timer = null;
@@ -23,8 +23,8 @@ let failed = "";
 
 const $ = (id) => document.getElementById(id);
 
-export function attachReview({ data, go, source, auto = false }) {
-  ctx = { data, go, source, progress: auto ? { done: 0, total: null } : null };
+export function attachReview({ data, go, source, auto = false, you = null }) {
+  ctx = { data, go, source, you, progress: auto ? { done: 0, total: null } : null };
   analysis = null;
   failed = "";
   clearTimeout(timer);
@@ -69,8 +69,9 @@ function moveText(action) {
   return liarActionText(action);
 }
 
-// A player's name as the table shows it: a bot's in the reader's language ("ハナ（むずかしい）").
-function nameOf(seat) { return displayName(analysis.names[seat]); }
+// A player's name as the table shows it: a bot's in the reader's language ("ハナ（むずかしい）"),
+// the reader's own seat "You".
+function nameOf(seat) { return seatLabel(analysis.names, seat, ctx?.you); }
 
 function pct(x) { return x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`; }
 
@@ -139,7 +140,7 @@ function card(s) {
   const claims = analysis.game === "bluff" ? "review.calls" : "review.plays";
   const tests = analysis.game === "bluff" ? "review.challenges" : "review.doubts";
   return el("section", { class: "review-card" },
-    el("h3", {}, el("span", { class: "swatch", dataset: { seat: String(s.seat) } }), displayName(s.name)),
+    el("h3", {}, el("span", { class: "swatch", dataset: { seat: String(s.seat) } }), nameOf(s.seat)),
     el("dl", {},
       el("dt", {}, t("review.accuracy")), el("dd", {}, value(s.accuracy)),
       el("dt", {}, t("review.marks")), el("dd", {}, `?! ${s.marks.inaccuracy} · ? ${s.marks.mistake} · ?? ${s.marks.blunder}`),

@@ -377,6 +377,7 @@ export default {
   "err.bad_bot": "Unknown bot.",
   "err.table_cap": "This table has reached its cap of {max} moves.",
   "err.seat_taken": "That seat is taken.",
+  "err.reserved_name": "That name reads as a bot's or as a word of the pages (such as \"You\"): choose another.",
   "err.seats_empty": "Seats {seats} are still empty.",
   "err.table_full": "No seat is free at this table.",
   "err.started": "The game has already started.",

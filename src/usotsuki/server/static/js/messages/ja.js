@@ -377,6 +377,7 @@ export default {
   "err.bad_bot": "知らないボットです。",
   "err.table_cap": "このテーブルは上限の{max}手に達しました。",
   "err.seat_taken": "その席はふさがっています。",
+  "err.reserved_name": "その名前はボットの名前や画面の言葉（「あなた」など）と紛らわしいので使えません。別の名前にしてください。",
   "err.seats_empty": "{seats}番席がまだ空いています。",
   "err.table_full": "空いている席がありません。",
   "err.started": "ゲームはもう始まっています。",
