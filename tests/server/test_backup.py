@@ -17,10 +17,23 @@ from typing import Any
 import psycopg
 from live_helpers import LiveSeat, Server, free_port, play_live
 from pg_helpers import _as_postgres, new_database, pg_bin, throwaway_postgres
-from test_crash import SEED, open_table
+from test_crash import SEED
 from waits import wait_for
 
 from usotsuki.replay import replay_record
+
+
+def open_table(server: Server, game: str, rules: dict[str, Any]
+               ) -> tuple[str, list[str], list[LiveSeat]]:
+    """A table of three people, seated and started: its id, their tokens and seats."""
+    table = server.post("/api/tables", {"game": game, "seats": [{}, {}, {}], "rules": rules})
+    tokens = [server.post(f"/api/invites/{table['invite']}/join", {"name": f"p{i}"})["token"]
+              for i in range(3)]
+    seats = [LiveSeat(server, table["table_id"], t) for t in tokens]
+    server.post(f"/api/tables/{table['table_id']}/start", {"token": tokens[0]})
+    for s in seats:
+        s.until_state(0)
+    return table["table_id"], tokens, seats
 
 
 def goes_on(server: Server, table_id: str, tokens: list[str],
