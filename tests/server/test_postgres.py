@@ -5,12 +5,13 @@ from __future__ import annotations
 import time
 from itertools import count
 
+import psycopg
 import pytest
 import sqlalchemy.exc
 from fastapi.testclient import TestClient
 from pg_helpers import new_database
 from server_helpers import create
-from test_crash import play
+from test_crash import play, seat_tables
 
 from usotsuki.replay import replay_record
 from usotsuki.server.app import create_app
@@ -62,9 +63,13 @@ def _upgraded(url: str) -> str:
 
 def test_sigkill_and_restart_on_postgres(pg_server: str) -> None:
     rules = {"max_cards": 3}
-    crashed, crashed_events, bots = play(_upgraded(new_database(pg_server, "crashed")),
-                                         "bluff", rules, 10)
-    calm, calm_events, _ = play(_upgraded(new_database(pg_server, "calm")), "bluff", rules,
-                                None)
+    crashed_db = _upgraded(new_database(pg_server, "crashed"))
+    bots_table, tid, tokens = seat_tables(crashed_db, "bluff", rules)
+    # the same tables, ids and tokens in a copy: the same seed deals the same games
+    # (docs/fairness.md: the deals depend on the table's id)
+    with psycopg.connect(f"{pg_server}/postgres", autocommit=True) as conn:
+        conn.execute('CREATE DATABASE "calm" TEMPLATE "crashed"')
+    crashed, crashed_events, bots = play(crashed_db, bots_table, tid, tokens, 10)
+    calm, calm_events, _ = play(f"{pg_server}/calm", bots_table, tid, tokens, None)
     assert crashed == calm and crashed_events == calm_events
     assert bots is not None and replay_record(bots)["finished"]

@@ -270,7 +270,7 @@ def serve(
     db: Annotated[str | None, typer.Option(
         envvar="USOTSUKI_DB", show_envvar=True,
         help="SQLite file, or a postgresql://user@host/db URL "
-             "(default: ~/.local/share/usotsuki/server.sqlite3). A password belongs "
+             "(default: server.sqlite3 in ~/.local/share/usotsuki). A password belongs "
              "in the environment or a file, not here: the command line is public (ps).")]
     = None,
     db_file: Annotated[Path | None, typer.Option(
