@@ -3,6 +3,9 @@
 - :mod:`usotsuki.research.round` : one heads-up Bluff round as a two-player zero-sum game,
   its hands by rank, its chance weights and the truth of its calls, all from the core.
 - :mod:`usotsuki.research.cfr` : vectorised CFR+ and exact best responses on that game.
+- :mod:`usotsuki.research.evaluate` : the evaluation protocol for any policy: exact
+  exploitability on the shipped solved rounds, win shares against each level with 95%
+  intervals over a seeded game set.
 - :mod:`usotsuki.research.batched` : N Bluff games in lockstep (numpy), checked against the
   scalar core.
 """

@@ -77,6 +77,11 @@ class RoundResult:
     vs_solved: tuple[float, float]  # its expected payoff against the solution: first, second
     solved_value: float  # the round's value to the first caller (to compare vs_solved)
 
+    def line(self) -> str:
+        return (f"{self.round}: exploitability {self.exploitability:.2e}; vs solved "
+                f"{self.vs_solved[0]:+.4f} first (value {self.solved_value:+.4f}), "
+                f"{self.vs_solved[1]:+.4f} second (value {-self.solved_value:+.4f})")
+
 
 @dataclass(frozen=True, slots=True)
 class LevelResult:
@@ -89,11 +94,20 @@ class LevelResult:
     win_share: float
     ci95: tuple[float, float]  # Wilson score interval of the win share
 
+    def line(self) -> str:
+        return (f"vs {self.level}: win share {self.win_share:.3f} "
+                f"[{self.ci95[0]:.3f}, {self.ci95[1]:.3f}] over {self.games} games"
+                + (f" ({self.draws} without a winner)" if self.draws else ""))
+
 
 @dataclass(frozen=True, slots=True)
 class Report:
+    """Everything :func:`evaluate` measured, with what it needs to be reproduced."""
+
     game: str
     seed: int
+    samples: int  # draws per information state when a bot was read off
+    rules: str
     rounds: tuple[RoundResult, ...]
     levels: tuple[LevelResult, ...]
 
@@ -102,16 +116,7 @@ class Report:
 
     def lines(self) -> list[str]:
         """The report as text, one line per round and per level."""
-        out = []
-        for r in self.rounds:
-            out.append(f"{r.round}: exploitability {r.exploitability:.2e}; vs solved "
-                       f"{r.vs_solved[0]:+.4f} first (value {r.solved_value:+.4f}), "
-                       f"{r.vs_solved[1]:+.4f} second (value {-r.solved_value:+.4f})")
-        for lv in self.levels:
-            out.append(f"vs {lv.level}: win share {lv.win_share:.3f} "
-                       f"[{lv.ci95[0]:.3f}, {lv.ci95[1]:.3f}] over {lv.games} games"
-                       + (f" ({lv.draws} without a winner)" if lv.draws else ""))
-        return out
+        return [r.line() for r in self.rounds] + [lv.line() for lv in self.levels]
 
 
 @cache
@@ -183,23 +188,24 @@ def evaluate(policy: AnyBot | TabularPolicy, *, game: str = "bluff",
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     tabular = isinstance(policy, Mapping)
-    if rounds is None:
-        rounds = [r for r in SOLVED_ROUNDS if r in policy] if tabular else \
-            (SOLVED_ROUNDS if game == "bluff" else ())
+    if rounds is None and isinstance(policy, Mapping):
+        rounds = [r for r in SOLVED_ROUNDS if r in policy]
+    elif rounds is None:
+        rounds = SOLVED_ROUNDS if game == "bluff" else ()
     if rounds and game != "bluff":
         raise ValueError("the solved rounds are Bluff rounds: pass rounds=() for the Liar Game")
     round_rows = []
     for name in rounds:
         round_rows.append(round_result(name, policy, samples, seed))
         if progress:
-            progress(Report(game, seed, (round_rows[-1],), ()).lines()[0])
+            progress(round_rows[-1].line())
     level_rows = []
     for level in () if tabular else levels:
         assert not isinstance(policy, Mapping)
         level_rows.append(level_result(policy, level, game, games, seed, rules))
         if progress:
-            progress(Report(game, seed, (), (level_rows[-1],)).lines()[0])
-    return Report(game, seed, tuple(round_rows), tuple(level_rows))
+            progress(level_rows[-1].line())
+    return Report(game, seed, samples, rules, tuple(round_rows), tuple(level_rows))
 
 
 def load_policy(text: str, game: str) -> AnyBot | TabularPolicy:
