@@ -122,6 +122,8 @@ def test_the_policy_sees_only_legal_choices_and_both_seats() -> None:
 def test_bad_requests_are_refused_clearly() -> None:
     with pytest.raises(ValueError, match="not a solved round"):
         round_result("r6-2v1", RandomBot())
+    with pytest.raises(ValueError, match="no strategy for 'r5-1v1'"):
+        evaluate(solved_policy(("r4-1v1",)), rounds=("r5-1v1",))
     with pytest.raises(ValueError, match="Bluff rounds"):
         evaluate(make_bot("liar", "easy"), game="liar", rounds=("r4-1v1",))
     with pytest.raises(ValueError, match="at least 1"):

@@ -146,6 +146,9 @@ def round_result(name: str, policy: AnyBot | TabularPolicy, samples: int = 8,
                          f"{', '.join(SOLVED_ROUNDS)}")
     game, tree, solved = _round(name)
     if isinstance(policy, Mapping):
+        if name not in policy:
+            raise ValueError(f"the tabular policy has no strategy for {name!r} (it covers "
+                             f"{', '.join(policy) or 'no round'})")
         strategy = policy[name]
     else:
         strategy = bot_strategy(game, policy, samples, seed, tree)
