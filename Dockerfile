@@ -1,7 +1,8 @@
 # The usotsuki game server: one worker (`usotsuki serve`). deploy/compose.yaml runs three
 # of them with PostgreSQL, Redis and nginx (docs/deploy.md).
 # Every package and version comes from uv.lock (`uv sync --locked`: the build fails if
-# the lock is behind pyproject.toml): serve.py builds on uvicorn's internals.
+# the lock is behind pyproject.toml): serve.py builds on uvicorn's internals. The image is the
+# core and the `server` extra (its web and database libraries), without the research ones.
 FROM python:3.11-slim AS build
 
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 UV_PYTHON_DOWNLOADS=never \
@@ -11,10 +12,10 @@ RUN pip install uv==0.13.9
 WORKDIR /app
 # The dependencies first: this layer is rebuilt only when the lock changes.
 COPY pyproject.toml uv.lock ./
-RUN uv sync --locked --no-dev --no-install-project
+RUN uv sync --locked --no-dev --extra server --no-install-project
 COPY README.md LICENSE setup.py ./
 COPY src ./src
-RUN uv sync --locked --no-dev --no-editable
+RUN uv sync --locked --no-dev --extra server --no-editable
 
 FROM python:3.11-slim
 

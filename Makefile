@@ -17,6 +17,11 @@ export UV_PYTHON_DOWNLOADS := never
 # compile fastapi, sqlalchemy and the rest from source again. (pip compiles by default.)
 export UV_COMPILE_BYTECODE := 1
 UV_SYNC = $(UV) sync -q --inexact -p $(PYTHON)
+# Every extra: the server, the research environments, the developers' tools. (The core
+# alone, `pip install .`, has neither the server's web and database libraries nor the
+# environments' frameworks: tests/test_install.py.)
+EXTRAS := --extra server --extra research --extra dev
+PIP_EXTRAS := server,research,dev
 # The compiled cores (mypyc, issue 15; setup.py, src/usotsuki/_native.py): built when
 # .venv is made, rebuilt only when a core source changes (the build is cached in place).
 NATIVE_STAMP := $(VENV)/.native-build
@@ -26,7 +31,7 @@ CORE_SOURCES := setup.py src/usotsuki/_native.py $(wildcard src/usotsuki/cards.p
 # The rules and conformance tests, run again on the pure-Python cores by `make test`.
 PURE_TESTS := tests/bluff tests/liar tests/core tests/test_golden.py
 
-.PHONY: setup run test test-faults lint bench clean browser postgres native vendor-axe dist
+.PHONY: setup run test test-faults lint bench clean browser postgres native vendor-axe dist api-docs
 
 $(UV):
 	@$(PYTHON) -m venv .uv && .uv/bin/python -m pip install -q --disable-pip-version-check uv \
@@ -34,20 +39,20 @@ $(UV):
 
 $(STAMP): pyproject.toml uv.lock | $(UV)
 	@if [ -x $(UV) ]; then \
-		$(UV_SYNC) --locked --extra dev || { echo "uv.lock is behind pyproject.toml: re-locking"; \
-			$(UV) lock -q -p $(PYTHON) && $(UV_SYNC) --extra dev; }; \
+		$(UV_SYNC) --locked $(EXTRAS) || { echo "uv.lock is behind pyproject.toml: re-locking"; \
+			$(UV) lock -q -p $(PYTHON) && $(UV_SYNC) $(EXTRAS); }; \
 	else \
 		$(PYTHON) -m venv $(VENV) && \
 		$(PY) -m pip install -q --disable-pip-version-check -U pip && \
 		$(PYTHON) scripts/lock_constraints.py uv.lock > $(VENV)/constraints.txt && \
-		$(PY) -m pip install -q --disable-pip-version-check -c $(VENV)/constraints.txt -e '.[dev]'; \
+		$(PY) -m pip install -q --disable-pip-version-check -c $(VENV)/constraints.txt -e '.[$(PIP_EXTRAS)]'; \
 	fi
 	touch $@
 
 $(BENCH_STAMP): $(STAMP)
-	@if [ -x $(UV) ]; then $(UV_SYNC) --locked --extra dev --extra bench; \
+	@if [ -x $(UV) ]; then $(UV_SYNC) --locked $(EXTRAS) --extra bench; \
 	else $(PY) -m pip install -q --disable-pip-version-check -c $(VENV)/constraints.txt \
-		-e '.[dev,bench]'; fi
+		-e '.[$(PIP_EXTRAS),bench]'; fi
 	touch $@
 
 # Rebuild the compiled cores when their sources changed since the build (a stale build is
@@ -124,6 +129,14 @@ vendor-axe:
 # pure, all passing the conformance records (scripts/check_dist.sh; minutes: three builds).
 dist: setup
 	scripts/check_dist.sh
+
+# The API reference, generated from the docstrings (pdoc): build/api-docs/index.html. The
+# schema migrations are scripts Alembic runs, not an API: left out.
+API_DOCS := build/api-docs
+api-docs: setup
+	rm -rf $(API_DOCS)
+	$(PY) -m pdoc --docformat restructuredtext -o $(API_DOCS) usotsuki '!usotsuki.server.migrations'
+	@echo "API reference: $(API_DOCS)/index.html"
 
 # BENCH_ARGS: options of benchmarks/run.py, e.g. --only openspiel/liars_dice,bluff/,liar/push/
 # for the cores' rows alone (and their pure-Python run) without the bots and the server.

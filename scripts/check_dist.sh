@@ -49,7 +49,8 @@ check() {
 		    sys.exit(f"  expected the {sys.argv[1]} cores")
 		EOF
 	)
-	# the schema's migrations ship too: a new database upgraded to the code's revision
+	# the schema's migrations ship too (the server extra is installed with the package): a
+	# new database upgraded to the code's revision
 	(cd "$WORK" && "$venv/bin/usotsuki" db upgrade --db "$venv/schema.sqlite3" \
 		&& "$venv/bin/usotsuki" db current --db "$venv/schema.sqlite3") | sed 's/^/  /'
 	for dir in "$ROOT/tests/conformance" "$ROOT/tests/conformance/b13"; do
@@ -101,19 +102,19 @@ EOF
 
 say "the wheel in a fresh environment"
 fresh_venv "$WORK/wheel"
-install "$WORK/wheel" "$wheel"
+install "$WORK/wheel" "usotsuki[server] @ file://$wheel"
 check "$WORK/wheel" compiled
 
 [ "${1:-}" = "--wheel-only" ] && exit 0
 
 say "the sdist with a C compiler"
 fresh_venv "$WORK/sdist"
-install "$WORK/sdist" "$sdist"
+install "$WORK/sdist" "usotsuki[server] @ file://$sdist"
 check "$WORK/sdist" compiled
 
 say "the sdist with no C compiler (CC=false)"
 fresh_venv "$WORK/sdist-cc"
-CC=false install "$WORK/sdist-cc" "$sdist"
+CC=false install "$WORK/sdist-cc" "usotsuki[server] @ file://$sdist"
 check "$WORK/sdist-cc" pure
 
 say "dist: all checks passed"

@@ -136,3 +136,30 @@ def test_no_leak_other_hands_do_not_change_a_seats_information() -> None:
         seen.append((state.information_state_string(0), state.information_state_tensor(0),
                      state.observation_string(1), state.observation_tensor(1)))
     assert seen[0] == seen[1]
+
+
+def _first_caller_and_sizes(game: object) -> tuple[int, tuple[int, ...]]:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state.current_player(), tuple(len(hand) for hand in state.core.hands)
+
+
+def test_round_hands_are_by_seat_and_seat_1_calls_first_by_default() -> None:
+    """docs/research.md: with the default dealer 0, `hand0=1, hand1=2` is the solver's
+    r4-2v1 (first caller's hand first); the solver's own loader uses dealer 1."""
+    from usotsuki.research.round import RoundSpec
+    from usotsuki.research.spiel import load
+
+    game = pyspiel.load_game("python_usotsuki_bluff",
+                             {"round": True, "ranks": 4, "hand0": 1, "hand1": 2})
+    first, sizes = _first_caller_and_sizes(game)
+    assert (first, sizes) == (1, (1, 2))
+    assert RoundSpec(4, (sizes[first], sizes[1 - first])).name == "r4-2v1"
+    for name, params in (("r4-1v2", {"hand0": 2, "hand1": 1}),
+                         ("r4-1v2", {"dealer": 1, "hand0": 1, "hand1": 2})):
+        first, sizes = _first_caller_and_sizes(
+            pyspiel.load_game("python_usotsuki_bluff", {"round": True, "ranks": 4, **params}))
+        assert RoundSpec(4, (sizes[first], sizes[1 - first])).name == name
+    first, sizes = _first_caller_and_sizes(load(RoundSpec(4, (2, 1)), envs=True))
+    assert (first, sizes[first]) == (0, 2)

@@ -82,6 +82,7 @@ def test_the_dockerfile_installs_what_uv_lock_pins() -> None:
     installs = [r for r in runs if re.search(r"\b(pip|uv) (install|sync)\b", r)]
     syncs = [r for r in installs if "uv sync" in r]
     assert len(syncs) == 2 and all("--locked" in r and "--no-dev" in r for r in syncs)
+    assert all("--extra server" in r for r in syncs)  # the core alone cannot serve
     # pip installs uv alone, at a pinned version; nothing else comes from outside the lock
     assert [r for r in installs if r not in syncs] == [
         next(r for r in runs if re.fullmatch(r"pip install uv==[\d.]+", r))]

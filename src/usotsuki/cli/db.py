@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from usotsuki.cli.extras import needs_server
+
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
@@ -133,5 +135,5 @@ def add_to(app: typer.Typer, command: type, group: type) -> None:
     db_app = typer.Typer(cls=group, no_args_is_help=True,
                          help="The server's database: schema migrations and compaction.")
     for function in (upgrade, downgrade, current, compact):
-        db_app.command(cls=command)(function)
+        db_app.command(cls=command)(needs_server(f"db {function.__name__}")(function))
     app.add_typer(db_app, name="db")

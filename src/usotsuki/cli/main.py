@@ -11,6 +11,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from usotsuki import __version__
 from usotsuki.cli.db import add_to as add_db_commands
+from usotsuki.cli.extras import require_server
 
 
 def _tidy(param: Any) -> None:
@@ -356,6 +357,7 @@ def serve(
     = 10,
 ) -> None:
     """Run the game server: tables, invites, play over WebSockets (see /docs)."""
+    require_server("serve")
     from usotsuki.server.serve import Deployment, Limits, database_url, run_server
 
     try:
