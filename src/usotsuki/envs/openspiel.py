@@ -333,7 +333,7 @@ _LIAR_TYPE = pyspiel.GameType(
     max_num_players=8,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,  # a whole game's history has no fixed size
+    provides_information_state_tensor=False,  # a whole match's history has no useful bound
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_LIAR_DEFAULTS,
@@ -380,12 +380,26 @@ class ChanceShuffle(FlushRng):
         return (ChanceShuffle, (self.orders,))
 
 
+class Committed(NamedTuple):
+    """One completed player action of a history: the core's state it was taken in and
+    the action. The links run from the newest back (``earlier``), shared by all states
+    that continue the same history."""
+
+    core: LiarState
+    action: liar.Action
+    earlier: Committed | None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Committed:
+        return self
+
+
 class LiarNode(NamedTuple):
     """An OpenSpiel Liar state's value. ``core`` is the core's state (None before the
     first game is dealt); ``dealt``: the deal in progress (hands, then the stock top
     first); ``selected``: cards put aside for a play or give; ``pending``: a player's
     action waiting for the order of the flush it causes (L8), built card by card in
-    ``order``; ``done``: the places of the finished games of a match."""
+    ``order``; ``done``: the places of the finished games of a match; ``past``: the
+    completed player actions so far, newest first (perfect recall)."""
 
     core: LiarState | None
     dealt: tuple[tuple[Card, ...], ...]
@@ -395,6 +409,7 @@ class LiarNode(NamedTuple):
     order: tuple[int, ...]
     done: tuple[tuple[tuple[int, ...], ...], ...]
     player: int
+    past: Committed | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LiarNode:
         return self  # immutable all the way down
@@ -425,8 +440,8 @@ class LiarSetup:
 
     def node(self, core: LiarState | None, dealt: tuple[tuple[Card, ...], ...],
              selected: tuple[Card, ...], pending: liar.Action | None, shuffle_size: int,
-             order: tuple[int, ...], done: tuple[tuple[tuple[int, ...], ...], ...]
-             ) -> LiarNode:
+             order: tuple[int, ...], done: tuple[tuple[tuple[int, ...], ...], ...],
+             past: Committed | None = None) -> LiarNode:
         if pending is not None or core is None or \
                 (core.is_over and len(done) < self.games):
             player = _CHANCE
@@ -435,7 +450,7 @@ class LiarSetup:
         else:
             assert core.to_move is not None
             player = core.to_move
-        return LiarNode(core, dealt, selected, pending, shuffle_size, order, done, player)
+        return LiarNode(core, dealt, selected, pending, shuffle_size, order, done, player, past)
 
     def max_length(self) -> int:
         """Player decisions at most: each counted turn (L11) takes at most a hand's cards
@@ -541,7 +556,7 @@ class LiarGameState(pyspiel.State):  # type: ignore[misc]
         else:  # O7: the match's next game; its exchanges come first
             core = liar.next_game(node.core, hands, stock).state
         self._node = setup.node(core, ((),) * (setup.players + 1), (), None, 0, (),
-                                node.done)
+                                node.done, node.past)
 
     def _act(self, action: int) -> None:
         node = self._node
@@ -565,14 +580,16 @@ class LiarGameState(pyspiel.State):  # type: ignore[misc]
             new = liar.apply(replace(core, rng=ChanceShuffle(orders)), action).state
         except _NeedShuffle as need:
             if need.size > 1:
-                self._node = setup.node(core, node.dealt, (), action, need.size, (), node.done)
+                self._node = setup.node(core, node.dealt, (), action, need.size, (), node.done,
+                                        node.past)
                 return
             new = liar.apply(replace(core, rng=ChanceShuffle(((0,),))), action).state
         done = node.done
         if new.is_over:
             assert new.standings is not None
             done = (*done, new.standings)
-        self._node = setup.node(new, node.dealt, (), None, 0, (), done)
+        self._node = setup.node(new, node.dealt, (), None, 0, (), done,
+                                Committed(core, action, node.past))
 
     def _legal_actions(self, player: int) -> list[int]:
         assert player >= 0
@@ -615,10 +632,29 @@ class LiarGameState(pyspiel.State):  # type: ignore[misc]
                 f"{extra}")
 
 
+def _liar_view_text(view: liar.LiarView, private: bool, markov: bool) -> str:
+    """A canonical text of a seat's view; ``private`` False leaves out what only the seat
+    knows; ``markov`` leaves out the game's past (its doubts and the turn count)."""
+    data = view.to_json()
+    for name in ("doubts", "turns") if markov else ():
+        data.pop(name)
+    if not private:
+        data["hand"] = None
+        data["own_places"] = []
+        for play in data["field"]:
+            play["cards"] = None
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 class LiarObserver:
-    """OpenSpiel's Python observer over :class:`LiarCodec`. The string: with perfect
-    recall the view's canonical string (:func:`usotsuki.liar.info_key`) and the cards
-    selected so far; without, the same for the observation tensor's contents."""
+    """OpenSpiel's Python observer over :class:`LiarCodec`.
+
+    The observation (``perfect_recall`` False) is Markov: the seat's view now, without the
+    game's doubts and turn count, and the cards selected so far. The information state
+    (``perfect_recall``) is the seat's whole observed history: its view at each completed
+    player action of the match, oldest first, with the action when the seat took it, then
+    its view now and the cards selected so far. Chance (deals, flush orders) shows only
+    through the views that follow it, as it does at the table."""
 
     def __init__(self, setup: LiarSetup, iig_obs_type: Any,
                  params: dict[str, Any] | None) -> None:
@@ -647,19 +683,21 @@ class LiarObserver:
         if view is None:
             return f"seat {player} waiting for the deal"
         selected = state.selected if player == state.current_player() else ()
-        if self.history and self.private:
-            key = liar.info_key(view)
-        else:
-            data = view.to_json()
-            for name in ("doubts",) if self.history else ("doubts", "turns"):
-                data.pop(name)
-            if not self.private:
-                data["hand"] = None
-                data["own_places"] = []
-                for play in data["field"]:
-                    play["cards"] = None
-            key = json.dumps(data, sort_keys=True, separators=(",", ":"))
-        return key + " selected " + " ".join(str(c) for c in selected)
+        now = _liar_view_text(view, self.private, not self.history)
+        now += " selected " + " ".join(str(c) for c in selected)
+        if not self.history:
+            return now
+        lines: list[str] = []
+        step = state._node.past
+        while step is not None:
+            line = _liar_view_text(liar.view(step.core, player), self.private, False)
+            if self.private and step.core.to_move == player:
+                line += " did " + liar.format_action(step.action)
+            lines.append(line)
+            step = step.earlier
+        lines.reverse()
+        lines.append(now)
+        return "\n".join(lines)
 
 
 pyspiel.register_game(_LIAR_TYPE, LiarGame)

@@ -8,8 +8,10 @@ classes and owed gives, whose turn and what they may do. And what only this seat
 cards of its own plays on the field, and where the cards it played face down (or gave in
 an O7 exchange) certainly are now (``own_places``: under the stock, or drawn whole into a
 seat's hand). Never another seat's cards, the stock's order, the seed or the generator's
-state. Two histories the seat cannot tell apart give equal views, so :func:`info_key` is
-an information state (OpenSpiel ``information_state_string``).
+state. Two histories the seat cannot tell apart give equal views; the converse does not
+hold (a flushed field's plays are gone from it), so a view is what the seat sees now and
+a perfect-recall information state is the sequence of its views along the history
+(:mod:`usotsuki.envs.openspiel`).
 """
 
 from __future__ import annotations
@@ -163,6 +165,5 @@ def _view(state: LiarState, seat: int | None, hand: tuple[Card, ...] | None) -> 
 
 
 def info_key(v: LiarView) -> str:
-    """A canonical string of the view (OpenSpiel ``information_state_string``): two views
-    are equal exactly when their keys are."""
+    """A canonical string of the view: two views are equal exactly when their keys are."""
     return json.dumps(v.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
