@@ -57,6 +57,13 @@ class CreateTable(Body):
     rated: bool = Field(False, description="A rated table (docs/ratings.md): accounts "
                         "only, hints off, turn_seconds required; at least one person's "
                         "seat.")
+    visibility: Literal["public", "invite"] = Field(
+        "invite", description="public: listed in the lobby, anyone may join; invite: "
+        "only people with the invite link.")
+    chat: bool | None = Field(None, description="Table chat; absent: on at invite-only "
+                              "tables, off at public ones. The host may turn it off later.")
+    hints: bool = Field(True, description="Whether seats may ask for hints (never at "
+                        "rated tables).")
 
 
 class SeatInfo(BaseModel):

@@ -186,6 +186,21 @@ class Table:
         return bool(self.config.get("rated", False))
 
     @property
+    def visibility(self) -> str:
+        """public (listed in the lobby, anyone may join) or invite (by link only)."""
+        return str(self.config.get("visibility", "invite"))
+
+    @property
+    def chat_on(self) -> bool:
+        """Whether the table's chat is on (tables made before chat existed: on)."""
+        return bool(self.config.get("chat", True))
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether seats may ask for hints: the host's choice, never at rated tables."""
+        return bool(self.config.get("hints", True)) and not self.rated
+
+    @property
     def bots_only(self) -> bool:
         return all(s.bot is not None for s in self.seats)
 

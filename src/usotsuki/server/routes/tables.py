@@ -60,6 +60,9 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
         config["turn_seconds"] = body.turn_seconds
     if body.rated:
         config["rated"] = True
+    config["visibility"] = body.visibility
+    config["chat"] = body.visibility == "invite" if body.chat is None else body.chat
+    config["hints"] = body.hints and not body.rated
     lobby = _lobby(request)
     address = request.client.host if request.client is not None else None
     table, host_token = await lobby.create(body.game, config, bots, address)
