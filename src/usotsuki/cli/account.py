@@ -25,6 +25,7 @@ from rich.markup import escape
 from usotsuki.bluff.state import call_cards
 from usotsuki.cards import Card
 from usotsuki.cli.liar_render import cards_text
+from usotsuki.cli.rule_refs import see_rules
 from usotsuki.cli.stderr import print_error
 from usotsuki.cli.text import fit
 from usotsuki.cli.you import as_read_by, you_seat
@@ -159,7 +160,7 @@ def error_line(error: dict[str, Any], kind: str | None, seats: Seats) -> str:
                      else seats[int(m.group(1))], text)
     text = _HAND.sub(lambda m: f"{seats.possessive(int(m.group(1)))} hand", text)
     at = f" at {', '.join(where)}" if where else ""
-    return f"[bold red]error[/bold red]{at}{action}: {text}"
+    return f"[bold red]error[/bold red]{at}{action}: {text}{see_rules(message)}"
 
 
 def legal_text(kind: str | None, legal: Any) -> str:

@@ -26,6 +26,7 @@ from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
 from usotsuki.cli.loop import BAD_OPTIONS, Session, check_common, make_bots, make_player, play
 from usotsuki.cli.prompt import words_after
+from usotsuki.cli.rule_refs import IN_GAME, see_rules
 from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.text import fit
 from usotsuki.core.errors import UsotsukiError
@@ -202,10 +203,10 @@ class BluffScreen:
                 f"true when the cards of all hands together hold it (B8). The loser takes "
                 f"one more card next round and is out on losing with {v.max_cards} (B2-B3)."
                 + ("" if v.ranks == 13 else f" Short deck: {RANKS[13 - v.ranks]} to A, "
-                   f"{4 * v.ranks} cards; only calls it can hold (B13)."))
+                   f"{4 * v.ranks} cards; only calls it can hold (B13).") + "\n" + IN_GAME)
 
     def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
-        text = (f"[red]{escape(str(exc))}[/red]{did_you_mean}  "
+        text = (f"[red]{escape(str(exc))}[/red]{see_rules(str(exc), 'rules')}{did_you_mean}  "
                 f"[dim](you may type {self.may(session)}; 'help' for examples)[/dim]")
         if len(session.legal()) == 1:
             text += "\nNothing is stronger: you must [bold]challenge[/bold]."

@@ -25,6 +25,7 @@ from usotsuki.bots.base import AnyBot, make_bot
 from usotsuki.chance import game_rng
 from usotsuki.cli import liar_render as render
 from usotsuki.cli.loop import BAD_OPTIONS, Session, check_common, make_bots, make_player, play
+from usotsuki.cli.rule_refs import IN_GAME, explained, see_rules
 from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.text import plural
 from usotsuki.core.errors import UsotsukiError
@@ -233,10 +234,14 @@ class LiarScreen:
 
     def rules_text(self, session: Session) -> str:
         assert isinstance(session, LiarSession)
-        return render.rules_text(session.rules, self.games)
+        in_force = [code for name, code in render.HOUSE_RULE_NUMBERS.items()
+                    if getattr(session.rules, name)]
+        return "\n".join([render.rules_text(session.rules, self.games), *explained(in_force),
+                          IN_GAME])
 
     def error_text(self, exc: UsotsukiError, session: Session, did_you_mean: str) -> str:
-        return (f"[red]{render.name_seats(str(exc), self.names)}[/red]{did_you_mean}  "
+        return (f"[red]{render.name_seats(str(exc), self.names)}[/red]"
+                f"{see_rules(str(exc), 'rules')}{did_you_mean}  "
                 f"[dim](you may {self.may(session)}; 'help' for examples)[/dim]")
 
     def suggest(self, session: Session) -> Any:

@@ -38,6 +38,7 @@ from rich.table import Table
 from usotsuki.bots.base import AnyBot, make_bot
 from usotsuki.cli.prompt import LineReader, NextWords
 from usotsuki.cli.records import check_writable, save_record
+from usotsuki.cli.rules import run_rules
 from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.core.errors import UsotsukiError, must_be
 from usotsuki.core.events import Event
@@ -51,7 +52,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("hint", "what the {adviser} bot would do in your place (it sees only your view)"),
     ("auto", "let the {adviser} bot make this move for you (the move 'hint' names)"),
     ("table", "show the table again"),
-    ("rules", "the rules in force"),
+    ("rules", "the rules in force; 'rules B5' shows rule B5 with a worked example"),
     ("help", "this text"),
     ("quit", "leave (with --save the record so far stays saved)"),
 )
@@ -200,6 +201,8 @@ class Player:
                 screen.show_table(session)
             elif word == "rules":
                 self.console.print(escape(screen.rules_text(session)))
+            elif word.split()[0] == "rules":
+                run_rules(word.split()[1:], self.console, self.errors)
             elif word == "hint":
                 self.print_lines(screen.hint_lines(session, self.suggestion(session)))
             elif word == "auto":

@@ -182,6 +182,18 @@ def replay(
 
 
 @app.command(cls=Command)
+def rules(
+    codes: Annotated[list[str] | None, typer.Argument(
+        metavar="[CODE]...", help="Rule codes as messages cite them: B5, L9, O6 ...",
+        show_default=False)] = None,
+) -> None:
+    """The rules: each code's text with a worked example; alone, every rule in a line."""
+    from usotsuki.cli.rules import run_rules
+
+    raise typer.Exit(run_rules(codes or []))
+
+
+@app.command(cls=Command)
 def verify(
     file: Annotated[Path, typer.Argument(help="A game record with its 'fairness' object.",
                                          show_default=False)],

@@ -11,6 +11,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from usotsuki.cli.rule_refs import see_rules
+
 
 def error_console() -> Console:
     return Console(stderr=True, highlight=False)
@@ -18,4 +20,4 @@ def error_console() -> Console:
 
 def print_error(console: Console, message: str) -> None:
     """``message`` (plain text) as an error line; paths in it stay whole."""
-    console.print(f"[red]{escape(message)}[/red]", soft_wrap=True)
+    console.print(f"[red]{escape(message)}[/red]{see_rules(message)}", soft_wrap=True)

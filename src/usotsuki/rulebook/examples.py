@@ -148,11 +148,12 @@ class Example:
     refused: dict[str, Any] | None = None
     legal: Any = None
     to_move: int | None = None
+    standings: list[list[int]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "rules": self.rules,
                 "deals": self.deals, "steps": self.steps, "refused": self.refused,
-                "legal": self.legal, "to_move": self.to_move}
+                "legal": self.legal, "to_move": self.to_move, "standings": self.standings}
 
 
 def _step_json(step: ReplayStep[Any]) -> dict[str, Any]:
@@ -173,6 +174,15 @@ def _report(game: str, record: dict[str, Any]) -> dict[str, Any]:
     return (bluff.replay_report if game == "bluff" else liar.replay_report)(record)
 
 
+def replay_steps(code: str) -> list[ReplayStep[Any]]:
+    """Every step of the example's record as the game's own ``replay`` takes it."""
+    record = SCRIPTS[code].record
+    steps: list[ReplayStep[Any]] = []
+    replayer = bluff.replay if record["game"] == "bluff" else liar.replay
+    replayer(record, on_step=steps.append)  # type: ignore[operator]
+    return steps
+
+
 @functools.cache
 def worked_example(code: str) -> dict[str, Any]:
     """The example of rule ``code`` as the cores played it (JSON; the same every time).
@@ -183,10 +193,7 @@ def worked_example(code: str) -> dict[str, Any]:
     record = script.record
     game = record["game"]
     example = Example(game, record["players"], dict(record.get("rules") or {}))
-    steps: list[ReplayStep[Any]] = []
-    replayer = bluff.replay if game == "bluff" else liar.replay
-    replayer(record, on_step=steps.append)  # type: ignore[operator]
-    for step in steps:
+    for step in replay_steps(code):
         if step.actor is None:
             example.deals.append({**_deal_json(game, record, step.number),
                                   "step": len(example.steps),
@@ -198,6 +205,7 @@ def worked_example(code: str) -> dict[str, Any]:
         example.refused = {"seat": None, "action": None, "message": report["error"]["message"]}
         return example.to_json()
     example.to_move = report["to_move"]
+    example.standings = report["standings"]
     if script.refuse is not None:
         example.refused = _refusal(game, record, script.refuse, report["to_move"])
     if script.legal:
