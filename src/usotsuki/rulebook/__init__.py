@@ -31,14 +31,14 @@ def texts() -> dict[str, dict[str, Any]]:
 
 def entry(code: str) -> dict[str, Any]:
     """Everything shown for one rule, as JSON: ``code``, ``game``, ``title``, ``line``,
-    ``text`` (``en``: RULES.md's Markdown; ``ja``), ``caption`` and ``example``.
+    ``text`` (``en``: RULES.md's Markdown, without its bullet; ``ja``), ``caption`` and ``example``.
 
     :raises KeyError: for a code the rule book does not have.
     """
     rule = rules()[code.upper()]
     words = texts()[rule.code]
     return {"code": rule.code, "game": rule.game, "title": words["title"],
-            "line": words["line"], "text": {"en": rule.text, "ja": words["text"]["ja"]},
+            "line": words["line"], "text": {"en": rule.body, "ja": words["text"]["ja"]},
             "caption": words["example"], "example": worked_example(rule.code)}
 
 

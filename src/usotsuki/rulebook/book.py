@@ -28,6 +28,12 @@ class Rule:
     text: str
 
     @property
+    def body(self) -> str:
+        """The text as a paragraph of its own: the bullet and its indent taken off."""
+        first, *rest = self.text.splitlines()
+        return "\n".join([first.removeprefix("- "), *(line.removeprefix("  ") for line in rest)])
+
+    @property
     def game(self) -> str:
         """``bluff`` or ``liar``: B rules are Bluff's, L and O (house rules) the Liar Game's."""
         return GAMES[self.code[0]]

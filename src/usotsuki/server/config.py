@@ -8,6 +8,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from usotsuki.rulebook import cited
+
 
 class Refused(Exception):
     """A command that cannot be done: a clear message, and nothing changed."""
@@ -24,6 +26,13 @@ class Refused(Exception):
         # Set on a retryable refusal (``unavailable``): seconds to wait before the same
         # command (an action with the same ``key``) is sent again.
         self.retry_after = retry_after
+
+
+def cited_rules(message: str) -> dict[str, Any]:
+    """A refusal's ``params`` for a rules core's message that cites rule codes:
+    ``{"rules": ["B5", "B7"]}`` (a page links each to the rules page), else ``{}``."""
+    codes = cited(message)
+    return {"rules": codes} if codes else {}
 
 
 class Clock(Protocol):

@@ -34,7 +34,7 @@ from usotsuki.server import fair_deals
 from usotsuki.server.audience import Audience
 from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
-from usotsuki.server.config import Clock, Refused, Settings
+from usotsuki.server.config import Clock, Refused, Settings, cited_rules
 from usotsuki.server.fair_deals import FairGame
 from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.health import unavailable, unreachable
@@ -787,7 +787,7 @@ class Table:
         except Refused:
             raise
         except UsotsukiError as exc:  # InvalidNotation, IllegalAction: said to the actor only
-            raise Refused("illegal", str(exc)) from None
+            raise Refused("illegal", str(exc), params=cited_rules(str(exc))) from None
         self.turns.schedule()  # first: the state published holds the turn's clock
         self._published = time.perf_counter()
         self.tell(fresh)

@@ -11,6 +11,7 @@ from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
+from usotsuki.server.config import cited_rules
 from usotsuki.server.identity import current_player
 from usotsuki.server.names import reserved_at_table
 from usotsuki.server.retention import Records
@@ -46,9 +47,9 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
         game_entry(body.game).check_config(players, body.rules, body.games)
     except MissingOption as exc:  # the page names both options in its own language
         raise Refused("bad_rules", str(exc), 400,
-                      {"option": exc.option, "needs": exc.needs}) from None
+                      {"option": exc.option, "needs": exc.needs, **cited_rules(str(exc))}) from None
     except (InvalidRules, ValueError) as exc:
-        raise Refused("bad_rules", str(exc)) from None
+        raise Refused("bad_rules", str(exc), params=cited_rules(str(exc))) from None
     known = bot_names(body.game)
     bots = [s.bot for s in body.seats]
     for bot in bots:

@@ -1,5 +1,6 @@
 // Home page: choose the game, house rules and seats; create the table and sit at seat 0.
 import { api, lastName, onRetrying, rememberName, rememberSeat } from "./api.js";
+import { ruleLinks } from "./rulelinks.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
 import { chosenName, me, onMe, rename } from "./me.js";
 import { onRatedChange, rated } from "./rated.js";
@@ -228,6 +229,8 @@ async function create(event) {
     location.href = `/table.html?t=${encodeURIComponent(created.table_id)}`;
   } catch (e) {
     errorBox.textContent = e.code === "network" ? t("err.network") : errorText(e.code, e.params, e.message);
+    const links = ruleLinks(e.params?.rules);
+    if (links) errorBox.append(links);
     button.disabled = false;
   }
 }

@@ -7,10 +7,12 @@ import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
 import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
+import rulesEn from "./messages/rules.en.js";
+import rulesJa from "./messages/rules.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

@@ -11,6 +11,7 @@ import {
   selectable, selectedCards, toggleCard,
 } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
+import { ruleLinks } from "./rulelinks.js";
 import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
@@ -69,15 +70,18 @@ function allNames() { return (info?.seats || []).map((_, i) => seatName(i)); }
 
 function mySeat() { return mine && mine.token ? mine.seat : null; }
 
-function notice(text) {
+// ``rules``: the codes a refusal cites (params.rules), each linked to its rule.
+function notice(text, rules = null) {
   const box = $("notice");
   box.textContent = text;
+  const links = ruleLinks(rules);
+  if (links) box.append(links);
   box.hidden = !text;
   if (text) setTimeout(() => { if (box.textContent === text) box.hidden = true; }, 6000);
 }
 
 function errNotice(e) {
-  notice(e.code === "network" ? t("err.network") : errorText(e.code, e.params, e.message));
+  notice(e.code === "network" ? t("err.network") : errorText(e.code, e.params, e.message), e.params?.rules);
 }
 
 function setConn(key) { $("conn").textContent = t(key); $("conn").dataset.state = key; }
@@ -180,7 +184,7 @@ function answered(m) {
   const resent = pending.tries > 0 || pending.sentOn !== connects;
   pending = null;
   busy(false);
-  if (!(resent && PASSED.has(m.code))) notice(errorText(m.code, m.params, m.message));
+  if (!(resent && PASSED.has(m.code))) notice(errorText(m.code, m.params, m.message), m.params?.rules);
 }
 
 const MOVES = new Set(["called", "challenged", "played", "passed", "doubted", "accepted", "gave"]);
@@ -208,7 +212,7 @@ function onMessage(m) {
       if (m.code === "unavailable") { // the socket is closing: come back after the hint
         retryHint = m.retry_after ?? null; comingBack = true; busy(true); return;
       }
-      if (m.code !== "left") notice(errorText(m.code, m.params, m.message));
+      if (m.code !== "left") notice(errorText(m.code, m.params, m.message), m.params?.rules);
       return;
     case "hurry": if (!m.granted) notice(t("table.hurryRefused")); return;
     default: return;
