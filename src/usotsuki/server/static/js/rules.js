@@ -84,21 +84,20 @@ function legalText(game, legal) {
 
 function exampleEl(rule) {
   const ex = rule.example;
-  const steps = ex.steps.map((step, i) => {
-    const deals = ex.deals.map((d, n) => [d, n]).filter(([d]) => d.step === i);
-    return [...deals.map(([d, n]) => dealEl(d, n + 1, ex.game)),
-      el("li", {}, el("code", {}, step.action), " ", eventsEl(step.events))];
-  });
   const parts = [el("p", { class: "rule-caption" }, rule.caption[lang()])];
   const options = Object.entries(ex.rules).filter(([, v]) => v !== false);
   if (options.length) {
     parts.push(el("p", { class: "muted" }, t("rules.options"), " ",
       options.map(([k, v]) => (v === true ? t(`opt.${k}`) : `${t(`opt.${k}`)} ${v}`)).join(", ")));
   }
-  // Deals after the last step (a round dealt, no call yet) come last.
-  const late = ex.deals.map((d, n) => [d, n]).filter(([d]) => d.step >= ex.steps.length);
-  for (const group of steps) parts.push(...group.slice(0, -1), el("ol", { class: "rule-steps" }, group.at(-1)));
-  for (const [d, n] of late) parts.push(...dealEl(d, n + 1, ex.game));
+  // Each deal (its hands drawn), then the actions that follow it, in order.
+  let list = null;
+  ex.steps.forEach((step, i) => {
+    ex.deals.forEach((d, n) => { if (d.step === i) { parts.push(...dealEl(d, n + 1, ex.game)); list = null; } });
+    if (!list) { list = el("ol", { class: "rule-steps" }); parts.push(list); }
+    list.append(el("li", {}, el("code", {}, step.action), " ", eventsEl(step.events)));
+  });
+  ex.deals.forEach((d, n) => { if (d.step >= ex.steps.length) parts.push(...dealEl(d, n + 1, ex.game)); });
   if (ex.refused) {
     const who = ex.refused.seat === null ? t("rules.theRules") : seat(ex.refused.seat);
     parts.push(el("p", { class: "rule-refused" }, ex.refused.action
