@@ -73,7 +73,7 @@ def test_every_rule_has_its_words_in_both_languages_as_the_glossary_says() -> No
     for code, w in words.items():
         for part in ("title", "line", "example"):
             assert w[part]["en"].strip() and w[part]["ja"].strip(), (code, part)
-        japanese = " ".join([w["title"]["ja"], w["line"]["ja"], w["text"]["ja"], w["example"]["ja"]])
+        japanese = " ".join(w[part]["ja"] for part in ("title", "line", "text", "example"))
         assert not [p.pattern for p in avoid if p.search(japanese)], code
 
 

@@ -179,7 +179,7 @@ def replay_steps(code: str) -> list[ReplayStep[Any]]:
     record = SCRIPTS[code].record
     steps: list[ReplayStep[Any]] = []
     replayer = bluff.replay if record["game"] == "bluff" else liar.replay
-    replayer(record, on_step=steps.append)  # type: ignore[operator]
+    replayer(record, on_step=steps.append)
     return steps
 
 

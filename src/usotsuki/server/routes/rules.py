@@ -21,17 +21,18 @@ _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 _TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
 
 
-def to_html(text: str) -> str:
-    """A rule's Markdown as HTML, each code it cites a link to that rule on the page."""
-    known = rules()
+def to_html(text: str, own: str = "") -> str:
+    """A rule's Markdown as HTML, each other code it cites a link to that rule on the page."""
+    others = set(rules()) - {own}
     pieces = _TAG_OR_TEXT.split(_MARKDOWN.render(text))
     return "".join(piece if piece.startswith("<") else CODE.sub(
-        lambda m: f'<a href="#{m[0]}">{m[0]}</a>' if m[0] in known else m[0], piece)
+        lambda m: f'<a href="#{m[0]}">{m[0]}</a>' if m[0] in others else m[0], piece)
         for piece in pieces)
 
 
 def _for_page(shown: dict[str, Any]) -> dict[str, Any]:
-    return {**shown, "html": {lang: to_html(text) for lang, text in shown["text"].items()}}
+    return {**shown, "html": {lang: to_html(text, shown["code"])
+                              for lang, text in shown["text"].items()}}
 
 
 @functools.cache

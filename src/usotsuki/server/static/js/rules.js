@@ -21,6 +21,12 @@ function textEl(rule) {
   return box;
 }
 
+// A core's message with each rule code it cites linked to that rule on this page.
+function linkedCodes(text) {
+  return text.split(/\b([BLO][1-9][0-9]?)\b/).map((piece, i) =>
+    (i % 2 && book.some((r) => r.code === piece) ? el("a", { href: `#${piece}` }, piece) : piece));
+}
+
 function cardsEl(cards) {
   return el("span", { class: "hand rule-hand" }, cards.map((c) => cardEl(c, { small: true })));
 }
@@ -76,7 +82,8 @@ function legalText(game, legal) {
   if (game === "bluff") return legal.length === 1 ? t("rules.onlyChallenge") : t("rules.calls", { n: legal.length });
   const parts = [];
   if (legal.play) {
-    parts.push(t("rules.legalPlay", { n: legal.play.counts.join("/"), rates: legal.play.rates.map(rankLabel).join(" ") }));
+    const counts = legal.play.counts;
+    parts.push(t("rules.legalPlay", { n: counts.length === 1 ? counts[0] : counts.join("/"), rates: legal.play.rates.map(rankLabel).join(" ") }));
   }
   for (const word of ["pass", "doubt", "accept"]) if (legal[word]) parts.push(t(`rules.${word}`));
   return parts.join(t("rules.or"));
@@ -102,7 +109,7 @@ function exampleEl(rule) {
     const who = ex.refused.seat === null ? t("rules.theRules") : seat(ex.refused.seat);
     parts.push(el("p", { class: "rule-refused" }, ex.refused.action
       ? t("rules.refused", { name: who, action: ex.refused.action }) : t("rules.refusedRecord"),
-    " ", el("q", { lang: "en" }, ex.refused.message)));
+    " ", el("q", { lang: "en" }, linkedCodes(ex.refused.message))));
   }
   if (ex.standings) {
     parts.push(el("p", {}, t("rules.standings"), " ",
