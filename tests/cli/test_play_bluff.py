@@ -70,7 +70,8 @@ def test_ctrl_c_saves_the_record_so_far(tmp_path: Path) -> None:
 
 
 def test_bad_options_give_a_clear_error_on_stderr_not_a_traceback() -> None:
-    for args, message in ((["--players", "9"], "players must be 2 to 8, not 9 (B1)\n"),
+    for args, message in ((["--players", "9"],  # the rule cited, and where to read it
+                           "players must be 2 to 8, not 9 (B1) (see 'usotsuki rules B1')\n"),
                           (["--players", "3", "--seat", "5"], "--seat must be 0 to 2, not 5\n"),
                           (["--players", "3", "--bots", "genius"], "unknown bluff bot")):
         result = runner.invoke(app, ["play", "bluff", *args])

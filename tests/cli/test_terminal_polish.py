@@ -64,7 +64,8 @@ def test_a_bad_player_count_is_one_sentence_on_stderr_in_both_games(game: str,
                                                                     rule: str) -> None:
     result = invoke("play", game, "--players", "9")
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr == f"players must be 2 to 8, not 9 ({rule})\n"
+    assert result.stderr == (f"players must be 2 to 8, not 9 ({rule}) "
+                             f"(see 'usotsuki rules {rule}')\n")  # where the rule is told
 
 
 @pytest.mark.parametrize("game", GAMES)
