@@ -68,8 +68,11 @@ def test_rules_are_cut_at_their_codes() -> None:
 def test_every_rule_has_its_words_in_both_languages_as_the_glossary_says() -> None:
     words = texts()
     assert set(words) == set(rules()) == set(SCRIPTS)
-    avoid = [re.compile(p) for term in json.loads(GLOSSARY.read_text(encoding="utf-8"))["terms"]
-             .values() for p in term.get("avoid_ja", ())]
+    glossary = json.loads(GLOSSARY.read_text(encoding="utf-8"))
+    avoid = [re.compile(p) for term in glossary["terms"].values() for p in term.get("avoid_ja", ())]
+    avoid += [re.compile(p) for p in glossary["ja_style"]["avoid"]]
+    particles = "|".join(sorted(glossary["ja_style"]["particles"], key=len, reverse=True))
+    avoid.append(re.compile(rf"[}}\w)）>」] (?:{particles})"))  # no space before a particle
     for code, w in words.items():
         for part in ("title", "line", "example"):
             assert w[part]["en"].strip() and w[part]["ja"].strip(), (code, part)

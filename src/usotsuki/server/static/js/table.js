@@ -11,7 +11,7 @@ import {
   selectable, selectedCards, toggleCard,
 } from "./liar.js";
 import { avatarEl, displayName } from "./people.js";
-import { ruleLinks } from "./rulelinks.js";
+import { optionRuleLink, ruleLinks } from "./rulelinks.js";
 import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
@@ -353,7 +353,7 @@ function rulesEls() {
   const rules = info.rules || {};
   const items = Object.entries(rules).filter(([, v]) => v !== false && v !== null)
     .map(([k, v]) => el("li", {}, el("strong", {}, t(`opt.${k}`)), v === true ? "" : `: ${ruleValue(k, v)}`, " ",
-      el("small", { class: "muted" }, t(`opt.${k}.desc`))));
+      el("small", { class: "muted" }, t(`opt.${k}.desc`)), " ", optionRuleLink(k)));
   if (info.games_per_match > 1) items.push(el("li", {}, el("strong", {}, t("home.games")), `: ${info.games_per_match}`));
   items.push(el("li", {}, el("strong", {}, t("home.clock")), ": ",
     info.turn_seconds ? t("home.clockSeconds", { n: info.turn_seconds }) : t("home.clockOff")));

@@ -1,7 +1,7 @@
 // ルールのページと、そこへのリンク（rules.js、rulelinks.js）。
 export default {
   "rules.book": "すべてのルールと例",
-  "rules.bookIntro": "ルールブックの番号付きのルールを、ゲーム自身のルールエンジンで実際に進めた例とともに示します。(B5, B7) のようにルールを挙げるメッセージはここにリンクします。",
+  "rules.bookIntro": "ルールブックの番号付きのルールを、ゲーム自身のルールエンジンで実際に進めた例とともに示します。(B5, B7)のようにルールを挙げるメッセージはここにリンクします。",
   "rules.groupB": "ブラフ",
   "rules.groupL": "ライアーゲーム",
   "rules.groupO": "ライアーゲームのハウスルール（オプション、標準はすべてオフ）",
@@ -11,12 +11,13 @@ export default {
   "rules.game": "ゲーム{n}の手札",
   "rules.stock": "山札",
   "rules.options": "オプション：",
-  "rules.refused": "{name}が {action} を試みますが、できません。",
+  "rules.refused": "{name}が「{action}」を試みますが、できません。",
   "rules.refusedRecord": "このゲームはルールで認められません：",
   "rules.theRules": "ルール",
   "rules.standings": "順位：",
   "rules.legal": "{name}ができること：",
   "rules.legalPlay": "{n}枚を{rates}のどれかとして出す",
+  "rules.legalPlay.one": "1枚を{rates}のどれかとして出す",
   "rules.onlyChallenge": "チャレンジのみ",
   "rules.calls": "{n}通りの手（より強い宣言かチャレンジ）",
   "rules.pass": "パス",
