@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from e2e_helpers import shot
+from e2e_helpers import create_table, shot
 
 NO_SIDEWAYS = "document.documentElement.scrollWidth <= innerWidth + 1"
 
@@ -52,3 +52,14 @@ def test_a_refusal_citing_codes_links_each(new_page: Any) -> None:
     }""")
     assert links == [["B5", "/rules.html#B5"], ["B7", "/rules.html#B7"]]
     assert page.evaluate("""async () => (await import("/js/rulelinks.js")).ruleLinks([])""") is None
+
+
+def test_the_table_links_each_house_rule_to_its_rule(new_page: Any) -> None:
+    page = new_page(locale="en-GB")
+    create_table(page, "liar", "Alice", ["friend", "bot:random"],
+                 {"multi": True, "binding": True})
+    page.wait_for_selector("#rules-list")
+    rules_list = page.locator("#rules-list")
+    assert rules_list.locator("a[href='/rules.html#O6']").inner_text() == "O6"
+    assert rules_list.locator("a[href='/rules.html#O1']").count() == 1
+    assert rules_list.locator("a[href='/rules.html#O3']").count() == 0  # not in force
