@@ -255,7 +255,8 @@ class Lobby:
         if isinstance(size, int) and size > MAX_HAND_SIZE:  # L3 would deal the whole deck
             raise Refused("bad_rules", f"hand_size is at most {MAX_HAND_SIZE} at this "
                           "server's tables (L3: no table can deal a larger hand; deal_all "
-                          "deals the whole deck)", params={"max_hand_size": MAX_HAND_SIZE})
+                          "deals the whole deck)", params={"max_hand_size": MAX_HAND_SIZE,
+                                                            "rules": ["L3"]})
         if not entry.turn_limited:
             return rules
         limit = rules.get("turn_limit")
@@ -264,7 +265,8 @@ class Lobby:
         if isinstance(limit, int) and limit > self.settings.max_turn_limit:
             raise Refused("bad_rules", f"turn_limit is at most {self.settings.max_turn_limit} "
                           "on this server (L11)", params={"max_turn_limit":
-                                                          self.settings.max_turn_limit})
+                                                          self.settings.max_turn_limit,
+                                                          "rules": ["L11"]})
         return rules
 
     async def create(self, game: str, config: dict[str, Any], bots: list[str | None],
