@@ -21,10 +21,13 @@ def test_an_undealable_hand_size_is_refused_with_the_rule(client: TestClient) ->
 
 def test_an_option_without_the_one_it_needs_names_both(client: TestClient) -> None:
     """A page can say which box to tick: the refusal's params name the two options."""
-    for option, needs in (("revolution", "multi"), ("six_up", "jack_back")):
+    for option, needs, codes in (("revolution", "multi", {"O2", "O1"}),
+                                 ("six_up", "jack_back", {"O5", "O4"})):
         r = client.post("/api/tables", json={"game": "liar", "seats": [{"bot": None}] * 2,
                                              "rules": {option: True}})
         assert r.status_code == 400, r.text
         assert r.json()["error"] == "bad_rules"
-        assert r.json()["params"] == {"option": option, "needs": needs}
+        params = r.json()["params"]
+        assert (params["option"], params["needs"]) == (option, needs)
+        assert set(params["rules"]) == codes  # the rule codes the message cites, as links
         assert f"{option} needs {needs}" in r.json()["message"]
