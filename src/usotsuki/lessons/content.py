@@ -102,7 +102,8 @@ class Lesson:
     summary: Text
     codes: tuple[str, ...]
     """The rules it teaches (RULES.md numbers)."""
-    names: tuple[str, ...]
+    names: dict[str, tuple[str, ...]]
+    """The seats' names in each language (the person's is "You")."""
     seat: int
     """The person's seat."""
     rules: dict[str, Any]
@@ -117,6 +118,9 @@ class Lesson:
         """What a list of lessons shows of it."""
         return {"id": self.id, "game": self.game, "title": self.title.to_json(),
                 "summary": self.summary.to_json(), "codes": list(self.codes)}
+
+    def names_in(self, lang: str) -> tuple[str, ...]:
+        return self.names["ja" if lang == "ja" else "en"]
 
 
 def _text(raw: Any, where: str) -> Text:
@@ -172,7 +176,7 @@ def _lesson(raw: dict[str, Any], game: str) -> Lesson:
     return Lesson(
         id=raw["id"], game=game, title=_text(raw["title"], f"{where}.title"),
         summary=_text(raw["summary"], f"{where}.summary"), codes=tuple(raw["codes"]),
-        names=tuple(raw["names"]), seat=int(raw.get("seat", 0)), rules=dict(raw["rules"]),
+        names={lang: tuple(raw["names"][lang]) for lang in LANGUAGES}, seat=int(raw.get("seat", 0)), rules=dict(raw["rules"]),
         games=int(raw.get("games", 1)), seed=int(raw.get("seed", 0)),
         deals=tuple(raw["deals"]), steps=steps)
 

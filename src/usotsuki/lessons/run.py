@@ -68,8 +68,8 @@ def _chance(lesson: Lesson, deal: dict[str, Any]) -> dict[str, Any]:
 
 def new_session(lesson: Lesson) -> AnySession:
     entry = game(lesson.game)
-    rules = entry.rules(len(lesson.names), lesson.rules)
-    return entry.session(rules, lesson.seed, lesson.games, lesson.names)
+    rules = entry.rules(len(lesson.names_in("en")), lesson.rules)
+    return entry.session(rules, lesson.seed, lesson.games, lesson.names_in("en"))
 
 
 @dataclass(frozen=True, slots=True)
