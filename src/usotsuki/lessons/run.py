@@ -119,7 +119,8 @@ class LessonRun:
                         if matches(w.when, self.session, action, canonical)), task.otherwise)
             return Verdict(False, canonical, None, why), self, []
         shown = [self._shown(action, after, events)]
-        run = replace(self, session=after, answers=(*self.answers, canonical))
+        run, dealt = replace(self, session=after, answers=(*self.answers, canonical))._deal_if_due()
+        shown += [] if dealt is None else [dealt]
         for reply in task.then:
             run, steps = run._act(reply)
             shown += steps
@@ -134,13 +135,13 @@ class LessonRun:
                      before=self.session, after=after)
 
     def _act(self, text: str) -> tuple[LessonRun, list[Shown]]:
-        """A scripted action (after the deal it waits for), checked by the core like any
-        other."""
-        run, dealt = self._deal_if_due()
-        action = run.session.parse_action(text)
-        after, events = run.session.apply(action)
-        shown = [] if dealt is None else [dealt]
-        return replace(run, session=after), [*shown, run._shown(action, after, events)]
+        """A scripted action, checked by the core like any other, and the deal it makes
+        due (the next game of a match): shown before what the lesson says next."""
+        action = self.session.parse_action(text)
+        after, events = self.session.apply(action)
+        run = replace(self, session=after)
+        run, dealt = run._deal_if_due()
+        return run, [self._shown(action, after, events), *([] if dealt is None else [dealt])]
 
     def _deal_if_due(self) -> tuple[LessonRun, Shown | None]:
         if not self.session.chance_due or self.dealt >= len(self.lesson.deals):
