@@ -2,6 +2,8 @@
 import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
 import en from "./messages/en.js";
+import learnEn from "./messages/learn.en.js";
+import learnJa from "./messages/learn.ja.js";
 import ja from "./messages/ja.js";
 import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
@@ -9,8 +11,8 @@ import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...learnEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...learnJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
