@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from e2e_helpers import english_left, shot
 
-
 # The notation (RULES.md Part 3) is the same in both languages: it is what people type.
 NOTATION = {"card", "pair", "four", "challenge", "play", "as", "pass", "doubt", "give"}
 
@@ -44,10 +43,11 @@ def test_bluff_lesson_wrong_then_right(new_page: Any, locale: str) -> None:
     ja = locale.startswith("ja")
     open_lesson(page, "bluff-call")
     assert ("ブラフへようこそ" if ja else "Welcome to Bluff") in page.inner_text("#transcript")
-    assert page.inner_text("#hand") .replace("\n", "") .startswith("7")
+    assert page.inner_text("#hand").replace("\n", "").startswith("7")
     pick_call(page, "pair", "7")  # legal, but nothing proves it
     page.wait_for_selector("#feedback:not([hidden])")
-    assert ("本当かどうかわかりません" if ja else "you cannot know it is true") in page.inner_text("#feedback")
+    why = "本当かどうかわかりません" if ja else "you cannot know it is true"
+    assert why in page.inner_text("#feedback")
     if ja:
         page.fill("#move", "card 3")  # typed: the engine refuses it, then the lesson says why
         page.click("#typed button")

@@ -135,7 +135,7 @@ def _strings(raw: Any) -> tuple[str, ...] | None:
 
 
 def _condition(raw: dict[str, Any], where: str) -> Condition:
-    known = set(Condition.__slots__)  # type: ignore[attr-defined]
+    known = set(Condition.__slots__)
     unknown = set(raw) - known
     if unknown:
         raise ValueError(f"{where}: unknown condition {sorted(unknown)}")
@@ -176,7 +176,8 @@ def _lesson(raw: dict[str, Any], game: str) -> Lesson:
     return Lesson(
         id=raw["id"], game=game, title=_text(raw["title"], f"{where}.title"),
         summary=_text(raw["summary"], f"{where}.summary"), codes=tuple(raw["codes"]),
-        names={lang: tuple(raw["names"][lang]) for lang in LANGUAGES}, seat=int(raw.get("seat", 0)), rules=dict(raw["rules"]),
+        names={lang: tuple(raw["names"][lang]) for lang in LANGUAGES},
+        seat=int(raw.get("seat", 0)), rules=dict(raw["rules"]),
         games=int(raw.get("games", 1)), seed=int(raw.get("seed", 0)),
         deals=tuple(raw["deals"]), steps=steps)
 

@@ -109,7 +109,7 @@ class LessonRun:
         if task is None:
             raise ValueError("the lesson is over: no move is asked for")
         try:
-            action = self.session.parse_action(text)
+            action: Any = self.session.parse_action(text)
             after, events = self.session.apply(action)
         except UsotsukiError as exc:
             return Verdict(False, None, str(exc), task.illegal), self, []
@@ -137,7 +137,7 @@ class LessonRun:
     def _act(self, text: str) -> tuple[LessonRun, list[Shown]]:
         """A scripted action, checked by the core like any other, and the deal it makes
         due (the next game of a match): shown before what the lesson says next."""
-        action = self.session.parse_action(text)
+        action: Any = self.session.parse_action(text)
         after, events = self.session.apply(action)
         run = replace(self, session=after)
         run, dealt = run._deal_if_due()
