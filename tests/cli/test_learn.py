@@ -60,9 +60,10 @@ def test_every_liar_lesson_in_the_terminal_with_its_right_moves(tmp_path: Path) 
 
 def test_quit_keeps_the_progress_and_skip_moves_on(tmp_path: Path) -> None:
     progress = tmp_path / "lessons.json"
-    code, out, _ = learn("liar", "skip", "quit", progress=progress)
+    code, out, _ = learn("liar", "skip", "help", "quit", progress=progress)
     assert code == LEFT
     assert "Lesson 2/10: Doubt" in out
+    assert "turn the current play face up (L9)" in out  # help: the game's own actions
     assert read_progress(progress) == []
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from usotsuki.cli.bluff_play import BluffScreen
 from usotsuki.cli.liar_play import LiarScreen
@@ -177,6 +178,19 @@ class Teacher:
                 assert item.before is not None and item.after is not None
                 screen.show_step(item.before, item.after, item.seat, item.action, item.events)
 
+    def help(self, screen: Screen, session: Any, task: Task) -> None:
+        """The task again, what may be typed in this game (the play screens' own help,
+        with examples legal here) and the lesson's commands."""
+        self.console.print(f"[bold]{escape(task.ask(self.lang))}[/bold]")
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        for what, text in screen.help_rows(session):
+            grid.add_row(what, text)
+        for name, text in COMMANDS.items():
+            grid.add_row(f"[bold]{name}[/bold]", text)
+        self.console.print(grid)
+
     def task(self, screen: Screen, run: LessonRun, task: Task) -> LessonRun:
         """Ask until the task accepts a move; the run after it."""
         session: Any = run.session
@@ -198,9 +212,7 @@ class Teacher:
                 screen.show_table(session)
                 continue
             if word == "help":
-                self.console.print(f"[bold]{escape(task.ask(self.lang))}[/bold]")
-                for name, what in COMMANDS.items():
-                    self.console.print(f"  [bold]{name}[/bold]  {what}")
+                self.help(screen, session, task)
                 continue
             verdict, after, shown = run.attempt(text)
             if verdict.accepted:
