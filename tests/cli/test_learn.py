@@ -40,12 +40,12 @@ def test_a_wrong_move_is_explained_then_the_right_one_finishes_the_lesson(tmp_pa
 def test_learn_goes_on_from_the_first_lesson_not_finished(tmp_path: Path) -> None:
     progress = tmp_path / "lessons.json"
     mark_done(progress, "bluff-call")
-    code, out, _ = learn("bluff", "card K", "challenge", progress=progress)
+    code, out, _ = learn("bluff", "card K", "challenge", "pair 9", progress=progress)
     assert code == DONE
-    assert "Lesson 2/2: Challenge a call that cannot be true" in out
+    assert "Lesson 2/3: Challenge a call that cannot be true" in out
     assert "The call is FALSE: Ben loses the round" in out
     assert "You have finished every lesson of this game." in out
-    assert read_progress(progress) == ["bluff-call", "bluff-challenge"]
+    assert read_progress(progress) == ["bluff-call", "bluff-challenge", "bluff-more-cards"]
 
 
 def test_every_liar_lesson_in_the_terminal_with_its_right_moves(tmp_path: Path) -> None:
@@ -82,12 +82,12 @@ def test_bad_options_and_a_broken_progress_file(tmp_path: Path) -> None:
 def test_the_command_runs_and_keeps_progress_in_the_data_directory(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "COLUMNS": "100"}
     done = subprocess.run([sys.executable, "-m", "usotsuki.cli.main", "learn", "bluff"],
-                          input="card 7\ncard K\nchallenge\n", capture_output=True,
+                          input="card 7\ncard K\nchallenge\npair 9\n", capture_output=True,
                           text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "your move> card 7" in done.stdout  # piped moves are echoed
     saved = json.loads((tmp_path / "usotsuki" / "lessons.json").read_text())
-    assert saved == {"done": ["bluff-call", "bluff-challenge"]}
+    assert saved == {"done": ["bluff-call", "bluff-challenge", "bluff-more-cards"]}
     listed = subprocess.run([sys.executable, "-m", "usotsuki.cli.main", "learn", "bluff",
                              "--list"], capture_output=True, text=True, env=env, timeout=120)
-    assert listed.stdout.count("✓") == 2
+    assert listed.stdout.count("✓") == 3
