@@ -98,6 +98,11 @@ def test_liar_lesson_wrong_then_right(new_page: Any, locale: str) -> None:
 
 def test_lesson_on_a_phone(new_page: Any) -> None:
     page = new_page(phone=True)
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
+    page.click("#learn-link")  # the home page sends a new player to the lessons
+    page.wait_for_selector("body[data-ready='1'] li[data-lesson='liar-binding']")
     open_lesson(page, "liar-binding")
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
     shot(page, "learn-liar-phone")

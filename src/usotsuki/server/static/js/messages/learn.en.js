@@ -1,5 +1,6 @@
 // The lessons' page (learn.html): English. The lessons' own texts come with them.
 export default {
+  "home.learn": "New to these games? Learn them in a few short lessons.",
   "nav.learn": "Learn",
   "learn.heading": "Learn to play",
   "learn.intro": "Short lessons on real deals: read, then make the move each one asks for. A wrong move is explained, and you try again. Your progress is kept in this browser.",
