@@ -118,9 +118,8 @@ class LessonRun:
             why = next((w.say for w in task.wrong
                         if matches(w.when, self.session, action, canonical)), task.otherwise)
             return Verdict(False, canonical, None, why), self, []
-        shown = [self._shown(action, after, events)]
-        run, dealt = replace(self, session=after, answers=(*self.answers, canonical))._deal_if_due()
-        shown += [] if dealt is None else [dealt]
+        run, shown = replace(self, answers=(*self.answers, canonical))._made(action, after,
+                                                                             events)
         for reply in task.then:
             run, steps = run._act(reply)
             shown += steps
@@ -134,14 +133,18 @@ class LessonRun:
         return Shown(seat=seat, action=action, events=tuple(events_for(events, self.lesson.seat)),
                      before=self.session, after=after)
 
+    def _made(self, action: Any, after: AnySession, events: tuple[Event, ...]
+              ) -> tuple[LessonRun, list[Shown]]:
+        """``action``, applied already (``after``, ``events``), as shown; then the deal it
+        makes due (the next game of a match), shown before what the lesson says next."""
+        shown = [self._shown(action, after, events)]
+        run, dealt = replace(self, session=after)._deal_if_due()
+        return run, shown + ([] if dealt is None else [dealt])
+
     def _act(self, text: str) -> tuple[LessonRun, list[Shown]]:
-        """A scripted action, checked by the core like any other, and the deal it makes
-        due (the next game of a match): shown before what the lesson says next."""
+        """A scripted action, checked by the core like any other."""
         action: Any = self.session.parse_action(text)
-        after, events = self.session.apply(action)
-        run = replace(self, session=after)
-        run, dealt = run._deal_if_due()
-        return run, [self._shown(action, after, events), *([] if dealt is None else [dealt])]
+        return self._made(action, *self.session.apply(action))
 
     def _deal_if_due(self) -> tuple[LessonRun, Shown | None]:
         if not self.session.chance_due or self.dealt >= len(self.lesson.deals):
