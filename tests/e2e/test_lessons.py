@@ -58,6 +58,10 @@ def test_bluff_lesson_wrong_then_right(new_page: Any, locale: str) -> None:
         page.click("#typed button")
         page.wait_for_selector("#feedback .reason")
         assert "card 3 is weaker than card 4" in page.inner_text("#feedback .reason")
+        page.fill("#move", "<img src=x onerror=alert(1)>")  # what is typed stays text
+        page.click("#typed button")
+        page.wait_for_selector("#feedback .reason >> text=<img")
+        assert page.locator("#feedback img").count() == 0
     shot(page, f"learn-bluff-wrong-{locale[:2]}")
     pick_call(page, "card", "7")
     finished(page)
