@@ -144,3 +144,17 @@ def test_every_text_is_written_in_both_languages() -> None:
             for pattern in AVOID_JA:  # the glossary's words (宣言, never コール)
                 assert not re.search(pattern, text.ja), (lesson.id, pattern, text.ja)
         assert set(lesson.names) == set(LANGUAGES)
+
+
+def test_lesson_data_that_is_not_well_formed_is_refused() -> None:
+    from usotsuki.lessons.content import _lesson
+
+    raw = json.loads((Path(__file__).resolve().parents[2] / "src/usotsuki/lessons/bluff.json")
+                     .read_text("utf-8"))["lessons"][0]
+    _lesson(raw, "bluff")  # as shipped
+    with pytest.raises(ValueError, match="a lesson ends in a task"):
+        _lesson({**raw, "steps": raw["steps"][:1]}, "bluff")
+    with pytest.raises(ValueError, match="exactly the keys"):
+        _lesson({**raw, "title": {"en": "only English"}}, "bluff")
+    with pytest.raises(ValueError, match="one of say, act, task"):
+        _lesson({**raw, "steps": [{"say": raw["title"], "act": "card 7"}]}, "bluff")
