@@ -72,6 +72,7 @@ def test_bluff_lesson_wrong_then_right(new_page: Any, locale: str) -> None:
     page.click("#finished a.secondary")  # back to the list: the lesson is ticked
     page.wait_for_selector("li[data-lesson='bluff-call'].done")
     assert page.locator("li[data-lesson='bluff-challenge'] .badge.next").count() == 1
+    shot(page, f"learn-index-{locale[:2]}")
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
