@@ -109,6 +109,7 @@ def test_lesson_on_a_phone(new_page: Any) -> None:
     page.click("#learn-link")  # the home page sends a new player to the lessons
     page.wait_for_selector("body[data-ready='1'] li[data-lesson='liar-binding']")
     open_lesson(page, "liar-binding")
+    assert page.locator("#lesson-codes a[href='/rules.html#O6']").count() == 1  # the rule book
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
     shot(page, "learn-liar-phone")
     choose_play(page, ["5C"], "5")

@@ -7,7 +7,7 @@ import { bluffCenter, bluffControls } from "./bluff.js";
 import { cardEl } from "./cards.js";
 import { describeEvent } from "./describe.js";
 import { el, rerender } from "./dom.js";
-import { currentLang, errorText, initPage, onLangChange, t } from "./i18n.js";
+import { currentLang, errorText, initPage, onLangChange, sentenceGap, t } from "./i18n.js";
 import { liarCenter, liarControls, liarFlags, resetIfNew, selectable, selectedCards, toggleCard } from "./liar.js";
 
 const $ = (id) => document.getElementById(id);
@@ -141,7 +141,9 @@ function renderLesson() {
   const lesson = data.lesson;
   document.title = `${said(lesson.title)} — ${t("learn.heading")} — usotsuki 嘘つき`;
   $("lesson-title").textContent = `${t(`game.${lesson.game}`)} · ${said(lesson.title)}`;
-  $("lesson-codes").textContent = t("learn.codes", { codes: lesson.codes.join(", ") });
+  // Each rule the lesson teaches, one click from the rule book (its code as the anchor).
+  rerender($("lesson-codes"), t("learn.codes"), sentenceGap(), lesson.codes.map((code, i) => [i ? ", " : "",
+    el("a", { href: `/rules.html#${code}` }, code)]));
   rerender($("transcript"), transcriptItems());
   $("transcript").scrollTop = $("transcript").scrollHeight;
   const view = data.view;

@@ -14,7 +14,7 @@ export default {
   "learn.send": "Send",
   "learn.done": "Lesson done!",
   "learn.next": "Next lesson",
-  "learn.codes": "Rules: {codes}",
+  "learn.codes": "Rules:",
   "learn.refused": "Not allowed: {reason}",
   "learn.again": "Try again.",
 };

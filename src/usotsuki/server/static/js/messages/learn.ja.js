@@ -14,7 +14,7 @@ export default {
   "learn.send": "送る",
   "learn.done": "レッスン完了！",
   "learn.next": "次のレッスン",
-  "learn.codes": "ルール：{codes}",
+  "learn.codes": "ルール：",
   "learn.refused": "できません：{reason}",
   "learn.again": "もう一度どうぞ。",
 };
