@@ -222,6 +222,9 @@ def test_the_core_cli_plays_and_replays_without_the_server(light_venv: Path,
     assert replayed.returncode == 0, replayed.stderr
     expected = json.loads(record.with_suffix(".expected.json").read_text())
     assert json.loads(replayed.stdout) == expected
+    lessons = _run(light_venv, usotsuki, "learn", "liar", "--list")  # package data
+    assert lessons.returncode == 0, lessons.stderr
+    assert "Rate lock (house rule)" in lessons.stdout
 
 
 @pytest.mark.timeout(600)

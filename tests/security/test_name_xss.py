@@ -196,6 +196,8 @@ PAGES: dict[str, Page] = {
         "index.html", lambda g: "/", f"body[data-ready='1'] {CHIP}", (VIEWER,),
         lambda g: {"usotsuki.name": PAYLOADS[2]}),
     "rules (the name chip)": Page("rules.html", lambda g: "/rules.html", CHIP, (VIEWER,)),
+    "a lesson (the name chip)": Page("learn.html", lambda g: "/learn.html?lesson=liar-play",
+                                     f"body[data-ready='1'] {CHIP}", (VIEWER,)),
     **{f"{kind} table, a spectator at its end": Page(
         "table.html", lambda g, kind=kind: f"/table.html?t={g.finished[kind]}",
         f"body[data-status=finished] {CHIP}", FINISHED_SHOWS) for kind in ("bluff", "liar")},

@@ -276,6 +276,24 @@ def play_liar(
         turn_limit=turn_limit, bots=bots, delay=delay, hints=hints)))
 
 
+@app.command(cls=Command)
+def learn(
+    game: Annotated[str, typer.Argument(help="bluff or liar.", show_default=False)],
+    lesson: Annotated[int | None, typer.Option(
+        help="Start at this lesson (1 is the first; default: the first not yet finished).",
+        show_default=False)] = None,
+    lang: Annotated[str, typer.Option(help="The lessons' language: en or ja.")] = "en",
+    list_only: Annotated[bool, typer.Option("--list", help="List the lessons, the finished "
+                                            "ones ticked.")] = False,
+) -> None:
+    """Learn a game with short lessons on the real engine, each ending in a task.
+
+    Progress is kept in ~/.local/share/usotsuki/lessons.json ($XDG_DATA_HOME)."""
+    from usotsuki.cli.learn import run_learn
+
+    raise typer.Exit(run_learn(game, lesson=lesson, lang=lang, list_only=list_only))
+
+
 @app.command(cls=ServeCommand)
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",

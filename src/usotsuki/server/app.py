@@ -44,6 +44,7 @@ from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
+from usotsuki.server.routes.lessons import router as lessons_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
@@ -220,6 +221,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(pages_router)
     app.include_router(review_router)
     app.include_router(rules_router)
+    app.include_router(lessons_router)
     app.include_router(ws.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

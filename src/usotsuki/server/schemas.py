@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -178,3 +178,12 @@ class Credentials(Body):
 
 class PasswordConfirm(Body):
     password: str = Field(min_length=1, max_length=PASSWORD_MAX)
+
+
+class LessonMoves(BaseModel):
+    """A lesson's state as the page keeps it: the moves its tasks accepted so far, in
+    order, and perhaps a new try for the task waiting (``/api/lessons/{id}``)."""
+
+    answers: list[Annotated[str, Field(max_length=200)]] = Field(default=[], max_length=20)
+    attempt: Annotated[str, Field(max_length=200)] | None = Field(
+        default=None, alias="try")

@@ -2,6 +2,8 @@
 import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
 import en from "./messages/en.js";
+import learnEn from "./messages/learn.en.js";
+import learnJa from "./messages/learn.ja.js";
 import ja from "./messages/ja.js";
 import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
@@ -11,8 +13,8 @@ import rulesEn from "./messages/rules.en.js";
 import rulesJa from "./messages/rules.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

@@ -3,9 +3,9 @@
 // seats round the felt, your hand docked at the bottom, the action bar under it.
 import { api, backoffDelay, forgetSeat, lastName, onRetrying, rememberName, rememberSeat, seatAt } from "./api.js";
 import { bluffCenter, bluffControls, bluffReveal, bluffSeatExtra } from "./bluff.js";
-import { callText, cardEl, rankLabel, stackEl, suitSymbol } from "./cards.js";
+import { callText, cardEl, rankLabel, stackEl } from "./cards.js";
 import { el, rerender } from "./dom.js";
-import { currentLang, errorText, initPage, onLangChange, ordinal, sentences, t, toggleLang } from "./i18n.js";
+import { currentLang, errorText, initPage, onLangChange, ordinal, t, toggleLang } from "./i18n.js";
 import {
   classTitle, exchangePairs, liarCenter, liarControls, liarFlags, liarReveal, liarSeatExtra, lockedRate, resetIfNew,
   selectable, selectedCards, toggleCard,
@@ -16,6 +16,7 @@ import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
 import { contribution } from "./contribute.js";
+import { describeEvent } from "./describe.js";
 import { ratingChange } from "./ratingchange.js";
 
 const $ = (id) => document.getElementById(id);
@@ -675,44 +676,8 @@ function renderBetween(view) {
 
 // ---- the log -------------------------------------------------------------------
 
-function cardsText(cards) { return cards.map((c) => rankLabel(c.slice(0, -1)) + suitSymbol(c.slice(-1))).join(" "); }
-
-// A line about `seat`: in the second person when it is you ("You pass.").
-function say(key, seat, params) {
-  const you = seat === mySeat();
-  const k = you ? `${key}.you` : key;
-  return t(k, params);
-}
-
 function describe(e) {
-  const nm = (s) => seatName(s);
-  switch (e.type) {
-    case "game_started": return t("ev.game_started", { n: e.game + 1 });
-    case "round_dealt": return t("ev.round_dealt", { n: e.round + 1 });
-    case "called": return say("ev.called", e.seat, { name: nm(e.seat), call: callText(e.call) });
-    case "challenged": return sentences(say("ev.challenged", e.challenger, { name: nm(e.challenger), other: objectName(e.caller) }),
-      t(e.call_true ? "ev.callTrue" : "ev.callFalse", { call: callText(e.call) }), say("ev.loses", e.loser, { name: nm(e.loser) }),
-      e.eliminated ? say("ev.out", e.loser, { name: nm(e.loser) }) : null);
-    case "game_over": return t("ev.game_over");
-    case "contributions_closed": return e.missing.length ? t("ev.no_contribution", { names: e.missing.map(nm).join(", ") }) : null;
-    case "revealed": return t("ev.revealed");
-    case "stand_in": return t("ev.stand_in", { name: nm(e.seat), reason: t(`reason.${e.reason}`) });
-    case "timeout": return say("ev.timeout", e.seat, { name: nm(e.seat) });
-    case "played": return say("ev.played", e.seat, { name: nm(e.seat), n: e.count, rate: rankLabel(e.rate) });
-    case "passed": return say("ev.passed", e.seat, { name: nm(e.seat) });
-    case "drew": return e.seat === mySeat() ? null : t("ev.drew", { name: nm(e.seat), n: e.count });
-    case "doubted": return sentences(say("ev.doubted", e.doubter, { name: nm(e.doubter), other: objectName(e.doubted) }),
-      t(e.truthful ? "ev.truthful" : "ev.lie", { rate: rankLabel(e.rate) }));
-    case "accepted": return say("ev.accepted", e.seat, { name: nm(e.seat) });
-    case "flushed": return t("ev.flushed", { n: e.count });
-    case "order_changed": return t("ev.order_changed", { order: t(e.reversed ? "liar.orderWord.reversed" : "liar.orderWord.normal"), cause: t(`cause.${e.cause}`) });
-    case "bound": return t("ev.bound", { rate: rankLabel(e.rate) });
-    case "gave": return say("ev.gave", e.giver, { name: nm(e.giver), other: objectName(e.receiver), n: e.count });
-    case "dealt": return e.seat === mySeat() ? t("ev.dealt") : null;
-    case "drew_cards": return e.seat === mySeat() ? t("ev.drew_cards", { cards: cardsText(e.cards), n: e.cards.length }) : null;
-    case "gave_cards": return e.giver === mySeat() ? null : t("ev.gave_cards", { name: nm(e.giver), other: objectName(e.receiver), cards: cardsText(e.cards) });
-    default: return null;
-  }
+  return describeEvent(e, { me: mySeat(), name: seatName, objectName });
 }
 
 // The words in the bubble at the seat that acted.
