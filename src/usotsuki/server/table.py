@@ -298,6 +298,9 @@ class Table:
                                              "commitment": fair.commitment,
                                              "people": list(fair.people)}))
             return _Folded(kind, data, games, started)
+        if kind == "options":
+            return _Folded(kind, data, games, [_ServerEvent(
+                {"type": "options", **self._options_after(data, games)})])
         slot = games[-1]
         if kind == "chance":
             if slot.collecting:
@@ -307,9 +310,6 @@ class Table:
             return _Folded(kind, data, games, list(events))
         if kind in ("contribution", "close"):
             return self._fold_fairness(kind, data, games)
-        if kind == "options":
-            return _Folded(kind, data, games, [_ServerEvent(
-                {"type": "options", **self._options_after(data, games)})])
         if kind == "action":
             seat, text = data["seat"], data["action"]
             if slot.session.is_over:
