@@ -7,18 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from e2e_helpers import create_table, shot, start
+from e2e_helpers import create_table, join_by_link, shot, start
 from playwright.sync_api import expect
 
 XSS = '<img src=x onerror="document.body.dataset.hacked=1"> https://example.com/x'
-
-
-def _join(page: Any, link: str, name: str) -> None:
-    page.goto(link)
-    page.wait_for_selector("#join-form")
-    page.fill("#join-name", name)
-    page.click("#join")
-    page.wait_for_selector("#lobby-seats .badge.you")
 
 
 def _say(page: Any, text: str) -> None:
@@ -35,8 +27,8 @@ def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any) ->
     create_table(host, "bluff", "Alice", ["friend", "friend"], {"max_cards": 2})
     link = host.input_value("#invite-link")
     bob, cara = new_page(size=(1366, 768)), new_page(size=(1366, 768))
-    _join(bob, link, "Bob")
-    _join(cara, link, "Cara")
+    join_by_link(bob, link, "Bob")
+    join_by_link(cara, link, "Cara")
 
     # the host's hints switch, before the start: told to everyone
     expect(host.locator("#host-options")).to_be_visible()

@@ -79,6 +79,16 @@ def said(s: Seat, kind: str = "chat") -> dict[str, Any]:
             return m
 
 
+def two_and_a_spectator(c: TestClient) -> tuple[dict[str, Any], list[Person], list[Seat]]:
+    """A table where Mika (seat 0) and Ren (seat 1) sit and Nao watches: their
+    identities and sockets."""
+    made = table(c, 2)
+    mika, ren, watcher = person(c, "Mika"), person(c, "Ren"), person(c, "Nao")
+    sockets = [seat(c, made, join(c, made, mika, "Mika"), mika),
+               seat(c, made, join(c, made, ren, "Ren"), ren), seat(c, made, None, watcher)]
+    return made, [mika, ren, watcher], sockets
+
+
 @pytest.fixture
 def c() -> Any:
     with TestClient(create_app(bot_delay=0, rate_limit=(1000.0, 1000.0))) as client:
@@ -87,11 +97,7 @@ def c() -> Any:
 
 
 def test_players_chat_reaches_everyone_spectators_only_spectators(c: TestClient) -> None:
-    made = table(c, 2)
-    mika, ren, watcher = person(c, "Mika"), person(c, "Ren"), person(c, "Nao")
-    a = seat(c, made, join(c, made, mika, "Mika"), mika)
-    b = seat(c, made, join(c, made, ren, "Ren"), ren)
-    spectator = seat(c, made, None, watcher)
+    made, (mika, ren, watcher), (a, b, spectator) = two_and_a_spectator(c)
     a.send({"type": "chat", "text": f"  hello\u202e {XSS}\n  https://example.com  ", "id": 1})
     lines = [said(s)["line"] for s in (a, b, spectator)]
     assert lines[0] == lines[1] == lines[2]
@@ -157,11 +163,7 @@ def test_chat_refusals_length_rate_identity_and_the_hosts_switch(c: TestClient) 
 
 
 def test_reactions_are_a_fixed_set_at_the_seat_rate_limited(c: TestClient) -> None:
-    made = table(c, 2)
-    mika, ren, watcher = person(c, "Mika"), person(c, "Ren"), person(c, "Nao")
-    a = seat(c, made, join(c, made, mika, "Mika"), mika)
-    b = seat(c, made, join(c, made, ren, "Ren"), ren)
-    spectator = seat(c, made, None, watcher)
+    made, (mika, ren, watcher), (a, b, spectator) = two_and_a_spectator(c)
     b.send({"type": "react", "reaction": "nice_bluff"})
     for s in (a, b, spectator):
         assert said(s, "reaction") == {"type": "reaction", "seat": 1, "player": ren.id,

@@ -15,7 +15,7 @@ const lines = new Map(); // line id -> line, in the order received (history firs
 let muted = new Set();
 let you = null; // this browser's player id (from chat_history)
 const reacted = new Map(); // seat -> {reaction, until}
-let ctx = null; // {tableId, send, seat, info, hostToken, changed, notice}
+let ctx = null; // {tableId, send, seat, info, status, hostToken, changed, notice}
 
 // The table page hands over what chat needs of it.
 export function initChat(context) {
@@ -120,7 +120,7 @@ export function renderChat() {
   $("host-options").hidden = !host;
   $("option-chat").checked = options.chat;
   $("option-hints").checked = options.hints;
-  $("option-hints").disabled = Boolean(info.rated) || info.status !== "waiting";
+  $("option-hints").disabled = Boolean(info.rated) || ctx.status() !== "waiting";
   const mutedList = $("muted-list");
   rerender(mutedList, [...muted].map((player) => {
     const name = [...lines.values()].find((line) => line.player === player)?.name || t("chat.someone");

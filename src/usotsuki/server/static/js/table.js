@@ -909,7 +909,8 @@ async function main() {
     if (soundOn()) beep(660);
   });
   renderSoundButton();
-  initChat({ tableId: () => tableId, send: sendRaw, seat: mySeat, info: () => info, hostToken: () => mine?.host_token,
+  initChat({ tableId: () => tableId, send: sendRaw, seat: mySeat, info: () => info, status: () => state?.status ?? info?.status,
+    hostToken: () => mine?.host_token,
     changed: () => render(), notice });
   document.addEventListener("keydown", onKey);
   onLangChange(() => { setConn($("conn").dataset.state || "table.connecting"); renderSoundButton(); baseTitle = document.title; redrawLog(); render(); });
