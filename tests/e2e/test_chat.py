@@ -11,6 +11,7 @@ from e2e_helpers import create_table, join_by_link, shot, start
 from playwright.sync_api import expect
 
 XSS = '<img src=x onerror="document.body.dataset.hacked=1"> https://example.com/x'
+CARA = "Cara<img src=x onerror=alert(1)>"  # a name is text too (32 characters at most)
 
 
 def _say(page: Any, text: str) -> None:
@@ -28,7 +29,7 @@ def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any) ->
     link = host.input_value("#invite-link")
     bob, cara = new_page(size=(1366, 768)), new_page(size=(1366, 768))
     join_by_link(bob, link, "Bob")
-    join_by_link(cara, link, "Cara")
+    join_by_link(cara, link, CARA)
 
     # the host's hints switch, before the start: told to everyone
     expect(host.locator("#host-options")).to_be_visible()
@@ -42,6 +43,9 @@ def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any) ->
     expect(host.locator("#option-hints")).to_be_disabled()  # hints: before the start only
 
     watcher = new_page(size=(1366, 768))
+    dialogs: list[str] = []  # an alert would be a script run from a name or a line
+    for page in (host, bob, cara, watcher):
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     watcher.goto(host.url)
     watcher.wait_for_selector("#spectating")
     assert watcher.locator("#reactions").is_hidden()  # spectators do not react
@@ -60,7 +64,8 @@ def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any) ->
         assert page.locator("#chat-log img, #chat-log a").count() == 0
         assert page.get_attribute("body", "data-hacked") is None
     _say(cara, "hello from Cara")
-    expect(host.locator("#chat-log .chat-line").last).to_contain_text("Cara: hello from Cara")
+    expect(host.locator("#chat-log .chat-line").last).to_contain_text(f"{CARA}: hello from Cara")
+    assert host.locator("#chat-log img, #opponents img").count() == 0
     shot(host, "30-chat-at-the-table")
 
     # a spectator's line stays among the spectators
@@ -94,6 +99,7 @@ def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any) ->
     expect(bob.locator("#chat-form")).to_be_hidden()
     expect(host.locator("#chat-form")).to_be_hidden()
     shot(bob, "31-chat-off")
+    assert dialogs == []
 
 
 def test_chat_in_japanese_on_a_phone(new_page: Any) -> None:
