@@ -228,6 +228,7 @@ def test_hints_change_before_the_start_only_and_never_at_rated_tables(c: TestCli
     r = c.post(options, json={"token": host, "hints": True})
     assert (r.status_code, r.json()["error"]) == (409, "started")
     assert c.post(options, json={"token": host, "chat": False}).json()["chat"] is False
+    assert c.post(options, json={"token": host, "chat": False}).status_code == 200  # again
     events = [m["event"] for m in Seat(c, made["table_id"], token).events()
               if m["event"]["type"] == "options"]
     assert events == [{"type": "options", "chat": True, "hints": False},

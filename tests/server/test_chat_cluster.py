@@ -71,14 +71,22 @@ def test_chat_and_options_across_workers(stack: Cluster) -> None:
         on[0].send({"type": "react", "reaction": "wow"})
         assert on[1].until("reaction")["seat"] == 0
 
-        # a mute made through w0 holds in the history w1 serves
+        # a mute made through w0 reaches the muter's socket on w1 at once, and holds in
+        # the history w1 serves
+        second = Socket(sockets, w1.port, made["table_id"], None, people[0].cookie or "")
         on[0].send({"type": "mute", "player": people[1].me["id"], "on": True})
         on[0].until("muted")
+        assert second.until("muted")["muted"] == [people[1].me["id"]]
+        on[1].send({"type": "chat", "text": "muted line"})
+        assert on[2].until("chat")["line"]["text"] == "muted line"
+        on[2].send({"type": "chat", "text": "heard line"})
+        assert second.until("chat")["line"]["text"] == "heard line"  # not the muted one
         again = Socket(sockets, w1.port, made["table_id"], None, people[0].cookie or "")
-        assert again.history["messages"] == []
+        assert [m["text"] for m in again.history["messages"]] == ["heard line"]
         assert again.history["muted"] == [people[1].me["id"]]
         spectator = Socket(sockets, w1.port, made["table_id"], None, people[2].cookie or "")
-        assert [m["text"] for m in spectator.history["messages"]] == [XSS]
+        assert [m["text"] for m in spectator.history["messages"]] == [
+            XSS, "muted line", "heard line"]
 
         # the host's change, sent to the follower w1, is the owner's entry, told on both
         r = httpx.post(f"{w1.url}/api/tables/{made['table_id']}/options",

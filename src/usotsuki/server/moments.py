@@ -11,7 +11,6 @@ are a fixed set, shown at the reacting seat, never stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
@@ -39,8 +38,15 @@ def may_read(client: Client, message: dict[str, Any]) -> bool:
 
 
 def deliver(table: Table, message: dict[str, Any]) -> None:
-    """Tell this worker's sockets at the table of a moment (each as it may read it)."""
+    """Tell this worker's sockets at the table of a moment (each as it may read it); a
+    player's new mutes go to that player's sockets only."""
     text = encode(message)
+    if message["type"] == "muted":
+        for client in list(table.clients):
+            if client.player == message["player"]:
+                client.muted = set(message["muted"])
+                client.send_text(text)
+        return
     for client in list(table.clients):
         if may_read(client, message):
             client.send_text(text)
@@ -108,10 +114,9 @@ async def react(table: Table, client: Client, reaction: Any) -> None:
                     "reaction": reaction})
 
 
-async def mute(table: Table, client: Client, other: Any, on: Any,
-               sockets: Iterable[Client]) -> None:
-    """The socket's player mutes (``on``) or unmutes another; its sockets here
-    (``sockets``: every socket of this worker) hear of it at once (``muted``)."""
+async def mute(table: Table, client: Client, other: Any, on: Any) -> None:
+    """The socket's player mutes (``on``) or unmutes another; its sockets at the table,
+    on every worker, hear of it at once (``muted``); elsewhere, as they connect."""
     player = _speaker(table, client)
     if not isinstance(other, str) or not other or len(other) > 40:
         raise Refused("bad_mute", "player must be a player's id")
@@ -122,7 +127,5 @@ async def mute(table: Table, client: Client, other: Any, on: Any,
         await store.call(chat_store.mute, store.engine, player, other, table.clock.time())
     else:
         await store.call(chat_store.unmute, store.engine, player, other)
-    for socket in sockets:
-        if socket.player == player:
-            socket.muted = socket.muted | {other} if on else socket.muted - {other}
-            socket.send({"type": "muted", "muted": sorted(socket.muted)})
+    muted = await store.call(chat_store.mutes, store.engine, player)
+    _spread(table, {"type": "muted", "player": player, "muted": sorted(muted)})

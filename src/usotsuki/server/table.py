@@ -825,6 +825,9 @@ class Table:
         a restart or another worker folds the same choice, and told as an ``options``
         event. The host's token is checked by the caller."""
         async def run() -> list[Numbered]:
+            if self._options_after(changes, self.games) == {"chat": self.chat_on,
+                                                             "hints": self.hints_allowed}:
+                return []  # (nothing changes: nothing is logged)
             fresh = await self._commit("options", dict(changes))
             self.audience.announce()
             self.tell(fresh)

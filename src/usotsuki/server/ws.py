@@ -362,8 +362,7 @@ async def _moment(table: Table, client: Client, message: dict[str, Any], limits:
                               retry_after=round(limits.reactions.wait(1), 1))
             await moments.react(table, client, message.get("reaction"))
         else:
-            await moments.mute(table, client, message.get("player"), message.get("on"),
-                               table.clients)
+            await moments.mute(table, client, message.get("player"), message.get("on"))
     except Refused as exc:
         if exc.code == "unavailable":
             raise
