@@ -10,6 +10,8 @@ from typing import Any
 from e2e_helpers import create_table, join_by_link, shot, start
 from playwright.sync_api import expect
 
+from usotsuki.server import chat_store
+
 XSS = '<img src=x onerror="document.body.dataset.hacked=1"> https://example.com/x'
 CARA = "Cara<img src=x onerror=alert(1)>"  # a name is text too (32 characters at most)
 
@@ -23,7 +25,8 @@ def _lines(page: Any) -> list[str]:
     return [str(t) for t in page.locator("#chat-log .chat-text").all_inner_texts()]
 
 
-def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any) -> None:
+def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any,
+                                                              live_server: Any) -> None:
     host = new_page(size=(1366, 768))
     create_table(host, "bluff", "Alice", ["friend", "friend"], {"max_cards": 2})
     link = host.input_value("#invite-link")
@@ -67,6 +70,13 @@ def test_reactions_chat_mute_spectators_and_the_hosts_switches(new_page: Any) ->
     expect(host.locator("#chat-log .chat-line").last).to_contain_text(f"{CARA}: hello from Cara")
     assert host.locator("#chat-log img, #opponents img").count() == 0
     shot(host, "30-chat-at-the-table")
+
+    # Cara reports Bob's line: kept for the moderators with the lines around it
+    cara.locator("#chat-log .chat-line[data-seat='1'] .report").first.click()
+    expect(cara.locator("#notice")).to_have_text("Reported: the moderators will look at it.")
+    store = live_server.app.state.store
+    [kept] = [r for r in chat_store.reports(store.engine) if r["text"] == XSS]
+    assert [m["text"] for m in kept["context"]["messages"]] == [XSS, "hello from Cara"]
 
     # a spectator's line stays among the spectators
     _say(watcher, "go Cara!")
