@@ -318,7 +318,8 @@ def test_game_over_says_where_the_record_is(game: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("command", [[], ["replay"], ["play", "bluff"], ["play", "liar"],
                                      ["tournament"], ["serve"], ["db", "upgrade"],
-                                     ["db", "downgrade"], ["db", "compact"]])
+                                     ["db", "downgrade"], ["db", "compact"], ["admin", "reports"],
+                                     ["admin", "ban"], ["admin", "lift"]])
 def test_help_shows_no_bool_or_braced_metavars(command: list[str]) -> None:
     result = RUNNER.invoke(app, [*command, "--help"])
     assert result.exit_code == 0

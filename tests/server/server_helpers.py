@@ -48,9 +48,12 @@ def close_all() -> None:
 class Seat:
     """One WebSocket connection, remembering every message it received."""
 
-    def __init__(self, c: TestClient, table_id: str, token: str | None, since: int = -1):
+    def __init__(self, c: TestClient, table_id: str, token: str | None, since: int = -1,
+                 cookie: str | None = None):
+        """``cookie``: the session cookie's value the socket opens with (an identity)."""
         query = f"?since={since}" + (f"&token={token}" if token else "")
-        self.cm = c.websocket_connect(f"/ws/tables/{table_id}{query}")
+        headers = {} if cookie is None else {"cookie": f"usotsuki_session={cookie}"}
+        self.cm = c.websocket_connect(f"/ws/tables/{table_id}{query}", headers=headers)
         self.ws = self.cm.__enter__()
         self.open = True
         OPEN.append(self)

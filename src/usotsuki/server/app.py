@@ -44,6 +44,7 @@ from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
+from usotsuki.server.routes.chat import router as chat_router
 from usotsuki.server.routes.lessons import router as lessons_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
@@ -216,6 +217,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(account_router)
     app.include_router(players_router)
     app.include_router(tables_router)
+    app.include_router(chat_router)
     app.include_router(ratings_router)
     app.include_router(ui_router)
     app.include_router(pages_router)

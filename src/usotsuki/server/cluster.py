@@ -67,6 +67,7 @@ from redis.backoff import EqualJitterBackoff, NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from usotsuki.server import moments
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.health import RETRY_AFTER, unavailable, unreachable
@@ -592,6 +593,18 @@ class ClusterTable(Table):
                                    lambda: super(ClusterTable, self).start(rematch, check),
                                    relayed)
 
+    async def set_options(self, changes: dict[str, Any]) -> list[Numbered]:
+        async def relayed(reply: dict[str, Any]) -> list[Numbered]:
+            await self.wait_events(reply["events"])
+            return []
+
+        return await self._command("options", {"options": changes},
+                                   lambda: super(ClusterTable, self).set_options(changes),
+                                   relayed)
+
+    def share(self, message: dict[str, Any]) -> None:
+        self.cluster.publish_moment(self, message)
+
 
 class ClusterLobby(Lobby):
     """The lobby of one worker: its tables are :class:`ClusterTable`; a table is owned by
@@ -865,6 +878,12 @@ class Coordinator:
              "seat": [row.seat, row.name, row.token_hash, row.bot, row.player_id],
              "by": self.me}, separators=(",", ":"))))
 
+    def publish_moment(self, table: Table, message: dict[str, Any]) -> None:
+        """A chat line or reaction, for the table's sockets on the other workers (not
+        logged: one lost with Redis is in the chat's history, read on reconnection)."""
+        self._outbox.put_nowait((LOG_CHANNEL, encode(
+            {"t": table.public_id, "moment": message, "by": self.me})))
+
     async def _send(self) -> None:
         while True:
             batch = [await self._outbox.get()]
@@ -955,6 +974,8 @@ class Coordinator:
             return  # nobody here watches that table
         if "seat" in message:
             table.seat_changed(SeatRow(*message["seat"]))
+        elif "moment" in message:
+            moments.deliver(table, message["moment"])
         else:
             clock = message.get("clock")
             self._spawn(table.follow(message["seq"], message["entries"],
@@ -1133,6 +1154,9 @@ class Coordinator:
         if command == "start":
             game = await self.lobby.start_game(table, bool(args["rematch"]))
             return {"game": game, "events": len(table.events)}
+        if command == "options":
+            await table.set_options(dict(args["options"]))
+            return {"events": len(table.events)}
         if command == "handover":
             return {"token": await table.hand_over(str(args["to"]))}
         if command == "watch":

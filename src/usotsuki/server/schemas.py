@@ -66,6 +66,27 @@ class CreateTable(Body):
                         "rated tables).")
 
 
+class OptionsChange(Body):
+    token: str = Field(min_length=1, max_length=TOKEN_MAX, description="The host token.")
+    chat: bool | None = Field(None, description="Table chat on or off (at any time).")
+    hints: bool | None = Field(None, description="Hints allowed (before the first game; "
+                               "never at rated tables).")
+
+
+class TableOptions(BaseModel):
+    chat: bool
+    hints: bool
+
+
+class ChatReport(Body):
+    reason: str | None = Field(None, max_length=500, description="What is wrong, in a few "
+                               "words (optional).")
+
+
+class Reported(BaseModel):
+    report: int = Field(description="The report's number.")
+
+
 class SeatInfo(BaseModel):
     seat: int
     name: str | None
@@ -86,6 +107,8 @@ class TableInfo(BaseModel):
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None
     games: int
+    options: TableOptions | None = Field(None, description="Chat on, hints allowed: the "
+                                         "host's latest choice.")
 
 
 class CreatedTable(BaseModel):

@@ -129,6 +129,8 @@ class Table:
         # A write whose outcome is unknown failed (the database went away during it):
         # the log may hold more than the cache. Read back before the next command.
         self.unsure = False
+        # The host's options changed after creation (``options`` entries of the log).
+        self.options: dict[str, bool] = {}
 
     # facts
 
@@ -192,13 +194,15 @@ class Table:
 
     @property
     def chat_on(self) -> bool:
-        """Whether the table's chat is on (tables made before chat existed: on)."""
-        return bool(self.config.get("chat", True))
+        """Whether the table's chat is on: the host's latest choice (tables made before
+        chat existed: on)."""
+        return bool(self.options.get("chat", self.config.get("chat", True)))
 
     @property
     def hints_allowed(self) -> bool:
-        """Whether seats may ask for hints: the host's choice, never at rated tables."""
-        return bool(self.config.get("hints", True)) and not self.rated
+        """Whether seats may ask for hints: the host's latest choice, never at rated
+        tables."""
+        return bool(self.options.get("hints", self.config.get("hints", True))) and not self.rated
 
     @property
     def bots_only(self) -> bool:
@@ -242,6 +246,7 @@ class Table:
             "game_number": None if slot is None else slot.number,
             "games": len(self.games),
             "spectators": sum(1 for c in self.clients if c.seat is None),
+            "options": {"chat": self.chat_on, "hints": self.hints_allowed},
         }
 
     def shown_names(self) -> list[str | None]:
@@ -293,6 +298,9 @@ class Table:
                                              "commitment": fair.commitment,
                                              "people": list(fair.people)}))
             return _Folded(kind, data, games, started)
+        if kind == "options":
+            return _Folded(kind, data, games, [_ServerEvent(
+                {"type": "options", **self._options_after(data, games)})])
         slot = games[-1]
         if kind == "chance":
             if slot.collecting:
@@ -330,6 +338,21 @@ class Table:
                                                    "action": canonical}, audience), *events,
                             *ended])
         raise ValueError(f"unknown log entry kind {kind!r}")
+
+    def _options_after(self, data: dict[str, Any], games: list[GameSlot]) -> dict[str, bool]:
+        """The table's options once ``data`` (the host's change) is applied: ``chat`` at
+        any time; ``hints`` only before the first game, and never on at a rated table."""
+        if not data or set(data) - {"chat", "hints"} or not all(
+                isinstance(v, bool) for v in data.values()):
+            raise Refused("bad_options", "options are chat and hints, each true or false")
+        if "hints" in data and data["hints"] != self.hints_allowed:
+            if self.rated:
+                raise Refused("rated_hints", "hints are never allowed at rated tables", 409)
+            if games:
+                raise Refused("started", "hints are chosen before the first game", 409)
+        chat = data.get("chat", self.chat_on)
+        hints = data.get("hints", self.hints_allowed) and not self.rated
+        return {"chat": chat, "hints": hints}
 
     def _fold_fairness(self, kind: str, data: dict[str, Any],
                        games: list[GameSlot]) -> _Folded:
@@ -370,6 +393,8 @@ class Table:
             self.events.append(numbered)
             fresh.append(numbered)
         kind, data = folded.kind, folded.data
+        if kind == "options":
+            self.options = {**self.options, **data}
         if kind == "action":  # the seat's last action, and the key its client gave it
             made = next(e for e in fresh if e.action is not None)
             self._made[data["seat"]] = (data.get("key"), made.n, fresh[-1].n,
@@ -794,6 +819,25 @@ class Table:
         if not self.playing and self.ended is not None:
             self.ended(self)
         return fresh
+
+    async def set_options(self, changes: dict[str, Any]) -> list[Numbered]:
+        """The host changes the table's options (``chat``, ``hints``): logged, so that
+        a restart or another worker folds the same choice, and told as an ``options``
+        event. The host's token is checked by the caller."""
+        async def run() -> list[Numbered]:
+            if self._options_after(changes, self.games) == {"chat": self.chat_on,
+                                                             "hints": self.hints_allowed}:
+                return []  # (nothing changes: nothing is logged)
+            fresh = await self._commit("options", dict(changes))
+            self.audience.announce()
+            self.tell(fresh)
+            return fresh
+
+        return await self.serialised(run)
+
+    def share(self, message: dict[str, Any]) -> None:
+        """A message of the table's moment (a chat line, a reaction) for the sockets of
+        the table on other workers (a cluster publishes it; one worker has no others)."""
 
     async def hurry(self, seat: int | None) -> bool:
         """Bots play at once for the rest of this game if no person is left to read it."""

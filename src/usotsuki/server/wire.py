@@ -66,6 +66,9 @@ class Client:
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
     queued_at: float = 0.0  # when the oldest message waiting in the queue was queued
+    player: str | None = None  # the identity of the socket's session cookie, if any
+    name: str | None = None  # that player's name (a spectator's in chat)
+    muted: set[str] = field(default_factory=set)  # players whose moments it is not told
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))

@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from usotsuki.core.json_guard import NotJson, TooDeep, escape_lone_surrogates, parse_json
+from usotsuki.server import moments
 from usotsuki.server.health import unavailable
 from usotsuki.server.problems import refused_response
 from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
@@ -31,6 +32,7 @@ MAX_ID_CHARS = 64
 MAX_DEPTH = 8  # messages nest 2 levels; deeper text is refused before it is parsed
 BATCH_CHARS = 32768  # a batch frame grows to about this many characters at most
 STATE_COST = 20  # a state message answered on request, charged as this many resent events
+REACTIONS_PER_SECOND, REACTIONS_BURST = 0.5, 3.0  # a socket's reactions (chat: chat_store)
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +213,14 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
     now = websocket.app.state.monotonic
     (rate, burst), (resent, resent_burst) = (websocket.app.state.rate_limit,
                                              websocket.app.state.sync_limit)
-    limits = Limits(RateLimit(rate, burst, now), RateLimit(resent, resent_burst, now))
+    limits = Limits(RateLimit(rate, burst, now), RateLimit(resent, resent_burst, now),
+                    RateLimit(REACTIONS_PER_SECOND, REACTIONS_BURST, now))
+    try:
+        with health.as_unavailable():
+            await moments.identify(websocket, table, client)
+    except Refused:  # the database went away: the game goes on without the chat's
+        log.warning("table %s: a socket's chat history could not be read", table_id)
+        # history (a later connection reads it); its lines still come as they are said
     try:
         await _receive(websocket, table, client, limits, sender)
     finally:
@@ -231,10 +240,11 @@ def _catch_up(table: Table, client: Client, since: int) -> None:
 
 @dataclass
 class Limits:
-    """Per socket: messages, and events resent by ``sync`` (its cost)."""
+    """Per socket: messages, events resent by ``sync`` (its cost), reactions."""
 
     messages: RateLimit
     resent: RateLimit
+    reactions: RateLimit
 
 
 async def _receive(websocket: WebSocket, table: Table, client: Client, limits: Limits,
@@ -332,9 +342,31 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
     elif kind == "hurry":
         granted = await table.hurry(client.seat)
         client.send({"type": "hurry", "id": ref, "granted": granted})
+    elif kind in ("chat", "react", "mute"):
+        await _moment(table, client, message, limits, ref)
     else:
-        client.send(_error("unknown_type", f"unknown message type {kind!r} "
-                           "(known: act, contribute, sync, ping, hurry, hints)", ref))
+        client.send(_error("unknown_type", f"unknown message type {kind!r} (known: act, "
+                           "contribute, sync, ping, hurry, hints, chat, react, mute)", ref))
+
+
+async def _moment(table: Table, client: Client, message: dict[str, Any], limits: Limits,
+                  ref: Any) -> None:
+    """Chat, a reaction or a mute (moments.py); a refusal to this client only."""
+    try:
+        if message["type"] == "chat":
+            await moments.chat(table, client, message.get("text"))
+        elif message["type"] == "react":
+            if not limits.reactions.allow():
+                raise Refused("rate_limited", "too many reactions: try again in "
+                              f"{limits.reactions.wait(1):.1f} s", 429,
+                              retry_after=round(limits.reactions.wait(1), 1))
+            await moments.react(table, client, message.get("reaction"))
+        else:
+            await moments.mute(table, client, message.get("player"), message.get("on"))
+    except Refused as exc:
+        if exc.code == "unavailable":
+            raise
+        client.send(_refusal(exc, ref))
 
 
 def _an_id(value: Any) -> bool:

@@ -15,6 +15,7 @@ from usotsuki.server.config import cited_rules
 from usotsuki.server.identity import current_player
 from usotsuki.server.names import reserved_at_table
 from usotsuki.server.retention import Records
+from usotsuki.server.sanctions import refuse_if_banned
 from usotsuki.server.tables import Lobby, Refused, Table, token_hash
 
 router = APIRouter(prefix="/api", responses={
@@ -65,6 +66,9 @@ async def create_table(body: schemas.CreateTable, request: Request) -> schemas.C
     config["chat"] = body.visibility == "invite" if body.chat is None else body.chat
     config["hints"] = body.hints and not body.rated
     lobby = _lobby(request)
+    creator = await current_player(request)
+    await refuse_if_banned(request.app.state.store, None if creator is None else creator.id,
+                           lobby.clock.time())
     address = request.client.host if request.client is not None else None
     table, host_token = await lobby.create(body.game, config, bots, address)
     return schemas.CreatedTable(table_id=table.public_id, invite=table.row.invite,
@@ -96,6 +100,8 @@ async def join(invite: str, body: schemas.JoinRequest, request: Request) -> sche
                       {"name": body.name})
     table = await _lobby(request).invited(invite)
     player = await current_player(request)
+    await refuse_if_banned(request.app.state.store, None if player is None else player.id,
+                           table.clock.time())
     if table.rated and (player is None or player.kind != "account"):
         raise Refused("account_required", "rated tables are for accounts: sign up or log "
                       "in to join", 403)

@@ -21,6 +21,7 @@ export function describeEvent(e, { me, name: nm, objectName }) {
     case "game_over": return t("ev.game_over");
     case "contributions_closed": return e.missing.length ? t("ev.no_contribution", { names: e.missing.map(nm).join(", ") }) : null;
     case "revealed": return t("ev.revealed");
+    case "options": return t("ev.options", { chat: t(e.chat ? "ev.options.on" : "ev.options.off"), hints: t(e.hints ? "ev.options.on" : "ev.options.off") });
     case "stand_in": return t("ev.stand_in", { name: nm(e.seat), reason: t(`reason.${e.reason}`) });
     case "timeout": return say("ev.timeout", e.seat, { name: nm(e.seat) });
     case "played": return say("ev.played", e.seat, { name: nm(e.seat), n: e.count, rate: rankLabel(e.rate) });

@@ -1,6 +1,8 @@
 // Two message catalogues; the language comes from localStorage, else the browser.
 import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
+import chatEn from "./messages/chat.en.js";
+import chatJa from "./messages/chat.ja.js";
 import en from "./messages/en.js";
 import learnEn from "./messages/learn.en.js";
 import learnJa from "./messages/learn.ja.js";
@@ -13,8 +15,8 @@ import rulesEn from "./messages/rules.en.js";
 import rulesJa from "./messages/rules.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

@@ -18,6 +18,8 @@ import { hintEl } from "./hint.js";
 import { contribution } from "./contribute.js";
 import { describeEvent } from "./describe.js";
 import { ratingChange } from "./ratingchange.js";
+import { chatMessage, initChat, reactionAt, renderChat } from "./chat.js";
+import { me } from "./me.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -138,8 +140,9 @@ window.addEventListener("online", () => {
 window.addEventListener("offline", () => setConn("table.reconnecting"));
 
 function sendRaw(message) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) { notice(t("table.reconnecting")); return; }
+  if (!socket || socket.readyState !== WebSocket.OPEN) { notice(t("table.reconnecting")); return false; }
   socket.send(JSON.stringify(message));
+  return true;
 }
 
 // The key names this action on this state: sent again (its answer was lost with a server,
@@ -216,13 +219,14 @@ function onMessage(m) {
       if (m.code !== "left") notice(errorText(m.code, m.params, m.message), m.params?.rules);
       return;
     case "hurry": if (!m.granted) notice(t("table.hurryRefused")); return;
-    default: return;
+    default: chatMessage(m); return;
   }
   render();
   if (m.type === "state") replaying = false; // what follows happens now: shown moving
 }
 
 function onEvent(e) {
+  if (e.type === "options" && info) info = { ...info, options: { chat: e.chat, hints: e.hints } };
   if (e.type === "game_started") {
     names = e.names; moves = 0; revealAt = -1; resultsHidden = false; bubbles.clear();
     matchResults = [];
@@ -326,6 +330,7 @@ function render() {
   if (betweenOn) renderBetween(view);
   else if (status === "finished" && view) renderResults(view);
   presence();
+  renderChat();
 }
 
 // The invite link with its copy button: in the lobby while seats are free (once the
@@ -534,7 +539,8 @@ function seatBox(view, s, k, count) {
     active ? el("div", { class: "seat-turn" }, seat.bot ? el("span", { class: "thinking" }, t("seat.thinking")) : t("seat.toPlay"),
       clockEnds && clockEnds.seat === s ? el("span", { class: "clock", dataset: { seat: s } }) : null) : null,
     away ? el("div", { class: "seat-away" }, "⚠ ", t("seat.offline")) : null),
-  bubble && bubble.until > Date.now() ? el("div", { class: "bubble", role: "status" }, bubble.text) : null);
+  bubble && bubble.until > Date.now() ? el("div", { class: "bubble", role: "status" }, bubble.text) : null,
+  reactionAt(s));
 }
 
 function myArea(view, ctx) {
@@ -550,7 +556,8 @@ function myArea(view, ctx) {
       avatarEl(names[me] || info.seats[me]?.name, me),
       el("span", { class: "name" }, fullName(me)), " ",
       el("span", { class: "badge you" }, t("table.you")), extra,
-      bubble && bubble.until > Date.now() ? el("span", { class: "bubble mine", role: "status" }, bubble.text) : null),
+      bubble && bubble.until > Date.now() ? el("span", { class: "bubble mine", role: "status" }, bubble.text) : null,
+      reactionAt(me)),
     el("div", { class: `hand${canSelect ? " selectable" : ""}`, id: "hand", role: "group", "aria-label": t("table.hand") },
       hand.map((c, i) => {
         const card = cardEl(c, { button: canSelect, selected: chosen.includes(c) });
@@ -870,6 +877,9 @@ async function main() {
     if (soundOn()) beep(660);
   });
   renderSoundButton();
+  initChat({ tableId: () => tableId, send: sendRaw, seat: mySeat, info: () => info, status: () => state?.status ?? info?.status,
+    hostToken: () => mine?.host_token,
+    changed: () => render(), notice });
   document.addEventListener("keydown", onKey);
   onLangChange(() => { setConn($("conn").dataset.state || "table.connecting"); renderSoundButton(); baseTitle = document.title; redrawLog(); render(); });
   try {
@@ -894,6 +904,7 @@ async function main() {
   document.body.classList.add(`game-${info.game}`); // the help shows this game's rules
   mine = seatAt(tableId);
   render();
+  await me().catch(() => {}); // the socket opens with the session cookie: chat knows who
   connect();
   document.body.dataset.ready = "1";
   document.documentElement.dataset.lang = currentLang();
