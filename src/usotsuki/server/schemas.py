@@ -82,6 +82,7 @@ class TableInfo(BaseModel):
     games_per_match: int
     turn_seconds: float | None = None
     rated: bool = False
+    hints: bool = Field(True, description="Whether seats may ask for hints here.")
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None
@@ -118,6 +119,11 @@ class TokenRequest(Body):
 
 class Started(BaseModel):
     game_number: int
+
+
+class RematchAnswer(BaseModel):
+    game_number: int | None = Field(description="The game the answer started (every "
+                                    "person accepted), else null.")
 
 
 class GameInfo(BaseModel):

@@ -1,6 +1,8 @@
 // Two message catalogues; the language comes from localStorage, else the browser.
 import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
+import controlEn from "./messages/control.en.js";
+import controlJa from "./messages/control.ja.js";
 import en from "./messages/en.js";
 import ja from "./messages/ja.js";
 import reviewEn from "./messages/review.en.js";
@@ -9,8 +11,8 @@ import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...controlEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...controlJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

@@ -16,6 +16,7 @@ import { bigMoment, flashFlag, motion } from "./motion.js";
 import { hintEl } from "./hint.js";
 import { contribution } from "./contribute.js";
 import { ratingChange } from "./ratingchange.js";
+import { describeControl, offerLine, rematchEls, removeSeatButton, seatTools } from "./control.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -116,7 +117,10 @@ function connect() {
     if (ws !== socket) return;
     socket = null;
     if (ev.code === 4404) { notice(t("table.notFound")); return; }
-    if (ev.code === 4403) { forgetSeat(tableId); mine = null; }
+    if (ev.code === 4403) {
+      if (mine?.token) notice(t("control.seatLost")); // (left, or the host removed the seat)
+      forgetSeat(tableId); mine = null;
+    }
     retry += 1;
     setConn("table.reconnecting");
     // Up to 0.5 s, 1 s, 2 s ... 10 s at random (a restarted server is not met by every
@@ -236,6 +240,7 @@ function onEvent(e) {
   }
   events.push(e);
   appendLog(e);
+  if (e.type === "rematch" && e.answer === "offer" && !replaying) resultsHidden = false; // the offer shows
   const seat = e.seat ?? e.doubter ?? e.challenger ?? e.giver;
   const bubble = bubbleText(e);
   if (bubble && seat !== undefined && !replaying) bubbles.set(seat, { text: bubble, until: Date.now() + 2600 });
@@ -293,6 +298,22 @@ async function join(form) {
   } catch (e) { errNotice(e); }
 }
 
+// Leave and Resign (confirmed), in the status bar during a game and in the lobby before it.
+function seatToolEls() {
+  return seatTools({ tableId, info, state, me: mySeat(), token: mine?.token, redraw: render, onError: errNotice,
+    done: (kind) => {
+      if (kind !== "leave") return;
+      rememberSeat(tableId, { seat: null, token: null }); // a spectator from now on
+      mine = seatAt(tableId);
+      if (socket) socket.close();
+    } });
+}
+
+// A seat as named in a control event: an emptied seat by its number.
+function controlName(s) {
+  return info.seats[s]?.taken || names[s] ? seatName(s) : t("control.seatN", { n: s + 1 });
+}
+
 async function command(kind) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}/${kind}`,
@@ -314,6 +335,7 @@ function render() {
   renderInvite(status);
   if (status === "waiting") renderLobby();
   if (view) renderBoard(view);
+  rerender($("seat-tools"), status === "waiting" ? null : seatToolEls());
   const betweenOn = Boolean(between && between.revealSeen && status === "playing" && view);
   $("results").hidden = !betweenOn && (status !== "finished" || !view || resultsHidden);
   $("show-results").hidden = status !== "finished" || !view || !resultsHidden;
@@ -376,7 +398,10 @@ function renderLobby() {
       s.taken ? avatarEl(s.name, i, { bot: Boolean(s.bot) }) : null,
       el("span", {}, s.taken ? fullName(i) : t("seat.empty")),
       i === me ? el("span", { class: "badge you" }, t("table.you")) : null,
-      s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null)))];
+      s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null,
+      mine?.host_token && s.taken && i !== me
+        ? removeSeatButton({ tableId, seat: i, name: fullName(i), hostToken: mine.host_token, onError: errNotice, redraw: render })
+        : null)))];
   const typed = $("join-name")?.value; // a redraw must not wipe a name being typed
   if (me === null && free.length && mine?.invite) { // only the invite lets one sit
     parts.push(el("form", { class: "join", id: "join-form", onsubmit: (e) => { e.preventDefault(); join(e.target); } },
@@ -391,6 +416,7 @@ function renderLobby() {
   const host = Boolean(mine?.host_token);
   let status = free.length ? t("table.waiting") : host ? t("table.ready") : t("table.readyGuest", { name: hostName() || "" });
   parts.push(el("p", { class: "muted", id: "lobby-status" }, status));
+  if (me !== null) parts.push(el("div", { class: "button-row seat-tools" }, seatToolEls()));
   if (!free.length && host) { // the host starts; a friend waits for them
     parts.push(el("button", { type: "button", class: "primary", id: "start", onclick: () => command("start") }, t("table.start")));
   }
@@ -460,7 +486,7 @@ function renderBoard(view) {
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
   // The honest hint, above the controls; none at a rated table.
-  if (judging(ctx.legal) && !info.rated) controls.unshift(hintBox());
+  if (judging(ctx.legal) && info.hints !== false && !info.rated) controls.unshift(hintBox());
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
@@ -600,7 +626,7 @@ function renderResults(view) {
     el("td", {}, info.game === "bluff"
       ? (view.eliminated.includes(s) ? t("end.outAt", { n: view.eliminated.length - view.eliminated.indexOf(s) }) : t("end.lastIn"))
       : t("seat.cards", { n: view.hand_sizes[s] })))));
-  const parts = [el("h2", { id: "results-heading" }, headline),
+  const parts = [el("h2", { id: "results-heading" }, headline), offerLine(state.rematch, controlName),
     el("table", { class: "standings", id: "standings" },
       el("caption", { class: "sr-only" }, t("end.standings")),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.place")), el("th", { scope: "col" }, t("end.player")),
@@ -623,11 +649,8 @@ function renderResults(view) {
     }
   }
   const row = [];
-  if (mine?.token || mine?.host_token) {
-    const people = info.seats.filter((s) => !s.bot).length;
-    row.push(el("button", { type: "button", class: "primary", id: "rematch", onclick: () => command("rematch") },
-      people > 1 ? t("end.rematch") : t("end.again")));
-  }
+  row.push(...rematchEls({ tableId, offer: state.rematch, me, token: mine?.token || mine?.host_token,
+    people: info.seats.filter((s) => !s.bot).length, onError: errNotice }));
   row.push(el("a", { class: "button secondary", id: "download", href: `${base}/record`, download: `usotsuki-${info.game}-${tableId}-${game}.json` }, t("end.download")));
   row.push(el("a", { class: "button secondary", id: "replay", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}` }, t("end.replay")));
   row.push(el("a", { class: "button secondary", id: "review", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}&review=1` }, t("review.open")));
@@ -707,7 +730,7 @@ function describe(e) {
     case "dealt": return e.seat === mySeat() ? t("ev.dealt") : null;
     case "drew_cards": return e.seat === mySeat() ? t("ev.drew_cards", { cards: cardsText(e.cards), n: e.cards.length }) : null;
     case "gave_cards": return e.giver === mySeat() ? null : t("ev.gave_cards", { name: nm(e.giver), other: objectName(e.receiver), cards: cardsText(e.cards) });
-    default: return null;
+    default: return describeControl(e, controlName) ?? null;
   }
 }
 
