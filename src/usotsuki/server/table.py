@@ -739,9 +739,9 @@ class Table:
         if (self.bots_only and self.playing and self.may_play_bots is not None
                 and not self.may_play_bots(self)):
             self.parked = True  # no room for another game of bots only: it waits
-        self.audience.announce()
         self.turns.schedule()
-        self.tell(fresh)
+        self.tell(fresh)  # (then the seats: a page names the seat as it was)
+        self.audience.announce()
         if self._accepted_by_all():
             await self._start(True, None)
 

@@ -117,9 +117,12 @@ function connect() {
     if (ws !== socket) return;
     socket = null;
     if (ev.code === 4404) { notice(t("table.notFound")); return; }
-    if (ev.code === 4403) {
-      if (mine?.token) notice(t("control.seatLost")); // (left, or the host removed the seat)
-      forgetSeat(tableId); mine = null;
+    if (ev.code === 4403) { // the token holds no seat (left, or the host removed it)
+      if (mine?.token) notice(t("control.seatLost"));
+      const invite = mine?.invite; // (with it, one may sit again while a seat is free)
+      forgetSeat(tableId);
+      mine = invite ? { invite } : null;
+      if (invite) rememberSeat(tableId, mine);
     }
     retry += 1;
     setConn("table.reconnecting");
@@ -309,9 +312,10 @@ function seatToolEls() {
     } });
 }
 
-// A seat as named in a control event: an emptied seat by its number.
+// A seat as named in a control event (its own name, yours too: "Alice offers a
+// rematch."); a seat emptied since, by its number.
 function controlName(s) {
-  return info.seats[s]?.taken || names[s] ? seatName(s) : t("control.seatN", { n: s + 1 });
+  return info.seats[s]?.taken || names[s] ? fullName(s) : t("control.seatN", { n: s + 1 });
 }
 
 async function command(kind) {
