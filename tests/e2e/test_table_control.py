@@ -27,8 +27,9 @@ def _invite(page: Any) -> str:
 def _resign(page: Any) -> None:
     page.click("#resign")
     page.click("#resign-confirm")
-    expect(page.locator("#resign")).to_have_count(0)  # a bot plays the seat now
-    page.wait_for_selector("#seat-tools #leave")
+    expect(page.locator("#resign")).to_have_count(0)
+    # a bot plays the seat now (unless it ended the game at once)
+    page.wait_for_selector("#bot-for-you, body[data-status=finished]")
 
 
 def test_a_resign_hands_the_seat_to_a_bot_and_a_rematch_needs_every_accept(
@@ -54,6 +55,7 @@ def test_a_resign_hands_the_seat_to_a_bot_and_a_rematch_needs_every_accept(
     # Alice offers; the game does not start until Bob accepts too.
     host.click("#rematch")
     expect(host.locator("#rematch-offer")).to_contain_text("Waiting for Bob")
+    expect(host.locator("#offer-clock")).to_contain_text(" s left")
     assert host.locator("#rematch").count() == 0  # accepted already: only Decline
     expect(friend.locator("#rematch-offer")).to_contain_text("Alice が再戦を申し込みました")
     expect(friend.locator("#rematch")).to_have_text("再戦を受ける")

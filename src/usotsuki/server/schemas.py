@@ -71,6 +71,8 @@ class SeatInfo(BaseModel):
     name: str | None
     bot: str | None
     taken: bool
+    person: bool = Field(False, description="A person holds the seat (one who resigned "
+                         "too, while a bot plays it): they answer a rematch offer.")
     connected: bool
 
 

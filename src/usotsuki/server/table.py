@@ -242,6 +242,7 @@ class Table:
                        "name": names[s.seat],
                        "bot": s.bot,
                        "taken": s.bot is not None or s.token_hash is not None,
+                       "person": s.token_hash is not None,  # (answers for the seat)
                        "connected": s.seat in connected} for s in self.seats],
             "status": self.status,
             "game_number": None if slot is None else slot.number,

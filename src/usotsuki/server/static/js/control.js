@@ -55,7 +55,6 @@ export function removeSeatButton({ tableId, seat, name, hostToken, onError, redr
 // how long. `offer` is the state's (null: none stands); `people` counts the seats of persons.
 export function rematchEls({ tableId, offer, me, token, people, onError }) {
   if (!token) return [];
-  offerEnds = offer ? { at: performance.now() + offer.left * 1000 } : null;
   const accepted = offer && me !== null && offer.accepted.includes(me);
   const parts = [];
   if (!offer || !accepted) {
@@ -72,6 +71,7 @@ export function rematchEls({ tableId, offer, me, token, people, onError }) {
 
 // The offer's standing in words, under the results' heading.
 export function offerLine(offer, seatName) {
+  offerEnds = offer ? { at: performance.now() + offer.left * 1000 } : null;
   if (!offer) return null;
   const by = offer.by === null ? t("control.host") : seatName(offer.by);
   const waiting = offer.waiting.map(seatName).join(", ");

@@ -339,7 +339,7 @@ function render() {
   renderInvite(status);
   if (status === "waiting") renderLobby();
   if (view) renderBoard(view);
-  rerender($("seat-tools"), status === "waiting" ? null : seatToolEls());
+  rerender($("seat-tools"), status === "playing" ? seatToolEls() : null); // (a game over: in the results)
   const betweenOn = Boolean(between && between.revealSeen && status === "playing" && view);
   $("results").hidden = !betweenOn && (status !== "finished" || !view || resultsHidden);
   $("show-results").hidden = status !== "finished" || !view || !resultsHidden;
@@ -574,7 +574,8 @@ function myArea(view, ctx) {
     el("div", { class: `my-name${state.to_move === me ? " active" : ""}` },
       avatarEl(names[me] || info.seats[me]?.name, me),
       el("span", { class: "name" }, fullName(me)), " ",
-      el("span", { class: "badge you" }, t("table.you")), extra,
+      el("span", { class: "badge you" }, t("table.you")),
+      info.seats[me]?.bot && state.status === "playing" ? el("span", { class: "badge", id: "bot-for-you" }, t("control.botForYou")) : null, extra,
       bubble && bubble.until > Date.now() ? el("span", { class: "bubble mine", role: "status" }, bubble.text) : null),
     el("div", { class: `hand${canSelect ? " selectable" : ""}`, id: "hand", role: "group", "aria-label": t("table.hand") },
       hand.map((c, i) => {
@@ -654,12 +655,13 @@ function renderResults(view) {
   }
   const row = [];
   row.push(...rematchEls({ tableId, offer: state.rematch, me, token: mine?.token || mine?.host_token,
-    people: info.seats.filter((s) => !s.bot).length, onError: errNotice }));
+    people: info.seats.filter((s) => s.person).length, onError: errNotice }));
   row.push(el("a", { class: "button secondary", id: "download", href: `${base}/record`, download: `usotsuki-${info.game}-${tableId}-${game}.json` }, t("end.download")));
   row.push(el("a", { class: "button secondary", id: "replay", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}` }, t("end.replay")));
   row.push(el("a", { class: "button secondary", id: "review", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}&review=1` }, t("review.open")));
   row.push(el("a", { class: "button secondary", id: "new-table", href: "/" }, t("end.newTable")));
   row.push(el("button", { type: "button", class: "secondary", id: "hide-results", onclick: () => { resultsHidden = true; render(); } }, t("end.hide")));
+  row.push(...seatToolEls());
   parts.push(el("div", { class: "button-row" }, row));
   rerender($("results"), parts);
 }

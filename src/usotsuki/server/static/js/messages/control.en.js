@@ -18,6 +18,7 @@ export default {
   "control.left": "{n} s left",
   "control.left.one": "1 s left",
   "control.lapsed": "The offer lapsed.",
+  "control.botForYou": "a bot plays for you",
   "control.seatN": "Seat {n}",
   "control.seatLost": "You no longer hold a seat at this table (you left it, or the host removed you): you are watching.",
   "control.ev.offer": "{name} offers a rematch.",

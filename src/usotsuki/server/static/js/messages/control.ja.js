@@ -18,6 +18,7 @@ export default {
   "control.left": "残り {n} 秒",
   "control.left.one": "残り 1 秒",
   "control.lapsed": "申し込みは期限切れです。",
+  "control.botForYou": "ボットが代わりに打っています",
   "control.seatN": "{n} 番席",
   "control.seatLost": "このテーブルにあなたの席はもうありません (退席したか、ホストが外しました)。観戦中です。",
   "control.ev.offer": "{name} が再戦を申し込みました。",
