@@ -43,7 +43,7 @@ def test_a_resign_hands_the_seat_to_a_bot_and_a_rematch_needs_every_accept(
 
     _resign(host)
     # the other player is told, and the host's seat is played by a bot from now on
-    expect(friend.locator("#log")).to_contain_text("Alice が投了しました。")
+    expect(friend.locator("#log")).to_contain_text("Aliceが投了しました。")
     expect(friend.locator("#log")).to_contain_text("ボット")
     shot(host, "30-control-resigned")
     if friend.get_attribute("body", "data-status") == "playing":
@@ -57,7 +57,7 @@ def test_a_resign_hands_the_seat_to_a_bot_and_a_rematch_needs_every_accept(
     expect(host.locator("#rematch-offer")).to_contain_text("Waiting for Bob")
     expect(host.locator("#offer-clock")).to_contain_text(" s left")
     assert host.locator("#rematch").count() == 0  # accepted already: only Decline
-    expect(friend.locator("#rematch-offer")).to_contain_text("Alice が再戦を申し込みました")
+    expect(friend.locator("#rematch-offer")).to_contain_text("Aliceが再戦を申し込みました")
     expect(friend.locator("#rematch")).to_have_text("再戦を受ける")
     shot(friend, "31-control-rematch-offer-phone")
     assert host.get_attribute("body", "data-status") == "finished"
