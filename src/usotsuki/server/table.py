@@ -612,7 +612,8 @@ class Table:
         view = None if slot is None else view_json(slot.session, seat)
         to_move = None if slot is None else slot.session.to_move
         legal = hint = None
-        if slot is not None and seat is not None and to_move == seat:
+        if slot is not None and seat is not None and to_move == seat \
+                and self.seats[seat].bot is None:  # (a resigned person's bot plays it)
             legal = legal_json(slot.session)
             if hints:
                 started = time.perf_counter()

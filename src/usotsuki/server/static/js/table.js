@@ -467,7 +467,7 @@ function renderBoard(view) {
   const status = state.status;
   const turn = $("turn");
   const where = status === "finished" ? null : whereText(view);
-  const mine_ = state.to_move === me && me !== null && status !== "finished";
+  const mine_ = state.to_move === me && me !== null && status !== "finished" && !info.seats[me]?.bot;
   rerender(turn, where ? el("span", { class: "where" }, where) : null,
     el("span", { class: "whose", id: "whose" }, mine_ ? "▶ " : "", turnText(view)),
     mine_ && clockEnds ? el("span", { class: "clock", dataset: { seat: me } }) : null);
