@@ -59,6 +59,15 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
     return str(page.url.split("t=")[1])
 
 
+def join_by_link(page: Any, link: str, name: str) -> None:
+    """Open an invite link, sit down with ``name`` and wait to be seated."""
+    page.goto(link)
+    page.wait_for_selector("#join-form")
+    page.fill("#join-name", name)
+    page.click("#join")
+    page.wait_for_selector("#lobby-seats .badge.you")
+
+
 def start(page: Any) -> None:
     """Start the game (the host's button); a table of you and bots has started itself."""
     page.wait_for_selector("#start, body[data-status=playing], body[data-status=finished]")

@@ -9,6 +9,7 @@ from typing import Any
 from e2e_helpers import (
     bluff_turn,
     create_table,
+    join_by_link,
     liar_turn,
     see_results,
     shot,
@@ -17,14 +18,6 @@ from e2e_helpers import (
     wait_after,
 )
 from playwright.sync_api import expect
-
-
-def _join(page: Any, link: str, name: str) -> None:
-    page.goto(link)
-    page.wait_for_selector("#join-form")
-    page.fill("#join-name", name)
-    page.click("#join")
-    page.wait_for_selector("#lobby-seats .badge.you")
 
 
 def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) -> None:
@@ -42,7 +35,7 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
     friend.goto(link)
     friend.wait_for_selector("#join-form")
     assert friend.inner_text("#lobby h1") == "Alice invites you to a game of Bluff"
-    _join(friend, link, "Bob")
+    join_by_link(friend, link, "Bob")
     host.wait_for_selector("#start")
     assert friend.locator("#start").count() == 0  # the host starts, not the friend
     start(host)
@@ -82,9 +75,13 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
     assert watcher.inner_text("#lobby h1") == "This table does not exist."
     shot(watcher, "27-bad-link")
 
-    # A rematch from the friend's browser deals a new game to both.
+    # A rematch offered from the friend's browser deals a new game to both once the
+    # host accepts it too.
     see_results(friend)
     friend.click("#rematch")
+    see_results(host)
+    expect(host.locator("#rematch")).to_have_text("Accept the rematch")
+    host.click("#rematch")
     host.wait_for_selector("body[data-status=playing], .turn.yours")
     assert "Game 2 begins." in host.inner_text("#log")
 

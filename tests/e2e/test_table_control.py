@@ -8,16 +8,8 @@ import random
 import time
 from typing import Any
 
-from e2e_helpers import bluff_turn, create_table, see_results, shot, start
+from e2e_helpers import bluff_turn, create_table, join_by_link, see_results, shot, start
 from playwright.sync_api import expect
-
-
-def _join(page: Any, link: str, name: str) -> None:
-    page.goto(link)
-    page.wait_for_selector("#join-form")
-    page.fill("#join-name", name)
-    page.click("#join")
-    page.wait_for_selector("#lobby-seats .badge.you")
 
 
 def _invite(page: Any) -> str:
@@ -37,7 +29,7 @@ def test_a_resign_hands_the_seat_to_a_bot_and_a_rematch_needs_every_accept(
     host = new_page(size=(1366, 768))
     create_table(host, "bluff", "Alice", ["friend", "bot:random"], {"max_cards": 2})
     friend = new_page(locale="ja-JP", phone=True)  # Japanese, on a phone
-    _join(friend, _invite(host), "Bob")
+    join_by_link(friend, _invite(host), "Bob")
     start(host)
     friend.wait_for_selector("body[data-status=playing], body[data-status=finished]")
 
@@ -75,7 +67,7 @@ def test_a_declined_offer_is_gone(new_page: Any) -> None:
     host = new_page()
     create_table(host, "bluff", "Chie", ["friend", "bot:random"], {"max_cards": 2})
     friend = new_page()
-    _join(friend, _invite(host), "Dai")
+    join_by_link(friend, _invite(host), "Dai")
     start(host)
     for page in (host, friend):
         page.wait_for_selector("#resign")
@@ -96,7 +88,7 @@ def test_the_host_removes_a_seat_before_the_start(new_page: Any) -> None:
     create_table(host, "liar", "Eri", ["friend", "friend"])
     friend = new_page()
     link = _invite(host)
-    _join(friend, link, "Fumi")
+    join_by_link(friend, link, "Fumi")
     host.wait_for_selector("#remove-seat-1")
     assert host.locator("#remove-seat-0").count() == 0  # not the host's own seat
     shot(host, "32-control-host-seats")
