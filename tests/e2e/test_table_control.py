@@ -63,7 +63,7 @@ def test_a_resign_hands_the_seat_to_a_bot_and_a_rematch_needs_every_accept(
     expect(host.locator("#log")).to_contain_text("Alice offers a rematch.")
 
 
-def test_a_declined_offer_is_gone(new_page: Any) -> None:
+def test_a_declined_offer_is_gone_and_a_leaver_is_not_asked(new_page: Any) -> None:
     host = new_page()
     create_table(host, "bluff", "Chie", ["friend", "bot:random"], {"max_cards": 2})
     friend = new_page()
@@ -81,6 +81,16 @@ def test_a_declined_offer_is_gone(new_page: Any) -> None:
     expect(friend.locator("#log")).to_contain_text("Chie declines the rematch.")
     friend.wait_for_selector("#rematch-offer", state="detached")
     expect(friend.locator("#rematch")).to_have_text("Rematch")  # may offer again
+    # Dai leaves: told to Chie; Dai's page watches, with nothing to answer any more.
+    friend.click("#leave")
+    friend.click("#leave-confirm")
+    expect(host.locator("#log")).to_contain_text("Dai left the table. A bot plays the seat on.")
+    expect(friend.locator("#rematch")).to_have_count(0)
+    expect(friend.locator("#leave")).to_have_count(0)
+    # Chie is the only person now: her acceptance starts the game (the bots accept)
+    expect(host.locator("#rematch")).to_have_text("Play again with the same bots")
+    host.click("#rematch")
+    host.wait_for_selector("body[data-status=playing]")
 
 
 def test_the_host_removes_a_seat_before_the_start(new_page: Any) -> None:

@@ -736,7 +736,9 @@ class Table:
         data: dict[str, Any] = {"seat": row.seat, "change": change}
         if row.bot is not None:
             data["bot"] = row.bot
-        fresh = await self._commit("seat", data)
+        fresh: list[Numbered] = []
+        if self.seq < self.settings.max_entries:  # (a capped table changes seats unsaid)
+            fresh = await self._commit("seat", data)
         fresh += await self._deal_due()  # (the last person awaited may have left)
         if (self.bots_only and self.playing and self.may_play_bots is not None
                 and not self.may_play_bots(self)):

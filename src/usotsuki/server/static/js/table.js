@@ -338,6 +338,7 @@ function render() {
   document.body.dataset.game = info.game;
   renderInvite(status);
   if (status === "waiting") renderLobby();
+  else if ($("lobby").childElementCount) rerender($("lobby")); // (its buttons are gone: one #leave)
   if (view) renderBoard(view);
   rerender($("seat-tools"), status === "playing" ? seatToolEls() : null); // (a game over: in the results)
   const betweenOn = Boolean(between && between.revealSeen && status === "playing" && view);
