@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 
 let confirming = null; // "resign" | "leave": the button asks once more before it acts
 let offerEnds = null; // {at (performance.now() ms)}: when the offer shown lapses
+let shownOffer = null; // the state's offer that offerEnds was counted from
 
 async function post(tableId, path, token, onError) {
   try {
@@ -71,7 +72,10 @@ export function rematchEls({ tableId, offer, me, token, people, onError }) {
 
 // The offer's standing in words, under the results' heading.
 export function offerLine(offer, seatName) {
-  offerEnds = offer ? { at: performance.now() + offer.left * 1000 } : null;
+  if (offer !== shownOffer) { // a new state's offer: its time left counts from now
+    shownOffer = offer;
+    offerEnds = offer ? { at: performance.now() + offer.left * 1000 } : null;
+  }
   if (!offer) return null;
   const by = offer.by === null ? t("control.host") : seatName(offer.by);
   const waiting = offer.waiting.map(seatName).join(", ");
