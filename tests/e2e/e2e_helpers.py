@@ -19,7 +19,7 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
                  options: dict[str, Any] | None = None, base: str = "") -> str:
     """Fill the home page and create the table; ``seats`` are the other seats: "friend" or
     "bot:LEVEL"; ``options`` the house rules by name, and ``games``, ``turn_seconds`` and
-    ``rated``. Returns the table id from the URL of the table page."""
+    ``rated`` and ``hints``. Returns the table id from the URL of the table page."""
     page.goto(base + "/")
     page.wait_for_selector("body[data-ready='1']")
     page.check(f"input[name=game][value={game}]")
@@ -43,6 +43,8 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
             box = page.locator("#opt-games")
         elif key == "rated":  # the rated switch (accounts only) sits by the turn clock
             box = page.locator("#rated")
+        elif key == "hints":  # the host's choice, by the turn clock
+            box = page.locator("#hints")
         if isinstance(value, bool):
             box.set_checked(value)
         elif key == "turn_seconds":
@@ -58,7 +60,7 @@ def create_table(page: Any, game: str, name: str, seats: list[str],
 
 
 def join_by_link(page: Any, link: str, name: str) -> None:
-    """Open an invite link and sit down under ``name``."""
+    """Open an invite link, sit down with ``name`` and wait to be seated."""
     page.goto(link)
     page.wait_for_selector("#join-form")
     page.fill("#join-name", name)

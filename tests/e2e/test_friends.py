@@ -75,9 +75,13 @@ def test_two_browsers_play_bluff_at_one_table_with_a_spectator(new_page: Any) ->
     assert watcher.inner_text("#lobby h1") == "This table does not exist."
     shot(watcher, "27-bad-link")
 
-    # A rematch from the friend's browser deals a new game to both.
+    # A rematch offered from the friend's browser deals a new game to both once the
+    # host accepts it too.
     see_results(friend)
     friend.click("#rematch")
+    see_results(host)
+    expect(host.locator("#rematch")).to_have_text("Accept the rematch")
+    host.click("#rematch")
     host.wait_for_selector("body[data-status=playing], .turn.yours")
     assert "Game 2 begins." in host.inner_text("#log")
 

@@ -273,11 +273,11 @@ def test_the_owner_refuses_an_action_from_a_token_that_no_longer_holds_the_seat(
         mover = slot.session.to_move
         stale = holder(table, mover)
         socket = watch(table, mover)
+        legal = choose(table.state_message(mover), random.Random(0))  # (the seat's own)
         await table.leave(mover, stale)  # a bot plays the seat from now on
         assert socket not in table.clients
         with pytest.raises(Refused) as exc:
-            await table.act(mover, choose(table.state_message(mover),
-                                          random.Random(0)), stale)
+            await table.act(mover, legal, stale)
         assert exc.value.code == "left"
         with pytest.raises(Refused):  # a second leave with the same token
             await table.leave(mover, stale)

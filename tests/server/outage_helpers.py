@@ -190,15 +190,16 @@ async def _converse(ws: Any, seat: Seat, outcome: Outcome, stop: asyncio.Event) 
 async def play_tables(base: str, tables: list[list[Seat]], hosts: dict[str, str],
                       outcome: Outcome, stop: asyncio.Event) -> None:
     """Every seat of every table until ``stop``; a table whose match ends starts a
-    rematch (over HTTP: a join of the outage's kind)."""
+    rematch, each seat accepting it (over HTTP: a join of the outage's kind)."""
     async def table(seats: list[Seat]) -> None:
         async with httpx.AsyncClient(verify=_tls(base) or True) as client:
             while not stop.is_set():
                 await asyncio.gather(*(play_seat(base, s, outcome, stop) for s in seats))
-                if not stop.is_set():
-                    await _http(client, outcome, "POST",
-                                f"{base}/api/tables/{seats[0].table_id}/rematch",
-                                {"token": hosts[seats[0].table_id]}, stop)
+                for seat in seats:  # a rematch starts once every person accepted
+                    if not stop.is_set():
+                        await _http(client, outcome, "POST",
+                                    f"{base}/api/tables/{seat.table_id}/rematch",
+                                    {"token": seat.token}, stop)
 
     await asyncio.gather(*(table(seats) for seats in tables))
 

@@ -236,10 +236,14 @@ def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
         row = conn.execute("SELECT l.owner FROM leases l JOIN tables t ON t.pk = l.table_pk "
                            "WHERE t.public_id = %s", (table_id,)).fetchone()
     assert row is not None and row[0] == RELEASED
-    # A rematch asked at any worker takes the lease there.
+    # A rematch is an offer each person accepts, each through a worker of their own; the
+    # last acceptance, asked at any worker, starts it and takes the lease there.
+    for token, worker in ((tokens[1], stack.workers[0]), (tokens[2], stack.workers[2])):
+        r = post(f"{worker.url}/api/tables/{table_id}/rematch", json={"token": token})
+        assert r.status_code == 200 and r.json() == {"game_number": None}, r.text
     at = stack.workers[1]
     r = post(f"{at.url}/api/tables/{table_id}/rematch", json={"token": tokens[0]})
-    assert r.status_code == 200, r.text
+    assert r.status_code == 200 and r.json() == {"game_number": 1}, r.text
     owner = stack.owner(table_id)
     assert owner is not None and owner[0] == at.name
     # every worker answers health, readiness and metrics; the owner counted the commits
@@ -254,6 +258,38 @@ def test_a_game_whose_players_sit_on_three_workers(stack: Cluster) -> None:
     assert all('usotsuki_tables{role="loaded"} 1.0' in m for m in metrics)
     assert [('usotsuki_tables{role="in_play"} 1.0' in m) for m in metrics] == [
         w is at for w in stack.workers]
+
+
+def test_resigns_and_a_rematch_offer_relayed_by_followers(stack: Cluster) -> None:
+    """Each person resigns through a worker that does not own the table: the bots play
+    their seats on, every socket (on two workers) is told; the rematch offer made at one
+    worker reaches the socket on another, and the last acceptance starts the game."""
+    table_id, tokens = open_table(stack, [None, None, "random"])
+    people = [Person(stack, table_id, t, w.port) for t, w in zip(tokens, stack.workers[1:],
+                                                                  strict=True)]
+    start(stack, table_id, tokens[0], people)
+    for token in tokens:
+        owner = stack.owner(table_id)
+        worker = next(w for w in stack.workers if owner is None or w.name != owner[0])
+        r = post(f"{worker.url}/api/tables/{table_id}/resign", json={"token": token})
+        assert r.status_code == 204, r.text
+    for p in people:
+        deadline = Deadline(f"the bots' end of the game at seat {p.seat}", 60)
+        while p.state["status"] != "finished":
+            p.recv(deadline)
+        assert [(e["seat"], e["change"]) for _, e in sorted(p.events.items())
+                if e["type"] == "seat"] == [(0, "resigned"), (1, "resigned")]
+    r = post(f"{stack.workers[0].url}/api/tables/{table_id}/rematch", json={"token": tokens[0]})
+    assert r.status_code == 200 and r.json() == {"game_number": None}, r.text
+    deadline = Deadline("the rematch offer at seat 1", 60)
+    while not people[1].state.get("rematch"):
+        people[1].recv(deadline)
+    assert people[1].state["rematch"]["waiting"] == [1]
+    r = post(f"{stack.workers[2].url}/api/tables/{table_id}/rematch", json={"token": tokens[1]})
+    assert r.status_code == 200 and r.json() == {"game_number": 1}, r.text
+    deadline = Deadline("the rematch's start at seat 0", 60)
+    while people[0].state["status"] != "playing":
+        people[0].recv(deadline)
 
 
 def test_a_followers_clients_see_the_turn_clock(stack: Cluster) -> None:

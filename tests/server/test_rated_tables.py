@@ -219,16 +219,17 @@ def test_a_rated_game_moves_both_accounts_and_the_bot(client: TestClient) -> Non
     assert [(p["before"], p["after"]) for p in points] == [(1500.0, seats[0].rating_after)]
 
 
-def test_leavers_of_a_rated_game_place_last(client: TestClient) -> None:
-    """Both people leave at once: the bot plays their seats to the end and wins; they
-    tie for last, whatever the bots playing for them did."""
+@pytest.mark.parametrize("how", ["leave", "resign"])
+def test_leavers_of_a_rated_game_place_last(client: TestClient, how: str) -> None:
+    """Both people leave (or resign) at once: the bot plays their seats to the end and
+    wins; they tie for last, whatever the bots playing for them did."""
     mika, ren = account(client, "Mika"), account(client, "Ren")
     table = rated_table(mika, [None, None, "random"])
     tokens = [join(mika, table, 0), join(ren, table, 1)]
     assert mika.post(f"/api/tables/{table['table_id']}/start",
                      {"token": tokens[0]}).status_code == 200
     for browser, token in ((mika, tokens[0]), (ren, tokens[1])):
-        r = browser.post(f"/api/tables/{table['table_id']}/leave", {"token": token})
+        r = browser.post(f"/api/tables/{table['table_id']}/{how}", {"token": token})
         assert r.status_code == 204, r.text
     seats = wait_for(lambda: [s for s in kept_seats(client) if s.rating_after is not None],
                      "the rated game kept and rated", GAME_S)

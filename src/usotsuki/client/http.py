@@ -83,13 +83,22 @@ class Api:
         out = await self.request("POST", f"/api/tables/{table_id}/start", {"token": token})
         return int(out["game_number"])
 
-    async def rematch(self, table_id: str, token: str) -> int:
+    async def rematch(self, table_id: str, token: str) -> int | None:
+        """Accept the rematch (offering it if none stands): the game it started once
+        every person accepted, else None."""
         out = await self.request("POST", f"/api/tables/{table_id}/rematch",
                                  {"token": token})
-        return int(out["game_number"])
+        return None if out["game_number"] is None else int(out["game_number"])
+
+    async def decline_rematch(self, table_id: str, token: str) -> None:
+        await self.request("POST", f"/api/tables/{table_id}/rematch/decline",
+                           {"token": token})
 
     async def leave(self, table_id: str, token: str) -> None:
         await self.request("POST", f"/api/tables/{table_id}/leave", {"token": token})
+
+    async def resign(self, table_id: str, token: str) -> None:
+        await self.request("POST", f"/api/tables/{table_id}/resign", {"token": token})
 
     async def record(self, table_id: str, game: int) -> dict[str, Any]:
         out: dict[str, Any] = await self.request(

@@ -576,11 +576,9 @@ class ClusterTable(Table):
                                    relayed)
 
     async def leave(self, seat: int, holder: str) -> None:
-        async def relayed(reply: dict[str, Any]) -> None:
-            self.seat_changed(SeatRow(*reply["row"]))
-
         await self._command("leave", {"seat": seat, "holder": holder},
-                            lambda: super(ClusterTable, self).leave(seat, holder), relayed)
+                            lambda: super(ClusterTable, self).leave(seat, holder),
+                            self._seat_relayed)
 
     async def start(self, rematch: bool, check: Callable[[Table], None] | None = None) -> int:
         # A follower's start is relayed without ``check``: the owner's lobby applies its
@@ -604,6 +602,31 @@ class ClusterTable(Table):
 
     def share(self, message: dict[str, Any]) -> None:
         self.cluster.publish_moment(self, message)
+    async def answer_rematch(self, seat: int | None, holder: str | None, accept: bool,
+                             check: Callable[[Table], None] | None = None) -> int | None:
+        async def relayed(reply: dict[str, Any]) -> int | None:
+            await self.wait_events(reply["events"])
+            return None if reply["game"] is None else int(reply["game"])
+
+        return await self._command(
+            "rematch", {"seat": seat, "holder": holder, "accept": accept},
+            lambda: super(ClusterTable, self).answer_rematch(seat, holder, accept, check),
+            relayed)
+
+    async def resign(self, seat: int, holder: str) -> None:
+        await self._command("resign", {"seat": seat, "holder": holder},
+                            lambda: super(ClusterTable, self).resign(seat, holder),
+                            self._seat_relayed)
+
+    async def remove_seat(self, seat: int) -> None:
+        await self._command("remove_seat", {"seat": seat},
+                            lambda: super(ClusterTable, self).remove_seat(seat),
+                            self._seat_relayed)
+
+    async def _seat_relayed(self, reply: dict[str, Any]) -> None:
+        """A seat change the owner made: this copy's seats at once, then its events."""
+        self.seat_changed(SeatRow(*reply["row"]))
+        await self.wait_events(reply["events"])
 
 
 class ClusterLobby(Lobby):
@@ -685,6 +708,13 @@ class ClusterLobby(Lobby):
     async def start_game(self, table: Table, rematch: bool) -> int:
         game = await super().start_game(table, rematch)
         if table.bots_only:  # the other workers count it from now on
+            await self.cluster.publish_bot_games()
+        return game
+
+    async def answer_rematch(self, table: Table, seat: int | None, holder: str | None,
+                             accept: bool) -> int | None:
+        game = await super().answer_rematch(table, seat, holder, accept)
+        if game is not None and table.bots_only:  # (as ``start_game``)
             await self.cluster.publish_bot_games()
         return game
 
@@ -1147,10 +1177,23 @@ class Coordinator:
             row = table.seats[seat]
             return {"seat": seat, "token": token,
                     "row": [row.seat, row.name, row.token_hash, row.bot, row.player_id]}
-        if command == "leave":
-            await table.leave(int(args["seat"]), str(args["holder"]))
-            row = table.seats[int(args["seat"])]
-            return {"row": [row.seat, row.name, row.token_hash, row.bot, row.player_id]}
+        if command in ("leave", "resign", "remove_seat"):
+            seat = int(args["seat"])
+            if command == "leave":
+                await table.leave(seat, str(args["holder"]))
+            elif command == "resign":
+                await table.resign(seat, str(args["holder"]))
+            else:
+                await table.remove_seat(seat)
+            row = table.seats[seat]
+            return {"row": [row.seat, row.name, row.token_hash, row.bot, row.player_id],
+                    "events": len(table.events)}
+        if command == "rematch":
+            seat, holder = args["seat"], args["holder"]
+            game = await self.lobby.answer_rematch(
+                table, None if seat is None else int(seat),
+                None if holder is None else str(holder), bool(args["accept"]))
+            return {"game": game, "events": len(table.events)}
         if command == "start":
             game = await self.lobby.start_game(table, bool(args["rematch"]))
             return {"game": game, "events": len(table.events)}

@@ -84,6 +84,7 @@ class Settings:
     # started, another worker's) after ``linger_seconds``. A later use loads it again.
     unload_seconds: float = 600.0
     linger_seconds: float = 60.0
+    rematch_seconds: float = 120.0  # a rematch offer lapses unless all accept by then
     # An expired table's log is compacted into its games' records this long after it
     # expired (retention.py); None: kept forever.
     retention_seconds: float | None = None

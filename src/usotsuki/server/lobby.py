@@ -20,8 +20,8 @@ import logging
 import math
 import secrets
 from collections import deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from usotsuki.games import ENTRIES
 from usotsuki.liar.rules import MAX_HAND_SIZE
@@ -33,6 +33,8 @@ from usotsuki.server.store import SeatRow, Store, TableRow
 from usotsuki.server.table import Table
 
 log = logging.getLogger("usotsuki.server")
+
+T = TypeVar("T")
 
 WINDOW = 60.0  # seconds of the per-address creation quota
 
@@ -310,10 +312,21 @@ class Lobby:
         return table, host_token
 
     async def start_game(self, table: Table, rematch: bool) -> int:
-        """Start a game at ``table``, within the quotas of bot-only games (over all
+        """Start a game at ``table`` now, within the quotas of bot-only games (over all
         addresses, and of its creator's address)."""
+        return await self._within_quota(table, lambda check: table.start(rematch, check))
+
+    async def answer_rematch(self, table: Table, seat: int | None, holder: str | None,
+                             accept: bool) -> int | None:
+        """A person's answer to the rematch offer (``Table.answer_rematch``); the game it
+        starts, if any, within the quotas of bot-only games."""
+        return await self._within_quota(
+            table, lambda check: table.answer_rematch(seat, holder, accept, check))
+
+    async def _within_quota(self, table: Table,
+                            run: Callable[[Callable[[Table], None] | None], Awaitable[T]]) -> T:
         if not table.bots_only:
-            return await table.start(rematch)
+            return await run(None)
         others = await self.shared_bot_games(table.row.creator)
         reserved = False
 
@@ -324,7 +337,7 @@ class Lobby:
             reserved = True
 
         try:
-            return await table.start(rematch, check)
+            return await run(check)
         finally:
             if reserved:
                 self._bot_starts -= 1

@@ -92,6 +92,8 @@ class SeatInfo(BaseModel):
     name: str | None
     bot: str | None
     taken: bool
+    person: bool = Field(False, description="A person holds the seat (one who resigned "
+                         "too, while a bot plays it): they answer a rematch offer.")
     connected: bool
 
 
@@ -103,6 +105,7 @@ class TableInfo(BaseModel):
     games_per_match: int
     turn_seconds: float | None = None
     rated: bool = False
+    hints: bool = Field(True, description="Whether seats may ask for hints here.")
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None
@@ -141,6 +144,11 @@ class TokenRequest(Body):
 
 class Started(BaseModel):
     game_number: int
+
+
+class RematchAnswer(BaseModel):
+    game_number: int | None = Field(description="The game the answer started (every "
+                                    "person accepted), else null.")
 
 
 class GameInfo(BaseModel):

@@ -30,14 +30,16 @@ from usotsuki.chance import live_rng
 from usotsuki.core.errors import UsotsukiError
 from usotsuki.games import AnySession, GameEntry
 from usotsuki.games import game as game_entry
-from usotsuki.server import fair_deals
+from usotsuki.server import control, fair_deals
 from usotsuki.server.audience import Audience
 from usotsuki.server.auth import new_token, same_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings, cited_rules
+from usotsuki.server.control import RematchOffer
 from usotsuki.server.fair_deals import FairGame
 from usotsuki.server.games import hint_json, legal_json, view_json
 from usotsuki.server.health import unavailable, unreachable
+from usotsuki.server.history import bot_player
 from usotsuki.server.log import Entry, StoreLog, TableLog
 from usotsuki.server.names import seat_names, with_suffix
 from usotsuki.server.store import LogEntry, SeatRow, Store, TableRow
@@ -85,6 +87,7 @@ class _Folded:
     data: dict[str, Any]
     games: list[GameSlot]
     events: list[Any]
+    offer: RematchOffer | None = None  # (a rematch entry's: the offer after it)
 
 
 class Table:
@@ -109,6 +112,7 @@ class Table:
         self.clients: set[Client] = self.audience.clients  # (the audience's sockets)
         self.turns = Turns(self)
         self.revealed = -2  # self.seq just after the last challenge or doubt
+        self.offer: RematchOffer | None = None  # the last rematch offer (control.py)
         # Asked when the last person leaves a game in play (the lobby's quota of games of
         # bots only); a table it refuses is parked: its bots wait for room.
         self.may_play_bots: Callable[[Table], bool] | None = None
@@ -237,10 +241,12 @@ class Table:
             "games_per_match": self.config["games"],
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
+            "hints": self.hints_allowed,
             "seats": [{"seat": s.seat,
                        "name": names[s.seat],
                        "bot": s.bot,
                        "taken": s.bot is not None or s.token_hash is not None,
+                       "person": s.token_hash is not None,  # (answers for the seat)
                        "connected": s.seat in connected} for s in self.seats],
             "status": self.status,
             "game_number": None if slot is None else slot.number,
@@ -301,6 +307,11 @@ class Table:
         if kind == "options":
             return _Folded(kind, data, games, [_ServerEvent(
                 {"type": "options", **self._options_after(data, games)})])
+        if kind == "rematch":
+            offer, event = control.fold_rematch(self.offer, len(games), data)
+            return _Folded(kind, data, games, [_ServerEvent(event)], offer)
+        if kind == "seat":
+            return _Folded(kind, data, games, [_ServerEvent(control.seat_event(data))])
         slot = games[-1]
         if kind == "chance":
             if slot.collecting:
@@ -395,6 +406,8 @@ class Table:
         kind, data = folded.kind, folded.data
         if kind == "options":
             self.options = {**self.options, **data}
+        if kind in ("start", "rematch"):  # (a start ends any offer)
+            self.offer = folded.offer
         if kind == "action":  # the seat's last action, and the key its client gave it
             made = next(e for e in fresh if e.action is not None)
             self._made[data["seat"]] = (data.get("key"), made.n, fresh[-1].n,
@@ -602,8 +615,9 @@ class Table:
         """The seat's state message; ``hints``: with the honest hint when the seat is to
         move (only sockets that show it ask: ``Client.hints``). Built once per seat and
         version of the table (its view, legal moves and hint cost milliseconds in a long
-        game); only the turn's clock is read afresh. A rated table shows no hint."""
-        hints = hints and not self.rated
+        game); only the turn's clock and the rematch offer's are read afresh. A table
+        whose hints are off (a rated one, or by the host's choice) shows no hint."""
+        hints = hints and self.hints_allowed
         if self._states_at != (self.seq, len(self.events)):
             self._states, self._states_at = {}, (self.seq, len(self.events))
         state = self._states.get((seat, hints))
@@ -614,14 +628,17 @@ class Table:
         if deadline is not None and deadline[0] == to_move and self.playing:
             left = max(0.0, deadline[1] - self.clock.time())
             clock = {"seat": to_move, "left": round(left, 1), "seconds": deadline[2]}
-        return {**state, "clock": clock, "fairness": self.fairness_state()}
+        return {**state, "clock": clock, "fairness": self.fairness_state(),
+                "rematch": control.offer_state(self.offer, self.seats, len(self.games),
+                                               self.clock.time())}
 
     def _state(self, seat: int | None, hints: bool) -> dict[str, Any]:
         slot = self.current
         view = None if slot is None else view_json(slot.session, seat)
         to_move = None if slot is None else slot.session.to_move
         legal = hint = None
-        if slot is not None and seat is not None and to_move == seat:
+        if slot is not None and seat is not None and to_move == seat \
+                and self.seats[seat].bot is None:  # (a resigned person's bot plays it)
             legal = legal_json(slot.session)
             if hints:
                 started = time.perf_counter()
@@ -690,23 +707,119 @@ class Table:
         await self.serialised(lambda: self._leave(seat, holder))
 
     async def _leave(self, seat: int, holder: str) -> None:
-        old = self.seats[seat]
+        old = self._held(seat, holder)
+        if self.games:
+            bot = old.bot or stand_in(self.game)  # (a person who resigned: that bot)
+            await self._seat_change(SeatRow(seat, old.name, None, bot, old.player_id),
+                                    "left")
+        else:
+            await self._seat_change(SeatRow(seat, None, None, None), "left")
+
+    async def resign(self, seat: int, holder: str) -> None:
+        """The seat's person gives the game up: a bot plays the seat until the game ends
+        (in a rated game they place last, as a leaver does); they stay seated, watch,
+        and play again at the rematch."""
+        async def run() -> None:
+            old = self._held(seat, holder)
+            if not self.playing:
+                raise Refused("no_game", "no game is being played at this table", 409)
+            if old.bot is not None:
+                raise Refused("resigned", "you resigned already: a bot plays this seat", 409)
+            await self._seat_change(SeatRow(seat, old.name, old.token_hash,
+                                            stand_in(self.game), old.player_id), "resigned")
+
+        await self.serialised(run)
+
+    async def remove_seat(self, seat: int) -> None:
+        """The host frees a taken seat before the first game (a person's token no longer
+        holds it, a bot leaves it): someone else may sit there."""
+        async def run() -> None:
+            if self.games:
+                raise Refused("started", "the game has started: seats are taken", 409)
+            if not 0 <= seat < len(self.seats):
+                raise Refused("not_found", f"no seat {seat} at this table", 404,
+                              {"seat": seat})
+            old = self.seats[seat]
+            if old.bot is None and old.token_hash is None:
+                raise Refused("seat_free", f"seat {seat} is free already", 409,
+                              {"seat": seat})
+            await self._seat_change(SeatRow(seat, None, None, None), "removed")
+
+        await self.serialised(run)
+
+    def _held(self, seat: int, holder: str) -> SeatRow:
         if not self.holds(seat, holder):  # two leaves at once (the first one won), or a
             # token that held the seat before somebody else took it
             raise Refused("forbidden", "this token holds no seat at this table", 403)
-        if self.games:
-            row = SeatRow(seat, old.name, None, stand_in(self.game), old.player_id)
-        else:
-            row = SeatRow(seat, None, None, None)
-        await self._set_seat(row)  # (closes the seat's sockets: it has a new holder)
-        fresh = await self._deal_due()  # (the last person awaited may have left)
+        return self.seats[seat]
+
+    async def _seat_change(self, row: SeatRow, change: str) -> None:
+        """Under the lock: the seat's new row, then its announcement in the log (the bot
+        that plays on, if any), then whatever it makes due: a deal no longer awaiting the
+        person, a rematch every remaining person accepted."""
+        await self._set_seat(row)  # (closes the sockets of a seat with a new holder)
+        data: dict[str, Any] = {"seat": row.seat, "change": change}
+        if row.bot is not None:
+            data["bot"] = row.bot
+        fresh: list[Numbered] = []
+        if self.seq < self.settings.max_entries:  # (a capped table changes seats unsaid)
+            fresh = await self._commit("seat", data)
+        fresh += await self._deal_due()  # (the last person awaited may have left)
         if (self.bots_only and self.playing and self.may_play_bots is not None
                 and not self.may_play_bots(self)):
             self.parked = True  # no room for another game of bots only: it waits
-        self.audience.announce()
         self.turns.schedule()
-        if fresh:
+        self.tell(fresh)  # (then the seats: a page names the seat as it was)
+        self.audience.announce()
+        if self._accepted_by_all():
+            await self._start(True, None)
+
+    def _accepted_by_all(self) -> bool:
+        """A standing offer that every person accepted (there is one at least)."""
+        offer = self.offer
+        people = control.persons(self.seats)
+        return (offer is not None and not self.playing and bool(people)
+                and offer.open(len(self.games), self.clock.time())
+                and all(s in offer.accepted for s in people))
+
+    async def answer_rematch(self, seat: int | None, holder: str | None, accept: bool,
+                             check: Callable[[Table], None] | None = None) -> int | None:
+        """A person's answer to the rematch (``seat`` None: the host's, seated nowhere):
+        accepting makes the offer if none stands (it lapses after ``rematch_seconds``);
+        the game starts once every person accepted (bots accept), and its number is
+        returned; declining withdraws the offer. ``check`` (a quota) runs before a start."""
+        return await self.serialised(lambda: self._answer_rematch(seat, holder, accept,
+                                                                  check))
+
+    async def _answer_rematch(self, seat: int | None, holder: str | None, accept: bool,
+                              check: Callable[[Table], None] | None) -> int | None:
+        if seat is not None:
+            self._held(seat, holder or "")
+        control.check_answerable(self.playing, len(self.games))
+        now = self.clock.time()
+        offer = self.offer if self.offer is not None and self.offer.open(
+            len(self.games), now) else None
+        if not accept:
+            if offer is None:
+                raise Refused("no_offer", "no rematch is on offer at this table", 409)
+            fresh = await self._commit("rematch", {"seat": seat, "answer": "decline"})
             self.tell(fresh)
+            return None
+        accepted = set() if offer is None else set(offer.accepted)
+        if seat is not None:
+            accepted.add(seat)
+        if all(s in accepted for s in control.persons(self.seats)):
+            return await self._start(True, check)
+        if offer is None:
+            data: dict[str, Any] = {"seat": seat, "answer": "offer",
+                                    "until": now + self.settings.rematch_seconds}
+        elif seat is None or seat in offer.accepted:
+            return None  # (said already)
+        else:
+            data = {"seat": seat, "answer": "accept"}
+        fresh = await self._commit("rematch", data)
+        self.tell(fresh)
+        return None
 
     def unpark(self) -> None:
         """A parked game of bots only carries on (there is room now)."""
@@ -733,6 +846,12 @@ class Table:
                           {"seats": empty})
         if check is not None:
             check(self)
+        changed = [row for row in control.next_seats(
+            self.seats, lambda bot: bot_player(self.game, bot)) if row != self.seats[row.seat]]
+        for row in changed:  # a resigned person plays again, a leaver's bot on its own
+            await self._set_seat(row)
+        if changed:
+            self.audience.announce()
         names = tuple(name or "" for name in self.shown_names())  # (no seat is empty)
         data: dict[str, Any] = {"names": list(names)}
         # The game's secret, kept in the log, never sent before the game's end: only its
@@ -763,6 +882,9 @@ class Table:
         async def run() -> list[Numbered]:
             if not self.holds(seat, holder):
                 raise Refused("left", "this token no longer holds the seat", 403)
+            if self.seats[seat].bot is not None:
+                raise Refused("resigned", "you resigned: a bot plays this seat until the "
+                              "game ends", 409)
             fresh = await self.play(seat, text, arrived=arrived, key=key)
             if done is not None:
                 done(fresh)

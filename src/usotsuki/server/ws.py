@@ -327,8 +327,10 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         if not isinstance(on, bool):
             client.send(_error("bad_message", "on must be true or false", ref))
             return
-        if on and table.rated:
-            client.send(_error("no_hints", "hints are off at rated tables", ref))
+        if on and not table.hints_allowed:
+            client.send(_error("no_hints", "hints are off at rated tables" if table.rated
+                               else "the host turned hints off at this table", ref,
+                               {"rated": table.rated}))
             return
         if not limits.resent.allow(STATE_COST):  # a state message: charged as a sync's
             client.send(_error("rate_limited", "too many state requests: try again in "

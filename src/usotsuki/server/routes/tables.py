@@ -1,4 +1,5 @@
-"""Tables: create, look up by invite, join, start, rematch, leave, games, records."""
+"""Tables: create, look up by invite, join, start, rematch offers, leave, resign, the
+host's removal of a seat, games, records."""
 
 from __future__ import annotations
 
@@ -125,24 +126,61 @@ async def start(table_id: str, body: schemas.TokenRequest, request: Request) -> 
     return schemas.Started(game_number=await lobby.start_game(table, rematch=False))
 
 
-@router.post("/tables/{table_id}/rematch", response_model=schemas.Started)
+@router.post("/tables/{table_id}/rematch", response_model=schemas.RematchAnswer)
 async def rematch(table_id: str, body: schemas.TokenRequest,
-                  request: Request) -> schemas.Started:
-    """Play again with the same seats and rules once the last game has ended."""
+                  request: Request) -> schemas.RematchAnswer:
+    """Accept a rematch (the same seats and rules) once the last game has ended: the
+    first acceptance offers it to everyone; it starts once every person accepted (bots
+    accept) and lapses after a while. The host's token, seated nowhere, offers only."""
     lobby = _lobby(request)
     table = await lobby.get(table_id)
-    _seated(table, body.token, host_allowed=True)
-    return schemas.Started(game_number=await lobby.start_game(table, rematch=True))
+    seat = _seated(table, body.token, host_allowed=True)
+    holder = None if seat is None else token_hash(body.token)
+    return schemas.RematchAnswer(
+        game_number=await lobby.answer_rematch(table, seat, holder, accept=True))
+
+
+@router.post("/tables/{table_id}/rematch/decline", status_code=204)
+async def decline_rematch(table_id: str, body: schemas.TokenRequest,
+                          request: Request) -> None:
+    """Decline the rematch on offer: it is withdrawn, and everyone is told who declined."""
+    lobby = _lobby(request)
+    table = await lobby.get(table_id)
+    seat = _seated(table, body.token, host_allowed=True)
+    holder = None if seat is None else token_hash(body.token)
+    await lobby.answer_rematch(table, seat, holder, accept=False)
 
 
 @router.post("/tables/{table_id}/leave", status_code=204)
 async def leave(table_id: str, body: schemas.TokenRequest, request: Request) -> None:
-    """Give up the seat: freed before the first game, played by a bot after it."""
+    """Give up the seat: freed before the first game, played by a bot after it (told to
+    everyone; in a rated game the leaver places last)."""
     table = await _lobby(request).get(table_id)
     seat = _seated(table, body.token, host_allowed=False)
     assert seat is not None
     # checks again, under the table's lock, that this token holds the seat
     await table.leave(seat, token_hash(body.token))
+
+
+@router.post("/tables/{table_id}/resign", status_code=204)
+async def resign(table_id: str, body: schemas.TokenRequest, request: Request) -> None:
+    """Give the game in play up: a bot plays the seat until it ends (told to everyone;
+    in a rated game the resigner places last); the seat is yours again at the rematch."""
+    table = await _lobby(request).get(table_id)
+    seat = _seated(table, body.token, host_allowed=False)
+    assert seat is not None
+    await table.resign(seat, token_hash(body.token))
+
+
+@router.post("/tables/{table_id}/seats/{seat}/remove", status_code=204)
+async def remove_seat(table_id: str, seat: int, body: schemas.TokenRequest,
+                      request: Request) -> None:
+    """The host frees a taken seat before the first game (its person's token, or its bot,
+    leaves it): someone else may sit there."""
+    table = await _lobby(request).get(table_id)
+    if not table.is_host(body.token):
+        raise Refused("forbidden", "only the table's host may remove a seat", 403)
+    await table.remove_seat(seat)
 
 
 @router.get("/tables/{table_id}/games", response_model=list[schemas.GameInfo])

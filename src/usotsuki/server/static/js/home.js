@@ -169,6 +169,7 @@ function renderSeats() {
 // A turn clock only matters with people at the table, and a rated table always has one.
 function syncClock() {
   document.getElementById("clock-field").hidden = !rated() && !seats.some((s, i) => i > 0 && s === "friend");
+  document.getElementById("hints-field").hidden = rated(); // a rated game never has hints
 }
 
 function renderClock() {
@@ -209,6 +210,7 @@ async function create(event) {
   const clock = document.getElementById("turn-seconds").value;
   if (friends || ranked) body.turn_seconds = clock === "off" ? null : Number(clock);
   if (ranked) body.rated = true;
+  else if (!document.getElementById("hints").checked) body.hints = false; // the host's choice
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {

@@ -3,6 +3,8 @@ import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
 import chatEn from "./messages/chat.en.js";
 import chatJa from "./messages/chat.ja.js";
+import controlEn from "./messages/control.en.js";
+import controlJa from "./messages/control.ja.js";
 import en from "./messages/en.js";
 import learnEn from "./messages/learn.en.js";
 import learnJa from "./messages/learn.ja.js";
@@ -15,8 +17,8 @@ import rulesEn from "./messages/rules.en.js";
 import rulesJa from "./messages/rules.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

@@ -20,6 +20,7 @@ import { describeEvent } from "./describe.js";
 import { ratingChange } from "./ratingchange.js";
 import { chatMessage, initChat, reactionAt, renderChat } from "./chat.js";
 import { me } from "./me.js";
+import { describeControl, offerLine, rematchEls, removeSeatButton, seatTools } from "./control.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -123,7 +124,13 @@ function connect() {
     if (ws !== socket) return;
     socket = null;
     if (ev.code === 4404) { notice(t("table.notFound")); return; }
-    if (ev.code === 4403) { forgetSeat(tableId); mine = null; }
+    if (ev.code === 4403) { // the token holds no seat (left, or the host removed it)
+      if (mine?.token) notice(t("control.seatLost"));
+      const invite = mine?.invite; // (with it, one may sit again while a seat is free)
+      forgetSeat(tableId);
+      mine = invite ? { invite } : null;
+      if (invite) rememberSeat(tableId, mine);
+    }
     retry += 1;
     setConn("table.reconnecting");
     // Up to 0.5 s, 1 s, 2 s ... 10 s at random (a restarted server is not met by every
@@ -245,6 +252,7 @@ function onEvent(e) {
   }
   events.push(e);
   appendLog(e);
+  if (e.type === "rematch" && e.answer === "offer" && !replaying) resultsHidden = false; // the offer shows
   const seat = e.seat ?? e.doubter ?? e.challenger ?? e.giver;
   const bubble = bubbleText(e);
   if (bubble && seat !== undefined && !replaying) bubbles.set(seat, { text: bubble, until: Date.now() + 2600 });
@@ -302,6 +310,23 @@ async function join(form) {
   } catch (e) { errNotice(e); }
 }
 
+// Leave and Resign (confirmed), in the status bar during a game and in the lobby before it.
+function seatToolEls() {
+  return seatTools({ tableId, info, state, me: mySeat(), token: mine?.token, redraw: render, onError: errNotice,
+    done: (kind) => {
+      if (kind !== "leave") return;
+      rememberSeat(tableId, { seat: null, token: null }); // a spectator from now on
+      mine = seatAt(tableId);
+      if (socket) socket.close();
+    } });
+}
+
+// A seat as named in a control event (its own name, yours too: "Alice offers a
+// rematch."); a seat emptied since, by its number.
+function controlName(s) {
+  return info.seats[s]?.taken || names[s] ? fullName(s) : t("control.seatN", { n: s + 1 });
+}
+
 async function command(kind) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}/${kind}`,
@@ -322,7 +347,9 @@ function render() {
   document.body.dataset.game = info.game;
   renderInvite(status);
   if (status === "waiting") renderLobby();
+  else if ($("lobby").childElementCount) rerender($("lobby")); // (its buttons are gone: one #leave)
   if (view) renderBoard(view);
+  rerender($("seat-tools"), status === "playing" ? seatToolEls() : null); // (a game over: in the results)
   const betweenOn = Boolean(between && between.revealSeen && status === "playing" && view);
   $("results").hidden = !betweenOn && (status !== "finished" || !view || resultsHidden);
   $("show-results").hidden = status !== "finished" || !view || !resultsHidden;
@@ -386,7 +413,10 @@ function renderLobby() {
       s.taken ? avatarEl(s.name, i, { bot: Boolean(s.bot) }) : null,
       el("span", {}, s.taken ? fullName(i) : t("seat.empty")),
       i === me ? el("span", { class: "badge you" }, t("table.you")) : null,
-      s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null)))];
+      s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null,
+      mine?.host_token && s.taken && i !== me
+        ? removeSeatButton({ tableId, seat: i, name: fullName(i), hostToken: mine.host_token, onError: errNotice, redraw: render })
+        : null)))];
   const typed = $("join-name")?.value; // a redraw must not wipe a name being typed
   if (me === null && free.length && mine?.invite) { // only the invite lets one sit
     parts.push(el("form", { class: "join", id: "join-form", onsubmit: (e) => { e.preventDefault(); join(e.target); } },
@@ -401,6 +431,7 @@ function renderLobby() {
   const host = Boolean(mine?.host_token);
   let status = free.length ? t("table.waiting") : host ? t("table.ready") : t("table.readyGuest", { name: hostName() || "" });
   parts.push(el("p", { class: "muted", id: "lobby-status" }, status));
+  if (me !== null) parts.push(el("div", { class: "button-row seat-tools" }, seatToolEls()));
   if (!free.length && host) { // the host starts; a friend waits for them
     parts.push(el("button", { type: "button", class: "primary", id: "start", onclick: () => command("start") }, t("table.start")));
   }
@@ -447,7 +478,7 @@ function renderBoard(view) {
   const status = state.status;
   const turn = $("turn");
   const where = status === "finished" ? null : whereText(view);
-  const mine_ = state.to_move === me && me !== null && status !== "finished";
+  const mine_ = state.to_move === me && me !== null && status !== "finished" && !info.seats[me]?.bot;
   rerender(turn, where ? el("span", { class: "where" }, where) : null,
     el("span", { class: "whose", id: "whose" }, mine_ ? "▶ " : "", turnText(view)),
     mine_ && clockEnds ? el("span", { class: "clock", dataset: { seat: me } }) : null);
@@ -470,7 +501,7 @@ function renderBoard(view) {
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
   // The honest hint, above the controls; none at a rated table.
-  if (judging(ctx.legal) && !info.rated) controls.unshift(hintBox());
+  if (judging(ctx.legal) && info.hints !== false && !info.rated) controls.unshift(hintBox());
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
@@ -555,7 +586,8 @@ function myArea(view, ctx) {
     el("div", { class: `my-name${state.to_move === me ? " active" : ""}` },
       avatarEl(names[me] || info.seats[me]?.name, me),
       el("span", { class: "name" }, fullName(me)), " ",
-      el("span", { class: "badge you" }, t("table.you")), extra,
+      el("span", { class: "badge you" }, t("table.you")),
+      info.seats[me]?.bot && state.status === "playing" ? el("span", { class: "badge", id: "bot-for-you" }, t("control.botForYou")) : null, extra,
       bubble && bubble.until > Date.now() ? el("span", { class: "bubble mine", role: "status" }, bubble.text) : null,
       reactionAt(me)),
     el("div", { class: `hand${canSelect ? " selectable" : ""}`, id: "hand", role: "group", "aria-label": t("table.hand") },
@@ -612,7 +644,7 @@ function renderResults(view) {
     el("td", {}, info.game === "bluff"
       ? (view.eliminated.includes(s) ? t("end.outAt", { n: view.eliminated.length - view.eliminated.indexOf(s) }) : t("end.lastIn"))
       : t("seat.cards", { n: view.hand_sizes[s] })))));
-  const parts = [el("h2", { id: "results-heading" }, headline),
+  const parts = [el("h2", { id: "results-heading" }, headline), offerLine(state.rematch, controlName),
     el("table", { class: "standings", id: "standings" },
       el("caption", { class: "sr-only" }, t("end.standings")),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("end.place")), el("th", { scope: "col" }, t("end.player")),
@@ -635,16 +667,14 @@ function renderResults(view) {
     }
   }
   const row = [];
-  if (mine?.token || mine?.host_token) {
-    const people = info.seats.filter((s) => !s.bot).length;
-    row.push(el("button", { type: "button", class: "primary", id: "rematch", onclick: () => command("rematch") },
-      people > 1 ? t("end.rematch") : t("end.again")));
-  }
+  row.push(...rematchEls({ tableId, offer: state.rematch, me, token: mine?.token || mine?.host_token,
+    people: info.seats.filter((s) => s.person).length, onError: errNotice }));
   row.push(el("a", { class: "button secondary", id: "download", href: `${base}/record`, download: `usotsuki-${info.game}-${tableId}-${game}.json` }, t("end.download")));
   row.push(el("a", { class: "button secondary", id: "replay", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}` }, t("end.replay")));
   row.push(el("a", { class: "button secondary", id: "review", href: `/replay.html?t=${encodeURIComponent(tableId)}&game=${game}&review=1` }, t("review.open")));
   row.push(el("a", { class: "button secondary", id: "new-table", href: "/" }, t("end.newTable")));
   row.push(el("button", { type: "button", class: "secondary", id: "hide-results", onclick: () => { resultsHidden = true; render(); } }, t("end.hide")));
+  row.push(...seatToolEls());
   parts.push(el("div", { class: "button-row" }, row));
   rerender($("results"), parts);
 }
@@ -684,7 +714,7 @@ function renderBetween(view) {
 // ---- the log -------------------------------------------------------------------
 
 function describe(e) {
-  return describeEvent(e, { me: mySeat(), name: seatName, objectName });
+  return describeEvent(e, { me: mySeat(), name: seatName, objectName }) ?? describeControl(e, controlName) ?? null;
 }
 
 // The words in the bubble at the seat that acted.

@@ -73,7 +73,7 @@ export default {
   "err.account_required": "Rated tables are for accounts: sign up on the Account page (your games are kept).",
   "err.bad_rated": "A rated table needs a person's seat and a turn clock.",
   "err.already_seated": "You hold a seat at this rated table already.",
-  "err.no_hints": "Hints are off at a rated table.",
+  "err.no_hints": "Hints are off at this table (always at rated tables).",
   "me.unnamed": "Guest",
   "account.unnamedIntro": "You play as a guest. The games you play in this browser are kept; an account keeps them on any device and lets you play rated games.",
   "rated.change": "Your rating: {before} → {after} ({delta})",
