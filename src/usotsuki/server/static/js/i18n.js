@@ -7,10 +7,12 @@ import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
 import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
+import lobbyEn from "./messages/lobby.en.js";
+import lobbyJa from "./messages/lobby.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...lobbyEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...lobbyJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
