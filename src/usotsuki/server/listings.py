@@ -12,6 +12,8 @@ The writer of a game in play refreshes its row as often: a game whose worker die
 leaves the list of live games.
 
 A listing holds the table's public facts only: no token, no invite code, no card.
+Its times are the server clock's; its batches and beats are real seconds (they pace
+writes and reads, not play).
 """
 
 from __future__ import annotations
@@ -186,7 +188,7 @@ class Listings:
 
     async def _flush_later(self) -> None:
         try:
-            await self.clock.sleep(self.settings.listing_batch)
+            await asyncio.sleep(self.settings.listing_batch)
         finally:
             self._flush = None
         try:
@@ -238,7 +240,7 @@ class Listings:
 
     async def _refresh_forever(self) -> None:
         while True:
-            await self.clock.sleep(REFRESH_SECONDS)
+            await asyncio.sleep(REFRESH_SECONDS)
             present = [t.row.pk for t in self._tables() if t.visibility == "public" and (
                 (t.status == "waiting" and any(c.seat is not None for c in t.clients))
                 or (t.writer and t.playing and not t.parked))]
@@ -302,7 +304,7 @@ class LobbyFeed:
                         self._last = frame
                         for queue in self._listeners:
                             _replace(queue, frame)
-                await self.listings.clock.sleep(self.listings.settings.lobby_feed_seconds)
+                await asyncio.sleep(self.listings.settings.lobby_feed_seconds)
         finally:
             self._poller = None
             self._last = None
