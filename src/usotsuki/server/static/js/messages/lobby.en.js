@@ -34,7 +34,7 @@ export default {
   "lobby.playersCount": "Players",
   "lobby.rated": "Rated (accounts only)",
   "lobby.createButton": "Open the table",
-  "lobby.updated": "{open} open tables, {live} live games",
+  "lobby.updated": "Open tables: {open} · Live games: {live}",
   "lobby.offline": "Live updates paused: reconnecting…",
   "home.public": "List it in the lobby (strangers may join)",
   "table.watchers": "{n} watching",
