@@ -157,6 +157,20 @@ def test_a_table_whose_people_went_away_leaves_the_lobby() -> None:
         store.close()
 
 
+def test_a_rated_table_lists_the_rating_range_of_its_people() -> None:
+    store = Store(":memory:")
+    try:
+        row = {"table_pk": 1, "public_id": "t1", "game": "bluff", "visibility": "public",
+               "status": "waiting", "seats": 3, "seated": 1, "people": 1, "rules": "{}",
+               "turn_seconds": 60.0, "rated": True, "spectators": 0, "host": "Mika"}
+        write_listings(store.engine, [(row, [])], [], now=1000.0)
+        assert open_tables(store.engine, 1000.0)[0]["rating"] is None  # nobody seated yet
+        write_listings(store.engine, [(row, ["p-new"])], [], now=1000.0)
+        assert open_tables(store.engine, 1000.0)[0]["rating"] == [1500.0, 1500.0]
+    finally:
+        store.close()
+
+
 def test_the_feed_sends_a_frame_only_when_the_lists_change() -> None:
     """One read per beat for every listener; a listener that reads slowly skips to the
     newest frame."""

@@ -152,7 +152,8 @@ class Listings:
         self.store, self.settings, self.clock = store, settings, clock
         self._tables = tables  # the tables loaded on this worker
         self._pending: dict[int, _Pending] = {}
-        self._written: dict[int, dict[str, Any]] = {}  # table pk -> its row written last
+        # table pk -> its row written last (a follower's: its spectators' count only)
+        self._written: dict[int, dict[str, Any]] = {}
         self._counted: dict[int, int] = {}  # table pk -> this worker's spectators told
         self._flush: asyncio.Task[None] | None = None
         self._refresher: asyncio.Task[None] | None = None
@@ -186,6 +187,13 @@ class Listings:
         if self._flush is None:
             self._flush = asyncio.get_running_loop().create_task(self._flush_later())
 
+    def forget(self, table: Table) -> None:
+        """The table left this worker's memory: what was written of it may change
+        elsewhere meanwhile (its next writer may be another worker)."""
+        if table.row.pk not in self._pending:
+            self._written.pop(table.row.pk, None)
+            self._counted.pop(table.row.pk, None)
+
     async def _flush_later(self) -> None:
         try:
             await asyncio.sleep(self.settings.listing_batch)
@@ -211,15 +219,17 @@ class Listings:
                 if self._written.get(pk) != row:
                     full.append((row, _people_ids(table)))
                     self._written[pk] = row
-            elif table.visibility == "public":
+            elif (table.visibility == "public"
+                  and self._written.get(pk, {}).get("spectators") != table.spectators):
                 spectators.append((pk, table.spectators))
+                self._written[pk] = {"spectators": table.spectators}
         if full or spectators:
             try:
                 await self.store.call(write_listings, self.store.engine, full, spectators,
                                       self.clock.time())
             except BaseException:
-                for row, _ in full:  # written again at the next change
-                    self._written.pop(row["table_pk"], None)
+                for pk in [row["table_pk"] for row, _ in full] + [pk for pk, _ in spectators]:
+                    self._written.pop(pk, None)  # written again at the next change
                 raise
         for pk, change in pending.items():
             if change.closed:
