@@ -63,8 +63,11 @@ def test_a_stranger_joins_from_the_lobby_and_a_watcher_is_counted(new_page: Any)
     watcher.wait_for_selector("#spectating")
     assert watcher.locator("#hand .card").count() == 0  # spectators see no hidden card
 
-    expect(host.locator("#watchers")).to_have_text("1 watching")
-    expect(stranger.locator("#watchers")).to_have_text("1人が観戦中")
+    expect(host.locator("#watchers .watchers-long")).to_have_text("1 watching")
+    expect(stranger.locator("#watchers .watchers-long")).to_have_text("1人が観戦中")
+    expect(stranger.locator("#watchers .watchers-short")).to_have_text("観戦1")  # (a phone)
+    assert stranger.evaluate(NO_SIDEWAYS)
+    shot(stranger, "34-table-watched-phone-ja")
     shot(host, "32-table-watched-1366")
     # the lobby's list follows by itself (the live feed): the watcher is counted there
     lobby = new_page()

@@ -38,6 +38,7 @@ export default {
   "lobby.offline": "Live updates paused: reconnecting…",
   "home.public": "List it in the lobby (strangers may join)",
   "table.watchers": "{n} watching",
+  "table.watchersShort": "Watch: {n}",
   "table.watchers.one": "1 watching",
   "err.invite_only": "This table is for people with its invite link.",
   "err.already_here": "You hold a seat at this table already.",
