@@ -238,9 +238,10 @@ class Listings:
 
     async def _count(self, table: Table) -> None:
         """Learn the table's spectators over the cluster when this worker's count changed
-        (the others' counts arrive by themselves: ``Table.watching_elsewhere``)."""
+        (none at first; the others' counts arrive by themselves:
+        ``Table.watching_elsewhere``)."""
         here = table.spectators_here
-        if self.shared_count is None or self._counted.get(table.row.pk) == here:
+        if self.shared_count is None or self._counted.get(table.row.pk, 0) == here:
             return
         self._counted[table.row.pk] = here
         with contextlib.suppress(Exception):  # Redis away: this worker's count stands
