@@ -46,6 +46,8 @@ from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.chat import router as chat_router
 from usotsuki.server.routes.lessons import router as lessons_router
+from usotsuki.server.routes.lobby import pages as lobby_page
+from usotsuki.server.routes.lobby import router as lobby_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
@@ -218,6 +220,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(players_router)
     app.include_router(tables_router)
     app.include_router(chat_router)
+    app.include_router(lobby_router)
+    app.include_router(lobby_page)
     app.include_router(ratings_router)
     app.include_router(ui_router)
     app.include_router(pages_router)

@@ -211,6 +211,7 @@ async function create(event) {
   if (friends || ranked) body.turn_seconds = clock === "off" ? null : Number(clock);
   if (ranked) body.rated = true;
   else if (!document.getElementById("hints").checked) body.hints = false; // the host's choice
+  if (document.getElementById("public").checked) body.visibility = "public"; // listed in the lobby
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {

@@ -15,10 +15,12 @@ import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
 import rulesEn from "./messages/rules.en.js";
 import rulesJa from "./messages/rules.ja.js";
+import lobbyEn from "./messages/lobby.en.js";
+import lobbyJa from "./messages/lobby.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

@@ -302,8 +302,9 @@ async function join(form) {
   if (!name) { notice(t("home.needName")); return; }
   rememberName(name);
   try {
-    const joined = await api(`/api/invites/${encodeURIComponent(mine.invite)}/join`,
-      { method: "POST", body: { name }, retry: true });
+    const path = mine?.invite ? `/api/invites/${encodeURIComponent(mine.invite)}/join`
+      : `/api/tables/${encodeURIComponent(tableId)}/join`; // a public table: no invite needed
+    const joined = await api(path, { method: "POST", body: { name }, retry: true });
     rememberSeat(tableId, { seat: joined.seat, token: joined.token });
     mine = seatAt(tableId);
     if (socket) socket.close(); // reconnect with the token
@@ -358,6 +359,17 @@ function render() {
   else if (status === "finished" && view) renderResults(view);
   presence();
   renderChat();
+  renderWatchers();
+}
+
+// How many watch the table (spectators at every worker), for players and spectators alike.
+function renderWatchers() {
+  const n = info.spectators || 0;
+  $("watchers").hidden = n === 0;
+  $("watchers").dataset.count = String(n);
+  // On a phone the bar shows the short form; screen readers hear the sentence.
+  rerender($("watchers"), el("span", { class: "watchers-short", "aria-hidden": "true" }, t("table.watchersShort", { n })),
+    el("span", { class: "watchers-long" }, n === 1 ? t("table.watchers.one") : t("table.watchers", { n })));
 }
 
 // The invite link with its copy button: in the lobby while seats are free (once the
@@ -418,7 +430,7 @@ function renderLobby() {
         ? removeSeatButton({ tableId, seat: i, name: fullName(i), hostToken: mine.host_token, onError: errNotice, redraw: render })
         : null)))];
   const typed = $("join-name")?.value; // a redraw must not wipe a name being typed
-  if (me === null && free.length && mine?.invite) { // only the invite lets one sit
+  if (me === null && free.length && (mine?.invite || info.visibility === "public")) { // an invite, or a public table
     parts.push(el("form", { class: "join", id: "join-form", onsubmit: (e) => { e.preventDefault(); join(e.target); } },
       el("h2", {}, t("table.joinHeading")),
       el("label", { class: "form-field" }, el("span", {}, t("home.name")),
