@@ -17,6 +17,7 @@ dialog. :data:`PAGES` lists them; a page of ``static/`` missing from it fails
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -30,6 +31,7 @@ import pytest
 from conftest import LiveServer
 from identity_helpers import Browser
 from waits import GAME_S, wait_for
+from websockets.sync.client import connect
 
 from usotsuki.server.review_service import ReviewService
 
@@ -142,6 +144,7 @@ def site() -> Iterator[tuple[LiveServer, Games]]:
     if shutil.which(CHROMIUM) is None:  # a failure, never a skip (make browser installs it)
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (make browser)")
     server = LiveServer({"reviews": ReviewService(depth=8)})
+    sockets = contextlib.ExitStack()
     try:
         guests = [_named(server.url, name) for name in PAYLOADS[:4]]
         viewer = guests[0]
@@ -169,10 +172,19 @@ def site() -> Iterator[tuple[LiveServer, Games]]:
                        {"token": playing["host_token"]})
         guests[1].send("POST", f"/api/tables/{playing['table_id']}/leave",
                        {"token": other["token"]})
+        # a public table whose host has a hostile name, present (a socket): the lobby lists it
+        public = _table(guests[2], "bluff", [None, None], {}, visibility="public")
+        present = _join(guests[2], public["invite"], PAYLOADS[2])
+        sockets.enter_context(connect(f"{server.url.replace('http', 'ws', 1)}/ws/tables/"
+                                      f"{public['table_id']}?token={present['token']}"))
+        wait_for(lambda: any(t["table_id"] == public["table_id"] for t in
+                             guests[2].client.get("/api/lobby").json()["tables"]),
+                 "the public table in the lobby", GAME_S)
         assert viewer.cookie is not None
         yield server, Games(finished, waiting["table_id"], playing["table_id"], seats,
                             guests[1].me["id"], viewer.me["id"], viewer.cookie)
     finally:
+        sockets.close()
         server.stop()
 
 
@@ -195,6 +207,8 @@ PAGES: dict[str, Page] = {
     "home (the last name used)": Page(
         "index.html", lambda g: "/", f"body[data-ready='1'] {CHIP}", (VIEWER,),
         lambda g: {"usotsuki.name": PAYLOADS[2]}),
+    "the lobby (a public table's host)": Page(
+        "lobby.html", lambda g: "/lobby", "#open-list li", (PAYLOADS[2],)),
     "rules (the name chip)": Page("rules.html", lambda g: "/rules.html", CHIP, (VIEWER,)),
     "a lesson (the name chip)": Page("learn.html", lambda g: "/learn.html?lesson=liar-play",
                                      f"body[data-ready='1'] {CHIP}", (VIEWER,)),
