@@ -1,0 +1,126 @@
+"""Quick match through the HTTP API on one worker: four people who press Play now sit
+at one table, each with a seat of their own; nobody seeks while seated; bots are offered
+after the wait and fill the seats on acceptance; rated matches are for accounts."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_helpers import Seat, close_all
+
+from usotsuki.server.app import create_app
+from usotsuki.server.config import Settings
+from usotsuki.server.identity import COOKIE
+from usotsuki.server.matching import Policy
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    settings = Settings(bot_delay=0, bot_idle=False)
+    with TestClient(create_app(settings=settings, rate_limit=(1000.0, 1000.0))) as c:
+        yield c
+        close_all()
+
+
+class Person:
+    """One browser's session; the test client's cookie jar is set to it for each call."""
+
+    def __init__(self, c: TestClient) -> None:
+        self.c = c
+        c.cookies.clear()
+        me = c.get("/api/me")
+        self.token = me.cookies[COOKIE]
+        self.csrf = me.json()["csrf"]
+        self.id = me.json()["id"]
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        # the cookie in the header (not the shared jar): people may call from threads
+        self.c.cookies.clear()
+        return self.c.request(method, path, json=body, headers={
+            "X-CSRF-Token": self.csrf, "Cookie": f"{COOKIE}={self.token}"})
+
+    def seek(self, **body: Any) -> Any:
+        return self.call("POST", "/api/match", {"game": "bluff", "players": 4, **body})
+
+    def status(self, wait: float = 0.0) -> dict[str, Any]:
+        answer = self.call("GET", f"/api/match?wait={wait}")
+        assert answer.status_code == 200, answer.text
+        out: dict[str, Any] = answer.json()
+        return out
+
+
+def test_four_who_press_play_now_sit_at_one_table(client: TestClient) -> None:
+    people = [Person(client) for _ in range(5)]
+    for person in people[:3]:
+        answer = person.seek()
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["state"] == "waiting"
+    assert people[0].status()["waiting"] == 3
+    last = people[3].seek().json()  # the fourth completes the table
+    assert last["state"] == "matched"
+    matched = [last, *(p.status() for p in people[:3])]
+    assert {m["state"] for m in matched} == {"matched"}
+    assert len({m["table_id"] for m in matched}) == 1
+    assert sorted(m["seat"] for m in matched) == [0, 1, 2, 3]
+    assert people[0].status()["state"] == "seated"  # the token is given once
+    assert "token" not in people[0].status()
+    table = client.get(f"/api/tables/{last['table_id']}").json()
+    assert table["status"] == "playing" and table["players"] == 4
+    assert all(s["taken"] and s["bot"] is None for s in table["seats"])
+    for m in matched:  # each token holds its seat
+        assert Seat(client, m["table_id"], m["token"]).seat == m["seat"]
+    # nobody is seated twice at once: no new seek while the game is in play
+    again = people[1].seek()
+    assert again.status_code == 409 and again.json()["error"] == "already_seated"
+    assert people[4].seek().json()["state"] == "waiting"  # the fifth waits on
+
+
+def test_a_waiting_status_request_wakes_when_the_table_is_made(client: TestClient) -> None:
+    people = [Person(client) for _ in range(2)]
+    people[0].seek(players=2)
+    result: list[dict[str, Any]] = []
+    waiter = threading.Thread(target=lambda: result.append(people[0].status(wait=20)))
+    waiter.start()
+    people[1].seek(players=2)
+    waiter.join()
+    assert result[0]["state"] == "matched"
+
+
+def test_a_new_seek_replaces_the_waiting_one_and_cancel_ends_it(client: TestClient) -> None:
+    person = Person(client)
+    person.seek()
+    person.seek(game="liar", players=None, preset="house")
+    assert person.status()["game"] == "liar" and person.status()["waiting"] == 1
+    assert person.call("DELETE", "/api/match").status_code == 204
+    assert person.status() == {"state": "idle"}
+
+
+def test_bots_are_offered_after_the_wait_and_fill_on_acceptance(client: TestClient) -> None:
+    client.app.state.matchmaker.policy = Policy(offer_seconds=0.0)  # type: ignore[attr-defined]
+    people = [Person(client) for _ in range(2)]
+    people[0].seek(players=4)
+    people[1].seek(players=4, bots="no")
+    offered = people[0].status()
+    assert offered["state"] == "waiting" and offered["offer"]["bot"]
+    assert "offer" not in people[1].status()  # no offer to who said no
+    taken = people[0].call("POST", "/api/match/bots").json()
+    assert taken["state"] == "matched"
+    table = client.get(f"/api/tables/{taken['table_id']}").json()
+    assert [s["bot"] is None for s in table["seats"]].count(True) == 1  # the "no" waits
+    assert people[1].status()["state"] == "waiting"
+
+
+def test_bad_seeks_are_refused_clearly(client: TestClient) -> None:
+    guest = Person(client)
+    rated = guest.seek(rated=True)
+    assert rated.status_code == 403 and rated.json()["error"] == "account_required"
+    preset = guest.seek(preset="nope")
+    assert preset.status_code == 400 and preset.json()["error"] == "bad_preset"
+    assert guest.seek(players=9).status_code == 422
+    client.cookies.clear()
+    assert client.get("/api/match").status_code == 401
+    assert guest.call("POST", "/api/match/bots").json()["error"] == "not_waiting"
