@@ -7,10 +7,12 @@ import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
 import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
+import matchEn from "./messages/match.en.js";
+import matchJa from "./messages/match.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...matchEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...matchJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
