@@ -46,6 +46,8 @@ from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.match import router as match_router
+from usotsuki.server.routes.lobby import pages as lobby_page
+from usotsuki.server.routes.lobby import router as lobby_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
@@ -221,6 +223,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(players_router)
     app.include_router(tables_router)
     app.include_router(match_router)
+    app.include_router(lobby_router)
+    app.include_router(lobby_page)
     app.include_router(ratings_router)
     app.include_router(ui_router)
     app.include_router(pages_router)

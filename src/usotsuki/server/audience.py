@@ -66,7 +66,9 @@ class Audience:
     def announce(self, skip: Client | None = None) -> None:
         """Tell every client the table's facts, if a seat's changed. Spectators coming
         and going change only their count: that is sent at most once per
-        ``spectator_batch`` seconds, to everyone at once (not once per socket)."""
+        ``spectator_batch`` seconds, to everyone at once (not once per socket). The
+        lobby's listing of the table is told either way."""
+        self.table.list_changed()
         facts = self.table.summary()
         spectators = facts.pop("spectators")
         if facts == self._announced:

@@ -84,6 +84,8 @@ class Settings:
     max_turn_limit: int = 10_000  # the largest turn_limit a host may ask for
     max_entries: int = 50_000  # log entries (deals and actions) of one table, all games
     spectator_batch: float = 1.0  # seconds between spectator-count announcements
+    listing_batch: float = 0.5  # a table's changes are written to its lobby listing so late
+    lobby_feed_seconds: float = 1.0  # the lobby's live feed: one frame a second at most
     events_in_memory: int = 2000  # the event stream's uncompressed tail (up to 1.5x)
     # login throttling (throttle.py): failed password checks allowed per window
     login_window: float = 900.0  # seconds

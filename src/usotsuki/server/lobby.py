@@ -29,6 +29,7 @@ from usotsuki.server.auth import new_token, token_hash
 from usotsuki.server.bot_runner import BotRunner
 from usotsuki.server.config import Clock, Refused, Settings
 from usotsuki.server.history import GameKeeper, bot_player, finished_game, installed_rating_update
+from usotsuki.server.listings import Listings
 from usotsuki.server.store import SeatRow, Store, TableRow
 from usotsuki.server.table import Table
 
@@ -66,12 +67,15 @@ class Lobby:
         # Each table times its actions' phases with this (``Metrics.observe_phase``).
         self.timing: Callable[[str, float], None] | None = None
         self.keeper = GameKeeper(store, installed_rating_update())  # finished games kept
+        # Each table's row in the lobby's listings, and the lobby's live feed.
+        self.listings = Listings(store, settings, clock, lambda: list(self.by_id.values()))
 
     # start and stop
 
     async def start(self) -> None:
         """Start the expiry sweep. No table is loaded: each is, on first use."""
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        self.listings.start()
         if self.settings.bot_warm:
             self.runner.warm()
 
@@ -86,6 +90,7 @@ class Lobby:
     def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        self.listings.stop()
         for table in self.by_id.values():
             table.stop()
         self.runner.close()
@@ -170,6 +175,7 @@ class Lobby:
         table.timing = self.timing
         table.may_play_bots = self._may_play_bots
         table.ended = self._game_ended
+        table.listed = self.listings.changed
         self.by_id[table.public_id] = table
         self.by_invite[table.row.invite] = table
 
@@ -305,6 +311,7 @@ class Lobby:
         seats = await self.store.call(self.store.load_seats, pk)
         table = self._new_table(row, seats)
         self._add(table)
+        table.list_changed()
         return table, host_token
 
     async def start_game(self, table: Table, rematch: bool) -> int:
@@ -351,6 +358,7 @@ class Lobby:
         log.info("table %s expired", table.public_id)
         table.audience.close_all({"type": "error", "code": "expired",
                                   "message": self._expired_refusal().message})
+        self.listings.closed(table)
         self._drop(table)
 
     # tables nobody needs leave memory

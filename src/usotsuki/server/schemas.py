@@ -82,10 +82,40 @@ class TableInfo(BaseModel):
     games_per_match: int
     turn_seconds: float | None = None
     rated: bool = False
+    visibility: Literal["public", "invite"] = "invite"
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None
     games: int
+    spectators: int = Field(0, description="People watching, at every worker.")
+
+
+class Listing(BaseModel):
+    """A public table as the lobby lists it: its public facts only."""
+
+    table_id: str
+    game: str
+    status: Literal["waiting", "playing"]
+    seats: int = Field(description="Seats at the table.")
+    seated: int = Field(description="Seats taken, by people or bots.")
+    people: int = Field(description="People seated.")
+    rules: dict[str, Any] = Field(description="The table's rules, as created (Part 4).")
+    turn_seconds: float | None = Field(description="A person's time per turn; null: none.")
+    rated: bool
+    rating: list[float] | None = Field(description="[lowest, highest] shown rating of the "
+                                       "people seated at a rated table; null otherwise.")
+    spectators: int
+    host: str | None = Field(description="The first seated person's name.")
+
+
+class OpenTables(BaseModel):
+    tables: list[Listing] = Field(description="Public tables with a free seat, newest "
+                                  "first.")
+
+
+class LiveGames(BaseModel):
+    games: list[Listing] = Field(description="Public games being played, the most "
+                                 "watched first.")
 
 
 class CreatedTable(BaseModel):

@@ -114,6 +114,9 @@ class Table:
         self.may_play_bots: Callable[[Table], bool] | None = None
         self.parked = False
         self.ended: Callable[[Table], None] | None = None  # a game here ended (the lobby)
+        # Told when what the lobby lists of the table may have changed (its listing).
+        self.listed: Callable[[Table], None] | None = None
+        self.watching_elsewhere = 0  # spectators at other workers (a cluster's)
         self._unparking: asyncio.Task[None] | None = None
         # Each seat's state message (without its clock) at one version of the table.
         self._states: dict[tuple[int | None, bool], dict[str, Any]] = {}
@@ -222,6 +225,21 @@ class Table:
     def is_host(self, token: str | None) -> bool:
         return same_token(self.row.host_hash, token)
 
+    @property
+    def spectators_here(self) -> int:
+        """Sockets of spectators at this worker."""
+        return sum(1 for c in self.clients if c.seat is None)
+
+    @property
+    def spectators(self) -> int:
+        """Spectators of the table, at every worker."""
+        return self.spectators_here + self.watching_elsewhere
+
+    def list_changed(self) -> None:
+        """What the lobby lists of the table may have changed (seats, status, watchers)."""
+        if self.listed is not None:
+            self.listed(self)
+
     def summary(self) -> dict[str, Any]:
         """Public facts of the table: no token, no hidden card, no seed."""
         slot = self.current
@@ -233,6 +251,7 @@ class Table:
             "games_per_match": self.config["games"],
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
+            "visibility": self.visibility,
             "seats": [{"seat": s.seat,
                        "name": names[s.seat],
                        "bot": s.bot,
@@ -241,7 +260,7 @@ class Table:
             "status": self.status,
             "game_number": None if slot is None else slot.number,
             "games": len(self.games),
-            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "spectators": self.spectators,
         }
 
     def shown_names(self) -> list[str | None]:
@@ -572,6 +591,7 @@ class Table:
         """Tell everyone of committed events (after ``Turns.schedule``: the states carry
         the turn's clock)."""
         self.audience.publish(fresh)
+        self.list_changed()
 
     def state_message(self, seat: int | None, hints: bool = False) -> dict[str, Any]:
         """The seat's state message; ``hints``: with the honest hint when the seat is to

@@ -89,11 +89,33 @@ async def join(invite: str, body: schemas.JoinRequest, request: Request) -> sche
     ("Mika 2"); a name shaped like a bot's ("Hana (hard)") or a word the pages use
     ("You") is refused (``reserved_name``). The seat is the session's player's, if the
     request carries a session (its games kept)."""
-    if reserved_at_table(body.name):
-        raise Refused("reserved_name", f"the name {body.name!r} reads as a bot's or as "
+    _check_name(body.name)
+    return await _sit(await _lobby(request).invited(invite), body, request)
+
+
+@router.post("/tables/{table_id}/join", response_model=schemas.Joined)
+async def join_public(table_id: str, body: schemas.JoinRequest,
+                      request: Request) -> schemas.Joined:
+    """Sit down at a free seat of a public table (the lobby lists them): as with an
+    invite, with no invite needed. An invite-only table refuses (``invite_only``)."""
+    _check_name(body.name)
+    table = await _lobby(request).get(table_id)
+    if table.visibility != "public":
+        raise Refused("invite_only", "this table is for people with its invite link", 403)
+    player = await current_player(request)
+    if player is not None and table.seat_of_player(player.id) is not None:
+        raise Refused("already_here", "you hold a seat at this table already", 409)
+    return await _sit(table, body, request)
+
+
+def _check_name(name: str) -> None:
+    if reserved_at_table(name):
+        raise Refused("reserved_name", f"the name {name!r} reads as a bot's or as "
                       "a word of the pages (\"You\"): choose another", 400,
-                      {"name": body.name})
-    table = await _lobby(request).invited(invite)
+                      {"name": name})
+
+
+async def _sit(table: Table, body: schemas.JoinRequest, request: Request) -> schemas.Joined:
     player = await current_player(request)
     if table.rated and (player is None or player.kind != "account"):
         raise Refused("account_required", "rated tables are for accounts: sign up or log "

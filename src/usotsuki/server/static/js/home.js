@@ -208,6 +208,7 @@ async function create(event) {
   const clock = document.getElementById("turn-seconds").value;
   if (friends || ranked) body.turn_seconds = clock === "off" ? null : Number(clock);
   if (ranked) body.rated = true;
+  if (document.getElementById("public").checked) body.visibility = "public"; // listed in the lobby
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {

@@ -9,10 +9,12 @@ import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
 import matchEn from "./messages/match.en.js";
 import matchJa from "./messages/match.ja.js";
+import lobbyEn from "./messages/lobby.en.js";
+import lobbyJa from "./messages/lobby.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...matchEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...matchJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...lobbyEn, ...matchEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...lobbyJa, ...matchJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

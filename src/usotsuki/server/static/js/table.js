@@ -285,8 +285,9 @@ async function join(form) {
   if (!name) { notice(t("home.needName")); return; }
   rememberName(name);
   try {
-    const joined = await api(`/api/invites/${encodeURIComponent(mine.invite)}/join`,
-      { method: "POST", body: { name }, retry: true });
+    const path = mine?.invite ? `/api/invites/${encodeURIComponent(mine.invite)}/join`
+      : `/api/tables/${encodeURIComponent(tableId)}/join`; // a public table: no invite needed
+    const joined = await api(path, { method: "POST", body: { name }, retry: true });
     rememberSeat(tableId, { seat: joined.seat, token: joined.token });
     mine = seatAt(tableId);
     if (socket) socket.close(); // reconnect with the token
@@ -321,6 +322,15 @@ function render() {
   if (betweenOn) renderBetween(view);
   else if (status === "finished" && view) renderResults(view);
   presence();
+  renderWatchers();
+}
+
+// How many watch the table (spectators at every worker), for players and spectators alike.
+function renderWatchers() {
+  const n = info.spectators || 0;
+  $("watchers").hidden = n === 0;
+  $("watchers").dataset.count = String(n);
+  $("watchers").textContent = n === 1 ? t("table.watchers.one") : t("table.watchers", { n });
 }
 
 // The invite link with its copy button: in the lobby while seats are free (once the
@@ -378,7 +388,7 @@ function renderLobby() {
       i === me ? el("span", { class: "badge you" }, t("table.you")) : null,
       s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null)))];
   const typed = $("join-name")?.value; // a redraw must not wipe a name being typed
-  if (me === null && free.length && mine?.invite) { // only the invite lets one sit
+  if (me === null && free.length && (mine?.invite || info.visibility === "public")) { // an invite, or a public table
     parts.push(el("form", { class: "join", id: "join-form", onsubmit: (e) => { e.preventDefault(); join(e.target); } },
       el("h2", {}, t("table.joinHeading")),
       el("label", { class: "form-field" }, el("span", {}, t("home.name")),
