@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 
 LOCK_KEY = 0x75736F74  # the advisory lock of the matcher ("usot")
 PASS_SECONDS = 1.0  # every worker's periodic pass (windows widen, offers fall due)
-POLL_SECONDS = 0.5  # a waiting status request reads the row again
+POLL_SECONDS = 0.2  # a waiting status request reads the row again (a read only)
 STALE_SECONDS = 30.0  # a seek without a status request for this long is dropped
 CLAIM_SECONDS = 120.0  # a claim older than this (its worker died) goes back to the queue
 PENDING = "pending:"
@@ -293,14 +293,15 @@ class Matchmaker:
 
     async def status(self, player_id: str, wait: float = 0.0) -> dict[str, Any]:
         """The player's quick match; with ``wait``, once it changes (matched, or bots
-        offered) or after ``wait`` seconds."""
+        offered) or after ``wait`` seconds. The seek is marked seen once a request; the
+        waiting reads only read."""
         deadline = time.monotonic() + wait
         event = self._woken.setdefault(player_id, asyncio.Event())
+        engine = self.store.engine
         try:
+            row = await self.store.call(take_status, engine, player_id, self.clock.time())
             while True:
                 event.clear()
-                row = await self.store.call(take_status, self.store.engine, player_id,
-                                            self.clock.time())
                 out = await self._describe(row)
                 left = deadline - time.monotonic()
                 if out["state"] not in ("waiting", "matching") or left <= 0:
@@ -311,6 +312,10 @@ class Matchmaker:
                     left = min(left, max(0.0, self.policy.offer_seconds - out["waited"]))
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), min(POLL_SECONDS, left) or 0.01)
+                row = await self.store.call(seek_row, engine, player_id)
+                if row is not None and row.seat_token is not None:  # matched: handed over
+                    row = await self.store.call(take_status, engine, player_id,
+                                                self.clock.time())
         finally:
             if not event.is_set():
                 self._woken.pop(player_id, None)
@@ -355,20 +360,24 @@ class Matchmaker:
 
     async def match(self, wait: bool) -> int:
         """One pass: the tables it made. ``wait``: for another worker's pass to end,
-        rather than leave the queue to it."""
+        rather than leave the queue to it. Only the claim is serialised: the claimed
+        tables are made side by side, outside the lock."""
         async with self._lock:
             claims = await self.store.call(claim, self.store.engine, self.policy,
                                            self.clock.time(), wait)
-            made = 0
-            for tag, match in claims:
-                try:
-                    await self._make(tag, match)
-                    made += 1
-                except Exception:
-                    log.exception("a quick-match table could not be made")
-                    await self.store.call(give_back, self.store.engine, tag)
-            self.tables_made += made
-            return made
+        made = await asyncio.gather(*(self._make_or_give_back(tag, match)
+                                      for tag, match in claims))
+        self.tables_made += sum(made)
+        return sum(made)
+
+    async def _make_or_give_back(self, tag: str, match: Match) -> bool:
+        try:
+            await self._make(tag, match)
+        except Exception:
+            log.exception("a quick-match table could not be made")
+            await self.store.call(give_back, self.store.engine, tag)
+            return False
+        return True
 
     async def _make(self, tag: str, match: Match) -> None:
         config: dict[str, Any] = {
