@@ -58,7 +58,8 @@ def test_people_on_different_workers_meet_at_one_table(stack: Cluster) -> None:
     assert len(tables) == 1
     table_id = tables.pop()
     assert sorted(s["seat"] for s in seats) == [0, 1, 2, 3]
-    for person, seat in zip([people[3], *people[:3]], seats, strict=True):  # every worker knows who sits where
+    # every worker knows who sits where
+    for person, seat in zip([people[3], *people[:3]], seats, strict=True):
         games = person.client.get(f"/api/tables/{table_id}/games").json()
         assert games and games[0]["you"] == seat["seat"]
     for person in people:

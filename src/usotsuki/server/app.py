@@ -45,9 +45,9 @@ from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
-from usotsuki.server.routes.match import router as match_router
 from usotsuki.server.routes.lobby import pages as lobby_page
 from usotsuki.server.routes.lobby import router as lobby_router
+from usotsuki.server.routes.match import router as match_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
