@@ -124,3 +124,22 @@ def test_bad_seeks_are_refused_clearly(client: TestClient) -> None:
     client.cookies.clear()
     assert client.get("/api/match").status_code == 401
     assert guest.call("POST", "/api/match/bots").json()["error"] == "not_waiting"
+
+
+def test_accounts_meet_at_a_rated_table_and_casual_seekers_stay_apart(
+        client: TestClient) -> None:
+    casual = Person(client)
+    casual.seek(players=2)
+    accounts = [Person(client), Person(client)]
+    for n, person in enumerate(accounts):
+        signed = person.call("POST", "/api/account/signup",
+                             {"username": f"ranked{n}", "password": "a long enough password"})
+        assert signed.status_code == 201, signed.text
+        person.token = signed.cookies[COOKIE]
+        person.csrf = signed.json()["csrf"]
+    assert accounts[0].seek(players=2, rated=True).json()["state"] == "waiting"
+    matched = accounts[1].seek(players=2, rated=True).json()
+    assert matched["state"] == "matched"
+    table = client.get(f"/api/tables/{matched['table_id']}").json()
+    assert table["rated"] and table["turn_seconds"] == 60
+    assert casual.status()["state"] == "waiting"  # a casual seek never joins a rated table
