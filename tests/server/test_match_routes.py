@@ -143,3 +143,25 @@ def test_accounts_meet_at_a_rated_table_and_casual_seekers_stay_apart(
     table = client.get(f"/api/tables/{matched['table_id']}").json()
     assert table["rated"] and table["turn_seconds"] == 60
     assert casual.status()["state"] == "waiting"  # a casual seek never joins a rated table
+
+
+def test_a_table_that_cannot_be_made_gives_its_people_back(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    started = lobby.start_game
+    failed: list[Any] = []
+
+    async def failing(table: Any, rematch: bool) -> int:
+        failed.append(table)
+        raise RuntimeError("the game could not start")
+
+    monkeypatch.setattr(lobby, "start_game", failing)
+    people = [Person(client) for _ in range(2)]
+    people[0].seek(players=2)
+    assert people[1].seek(players=2).json()["state"] == "waiting"
+    assert [p.status()["state"] for p in people] == ["waiting", "waiting"]
+    abandoned = client.get(f"/api/tables/{failed[0].public_id}").json()
+    assert not any(s["taken"] for s in abandoned["seats"])  # nobody holds a seat there
+    monkeypatch.setattr(lobby, "start_game", started)
+    matched = people[0].status(wait=20)  # the next pass (every second) seats them
+    assert matched["state"] == "matched" and matched["table_id"] != failed[0].public_id

@@ -35,6 +35,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from usotsuki.bots import bot_names
+from usotsuki.server.auth import token_hash
 from usotsuki.server.config import Clock, Refused
 from usotsuki.server.history import bot_player
 from usotsuki.server.lobby import Lobby
@@ -391,13 +392,20 @@ class Matchmaker:
         table, _host = await self.lobby.create(
             match.game, config, [s if isinstance(s, str) else None for s in order])
         seats: dict[str, tuple[int, str]] = {}
-        for number, person in enumerate(order):
-            if isinstance(person, Seeker):
-                seats[person.player_id] = await table.join(person.name, number,
-                                                           person.player_id)
-        await self.lobby.start_game(table, rematch=False)
-        await self.store.call(settle, self.store.engine, tag, table.public_id, seats,
-                              self.clock.time())
+        try:
+            for number, person in enumerate(order):
+                if isinstance(person, Seeker):
+                    seats[person.player_id] = await table.join(person.name, number,
+                                                               person.player_id)
+            await self.lobby.start_game(table, rematch=False)
+            await self.store.call(settle, self.store.engine, tag, table.public_id, seats,
+                                  self.clock.time())
+        except BaseException:
+            if not table.games:  # the people waiting again hold no seat here
+                for seat, token in seats.values():
+                    with contextlib.suppress(Exception):
+                        await table.leave(seat, token_hash(token))
+            raise
         for player_id in seats:
             event = self._woken.get(player_id)
             if event is not None:
