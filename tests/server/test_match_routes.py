@@ -5,25 +5,14 @@ after the wait and fill the seats on acceptance; rated matches are for accounts.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import Seat, close_all
+from server_helpers import Seat
 
-from usotsuki.server.app import create_app
-from usotsuki.server.config import Settings
 from usotsuki.server.identity import COOKIE
 from usotsuki.server.matching import Policy
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    settings = Settings(bot_delay=0, bot_idle=False)
-    with TestClient(create_app(settings=settings, rate_limit=(1000.0, 1000.0))) as c:
-        yield c
-        close_all()
 
 
 class Person:
