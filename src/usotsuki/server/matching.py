@@ -35,8 +35,7 @@ PRESETS: dict[str, dict[str, dict[str, object]]] = {
 }
 """The rules presets of quick match, per game: a table's rules as created (Part 4)."""
 
-BOT_CHOICES = ("ask", "yes", "no")  # what a seeker says about bots; "now": accepted
-ACCEPTED = "now"
+ACCEPTED = "now"  # a seeker's ``bots`` once they accepted the offer (else ask, yes, no)
 
 BOT_LADDER: dict[str, float] = {
     "random": 1100.0, "cautious": 1250.0, "sensible": 1250.0, "easy": 1350.0,

@@ -248,7 +248,6 @@ class Matchmaker:
         self._lock = asyncio.Lock()  # one pass of this worker at a time
         self._woken: dict[str, asyncio.Event] = {}  # waiting status requests, by player
         self._task: asyncio.Task[None] | None = None
-        self.tables_made = 0
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._forever())
@@ -298,28 +297,30 @@ class Matchmaker:
         waiting reads only read."""
         deadline = time.monotonic() + wait
         event = self._woken.setdefault(player_id, asyncio.Event())
+        event.clear()
         engine = self.store.engine
         try:
             row = await self.store.call(take_status, engine, player_id, self.clock.time())
             while True:
-                event.clear()
                 out = await self._describe(row)
                 left = deadline - time.monotonic()
                 if out["state"] not in ("waiting", "matching") or left <= 0:
                     return out
                 if out["state"] == "waiting" and out["offer"] is not None:
                     return out
-                if out["state"] == "waiting":  # come back when bots fall due
-                    left = min(left, max(0.0, self.policy.offer_seconds - out["waited"]))
+                due = self.policy.offer_seconds - out.get("waited", 0.0)
+                if out["state"] == "waiting" and row.bots == "ask" and due > 0:
+                    left = min(left, due)  # come back when bots are offered
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), min(POLL_SECONDS, left) or 0.01)
+                    await asyncio.wait_for(event.wait(), min(POLL_SECONDS, left))
+                event.clear()
                 row = await self.store.call(seek_row, engine, player_id)
                 if row is not None and row.seat_token is not None:  # matched: handed over
                     row = await self.store.call(take_status, engine, player_id,
                                                 self.clock.time())
         finally:
-            if not event.is_set():
-                self._woken.pop(player_id, None)
+            if self._woken.get(player_id) is event:
+                del self._woken[player_id]
 
     async def _describe(self, row: Any) -> dict[str, Any]:
         if row is None:
@@ -368,7 +369,6 @@ class Matchmaker:
                                            self.clock.time(), wait)
         made = await asyncio.gather(*(self._make_or_give_back(tag, match)
                                       for tag, match in claims))
-        self.tables_made += sum(made)
         return sum(made)
 
     async def _make_or_give_back(self, tag: str, match: Match) -> bool:

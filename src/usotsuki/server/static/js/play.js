@@ -18,6 +18,7 @@ const cancelButton = document.getElementById("play-cancel");
 const homeLink = document.getElementById("play-home");
 const problem = document.getElementById("play-error");
 let last = null; // the server's last answer
+let lastAt = 0; // when it came (the time waited counts on between answers)
 let stopped = false;
 
 function wanted() {
@@ -50,19 +51,22 @@ function refused(e) {
   }
 }
 
+// Set a text only when it changes: the status line is a live region, read out each time.
+function say(node, text) { if (node.textContent !== text) node.textContent = text; }
+
 function render() {
   const s = last;
   if (!s) return;
   if (s.state === "waiting") {
-    statusLine.textContent = t("play.looking", { game: t(`game.${s.game}`) });
+    say(statusLine, t("play.looking", { game: t(`game.${s.game}`) }));
     rerender(facts,
       el("li", {}, s.waiting > 1 ? t("play.waiting", { n: s.waiting }) : t("play.waiting.one")),
-      el("li", {}, t("play.waited", { n: Math.floor(s.waited) })),
+      el("li", {}, t("play.waited", { n: Math.floor(s.waited + (Date.now() - lastAt) / 1000) })),
       el("li", {}, t("play.window", { n: Math.round(s.window), rating: Math.round(s.rating) })));
     offerBox.hidden = !s.offer;
-    if (s.offer) offerText.textContent = t("play.offer", { level: t(`bot.${s.offer.bot}`) });
+    if (s.offer) say(offerText, t("play.offer", { level: t(`bot.${s.offer.bot}`) }));
   } else if (s.state === "matching") {
-    statusLine.textContent = t("play.matching");
+    say(statusLine, t("play.matching"));
     offerBox.hidden = true;
   }
 }
@@ -76,6 +80,7 @@ function seated(s) {
 // What the server said: go to the table, or keep waiting.
 function told(s) {
   last = s;
+  lastAt = Date.now();
   if (s.state === "matched") { seated(s); return false; }
   if (s.state === "idle") { finish("play.ended"); return false; }
   if (s.state === "seated") {
@@ -132,6 +137,7 @@ async function main() {
     return;
   }
   document.body.dataset.ready = "1";
+  setInterval(() => { if (!stopped && last?.state === "waiting") render(); }, 1000);
   await poll();
 }
 
