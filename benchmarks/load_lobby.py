@@ -74,6 +74,7 @@ class Person:
     accepts_bots: bool
     arrival: float
     pressed: float | None = None
+    seek_s: float | None = None  # the seek's own answer time (a matching pass in it)
     seated: float | None = None
     table_id: str | None = None
     seat: int | None = None
@@ -115,6 +116,7 @@ async def _person(base: str, person: Person, began: float, patience: float,
             person.pressed = time.monotonic()
             answer = await client.post("/api/match", headers=headers, json={
                 "game": "bluff", "players": person.players, "bots": "ask"})
+            person.seek_s = time.monotonic() - person.pressed
             status = answer.json()
             if answer.status_code != 200:
                 person.errors.append(f"seek {answer.status_code}: {answer.text[:200]}")
@@ -126,8 +128,10 @@ async def _person(base: str, person: Person, began: float, patience: float,
                     person.offered_at = now
                     if person.accepts_bots:
                         person.with_bots = True
-                        status = (await client.post("/api/match/bots", headers=headers)).json()
-                        continue
+                        taken = await client.post("/api/match/bots", headers=headers)
+                        if taken.status_code == 200:
+                            status = taken.json()
+                            continue
                 if (status.get("state") == "waiting" and not status.get("offer")
                         and waited > policy.offer_seconds + OFFER_SLACK):
                     person.unoffered_wait = True
@@ -245,7 +249,10 @@ async def _drive(stack: Cluster, players: int, seconds: float, watchers: int,
         "seated_s": {"p50": _quantile(waits, 0.5), "p99": _quantile(waits, 0.99)},
         "steady_seated_s": {"p50": _quantile(steady, 0.5), "p99": _quantile(steady, 0.99),
                             "n": len(steady)},
+        "seek_answer_s": {"p50": _quantile([p.seek_s for p in people if p.seek_s], 0.5),
+                          "p99": _quantile([p.seek_s for p in people if p.seek_s], 0.99)},
         "slowest": [{"arrival": round(p.arrival, 1), "players": p.players,
+                     "seek_s": round(p.seek_s or 0.0, 2),
                      "seated_s": round(p.seated - p.pressed, 2),  # type: ignore[operator]
                      "with_bots": p.with_bots} for p in slowest],
         "lobby_frames_per_s": None if not rates else {

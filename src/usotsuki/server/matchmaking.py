@@ -62,6 +62,7 @@ POLL_SECONDS = 0.2  # a waiting status request reads the row again (a read only)
 STALE_SECONDS = 30.0  # a seek without a status request for this long is dropped
 CLAIM_SECONDS = 120.0  # a claim older than this (its worker died) goes back to the queue
 PENDING = "pending:"
+SLOW_SECONDS = 1.0  # a pass's claim or a table's making logged when longer
 _shuffle = random.SystemRandom().shuffle
 TURN_SECONDS = 60.0  # quick-match tables have a turn clock (rated ones need it)
 
@@ -353,8 +354,14 @@ class Matchmaker:
             raise Refused("already_matched", "you are being seated at a table already", 409)
 
     async def accept_bots(self, player_id: str) -> dict[str, Any]:
+        """Bots for the empty seats now; a seeker whose table is being made meanwhile is
+        told so (the seat follows)."""
         if not await self.store.call(accept_bots, self.store.engine, player_id):
-            raise Refused("not_waiting", "you are not waiting for a quick match", 409)
+            row = await self.store.call(seek_row, self.store.engine, player_id)
+            if row is None or row.table_id is None or not (
+                    row.table_id.startswith(PENDING) or row.seat_token is not None):
+                raise Refused("not_waiting", "you are not waiting for a quick match", 409)
+            return await self.status(player_id)
         await self.match(wait=True)
         return await self.status(player_id)
 
@@ -365,19 +372,26 @@ class Matchmaker:
         rather than leave the queue to it. Only the claim is serialised: the claimed
         tables are made side by side, outside the lock."""
         async with self._lock:
+            began = time.monotonic()
             claims = await self.store.call(claim, self.store.engine, self.policy,
                                            self.clock.time(), wait)
+            if (took := time.monotonic() - began) > SLOW_SECONDS:
+                log.warning("a quick-match pass took %.1f s to claim %d tables", took,
+                            len(claims))
         made = await asyncio.gather(*(self._make_or_give_back(tag, match)
                                       for tag, match in claims))
         return sum(made)
 
     async def _make_or_give_back(self, tag: str, match: Match) -> bool:
+        began = time.monotonic()
         try:
             await self._make(tag, match)
         except Exception:
             log.exception("a quick-match table could not be made")
             await self.store.call(give_back, self.store.engine, tag)
             return False
+        if (took := time.monotonic() - began) > SLOW_SECONDS:
+            log.warning("a quick-match table took %.1f s to make", took)
         return True
 
     async def _make(self, tag: str, match: Match) -> None:
