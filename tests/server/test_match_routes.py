@@ -5,14 +5,24 @@ after the wait and fill the seats on acceptance; rated matches are for accounts.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import Seat
+from sqlalchemy import insert, select
 
 from usotsuki.server.identity import COOKIE
 from usotsuki.server.matching import Policy
+from usotsuki.server.matchmaking import (
+    CLAIM_SECONDS,
+    PENDING,
+    SEATED_SECONDS,
+    STALE_SECONDS,
+    claim,
+)
+from usotsuki.server.meet_tables import match_seekers
 
 
 class Person:
@@ -154,3 +164,26 @@ def test_a_table_that_cannot_be_made_gives_its_people_back(
     monkeypatch.setattr(lobby, "start_game", started)
     matched = people[0].status(wait=20)  # the next pass (every second) seats them
     assert matched["state"] == "matched" and matched["table_id"] != failed[0].public_id
+
+
+def test_stale_seeks_go_and_a_dead_workers_claims_come_back(client: TestClient) -> None:
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    now = time.time()  # the server's clock: its own passes (every second) agree with this one
+
+    def row(player: str, seen: float, table_id: str | None) -> dict[str, Any]:
+        return {"player_id": player, "game": "bluff", "players": 4, "preset": "standard",
+                "rated": False, "rating": 1500.0, "bots": "ask", "name": player,
+                "since": seen, "seen": seen, "table_id": table_id, "seat_token": None}
+
+    with engine.begin() as conn:
+        conn.execute(insert(match_seekers), [
+            row("gone", now - STALE_SECONDS - 1, None),  # nobody asked for 30 s
+            row("here", now - 1, None),
+            row("claimed", now - 1, f"{PENDING}{now - CLAIM_SECONDS - 1:.3f}/0"),  # died
+            row("seated", now - SEATED_SECONDS - 1, "some-table"),
+        ])
+    assert claim(engine, Policy(), now, wait=True) == []  # two people: no table of four
+    with engine.connect() as conn:
+        left = dict(conn.execute(select(match_seekers.c.player_id, match_seekers.c.table_id)
+                                 ).all())
+    assert left == {"here": None, "claimed": None}

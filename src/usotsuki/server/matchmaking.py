@@ -12,7 +12,8 @@ are then made outside the lock: created, every person joined to their seat, the 
 started; then each seeker's row gets the table's id and the seat (``seat_token``
 ``"<seat>:<token>"``), handed over by the seeker's next status request and cleared. A
 table that cannot be made gives its seekers back to the queue; claims left by a worker
-that died are given back after ``CLAIM_SECONDS``.
+that died are given back after ``CLAIM_SECONDS``. A seated seeker's row goes after
+``SEATED_SECONDS`` (their next seek replaces it sooner).
 
 Status requests wait (long poll) for a change: a match made by this worker wakes them at
 once, one made by another worker is seen within ``POLL_SECONDS``.
@@ -60,6 +61,7 @@ LOCK_KEY = 0x75736F74  # the advisory lock of the matcher ("usot")
 PASS_SECONDS = 1.0  # every worker's periodic pass (windows widen, offers fall due)
 POLL_SECONDS = 0.2  # a waiting status request reads the row again (a read only)
 STALE_SECONDS = 30.0  # a seek without a status request for this long is dropped
+SEATED_SECONDS = 6 * 3600.0  # a seated seeker's row is kept this long (no seek meanwhile)
 CLAIM_SECONDS = 120.0  # a claim older than this (its worker died) goes back to the queue
 PENDING = "pending:"
 SLOW_SECONDS = 1.0  # a pass's claim or a table's making logged when longer
@@ -196,6 +198,9 @@ def claim(engine: Engine, policy: Policy, now: float, wait: bool) -> list[tuple[
                 return []
         conn.execute(delete(match_seekers).where(
             match_seekers.c.table_id.is_(None), match_seekers.c.seen < now - STALE_SECONDS))
+        conn.execute(delete(match_seekers).where(  # seated long ago: only history now
+            match_seekers.c.table_id.not_like(f"{PENDING}%"),
+            match_seekers.c.seen < now - SEATED_SECONDS))
         pending = conn.execute(select(match_seekers.c.player_id, match_seekers.c.table_id)
                                .where(match_seekers.c.table_id.like(f"{PENDING}%"))).all()
         lost = [r.player_id for r in pending
