@@ -64,6 +64,7 @@ STALE_SECONDS = 30.0  # a seek without a status request for this long is dropped
 SEATED_SECONDS = 6 * 3600.0  # a seated seeker's row is kept this long (no seek meanwhile)
 CLAIM_SECONDS = 120.0  # a claim older than this (its worker died) goes back to the queue
 PENDING = "pending:"
+MAKING_SECONDS = 10.0  # a seek's answer waits this long for a table being made for it
 SLOW_SECONDS = 1.0  # a pass's claim or a table's making logged when longer
 _shuffle = random.SystemRandom().shuffle
 TURN_SECONDS = 60.0  # quick-match tables have a turn clock (rated ones need it)
@@ -283,7 +284,7 @@ class Matchmaker:
                                      rating, replaces, self.clock.time()):
             raise Refused("already_matched", "you are being seated at a table already", 409)
         await self.match(wait=True)
-        return await self.status(player_id)
+        return await self.status(player_id, MAKING_SECONDS, while_waiting=False)
 
     async def _finished_table(self, player_id: str) -> str | None:
         """The quick-match table the player was seated at, if its game is over (or they
@@ -297,10 +298,12 @@ class Matchmaker:
                           "or leave that game first", 409, {"table_id": row.table_id})
         return str(row.table_id)
 
-    async def status(self, player_id: str, wait: float = 0.0) -> dict[str, Any]:
+    async def status(self, player_id: str, wait: float = 0.0,
+                     while_waiting: bool = True) -> dict[str, Any]:
         """The player's quick match; with ``wait``, once it changes (matched, or bots
-        offered) or after ``wait`` seconds. The seek is marked seen once a request; the
-        waiting reads only read."""
+        offered) or after ``wait`` seconds (``while_waiting`` False: only while a table
+        is being made for them). The seek is marked seen once a request; the waiting
+        reads only read."""
         deadline = time.monotonic() + wait
         event = self._woken.setdefault(player_id, asyncio.Event())
         event.clear()
@@ -312,7 +315,8 @@ class Matchmaker:
                 left = deadline - time.monotonic()
                 if out["state"] not in ("waiting", "matching") or left <= 0:
                     return out
-                if out["state"] == "waiting" and out["offer"] is not None:
+                if out["state"] == "waiting" and (out["offer"] is not None
+                                                  or not while_waiting):
                     return out
                 due = self.policy.offer_seconds - out.get("waited", 0.0)
                 if out["state"] == "waiting" and row.bots == "ask" and due > 0:
@@ -366,9 +370,9 @@ class Matchmaker:
             if row is None or row.table_id is None or not (
                     row.table_id.startswith(PENDING) or row.seat_token is not None):
                 raise Refused("not_waiting", "you are not waiting for a quick match", 409)
-            return await self.status(player_id)
+            return await self.status(player_id, MAKING_SECONDS, while_waiting=False)
         await self.match(wait=True)
-        return await self.status(player_id)
+        return await self.status(player_id, MAKING_SECONDS, while_waiting=False)
 
     # the matching passes
 
