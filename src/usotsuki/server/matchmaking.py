@@ -16,7 +16,9 @@ that died are given back after ``CLAIM_SECONDS``. A seated seeker's row goes aft
 ``SEATED_SECONDS`` (their next seek replaces it sooner).
 
 Status requests wait (long poll) for a change: a match made by this worker wakes them at
-once, one made by another worker is seen within ``POLL_SECONDS``.
+once, one made by another worker is seen within ``POLL_SECONDS`` (one read for all the
+requests waiting at a worker). A worker runs one pass at a time, and the seeks that came
+while it ran share the next: passes never queue up behind the lock.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ log = logging.getLogger(__name__)
 
 LOCK_KEY = 0x75736F74  # the advisory lock of the matcher ("usot")
 PASS_SECONDS = 1.0  # every worker's periodic pass (windows widen, offers fall due)
-POLL_SECONDS = 0.2  # a waiting status request reads the row again (a read only)
+POLL_SECONDS = 0.2  # the waiting status requests look for seats made elsewhere
 STALE_SECONDS = 30.0  # a seek without a status request for this long is dropped
 SEATED_SECONDS = 6 * 3600.0  # a seated seeker's row is kept this long (no seek meanwhile)
 CLAIM_SECONDS = 120.0  # a claim older than this (its worker died) goes back to the queue
@@ -118,6 +120,14 @@ def put_seek(engine: Engine, player_id: str, name: str, spec: SeekSpec, rating: 
     except sqlalchemy.exc.IntegrityError:  # a row remains: claimed or matched
         return False
     return True
+
+
+def seated_among(engine: Engine, player_ids: list[str]) -> list[str]:
+    """Those of the players whose seat is ready to be handed over."""
+    with engine.connect() as conn:
+        return list(conn.execute(select(match_seekers.c.player_id).where(
+            match_seekers.c.player_id.in_(player_ids),
+            match_seekers.c.seat_token.is_not(None))).scalars())
 
 
 def take_status(engine: Engine, player_id: str, now: float) -> Any:
@@ -254,14 +264,33 @@ class Matchmaker:
         self.policy = policy or Policy()
         self._lock = asyncio.Lock()  # one pass of this worker at a time
         self._woken: dict[str, asyncio.Event] = {}  # waiting status requests, by player
-        self._task: asyncio.Task[None] | None = None
+        self._passes = 0  # passes begun by this worker
+        self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._forever())
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._forever()), loop.create_task(self._watch())]
 
     def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+
+    async def _watch(self) -> None:
+        """Wake the status requests waiting here whose seat another worker made: one
+        read every ``POLL_SECONDS`` for all of them."""
+        while True:
+            await self.clock.sleep(POLL_SECONDS)
+            if not self._woken:
+                continue
+            try:
+                seated = await self.store.call(seated_among, self.store.engine,
+                                               list(self._woken))
+            except Exception:  # the database away: their own deadlines end the waits
+                log.exception("quick match: the waiting seekers could not be read")
+                continue
+            for player_id in seated:
+                if (event := self._woken.get(player_id)) is not None:
+                    event.set()
 
     async def _forever(self) -> None:
         while True:
@@ -302,8 +331,8 @@ class Matchmaker:
                      while_waiting: bool = True) -> dict[str, Any]:
         """The player's quick match; with ``wait``, once it changes (matched, or bots
         offered) or after ``wait`` seconds (``while_waiting`` False: only while a table
-        is being made for them). The seek is marked seen once a request; the waiting
-        reads only read."""
+        is being made for them). Each read marks the seek seen; a waiting request reads
+        again only when woken (its seat made) or when bots fall due."""
         deadline = time.monotonic() + wait
         event = self._woken.setdefault(player_id, asyncio.Event())
         event.clear()
@@ -322,12 +351,10 @@ class Matchmaker:
                 if out["state"] == "waiting" and row.bots == "ask" and due > 0:
                     left = min(left, due)  # come back when bots are offered
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), min(POLL_SECONDS, left))
+                    await asyncio.wait_for(event.wait(), left)
                 event.clear()
-                row = await self.store.call(seek_row, engine, player_id)
-                if row is not None and row.seat_token is not None:  # matched: handed over
-                    row = await self.store.call(take_status, engine, player_id,
-                                                self.clock.time())
+                row = await self.store.call(take_status, engine, player_id,
+                                            self.clock.time())
         finally:
             if self._woken.get(player_id) is event:
                 del self._woken[player_id]
@@ -377,10 +404,16 @@ class Matchmaker:
     # the matching passes
 
     async def match(self, wait: bool) -> int:
-        """One pass: the tables it made. ``wait``: for another worker's pass to end,
-        rather than leave the queue to it. Only the claim is serialised: the claimed
-        tables are made side by side, outside the lock."""
+        """A pass that begins after this call (one that began meanwhile, while this
+        call waited for the worker's lock, serves it too): the tables it made. ``wait``:
+        for another worker's pass to end, rather than leave the queue to it. Only the
+        claim is serialised: the claimed tables are made side by side, outside the
+        locks."""
+        ticket = self._passes
         async with self._lock:
+            if self._passes > ticket:  # a pass began after the call and has claimed
+                return 0
+            self._passes += 1
             began = time.monotonic()
             claims = await self.store.call(claim, self.store.engine, self.policy,
                                            self.clock.time(), wait)
