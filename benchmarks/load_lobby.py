@@ -15,9 +15,11 @@ Measured:
 
 - time to a seated table (from pressing *Play now* to the answer holding the seat's
   token), p50 and p99, over everyone seated and over "steady" arrivals (after the first
-  ``--warmup`` seconds and before the last ``--warmup``, when enough people wait: the
-  last to come find nobody left; seated with people, not by accepting bots: that wait
-  is the person's choice);
+  ``--warmup`` seconds and before the last ``--warmup``: the last to come find nobody
+  left; seated with people, not by accepting bots: that wait is the person's choice).
+  Much of it is waiting for people who want the same table to come; so also, "once
+  enough players wait": from the moment the last of a table's people pressed *Play
+  now* to each of them holding their seat (the target's figure);
 - lobby update frames per second per socket (the SSE feed ``/api/lobby/events``);
 - CPU per matched player: the CPU seconds of the whole stack (workers with their bot
   processes, nginx, Redis, PostgreSQL) during the run, over the people seated;
@@ -26,7 +28,7 @@ Measured:
   table with an empty seat, and nobody who waited past the bots' offer time (plus one
   long poll's slack) without being offered bots.
 
-Target: p99 (steady) under 2 s, and every check met.
+Target: p99 from the table's last person under 2 s, and every check met.
 
     python benchmarks/load_lobby.py [--players 2000] [--seconds 300] [--watchers 50]
         [--quick] [--json PATH]
@@ -233,6 +235,13 @@ async def _drive(stack: Cluster, players: int, seconds: float, watchers: int,
     waits = [p.seated - p.pressed for p in seated]  # type: ignore[operator]
     steady = [p.seated - p.pressed for p in seated  # type: ignore[operator]
               if warmup <= p.arrival <= seconds - warmup and not p.with_bots]
+    by_table: dict[str, list[Person]] = {}
+    for p in seated:
+        by_table.setdefault(p.table_id or "", []).append(p)
+    # once enough people wait: from the moment the last of a table's people pressed
+    after_full = [p.seated - max(q.pressed for q in group)  # type: ignore[operator,type-var]
+                  for group in by_table.values() if not any(q.with_bots for q in group)
+                  for p in group]
     slowest = sorted(seated, key=lambda p: p.pressed - p.seated)[:5]  # type: ignore[operator]
     rates = [f.frames / (f.closed - f.opened) for f in feeds
              if f.opened is not None and f.closed is not None and f.closed > f.opened]
@@ -247,6 +256,8 @@ async def _drive(stack: Cluster, players: int, seconds: float, watchers: int,
         "error_samples": [e for p in people for e in p.errors][:5]
         + [f.error for f in feeds if f.error][:2],
         "seated_s": {"p50": _quantile(waits, 0.5), "p99": _quantile(waits, 0.99)},
+        "full_seated_s": {"p50": _quantile(after_full, 0.5),
+                          "p99": _quantile(after_full, 0.99), "n": len(after_full)},
         "steady_seated_s": {"p50": _quantile(steady, 0.5), "p99": _quantile(steady, 0.99),
                             "n": len(steady)},
         "seek_answer_s": {"p50": _quantile([p.seek_s for p in people if p.seek_s], 0.5),
@@ -277,7 +288,7 @@ def run(players: int, seconds: float, watchers: int, accept_bots: float, patienc
             result = runner.run(_drive(stack, players, seconds, watchers, accept_bots,
                                        patience, warmup, seed))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    p99 = result["steady_seated_s"]["p99"]
+    p99 = result["full_seated_s"]["p99"]
     result["target_met"] = (p99 is not None and p99 < TARGET_P99_S
                             and result["seated_twice"] == 0 and result["empty_seats"] == 0
                             and result["seat_not_as_told"] == 0
@@ -297,8 +308,10 @@ def report(r: dict[str, Any]) -> None:
           f"{r['tables']} tables, errors {r['errors']} {r['error_samples']}")
     print(f"  time to a seated table: p50 {s(r['seated_s']['p50'])}, "
           f"p99 {s(r['seated_s']['p99'])}; steady (n={r['steady_seated_s']['n']}): "
-          f"p50 {s(r['steady_seated_s']['p50'])}, p99 {s(r['steady_seated_s']['p99'])} "
-          f"(target p99 < {TARGET_P99_S:g} s)")
+          f"p50 {s(r['steady_seated_s']['p50'])}, p99 {s(r['steady_seated_s']['p99'])}")
+    print(f"  from the table's last person pressing Play now to each seated: "
+          f"p50 {s(r['full_seated_s']['p50'])}, p99 {s(r['full_seated_s']['p99'])} "
+          f"(n={r['full_seated_s']['n']}; target p99 < {TARGET_P99_S:g} s)")
     frames = r["lobby_frames_per_s"]
     print("  lobby frames per second per socket: " + (
         "no feed" if frames is None else
