@@ -75,6 +75,10 @@ def test_four_who_press_play_now_sit_at_one_table(client: TestClient) -> None:
     # nobody is seated twice at once: no new seek while the game is in play
     again = people[1].seek()
     assert again.status_code == 409 and again.json()["error"] == "already_seated"
+    left = people[1].call("POST", f"/api/tables/{last['table_id']}/leave",
+                          {"token": matched[2]["token"]})
+    assert left.status_code == 204  # a bot plays on for them: they may look again
+    assert people[1].seek().json()["state"] == "waiting"
     assert people[4].seek().json()["state"] == "waiting"  # the fifth waits on
 
 

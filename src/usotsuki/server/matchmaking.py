@@ -322,7 +322,9 @@ class Matchmaker:
         if row is None or row.table_id is None or row.table_id.startswith(PENDING):
             return None
         table = await self.lobby.find(row.table_id)
-        if table is not None and table.playing and table.seat_of_player(player_id) is not None:
+        seat = None if table is None else table.seat_of_player(player_id)
+        if (table is not None and table.playing and seat is not None
+                and table.seats[seat].bot is None):  # (a bot plays on for who left)
             raise Refused("already_seated", "you are playing at a quick-match table: finish "
                           "or leave that game first", 409, {"table_id": row.table_id})
         return str(row.table_id)
