@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import Seat, close_all, create, join_all, play_out
-from waits import GAME_S, Deadline
+from waits import GAME_S, Deadline, wait_for
 
 from usotsuki.fairness import verify_record
 from usotsuki.server.app import create_app
@@ -206,3 +206,56 @@ def test_contributions_make_the_deal_and_the_secret_waits_for_the_end(game: str)
                 check_no_leak(s, [])
         finally:
             close_all()
+
+
+@pytest.mark.parametrize("game,rules", [("bluff", {"max_cards": 3}), ("liar", {})])
+def test_the_lobby_and_the_watchers_of_a_public_game_learn_no_hidden_card(
+        client: TestClient, game: str, rules: dict[str, Any]) -> None:
+    """What the lobby shows of a game in play (its lists, the live feed's frames) holds
+    no card, token, invite or secret; a spectator who came from the lobby sees only what
+    every spectator may."""
+    r = client.post("/api/tables", json={"game": game, "seats": [{}, {}, {}], "rules": rules,
+                                         "visibility": "public"})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    tid = table["table_id"]
+    tokens = join_all(client, table)
+    seats = [Seat(client, tid, t) for t in tokens]
+    client.post(f"/api/tables/{tid}/start", json={"token": tokens[0]})
+    lobby: Any = client.app.state.lobby  # type: ignore[attr-defined]
+
+    async def frame() -> str:
+        queue = lobby.listings.feed.listen()
+        try:
+            text: str | None = await queue.get()
+            assert text is not None
+            return text
+        finally:
+            lobby.listings.feed.leave(queue)
+
+    live = wait_for(lambda: client.get("/api/live").json()["games"], "the game listed live")
+    assert [g["table_id"] for g in live] == [tid]
+    for s in seats:
+        s.until_state(0)
+    watcher = Seat(client, tid, None)  # (its first state is the game's present one)
+    rng = random.Random(3)
+    seen: list[str] = []
+    deadline = Deadline("the end of a watched public game", GAME_S)
+    while deadline.left():
+        done = play_out(seats, rng, others=[watcher], stop_after=rng.randint(2, 6))
+        client.portal.call(lobby.listings.flush)  # type: ignore[union-attr]
+        seen += [client.get("/api/lobby").text, client.get("/api/live").text,
+                 client.get(f"/api/tables/{tid}").text,
+                 client.portal.call(frame)]  # type: ignore[union-attr]
+        if done == 0 or seats[0].state is None or seats[0].state["status"] != "playing":
+            break
+    record = client.get(f"/api/tables/{tid}/games/0/record").json()
+    assert record["game"] == game
+    for text in seen:
+        assert card_names(json.loads(text)) == set(), text
+        for secret in (*tokens, table["invite"], table["host_token"]):
+            assert secret not in text
+    check_no_leak(watcher, [])
+    check_secret_kept(watcher, record)
+    assert any(m["type"] == "welcome" and m["table"]["visibility"] == "public"
+               for m in watcher.messages)

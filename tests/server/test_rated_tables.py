@@ -93,9 +93,16 @@ def join(browser: Browser, table: dict[str, Any], seat: int) -> str:
 
 
 def kept_seats(c: TestClient) -> list[Any]:
+    """Read in the store's own thread: the in-memory database is one connection shared
+    by every thread, and a read from this one could end (roll back) the transaction
+    that keeps the game, half done."""
     store = c.app.state.store  # type: ignore[attr-defined]
-    with store.engine.connect() as conn:
-        return conn.execute(select(played_seats).order_by(played_seats.c.seat)).all()
+
+    def read() -> list[Any]:
+        with store.engine.connect() as conn:
+            return list(conn.execute(select(played_seats).order_by(played_seats.c.seat)).all())
+
+    return c.portal.call(store.call, read)  # type: ignore[union-attr,no-any-return]
 
 
 def board(c: TestClient, game: str = "bluff") -> dict[str, Any]:

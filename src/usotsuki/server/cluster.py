@@ -103,6 +103,7 @@ QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the work
 BOT_GAMES = "usotsuki:botgames"  # hash: table id -> [worker, creator, until] of each
 # game of bots only being played, so that every worker counts them all
 ALIVE = "usotsuki:alive:"  # + worker: set while the worker lives
+WATCHERS = "usotsuki:watch:"  # + table id: hash worker -> its spectators' sockets there
 WINDOW = 60  # seconds of the per-address creation quota (as ``lobby.WINDOW``)
 
 # Atomic in Redis: drop reservations older than the window, then count and add one.
@@ -142,6 +143,26 @@ if total >= tonumber(ARGV[2]) then return 0 end
 redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 redis.call('EXPIRE', KEYS[1], 86400)
 return 1
+"""
+# A worker's spectators of a table set (0: removed); the counts of the live workers back.
+_WATCH = """
+if tonumber(ARGV[2]) > 0 then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+else
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+local fields = redis.call('HGETALL', KEYS[1])
+local out = {}
+for i = 1, #fields, 2 do
+  if fields[i] == ARGV[1] or redis.call('EXISTS', ARGV[3] .. fields[i]) == 1 then
+    out[#out + 1] = fields[i]
+    out[#out + 1] = fields[i + 1]
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+redis.call('EXPIRE', KEYS[1], 86400)
+return out
 """
 _CLOSE = """
 if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then
@@ -705,6 +726,7 @@ class Coordinator:
         # breaks, the listener knows that messages were missed (and reads the log).
         self._subscriber = redis_client(config.redis_url, retries=0)
         self.quotas = SharedQuotas(self.redis, self.me)
+        self._watch = self.redis.register_script(_WATCH)
         self.lobby: ClusterLobby | None = None
         self._inbox = f"usotsuki:w:{self.me}"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -761,6 +783,7 @@ class Coordinator:
                   runner: BotRunner | None = None) -> ClusterLobby:
         lobby = ClusterLobby(store, settings, clock, runner)
         lobby.cluster = self
+        lobby.listings.shared_count = self.count_watchers
         self.lobby = lobby
         if self.metrics is not None:
             self.metrics.count_tables("loaded", lambda: len(lobby.by_id))
@@ -955,6 +978,10 @@ class Coordinator:
             return  # nobody here watches that table
         if "seat" in message:
             table.seat_changed(SeatRow(*message["seat"]))
+        elif "watchers" in message:  # another worker's spectators came or went
+            table.watching_elsewhere = sum(int(n) for worker, n in message["watchers"].items()
+                                           if worker != self.me)
+            table.audience.announce()
         else:
             clock = message.get("clock")
             self._spawn(table.follow(message["seq"], message["entries"],
@@ -1405,6 +1432,18 @@ class Coordinator:
             with contextlib.suppress(RedisError, OSError):
                 await self.redis.hdel(BOT_GAMES, *expired)
         return total, theirs
+
+    async def count_watchers(self, table: Table, here: int) -> int:
+        """Set this worker's spectators of ``table`` to ``here``; every live worker's
+        total back. The counts go to the other workers too: their copies tell their
+        players, and the table's writer lists the total in the lobby."""
+        found = await self._watch(keys=[WATCHERS + table.public_id],
+                                  args=[self.me, here, ALIVE])
+        counts = {_text(found[i]): int(found[i + 1]) for i in range(0, len(found), 2)}
+        self._outbox.put_nowait((LOG_CHANNEL, json.dumps(
+            {"t": table.public_id, "watchers": counts, "by": self.me},
+            separators=(",", ":"))))
+        return sum(counts.values())
 
     async def _alive(self) -> None:
         """Say this worker lives (its sockets count in the shared quotas); a dead

@@ -12,6 +12,8 @@ The writer of a game in play refreshes its row as often: a game whose worker die
 leaves the list of live games.
 
 A listing holds the table's public facts only: no token, no invite code, no card.
+Its times are the server clock's; its batches and beats are real seconds (they pace
+writes and reads, not play).
 """
 
 from __future__ import annotations
@@ -150,7 +152,8 @@ class Listings:
         self.store, self.settings, self.clock = store, settings, clock
         self._tables = tables  # the tables loaded on this worker
         self._pending: dict[int, _Pending] = {}
-        self._written: dict[int, dict[str, Any]] = {}  # table pk -> its row written last
+        # table pk -> its row written last (a follower's: its spectators' count only)
+        self._written: dict[int, dict[str, Any]] = {}
         self._counted: dict[int, int] = {}  # table pk -> this worker's spectators told
         self._flush: asyncio.Task[None] | None = None
         self._refresher: asyncio.Task[None] | None = None
@@ -184,9 +187,16 @@ class Listings:
         if self._flush is None:
             self._flush = asyncio.get_running_loop().create_task(self._flush_later())
 
+    def forget(self, table: Table) -> None:
+        """The table left this worker's memory: what was written of it may change
+        elsewhere meanwhile (its next writer may be another worker)."""
+        if table.row.pk not in self._pending:
+            self._written.pop(table.row.pk, None)
+            self._counted.pop(table.row.pk, None)
+
     async def _flush_later(self) -> None:
         try:
-            await self.clock.sleep(self.settings.listing_batch)
+            await asyncio.sleep(self.settings.listing_batch)
         finally:
             self._flush = None
         try:
@@ -209,15 +219,17 @@ class Listings:
                 if self._written.get(pk) != row:
                     full.append((row, _people_ids(table)))
                     self._written[pk] = row
-            elif table.visibility == "public":
+            elif (table.visibility == "public"
+                  and self._written.get(pk, {}).get("spectators") != table.spectators):
                 spectators.append((pk, table.spectators))
+                self._written[pk] = {"spectators": table.spectators}
         if full or spectators:
             try:
                 await self.store.call(write_listings, self.store.engine, full, spectators,
                                       self.clock.time())
             except BaseException:
-                for row, _ in full:  # written again at the next change
-                    self._written.pop(row["table_pk"], None)
+                for pk in [row["table_pk"] for row, _ in full] + [pk for pk, _ in spectators]:
+                    self._written.pop(pk, None)  # written again at the next change
                 raise
         for pk, change in pending.items():
             if change.closed:
@@ -226,9 +238,10 @@ class Listings:
 
     async def _count(self, table: Table) -> None:
         """Learn the table's spectators over the cluster when this worker's count changed
-        (the others' counts arrive by themselves: ``Table.watching_elsewhere``)."""
+        (none at first; the others' counts arrive by themselves:
+        ``Table.watching_elsewhere``)."""
         here = table.spectators_here
-        if self.shared_count is None or self._counted.get(table.row.pk) == here:
+        if self.shared_count is None or self._counted.get(table.row.pk, 0) == here:
             return
         self._counted[table.row.pk] = here
         with contextlib.suppress(Exception):  # Redis away: this worker's count stands
@@ -238,7 +251,7 @@ class Listings:
 
     async def _refresh_forever(self) -> None:
         while True:
-            await self.clock.sleep(REFRESH_SECONDS)
+            await asyncio.sleep(REFRESH_SECONDS)
             present = [t.row.pk for t in self._tables() if t.visibility == "public" and (
                 (t.status == "waiting" and any(c.seat is not None for c in t.clients))
                 or (t.writer and t.playing and not t.parked))]
@@ -302,7 +315,7 @@ class LobbyFeed:
                         self._last = frame
                         for queue in self._listeners:
                             _replace(queue, frame)
-                await self.listings.clock.sleep(self.listings.settings.lobby_feed_seconds)
+                await asyncio.sleep(self.listings.settings.lobby_feed_seconds)
         finally:
             self._poller = None
             self._last = None

@@ -393,5 +393,6 @@ class Lobby:
         """Take the table out of memory: a later use loads a new copy from the log."""
         table.retired = True
         table.stop()
+        self.listings.forget(table)
         self.by_id.pop(table.public_id, None)
         self.by_invite.pop(table.row.invite, None)

@@ -330,7 +330,9 @@ function renderWatchers() {
   const n = info.spectators || 0;
   $("watchers").hidden = n === 0;
   $("watchers").dataset.count = String(n);
-  $("watchers").textContent = n === 1 ? t("table.watchers.one") : t("table.watchers", { n });
+  // On a phone the bar shows the short form; screen readers hear the sentence.
+  rerender($("watchers"), el("span", { class: "watchers-short", "aria-hidden": "true" }, t("table.watchersShort", { n })),
+    el("span", { class: "watchers-long" }, n === 1 ? t("table.watchers.one") : t("table.watchers", { n })));
 }
 
 // The invite link with its copy button: in the lobby while seats are free (once the

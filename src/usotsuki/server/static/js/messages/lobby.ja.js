@@ -37,6 +37,7 @@ export default {
   "lobby.offline": "自動更新が止まっています。再接続中…",
   "home.public": "ロビーに載せる（誰でも参加できます）",
   "table.watchers": "{n}人が観戦中",
+  "table.watchersShort": "観戦{n}",
   "table.watchers.one": "1人が観戦中",
   "err.invite_only": "この卓は招待リンクを持つ人だけが参加できます。",
   "err.already_here": "この卓にはもう座っています。",
