@@ -294,6 +294,8 @@ def test_a_report_keeps_the_lines_around_and_admin_sanctions_hold(tmp_path: Path
             r = c.post("/api/tables", json={"game": "bluff", "seats": [{"bot": None}] * 2},
                        headers=ren.headers)
             assert (r.status_code, r.json()["error"]) == (403, "banned")
+            r = c.post("/api/match", json={"game": "bluff"}, headers=ren.headers)
+            assert (r.status_code, r.json()["error"]) == (403, "banned")  # no quick match
             listed = runner.invoke(cli, ["admin", "sanctions", "--db", db])
             assert "mute" in listed.output and "ban" in listed.output and "spam" in listed.output
             lifted = runner.invoke(cli, ["admin", "lift", ren.id, "--db", db])

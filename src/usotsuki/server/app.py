@@ -37,6 +37,7 @@ from usotsuki.server.guard import (
 from usotsuki.server.health import ping, unavailable, unreachable
 from usotsuki.server.identity import sweep_forever
 from usotsuki.server.lobby import Lobby
+from usotsuki.server.matchmaking import Matchmaker
 from usotsuki.server.metrics import Metrics, SocketGauge, probe_loop
 from usotsuki.server.problems import refused_response
 from usotsuki.server.replay_service import ReplayLimits, ReplayService
@@ -48,6 +49,7 @@ from usotsuki.server.routes.chat import router as chat_router
 from usotsuki.server.routes.lessons import router as lessons_router
 from usotsuki.server.routes.lobby import pages as lobby_page
 from usotsuki.server.routes.lobby import router as lobby_router
+from usotsuki.server.routes.match import router as match_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
@@ -123,6 +125,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         lobby = coordinator.lobby_for(the_store, settings, clock or RealClock())
 
     lobby.timing = metrics.observe_phase
+    matchmaker = Matchmaker(lobby, the_store, lobby.clock)
     replays = ReplayService(replay_limits)
     the_reviews = reviews if reviews is not None else ReviewService(ReviewLimits())
 
@@ -137,7 +140,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
             compact_forever(the_store, settings, lobby.clock))
         probe = loop.create_task(health.watch())
         sweep = loop.create_task(sweep_forever(the_store, settings, lobby.clock))
+        matchmaker.start()
         yield
+        matchmaker.stop()
         lag.cancel()
         probe.cancel()
         sweep.cancel()
@@ -154,6 +159,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                   description="Bluff and the Liar Game online. HTTP for tables, a "
                   "WebSocket per seat for play: see PROTOCOL.md.")
     app.state.lobby = lobby
+    app.state.matchmaker = matchmaker
     app.state.records = Records(lobby)
     app.state.store = the_store
     app.state.rate_limit = rate_limit
@@ -220,6 +226,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(players_router)
     app.include_router(tables_router)
     app.include_router(chat_router)
+    app.include_router(match_router)
     app.include_router(lobby_router)
     app.include_router(lobby_page)
     app.include_router(ratings_router)

@@ -248,3 +248,43 @@ class LessonMoves(BaseModel):
     answers: list[Annotated[str, Field(max_length=200)]] = Field(default=[], max_length=20)
     attempt: Annotated[str, Field(max_length=200)] | None = Field(
         default=None, alias="try")
+
+
+class SeekRequest(Body):
+    """Quick match: ``Play now``."""
+
+    game: Literal["bluff", "liar"]
+    players: int | None = Field(None, ge=2, le=8, description="The number of players at "
+                                "the table; null for any (a table forms sooner).")
+    preset: str = Field("standard", max_length=32, description="A rules preset "
+                        "(GET /api/match/presets).")
+    rated: bool = Field(False, description="A rated table: accounts only.")
+    bots: Literal["ask", "yes", "no"] = Field(
+        "ask", description="Empty seats after a wait: ask: offered (POST /api/match/bots "
+        "accepts); yes: filled with bots without asking; no: wait for people.")
+
+
+class MatchOffer(BaseModel):
+    bot: str = Field(description="The bot level that would fill the empty seats.")
+
+
+class MatchStatus(BaseModel):
+    state: Literal["idle", "waiting", "matching", "matched", "seated"] = Field(
+        description="idle: no seek; waiting: in the queue; matching: a table is being "
+        "made; matched: seated (the seat's token is given once); seated: at the table "
+        "the token was given for.")
+    game: str | None = None
+    players: int | None = None
+    preset: str | None = None
+    rated: bool | None = None
+    bots: str | None = None
+    rating: float | None = Field(None, description="The shown rating the seek began with.")
+    waited: float | None = Field(None, description="Seconds in the queue.")
+    window: float | None = Field(None, description="Rating points either side accepted "
+                                 "now (it widens with waiting).")
+    waiting: int | None = Field(None, description="Seekers waiting for this game, preset "
+                                "and kind (you included).")
+    offer: MatchOffer | None = Field(None, description="Bots offered for the empty seats.")
+    table_id: str | None = None
+    seat: int | None = None
+    token: str | None = Field(None, description="Secret: the seat's token (matched only).")

@@ -15,12 +15,14 @@ import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
 import rulesEn from "./messages/rules.en.js";
 import rulesJa from "./messages/rules.ja.js";
+import matchEn from "./messages/match.en.js";
+import matchJa from "./messages/match.ja.js";
 import lobbyEn from "./messages/lobby.en.js";
 import lobbyJa from "./messages/lobby.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
