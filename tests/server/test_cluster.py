@@ -22,9 +22,10 @@ from cluster_helpers import Cluster, cluster
 from drive import choose
 from nginx_render import client_tls
 from pg_helpers import new_database
+from tls_client import connect
 from waits import Deadline
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from usotsuki.replay import replay_record
 from usotsuki.server.cluster import ClusterConfig, Coordinator, redis_client
