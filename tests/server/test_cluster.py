@@ -22,9 +22,10 @@ from cluster_helpers import Cluster, cluster
 from drive import choose
 from nginx_render import client_tls
 from pg_helpers import new_database
+from tls_client import connect
 from waits import Deadline
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from usotsuki.replay import replay_record
 from usotsuki.server.cluster import ClusterConfig, Coordinator, redis_client
@@ -128,20 +129,22 @@ class Person:
             self.recv(deadline)
 
     def act(self, text: str, ref: int) -> dict[str, Any]:
-        """The ack or the error answering this action (resent after a reconnection)."""
-        try:
-            self.ws.send(json.dumps({"type": "act", "action": text, "id": ref}))
-        except ConnectionClosed:
-            self.recv()
-            return {"type": "error", "code": "reconnected"}
+        """The ack or the error answering this action. It carries a key (PROTOCOL.md), as
+        the page's do: if the socket closes before the answer, it is sent again on the
+        next one, and an action made already is acknowledged, not made twice."""
+        message = json.dumps({"type": "act", "action": text, "id": ref,
+                              "key": f"{self.state['n']}:{text}"})
         deadline = Deadline(f"the answer to {text!r} at seat {self.seat}", 60)
         while True:
-            message = self.recv(deadline)
-            if message["type"] == "reconnected":
-                return {"type": "error", "code": "reconnected"}
-            if message["type"] == "ack" or (message["type"] == "error"
-                                            and message.get("id") == ref):
-                return message
+            try:
+                self.ws.send(message)
+            except ConnectionClosed:
+                self.recv(deadline)  # (what came before the close, then a new socket)
+                continue
+            while (answer := self.recv(deadline))["type"] != "reconnected":
+                if answer["type"] == "ack" or (answer["type"] == "error"
+                                               and answer.get("id") == ref):
+                    return answer
 
 
 def open_table(stack: Cluster, seats: list[str | None],
@@ -192,7 +195,7 @@ def play(people: list[Person], stop_after: int | None = None, seconds: float = 6
             for p in people:
                 p.until_state(reply["n"])
         else:
-            assert reply["code"] in ("unavailable", "reconnected", "not_your_turn"), reply
+            assert reply["code"] in ("unavailable", "not_your_turn"), reply
             actor.refused.append(reply["code"])
             actor.ws.send(json.dumps({"type": "sync", "since": max(actor.events, default=-1)}))
             actor.recv()

@@ -177,7 +177,7 @@ def test_nginx_serves_tls_and_redirects_plain_http(proxied: Nginx) -> None:
 
 
 def test_a_websocket_plays_through_tls(proxied: Nginx) -> None:
-    from websockets.sync.client import connect
+    from tls_client import connect
 
     api = httpx.Client(base_url=proxied.url, verify=client_tls(), timeout=10)
     table = api.post("/api/tables", json={"game": "bluff", "seats": [{}, {"bot": "easy"}],
