@@ -99,10 +99,10 @@ test-faults: setup postgres
 
 # Debian's chromium and CJK fonts for the browser tests (never `playwright install`).
 browser:
-	@if [ ! -x /usr/bin/chromium ] || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then \
+	@if [ ! -x /usr/bin/chromium ] || ! dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1; then \
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-			chromium fonts-noto-cjk; \
+			chromium fonts-noto-cjk fonts-noto-color-emoji; \
 	fi
 
 # The server tests start a throwaway PostgreSQL server from Debian's package; the cluster

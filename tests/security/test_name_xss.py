@@ -209,6 +209,9 @@ PAGES: dict[str, Page] = {
         lambda g: {"usotsuki.name": PAYLOADS[2]}),
     "the lobby (a public table's host)": Page(
         "lobby.html", lambda g: "/lobby", "#open-list li", (PAYLOADS[2],)),
+    "quick match, waiting (the name chip)": Page(
+        "play.html", lambda g: "/play.html?game=bluff&players=8&preset=standard&bots=no",
+        CHIP, (VIEWER,)),
     "rules (the name chip)": Page("rules.html", lambda g: "/rules.html", CHIP, (VIEWER,)),
     "a lesson (the name chip)": Page("learn.html", lambda g: "/learn.html?lesson=liar-play",
                                      f"body[data-ready='1'] {CHIP}", (VIEWER,)),

@@ -40,6 +40,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from usotsuki.bots import bot_names
 from usotsuki.server.auth import token_hash
 from usotsuki.server.config import Clock, Refused
+from usotsuki.server.health import unreachable
 from usotsuki.server.history import bot_player
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.matching import (
@@ -285,8 +286,9 @@ class Matchmaker:
             try:
                 seated = await self.store.call(seated_among, self.store.engine,
                                                list(self._woken))
-            except Exception:  # the database away: their own deadlines end the waits
-                log.exception("quick match: the waiting seekers could not be read")
+            except Exception as exc:  # the database away: their own deadlines end the waits
+                if not unreachable(exc):
+                    log.exception("quick match: the waiting seekers could not be read")
                 continue
             for player_id in seated:
                 if (event := self._woken.get(player_id)) is not None:
@@ -297,8 +299,12 @@ class Matchmaker:
             await self.clock.sleep(PASS_SECONDS)
             try:
                 await self.match(wait=False)
-            except Exception:  # the database away: the next pass tries again
-                log.exception("a quick-match pass failed")
+            except Exception as exc:  # the next pass tries again
+                if unreachable(exc):  # (health.py reports the outage itself)
+                    log.warning("a quick-match pass waits for the database: %s",
+                                type(exc).__name__)
+                else:
+                    log.exception("a quick-match pass failed")
 
     # a player's requests
 
@@ -442,7 +448,9 @@ class Matchmaker:
         config: dict[str, Any] = {
             "players": len(match.seats), "rules": dict(PRESETS[match.game][match.preset]),
             "games": 1, "turn_seconds": TURN_SECONDS, "visibility": "public",
-            "chat": False, "hints": not match.rated}
+            # strangers matched talk (each may mute another): nobody hosts the table to
+            # turn its chat on
+            "chat": True, "hints": not match.rated}
         if match.rated:
             config["rated"] = True
         order = list(match.seats)
