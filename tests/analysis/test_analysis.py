@@ -14,6 +14,7 @@ from usotsuki import bluff, liar
 from usotsuki.analysis import NotAnalysable, analyse, assemble, judge_points, plan
 from usotsuki.analysis.common import Estimate, difference_error, mark
 from usotsuki.analysis.search import ExpertBluffSearch
+from usotsuki.analysis.win_chance import after_round, bluff_lives
 from usotsuki.bluff import BluffRules, parse_action
 from usotsuki.bluff.actions import FIRST_STRONGER
 from usotsuki.bots import make_bot
@@ -117,7 +118,8 @@ def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
     (B3's uniform prior times how well the deal explains the calls); the challenge judged
     as the expert judges it (its calibration); each raise's chance of losing the round
     taken exactly over its playout rule's mixed choices (:func:`distribution`, not the
-    playouts' vectorised steps)."""
+    playouts' vectorised steps); each value the seat's chance to win the game after the
+    round's loser is known (:func:`after_round`)."""
     assert v.seat is not None and v.hand is not None
     low = 52 - v.deck_size
     pool = [c for c in DECK if int(c) >= low and c not in v.hand]
@@ -137,10 +139,13 @@ def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
     particles = Particles(presence, presence.reshape(-1, 13, 4).sum(axis=2), owner, w / w.sum())
     truth = particles.truth()
     values: dict[str, float] = {}
+    worth = after_round(bluff_lives(v), v.seat)
     if v.current_call is not None:
         exact = call_probabilities(v.hand, v.cards_in_play - len(v.hand), v.ranks)
-        believed = recalibrate(particles.probabilities(), exact, bot.cal)
-        values["challenge"] = float(believed[v.current_call.index])
+        believed = float(recalibrate(particles.probabilities(), exact, bot.cal)[
+            v.current_call.index])
+        values["challenge"] = believed * worth[v.seat] + (1 - believed) * worth[
+            v.calls[-1][0]]
     rule = bot.playout_rule(v)
     mask = deck_mask(v.ranks)
     for call in options:
@@ -151,15 +156,16 @@ def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
                     [c for c in DECK if owner[k, int(c)] == s],
                     v.cards_in_play - v.hand_sizes[s], v.ranks), NO_CALL)
                     for s in range(v.players) if v.hand_sizes[s]}
-                loses.append(_loss_after(v, odds, truth[k], rule, v.seat, call.index, {}))
+                loses.append(_worth_after(v, odds, truth[k], rule, v.seat, call.index, worth,
+                                           {}))
             values[str(call)] = float(np.dot(particles.weights, loses))
     return values
 
 
-def _loss_after(v: bluff.BluffView, odds: dict[int, np.ndarray], truth: np.ndarray,
-                rule: MixedRule, caller: int, current: int,
-                memo: dict[tuple[int, int], float]) -> float:
-    """The chance that seat ``v.seat`` loses the round after ``caller`` called
+def _worth_after(v: bluff.BluffView, odds: dict[int, np.ndarray], truth: np.ndarray,
+                 rule: MixedRule, caller: int, current: int, worth: tuple[float, ...],
+                 memo: dict[tuple[int, int], float]) -> float:
+    """Seat ``v.seat``'s expected ``worth[loser]`` after ``caller`` called
     ``ALL_CALLS[current]``, the next seats playing ``rule`` on their own cards (B5, B9)."""
     if (caller, current) in memo:
         return memo[caller, current]
@@ -171,9 +177,9 @@ def _loss_after(v: bluff.BluffView, odds: dict[int, np.ndarray], truth: np.ndarr
     for action, weight in zip(actions.tolist(), weights.tolist(), strict=True):
         if action < 0:
             loser = seat if truth[current] else caller  # B9
-            total += weight * (loser == v.seat)
+            total += weight * worth[loser]
         else:
-            total += weight * _loss_after(v, odds, truth, rule, seat, action, memo)
+            total += weight * _worth_after(v, odds, truth, rule, seat, action, worth, memo)
     memo[caller, current] = total / float(weights.sum())
     return memo[caller, current]
 
@@ -221,7 +227,7 @@ def test_same_record_and_seed_give_the_same_analysis() -> None:
 
 def test_summary_counts_and_series() -> None:
     result = analyse(SMALL_BLUFF, depth=8)
-    assert result["schema"] == "usotsuki.analysis/1" and result["finished"]
+    assert result["schema"] == "usotsuki.analysis/2" and result["finished"]
     assert len(result["win"]) == result["frames"]
     assert all(sum(w) == pytest.approx(1, abs=1e-3) for w in result["win"])
     winner = bluff.replay(SMALL_BLUFF).state.standings[0][0]  # type: ignore[union-attr]

@@ -45,7 +45,7 @@ def test_analyse_prints_summaries_marks_and_writes_json_and_chart(tmp_path: Path
         assert name in text
     assert "three A" in text.split("Marked moves")[1]
     analysis = json.loads(out_json.read_text())
-    assert analysis["schema"] == "usotsuki.analysis/1" and analysis["depth"] == 30
+    assert analysis["schema"] == "usotsuki.analysis/2" and analysis["depth"] == 30
     assert len(analysis["decisions"]) == 15 and analysis["seed"] == 4
     # cy's "three A" needs two of the three unseen aces among the other three cards:
     # 13 of C(7, 3) = 35 deals (B8), and a challenge is then likely: a marked move

@@ -21,6 +21,14 @@ from usotsuki.odds import call_probability
 ADVISER = "expert"
 
 
+def adviser() -> ExpertBluffBot:
+    """The bot behind ``hint`` and ``auto``: the shipped expert's search without the share
+    of decisions it hands to its mixed rule (that share keeps a reader from pinning the
+    expert's hand; a hint is advice, so it is always the searched choice: the move the
+    review, judging with the same search, finds best or near it)."""
+    return ExpertBluffBot(mix=0.0, many_mix=0.0)
+
+
 @dataclass(frozen=True, slots=True)
 class BluffHint:
     odds: float | None  # the current call's exact probability from the seat's cards alone
@@ -52,7 +60,7 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
         calibrated = calibrated_truth(v, current) if calibration_fitted() else None
-    return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng), calibrated)
+    return BluffHint(odds, belief, adviser().act(v, legal, rng), calibrated)
 
 
 def calibrated_truth(v: BluffView, call: Call, particles: int = 256) -> float:

@@ -75,10 +75,10 @@ function nameOf(seat) { return seatLabel(analysis.names, seat, ctx?.you); }
 
 function pct(x) { return x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`; }
 
-function value(x) {
-  if (x === null || x === undefined) return "–";
-  return ctx.data.game === "bluff" ? pct(x) : x.toFixed(2);
-}
+// Values are a chance to win the game in both games (docs/analysis.md): percent.
+function value(x) { return pct(x); }
+
+function accuracy(x) { return x === null || x === undefined ? "–" : `${Math.round(x)}%`; }
 
 function draw() {
   const box = $("review-panel");
@@ -142,7 +142,7 @@ function card(s) {
   return el("section", { class: "review-card" },
     el("h3", {}, el("span", { class: "swatch", dataset: { seat: String(s.seat) } }), nameOf(s.seat)),
     el("dl", {},
-      el("dt", {}, t("review.accuracy")), el("dd", {}, value(s.accuracy)),
+      el("dt", {}, t("review.accuracy")), el("dd", {}, accuracy(s.accuracy)),
       el("dt", {}, t("review.marks")), el("dd", {}, `?! ${s.marks.inaccuracy} · ? ${s.marks.mistake} · ?? ${s.marks.blunder}`),
       el("dt", {}, t("review.bluffRate")), el("dd", {}, `${pct(s.bluff_rate)} (${s.bluffs}/${s.claims} ${t(claims)})`),
       el("dt", {}, t("review.success")), el("dd", {}, `${pct(s.test_success)} (${s.tests_won}/${s.tests} ${t(tests)})`),
