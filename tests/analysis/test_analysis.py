@@ -12,7 +12,14 @@ import pytest
 
 from usotsuki import bluff, liar
 from usotsuki.analysis import NotAnalysable, analyse, assemble, judge_points, plan
-from usotsuki.analysis.common import Estimate, difference_error, mark
+from usotsuki.analysis.common import (
+    THRESHOLDS,
+    Estimate,
+    difference_error,
+    game_accuracy,
+    mark,
+    move_accuracy,
+)
 from usotsuki.analysis.search import ExpertBluffSearch
 from usotsuki.analysis.win_chance import after_round, bluff_lives
 from usotsuki.bluff import BluffRules, parse_action
@@ -243,11 +250,13 @@ def test_summary_counts_and_series() -> None:
 
 
 def test_marks_need_a_loss_beyond_the_error_bar() -> None:
-    assert mark("bluff", 0.3, 0.1) == "blunder"
-    assert mark("bluff", 0.13, 0.02) == "mistake"
-    assert mark("bluff", 0.06, 0.02) == "inaccuracy"
-    assert mark("bluff", 0.3, 0.31) == "good"  # the search could not tell them apart
-    assert mark("liar", 0.8, 0.1) == "blunder"
+    for game in ("bluff", "liar"):
+        inaccuracy, mistake, blunder = THRESHOLDS[game]
+        assert mark(game, blunder + 0.01, 0.005) == "blunder"
+        assert mark(game, mistake + 0.001, 0.001) == "mistake"
+        assert mark(game, inaccuracy + 0.001, 0.001) == "inaccuracy"
+        assert mark(game, inaccuracy / 2, 0.0) == "good"
+        assert mark(game, blunder + 0.01, blunder + 0.02) == "good"  # within its bar
     paired = difference_error(Estimate(0.5, 0.1, (1.0, 0.0, 1.0, 0.0)),
                               Estimate(0.5, 0.1, (1.0, 0.0, 1.0, 0.0)))
     assert paired == 0.0  # the same playouts: no difference at all
@@ -265,3 +274,14 @@ def test_unfinished_records_are_analysed_and_bad_ones_refused() -> None:
         analyse({"game": "chess"})
     with pytest.raises(NotAnalysable):
         analyse([1, 2])
+
+
+def test_accuracy_is_lichess_percentage_higher_is_better() -> None:
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
+    assert move_accuracy(0.05) == pytest.approx(79.8, abs=0.1)  # 5 points of win chance
+    assert move_accuracy(0.20) == pytest.approx(40.0, abs=0.1)
+    assert move_accuracy(1.0) == 0.0
+    assert game_accuracy([]) is None
+    assert game_accuracy([100.0, 100.0]) == pytest.approx(100.0)
+    # one bad move costs more than its share of the plain mean (the harmonic mean)
+    assert game_accuracy([100.0] * 9 + [10.0]) < 91.0

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MARKS = ("good", "inaccuracy", "mistake", "blunder")
-THRESHOLDS = {"bluff": (0.02, 0.05, 0.10), "liar": (0.05, 0.10, 0.20)}
+THRESHOLDS = {"bluff": (0.03, 0.08, 0.20), "liar": (0.03, 0.08, 0.20)}
 """Chance to win lost from which a move is an inaccuracy, a mistake, a blunder (above)."""
 UNITS = {"bluff": "chance to win the game", "liar": "chance to win the game"}
 LUCK_ODDS = 0.25

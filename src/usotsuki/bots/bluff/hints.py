@@ -11,6 +11,7 @@ from functools import cache
 from importlib import resources
 
 from usotsuki.bluff.actions import Action, Call
+from usotsuki.bluff.state import call_cards
 from usotsuki.bluff.view import BluffView, info_key
 from usotsuki.bots.bluff.belief import BeliefModel, sample
 from usotsuki.bots.bluff.calibration import calibrated_probability, calibration
@@ -98,3 +99,25 @@ def bluff_truth_hint(v: BluffView, particles: int = 256) -> TruthHint | None:
     calibrated = calibrated_truth(v, current, particles) if calibration_fitted() else None
     return TruthHint(calibrated,
                      call_probability(current, hand, v.cards_in_play - len(hand), v.ranks))
+
+
+def suggestion_reason(v: BluffView, suggestion: Action) -> str:
+    """Why the adviser suggests ``suggestion``, in one sentence the player can check: the
+    expert's belief in the call it is about (reading the round's calls as players make
+    them: they mostly call what they hold) and the player's own cards. Seeded from the
+    view, like :func:`bluff_hint`."""
+    bot = adviser()
+    belief = bot.believe(v, random.Random("reason:" + info_key(v)))
+    hand = v.hand or ()
+    if not isinstance(suggestion, Call):
+        current = v.current_call
+        p = belief.p_current if belief.p_current is not None else 0.0
+        return (f"the expert reads {current} as {p:.0%} likely to be true; a challenge "
+                "loses only if it is (B9)")
+    exact = call_probability(suggestion, hand, v.cards_in_play - len(hand), v.ranks)
+    if exact >= 1.0:
+        return f"your own cards make {suggestion} true: a challenge of it loses (B9)"
+    held = len(call_cards(suggestion, hand))
+    p = float(belief.probs[suggestion.index])
+    return (f"you hold {held} of the cards {suggestion} names; the expert reads it as "
+            f"{p:.0%} likely to be true")

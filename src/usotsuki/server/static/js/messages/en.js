@@ -94,6 +94,8 @@ export default {
   "hint.heading": "Chance that the last claim is true:",
   "hint.calibrated": "given how people play",
   "hint.odds": "from the cards alone",
+  "hint.calibratedWhy": "reads the claims so far as players make them (they mostly claim what they hold), checked on many games: trust this one",
+  "hint.oddsWhy": "takes the cards you cannot see as dealt at random and the claim as telling nothing about them: exact for that, but people do not claim at random",
   "hint.show": "Show the chance that the last claim is true (h)",
   "hint.hide": "Hide the chance (h)",
 
