@@ -7,14 +7,14 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from test_analysis import bot_record  # (its folder is on the path, as pytest imports it)
+
 from usotsuki import liar
 from usotsuki.analysis import REVIEWS, plan
 from usotsuki.analysis.bluff_review import Point as BluffPoint
 from usotsuki.analysis.liar_review import Point as LiarPoint
-from usotsuki.bots.bluff.hints import bluff_hint
 from usotsuki.bots.base import make_bot
-
-from test_analysis import bot_record  # (its folder is on the path, as pytest imports it)
+from usotsuki.bots.bluff.hints import bluff_hint
 
 BLUFF = bot_record("bluff", 11, ("normal", "hard", "easy", "normal"))
 LIAR = bot_record("liar", 12, ("normal", "hard", "easy"), hand_size=5, turn_limit=60)

@@ -14,8 +14,8 @@ in ``docs/analysis.md``. For each decision:
   (:mod:`usotsuki.analysis.common` gives the formula and how the marks are calibrated);
 - luck: a challenge or doubt that went against its odds.
 
-Then per player: accuracy (a percentage, higher is better), bluff rate, challenge/doubt success, luck;
-and per replay frame each player's chance to win, for the chart.
+Then per player: accuracy (a percentage, higher is better), bluff rate, challenge/doubt
+success, luck; and per replay frame each player's chance to win, for the chart.
 
 The work splits into :func:`plan` (a cheap replay that lists the decisions),
 :func:`judge_points` (any subset of them, e.g. in chunks across processes) and

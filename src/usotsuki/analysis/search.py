@@ -55,8 +55,9 @@ A = TypeVar("A")
 
 @dataclass(frozen=True, slots=True)
 class Evaluation(Generic[A]):
-    """The candidates and their values (the chance to win the game: higher is better). ``losers``: Bluff only, the
-    chance that each seat loses the round after the move made (for the win chart);
+    """The candidates and their values (the chance to win the game: higher is better).
+    ``losers``: Bluff only, the chance that each seat loses the round after the move made
+    (for the win chart);
     ``belief_current``, ``belief_action``: Bluff only, the search's beliefs that the
     current call and the call made are true (its particles read the calls as evidence)."""
 
@@ -110,8 +111,8 @@ class ExpertBluffSearch:
             gen = np.random.default_rng(rng.getrandbits(64))
             weights = belief.particles.weights
             worlds = gen.choice(weights.shape[0], size=self.playouts, p=weights)
-            seats = playouts(v, belief.particles.owner[worlds], belief.particles.truth(worlds), raises,
-                             self.bot.playout_rule(v), gen)
+            seats = playouts(v, belief.particles.owner[worlds], belief.particles.truth(worlds),
+                             raises, self.bot.playout_rule(v), gen)
             for j, index in enumerate(raises):
                 call = ALL_CALLS[index]
                 options.append((call, win_estimate(worth[seats[j]], seats[j] == v.seat,

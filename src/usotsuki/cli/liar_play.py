@@ -313,9 +313,9 @@ def hint_lines(v: liar.LiarView, suggestion: str, names: render.Names,
     """``hint`` and ``--hints``: how likely the current play is truthful, two ways, each
     labelled in English and Japanese (:mod:`usotsuki.bots.liar.hints`: given how people
     play, calibrated on self-play; from the cards alone, the exact odds), and the
-    adviser's suggestion, the move ``auto`` would make, with its ``reason``. The adviser's generator is seeded
-    from the view, so hints never change the bots' draws: the same seed plays the same
-    game with or without hints."""
+    adviser's suggestion, the move ``auto`` would make, with its ``reason``. The
+    adviser's generator is seeded from the view, so hints never change the bots' draws:
+    the same seed plays the same game with or without hints."""
     from usotsuki.bots.liar.hints import liar_truth_hint
 
     lines = []

@@ -67,7 +67,6 @@ class Particles:
         (n, 326) table of :meth:`truth`, which was most of a searching bot's decision with
         4,096 particles. (No matrix product: a threaded BLAS on a busy machine spent more
         time than the product.)"""
-        n = self.counts.shape[0]
         code = _RANK_BASE[None, :] + self.counts  # (n, 13): rank * 5 + its count
         pairs = code[:, :, None] * 65 + code[:, None, :]  # (n, 13, 13)
         joint = np.bincount(pairs.ravel(), weights=np.repeat(self.weights, 169),
