@@ -5,33 +5,25 @@ and retrying your mistakes (the position before each, the others' hands hidden).
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 from conftest import LiveServer
 from e2e_helpers import shot
 
-from usotsuki.bluff import BluffRules
-from usotsuki.bots import make_bot
-from usotsuki.session import BluffSession
+from usotsuki.tournament import Spec, play_game
 
 
 def your_record(tmp_path: Path) -> Path:
     """A finished Bluff game whose seat 0 is "You" (as ``usotsuki play`` names its person):
     You play as ``easy`` (so marked moves are likely), against two ``normal`` bots."""
-    bots = [make_bot("bluff", b) for b in ("easy", "normal", "normal")]
-    session: Any = BluffSession.create(BluffRules(players=3, max_cards=2, ranks=6),
-                                       ("You", "ann", "bob"))
-    chance, rng = random.Random(3), random.Random(4)
-    while not session.is_over:
-        if session.chance_due:
-            session, _ = session.deal(session.draw_chance(chance))
-            continue
-        seat = session.to_move
-        session, _ = session.apply(bots[seat].act(session.view(seat), session.legal(), rng))
+    spec = Spec("bluff", 3, ("easy", "normal", "normal"), games=1, seed=3,
+                rules="max_cards=2, ranks=6")
+    last: list[Any] = []
+    play_game(spec, 0, observe=lambda before, seat, action, after: last.append(after))
+    record = {**last[-1].record(), "players": ["You", "ann", "bob"]}
     path = tmp_path / "mine.json"
-    path.write_text(json.dumps(session.record()))
+    path.write_text(json.dumps(record))
     return path
 
 
