@@ -88,3 +88,13 @@ def test_the_review_fits_80_columns_with_every_column(tmp_path: Path) -> None:
                    "luck", "step", "move", "odds", "win", "best", "lost", "mark"):
         assert header in result.output, header
     assert "…" not in result.output  # nothing cut short
+
+
+def test_mine_lists_only_your_marked_moves(tmp_path: Path) -> None:
+    code, text = run(tmp_path, RECORD, "--depth", "30", "--seed", "4", "--as", "cy", "--mine")
+    assert code == 0, text
+    listed = text.split("Your marked moves")[1].split("odds: exact")[0]
+    rows = [line for line in listed.splitlines() if line.strip()[:1].isdigit()]
+    assert rows and all("You" in row for row in rows)  # cy is "You"
+    code, text = run(tmp_path, RECORD, "--mine")
+    assert code == 1 and "--as" in text

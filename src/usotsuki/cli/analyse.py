@@ -35,11 +35,12 @@ SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
                 depth: int | None, seed: str, as_seat: str | None = None,
-                console: Console | None = None, errors: Console | None = None) -> int:
+                mine: bool = False, console: Console | None = None,
+                errors: Console | None = None) -> int:
     """Review one record; return the exit status (0 done, 1 a bad file or option).
     ``as_seat`` (``--as``: a seat number or a name) is "You" in what is printed and
     drawn; without it, the person of a ``usotsuki play`` record. The JSON keeps the
-    record's names."""
+    record's names. ``mine`` (``--mine``): only that player's marked moves are listed."""
     console = console or Console(highlight=False)
     errors = errors or error_console()
     try:
@@ -59,6 +60,9 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
         names = record_names(record) or [f"#{s}" for s in range(
             players if isinstance(players, int) and players < 100 else 0)]
         you = you_seat(names, as_seat)
+        if mine and you is None:
+            raise ValueError("--mine needs to know who you are: name yourself with --as "
+                             "NAME|SEAT")
     except (PathError, RecordError, ValueError) as exc:
         print_error(errors, escape_lone_surrogates(str(exc)))
         return 1
@@ -88,7 +92,7 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
         errors.print("[yellow]Interrupted; no review.[/yellow]")
         return 130
     shown = {**result, "names": as_read_by(result["names"], you)}
-    print_review(console, shown)
+    print_review(console, shown, only=you if mine else None)
     status = 0
     for path, write, what, of in ((json_path, _write_json, "JSON", result),
                                   (plot_path, plot, "chart", shown)):
@@ -116,9 +120,10 @@ def _points(x: float) -> str:
     return "<1" if 0 < x < 0.005 else f"{x * 100:.0f}"
 
 
-def print_review(console: Console, a: dict[str, Any]) -> None:
-    """The players' summaries, then every marked (or lucky/unlucky) move; both fit 80
-    columns: no column dropped, long names and moves wrapped rather than cut."""
+def print_review(console: Console, a: dict[str, Any], only: int | None = None) -> None:
+    """The players' summaries, then every marked (or lucky/unlucky) move (``only``: of
+    that seat alone); both fit 80 columns: no column dropped, long names and moves
+    wrapped rather than cut."""
     game = a["game"]
     names = a["names"]
     state = "finished" if a["finished"] else "unfinished"
@@ -141,10 +146,12 @@ def print_review(console: Console, a: dict[str, Any]) -> None:
     console.print("acc.: accuracy, 100% for moves as good as the expert's best (higher is "
                   "better; docs/analysis.md); ?! inaccuracy, ? mistake, ?? blunder; luck: "
                   "challenges/doubts won minus their odds.")
-    marked = [d for d in a["decisions"] if d["mark"] in MARK_STYLE or d["luck"]]
+    marked = [d for d in a["decisions"] if (d["mark"] in MARK_STYLE or d["luck"])
+              and (only is None or d["seat"] == only)]
     if not marked:
         return
-    moves = Table(title="Marked moves", box=box.SIMPLE_HEAD, pad_edge=False)
+    moves = Table(title="Marked moves" if only is None else "Your marked moves",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
     word = game_entry(game).deal_unit[0]  # r(ound), g(ame)
     for column in ("step", word, "player", "move", "odds", "win", "best", "lost", "mark"):
         numeric = column in ("step", word, "odds", "win", "lost")
