@@ -6,7 +6,7 @@ Plays seeded games between ``expert`` bots (Bluff: 5 players; Liar Game: 4), rev
 at the default depth, and prints per game the marks per player, and where the losses the
 search was sure of (beyond their error bars) fall::
 
-    .venv/bin/python benchmarks/review_calibration.py [GAMES] [bluff|liar ...]
+    .venv/bin/python benchmarks/review_calibration.py [--progress] [GAMES] [bluff|liar ...]
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from usotsuki.analysis.common import MARKS, THRESHOLDS
 LINEUPS = {"bluff": ("expert",) * 5, "liar": ("expert",) * 4}
 
 
-def measure(game: str, games: int) -> dict[str, Any]:
-    """Marks per player and game over ``games`` seeded expert self-play games."""
+def measure(game: str, games: int, progress: bool = False) -> dict[str, Any]:
+    """Marks per player and game over ``games`` seeded expert self-play games (with
+    ``progress``, the running figures after each game: a long run cut short still
+    reports the games it finished, the same as a run of that many)."""
     counts = dict.fromkeys(MARKS, 0)
     sure: list[float] = []  # losses beyond their error bars
     judged = 0
@@ -36,6 +38,13 @@ def measure(game: str, games: int) -> dict[str, Any]:
             counts[d["mark"]] += 1
             if d["lost"] > d["lost_error"]:
                 sure.append(d["lost"])
+        if progress and seed < games:
+            report(summary(game, seed, judged, counts, sure))
+    return summary(game, games, judged, counts, sure)
+
+
+def summary(game: str, games: int, judged: int, counts: dict[str, int],
+            sure: list[float]) -> dict[str, Any]:
     per = games * len(LINEUPS[game])
     return {"game": game, "games": games, "players": len(LINEUPS[game]),
             "judged_per_player_game": round(judged / per, 1),
@@ -43,18 +52,24 @@ def measure(game: str, games: int) -> dict[str, Any]:
             "sure_losses": sorted(round(x, 4) for x in sure)}
 
 
+def report(r: dict[str, Any]) -> None:
+    game = r["game"]
+    rate = r["per_player_game"]
+    print(f"{game}: expert self-play, {r['games']} games of {r['players']}, "
+          f"{r['judged_per_player_game']} judged moves per player and game; per player "
+          f"and game: {rate['inaccuracy']} inaccuracies, {rate['mistake']} mistakes, "
+          f"{rate['blunder']} blunders (thresholds {THRESHOLDS[game]} of the chance "
+          f"to win)", flush=True)
+    print(f"  losses beyond their error bars, largest: {r['sure_losses'][-12:]}",
+          flush=True)
+
+
 def main(argv: list[str]) -> None:
-    games = int(argv[0]) if argv else 4
-    for game in argv[1:] or ["bluff", "liar"]:
-        r = measure(game, games)
-        rate = r["per_player_game"]
-        print(f"{game}: expert self-play, {r['games']} games of {r['players']}, "
-              f"{r['judged_per_player_game']} judged moves per player and game; per player "
-              f"and game: {rate['inaccuracy']} inaccuracies, {rate['mistake']} mistakes, "
-              f"{rate['blunder']} blunders (thresholds {THRESHOLDS[game]} of the chance "
-              f"to win)", flush=True)
-        print(f"  losses beyond their error bars, largest: {r['sure_losses'][-12:]}",
-              flush=True)
+    progress = "--progress" in argv
+    args = [a for a in argv if a != "--progress"]
+    games = int(args[0]) if args else 4
+    for game in args[1:] or ["bluff", "liar"]:
+        report(measure(game, games, progress))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ from rich.padding import Padding
 from rich.text import Text
 
 from usotsuki import liar
-from usotsuki.bots.base import AnyBot, make_bot
+from usotsuki.bots.base import AnyBot
+from usotsuki.bots.liar.hints import ADVISER  # the bot behind hint, auto and --hints
 from usotsuki.chance import game_rng
 from usotsuki.cli import liar_render as render
 from usotsuki.cli.loop import BAD_OPTIONS, Session, check_common, make_bots, make_player, play
@@ -49,9 +50,6 @@ def play_example(v: liar.LiarView, legal: liar.LegalSummary | None) -> str:
             if len(honest) >= count:
                 return f"play {render.cards_text(honest[:count])} as {render.rate(r)}"
     return f"play {render.cards_text(hand[:counts[0]])} as {render.rate(rates[0])}"
-
-
-ADVISER = "expert"  # the one bot behind hint, auto and --hints
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,10 +239,9 @@ class LiarScreen:
                 f"[dim](you may {self.may(session)}; 'help' for examples)[/dim]")
 
     def suggest(self, session: Session) -> Any:
-        # seeded from the view, so asking never changes the bots' draws
-        v = session.view(self.seat)
-        return make_bot("liar", ADVISER).act(v, session.legal(),
-                                             random.Random(liar.info_key(v)))
+        from usotsuki.bots.liar.hints import suggest
+
+        return suggest(session.view(self.seat), session.legal())
 
     def hint_lines(self, session: Session, suggestion: Any) -> list[str]:
         from usotsuki.bots.liar.hints import suggestion_reason

@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from usotsuki.core.json_guard import NotJson, TooDeep, escape_lone_surrogates, parse_json
+from usotsuki.server.advice import suggest
 from usotsuki.server.health import unavailable
 from usotsuki.server.problems import refused_response
 from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
@@ -327,6 +328,15 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         async with table.lock:  # the state answered is the table's present one
             client.hints = on
             client.send(table.state_message(client.seat, client.hints))
+    elif kind == "suggest":
+        if not limits.resent.allow(STATE_COST):  # the adviser's CPU: charged as a sync's
+            client.send(_error("rate_limited", "too many suggestions asked: try again in "
+                               f"{limits.resent.wait(STATE_COST):.1f} s", ref))
+            return
+        try:  # (awaited here: one suggestion at a time per socket)
+            client.send({**await suggest(table, client), "id": ref})
+        except Refused as exc:
+            client.send(_refusal(exc, ref))
     elif kind == "contribute":
         await _contribute(table, client, message.get("value"), ref)
     elif kind == "hurry":
@@ -334,7 +344,7 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         client.send({"type": "hurry", "id": ref, "granted": granted})
     else:
         client.send(_error("unknown_type", f"unknown message type {kind!r} "
-                           "(known: act, contribute, sync, ping, hurry, hints)", ref))
+                           "(known: act, contribute, sync, ping, hurry, hints, suggest)", ref))
 
 
 def _an_id(value: Any) -> bool:

@@ -101,23 +101,38 @@ def bluff_truth_hint(v: BluffView, particles: int = 256) -> TruthHint | None:
                      call_probability(current, hand, v.cards_in_play - len(hand), v.ranks))
 
 
+# The reasons' sentences, by key; the browser has them in each language
+# (static/js/messages/*: ``reason.<key>``), with the same arguments.
+REASONS = {
+    "challenge": "the expert reads {call} as {p:.0%} likely to be true; a challenge "
+                 "loses only if it is (B9)",
+    "own_cards_true": "your own cards make {call} true: a challenge of it loses (B9)",
+    "held": "you hold {held} of the cards {call} names; the expert reads it as {p:.0%} "
+            "likely to be true",
+}
+
+
 def suggestion_reason(v: BluffView, suggestion: Action) -> str:
-    """Why the adviser suggests ``suggestion``, in one sentence the player can check: the
-    expert's belief in the call it is about (reading the round's calls as players make
-    them: they mostly call what they hold) and the player's own cards. Seeded from the
-    view, like :func:`bluff_hint`."""
+    """Why the adviser suggests ``suggestion``, in one sentence the player can check
+    (:func:`reason_of`)."""
+    key, args = reason_of(v, suggestion)
+    return REASONS[key].format(**args)
+
+
+def reason_of(v: BluffView, suggestion: Action) -> tuple[str, dict[str, str | int | float]]:
+    """The reason's key in :data:`REASONS` and its arguments: the expert's belief in the
+    call the suggestion is about (reading the round's calls as players make them: they
+    mostly call what they hold) and the player's own cards. Seeded from the view, like
+    :func:`bluff_hint`."""
     bot = adviser()
     belief = bot.believe(v, random.Random("reason:" + info_key(v)))
     hand = v.hand or ()
     if not isinstance(suggestion, Call):
-        current = v.current_call
         p = belief.p_current if belief.p_current is not None else 0.0
-        return (f"the expert reads {current} as {p:.0%} likely to be true; a challenge "
-                "loses only if it is (B9)")
+        return "challenge", {"call": str(v.current_call), "p": float(p)}
     exact = call_probability(suggestion, hand, v.cards_in_play - len(hand), v.ranks)
     if exact >= 1.0:
-        return f"your own cards make {suggestion} true: a challenge of it loses (B9)"
+        return "own_cards_true", {"call": str(suggestion)}
     held = len(call_cards(suggestion, hand))
-    p = float(belief.probs[suggestion.index])
-    return (f"you hold {held} of the cards {suggestion} names; the expert reads it as "
-            f"{p:.0%} likely to be true")
+    return "held", {"held": held, "call": str(suggestion),
+                    "p": float(belief.probs[suggestion.index])}
