@@ -25,19 +25,18 @@ def suggestion(game: str, view: Any, legal: Any) -> dict[str, Any]:
     a key of the game's ``REASONS`` with arguments (the browser words it in each
     language) and in English."""
     if game == "bluff":
-        from usotsuki.bots.bluff.hints import REASONS, bluff_hint, reason_of
+        from usotsuki.bots.bluff import hints as bluff_hints
 
-        move = bluff_hint(view, legal).suggestion
-        key, args = reason_of(view, move)
-        text = REASONS[key].format(**args)
+        call = bluff_hints.bluff_hint(view, legal).suggestion
+        key, args = bluff_hints.reason_of(view, call)
+        move, text = game_entry(game).format_action(call), bluff_hints.REASONS[key]
     else:
         from usotsuki.bots.liar import hints as liar_hints
 
-        move = liar_hints.suggest(view, legal)
-        key, args = liar_hints.reason_of(view, move)
-        text = liar_hints.REASONS[key].format(**args)
-    return {"move": game_entry(game).format_action(move), "reason": key, "args": args,
-            "text": text}
+        play = liar_hints.suggest(view, legal)
+        key, args = liar_hints.reason_of(view, play)
+        move, text = game_entry(game).format_action(play), liar_hints.REASONS[key]
+    return {"move": move, "reason": key, "args": args, "text": text.format(**args)}
 
 
 async def suggest(table: Table, client: Client) -> dict[str, Any]:

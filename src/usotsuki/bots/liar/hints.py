@@ -48,7 +48,9 @@ def suggest(view: LiarView, legal: Sequence[Action]) -> Action:
     from usotsuki import liar
     from usotsuki.bots.base import make_bot
 
-    return make_bot("liar", ADVISER).act(view, legal, random.Random(liar.info_key(view)))
+    move: Action = make_bot("liar", ADVISER).act(view, legal,
+                                                 random.Random(liar.info_key(view)))
+    return move
 
 
 def suggestion_reason(view: LiarView, suggestion: Action) -> str:
