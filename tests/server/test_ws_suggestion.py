@@ -1,4 +1,4 @@
-"""The suggested move (ws ``suggest``): computed in the bots' worker processes, for the
+"""The suggested move (ws ``suggest``): computed in a worker process, for the
 seat to move only, to the asking socket only, never where the table's hints are off."""
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ REASONS = {"bluff": BLUFF_REASONS, "liar": LIAR_REASONS}
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    # The adviser runs in the bots' pool: at nice 10 rather than SCHED_IDLE, and started
-    # with the server, so that a busy machine cannot starve it past its deadline.
-    settings = Settings(bot_delay=0, bot_idle=False, bot_warm=True, bot_deadline=60.0)
+    settings = Settings(bot_delay=0, bot_idle=False)
     with TestClient(create_app(settings=settings, rate_limit=(1000.0, 1000.0))) as c:
         yield c
         close_all()
@@ -47,8 +45,11 @@ def test_the_seat_to_move_alone_gets_a_suggestion(client: TestClient, game: str)
     state = seats[0].state
     assert state is not None and state["to_move"] is not None
     mover, other = seats[state["to_move"]], seats[(state["to_move"] + 1) % 3]
-    mover.send({"type": "suggest", "id": "s1"})
-    found = mover.until_any(90)  # (a worker's first task imports the bots: seconds)
+    for _ in range(4):  # on a busy machine the worker's first imports may miss the deadline
+        mover.send({"type": "suggest", "id": "s1"})
+        found = mover.until_any(60)
+        if found.get("code") != "busy":
+            break
     assert found["type"] == "suggestion", found
     assert found["id"] == "s1" and found["n"] == mover.state["n"]  # type: ignore[index]
     assert found["reason"] in REASONS[game]

@@ -2,9 +2,9 @@
 move (the terminal's ``hint``: the shipped expert's search) and a short reason the
 player can check.
 
-The adviser takes ~30 ms (Bluff) to ~130 ms (Liar Game) of CPU a turn, so it runs in the
-bots' worker processes (:class:`usotsuki.server.bot_runner.BotRunner`), never on the
-event loop. It reads the asking seat's view alone, so a suggestion says nothing of the
+The adviser takes ~30 ms (Bluff) to ~130 ms (Liar Game) of CPU a turn, so it runs in a
+worker process as the bots do (the lobby's ``adviser``, a
+:class:`usotsuki.server.bot_runner.BotRunner`), never on the event loop. It reads the asking seat's view alone, so a suggestion says nothing of the
 others' hidden cards; the answer goes to the asking socket only. Where a table's hints
 are off (``Table.hints_allowed``: the host's choice, and every rated table) there is none.
 In a cluster the socket's worker computes it from its copy of the table (the log's
@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from usotsuki.games import game as game_entry
-from usotsuki.server.bot_runner import BotFault
+from usotsuki.server.bot_runner import BotFault, BotRunner
 from usotsuki.server.tables import Client, Refused, Table
 
 
@@ -39,7 +39,7 @@ def suggestion(game: str, view: Any, legal: Any) -> dict[str, Any]:
     return {"move": move, "reason": key, "args": args, "text": text.format(**args)}
 
 
-async def suggest(table: Table, client: Client) -> dict[str, Any]:
+async def suggest(table: Table, client: Client, adviser: BotRunner) -> dict[str, Any]:
     """The ``suggestion`` message for the client's seat at its turn (``n``: the last
     event it follows; the position may have moved on by the time it arrives); raises
     :class:`Refused` when there is none to give."""
@@ -54,10 +54,8 @@ async def suggest(table: Table, client: Client) -> dict[str, Any]:
         if slot is None or session is None or session.state is None or session.to_move != seat:
             raise Refused("not_your_turn", "a suggestion is given at your turn only", 409)
         view, legal, n = session.view(seat), session.legal(), len(table.events) - 1
-    if table.runner is None:
-        raise Refused("unavailable", "this server runs no adviser", 503)
     try:
-        found = await table.runner.run(suggestion, table.game, view, legal)
-    except BotFault as fault:
-        raise Refused("unavailable", f"the adviser {fault.reason}: try again", 503) from None
+        found = await adviser.run(suggestion, table.game, view, legal)
+    except BotFault as fault:  # (not ``unavailable``: that tells a client to reconnect)
+        raise Refused("busy", f"the adviser {fault.reason}: ask again", 503) from None
     return {"type": "suggestion", "n": n, "game": slot.number, **found}

@@ -56,7 +56,9 @@ def decide(game: str, name: str, view: Any, legal: Any, seed: int | str) -> str:
 
 
 def _warm() -> None:
+    import usotsuki.bots.bluff.hints
     import usotsuki.bots.bluff.levels
+    import usotsuki.bots.liar.calibrated
     import usotsuki.bots.liar.search  # noqa: F401
 
 

@@ -48,6 +48,8 @@ def _check_rated(config: dict[str, Any], bots: list[str | None]) -> None:
                       params={"needs": "turn_seconds"})
 
 
+ADVISER_DEADLINE = 15.0  # seconds for a suggestion (the worker's first imports included)
+
 class Lobby:
     def __init__(self, store: Store, settings: Settings, clock: Clock,
                  runner: BotRunner | None = None) -> None:
@@ -57,6 +59,10 @@ class Lobby:
         self.runner = runner if runner is not None else BotRunner(
             clock, settings.bot_workers, settings.bot_deadline, settings.bot_nice,
             idle=settings.bot_idle)
+        # The suggested move (server.advice) in a process of its own, reniced but never
+        # idle-class: a person waits for it, and an idle worker starved past its deadline
+        # is replaced and starts cold again. Started on the first suggestion.
+        self.adviser = BotRunner(clock, 1, ADVISER_DEADLINE, settings.bot_nice, idle=False)
         self.by_id: dict[str, Table] = {}
         self.by_invite: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Task[Table]] = {}
@@ -74,6 +80,7 @@ class Lobby:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         if self.settings.bot_warm:
             self.runner.warm()
+            self.adviser.warm()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -89,6 +96,7 @@ class Lobby:
         for table in self.by_id.values():
             table.stop()
         self.runner.close()
+        self.adviser.close()
 
     # finding tables
 

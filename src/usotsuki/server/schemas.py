@@ -82,6 +82,7 @@ class TableInfo(BaseModel):
     games_per_match: int
     turn_seconds: float | None = None
     rated: bool = False
+    hints: bool = True
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"]
     game_number: int | None

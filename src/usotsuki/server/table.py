@@ -233,6 +233,7 @@ class Table:
             "games_per_match": self.config["games"],
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
+            "hints": self.hints_allowed,
             "seats": [{"seat": s.seat,
                        "name": names[s.seat],
                        "bot": s.bot,

@@ -22,7 +22,7 @@ from usotsuki.core.json_guard import NotJson, TooDeep, escape_lone_surrogates, p
 from usotsuki.server.advice import suggest
 from usotsuki.server.health import unavailable
 from usotsuki.server.problems import refused_response
-from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
+from usotsuki.server.tables import BotRunner, Client, Lobby, Numbered, Refused, Table, token_hash
 from usotsuki.server.wire import Backlog
 
 router = APIRouter()
@@ -214,7 +214,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
                                              websocket.app.state.sync_limit)
     limits = Limits(RateLimit(rate, burst, now), RateLimit(resent, resent_burst, now))
     try:
-        await _receive(websocket, table, client, limits, sender)
+        await _receive(websocket, table, client, limits, sender, lobby.adviser)
     finally:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -239,7 +239,7 @@ class Limits:
 
 
 async def _receive(websocket: WebSocket, table: Table, client: Client, limits: Limits,
-                   sender: asyncio.Task[None]) -> None:
+                   sender: asyncio.Task[None], adviser: BotRunner) -> None:
     while not sender.done():
         try:
             raw = await websocket.receive()
@@ -261,13 +261,13 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limits: L
             continue
         try:
             with table.store.health.as_unavailable():
-                await _handle(table, client, text, limits, time.perf_counter())
+                await _handle(table, client, text, limits, time.perf_counter(), adviser)
         except Refused as exc:  # the database away (a command's own refusals are answered
             client.send(_refusal(exc))  # by ``_handle``, with the command's id)
 
 
 async def _handle(table: Table, client: Client, text: str, limits: Limits,
-                  arrived: float) -> None:
+                  arrived: float, adviser: BotRunner) -> None:
     if client.seat is not None and not table.holds(client.seat, client.holder):
         table.audience.evict(client)  # its seat changed hands: this socket speaks for nobody now
         return
@@ -334,7 +334,7 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
                                f"{limits.resent.wait(STATE_COST):.1f} s", ref))
             return
         try:  # (awaited here: one suggestion at a time per socket)
-            client.send({**await suggest(table, client), "id": ref})
+            client.send({**await suggest(table, client, adviser), "id": ref})
         except Refused as exc:
             client.send(_refusal(exc, ref))
     elif kind == "contribute":
