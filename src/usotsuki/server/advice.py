@@ -4,9 +4,10 @@ player can check.
 
 The adviser takes ~30 ms (Bluff) to ~130 ms (Liar Game) of CPU a turn, so it runs in a
 worker process as the bots do (the lobby's ``adviser``, a
-:class:`usotsuki.server.bot_runner.BotRunner`), never on the event loop. It reads the asking seat's view alone, so a suggestion says nothing of the
-others' hidden cards; the answer goes to the asking socket only. Where a table's hints
-are off (``Table.hints_allowed``: the host's choice, and every rated table) there is none.
+:class:`usotsuki.server.bot_runner.BotRunner`), never on the event loop. It reads the
+asking seat's view alone, so a suggestion says nothing of the others' hidden cards; the
+answer goes to the asking socket only. Where a table's hints are off
+(``Table.hints_allowed``: the host's choice, and every rated table) there is none.
 In a cluster the socket's worker computes it from its copy of the table (the log's
 events, as the hint's state message is), so a follower needs no relay.
 """
