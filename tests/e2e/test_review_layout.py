@@ -76,9 +76,22 @@ def test_best_move_only_mine_and_retry(new_page: Any, review_server: LiveServer,
     if page.locator("#review-retry").count():
         page.click("#review-retry")
         assert "what would you play here?" in page.inner_text("#review-step")
-        # the others' hands are hidden while you retry
+        # the others' hands are hidden while you retry, and what came after the position
+        # until you choose: the replay's later steps, the chart's later points, the later
+        # marked moves
         assert page.locator(".replay-hand.retry-hidden").count() == 2
+        at = int(page.get_attribute("body", "data-step") or -1)
+        frames = page.locator("#moves li").count()
+        assert page.locator("#moves li:not([hidden])").count() == at + 1 < frames
+        assert page.is_disabled("#forward") and page.is_disabled("#last")
+        page.keyboard.press("End")
+        assert int(page.get_attribute("body", "data-step") or -1) == at
+        points = page.eval_on_selector("#review-chart polyline", "p => p.points.length")
+        assert points == at + 1
         page.locator(".retry-choices button").first.click()
+        assert page.locator("#moves li:not([hidden])").count() == frames
+        assert page.eval_on_selector("#review-chart polyline",
+                                     "p => p.points.length") == frames
         verdict = page.inner_text("#review-step")
         assert "as good as the best" in verdict or "of your chance to win" in verdict
         shot(page, "13-review-retry")

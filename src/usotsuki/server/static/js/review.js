@@ -24,11 +24,14 @@ let timer = null;
 let failed = "";
 let onlyMine = false;
 let retry = null; // {list: your marked decisions, at: which one, picked: action or null}
+let heldAt = null; // the last step the replay shows while a move is retried unanswered
 
 const $ = (id) => document.getElementById(id);
 
-export function attachReview({ data, go, source, auto = false, you = null }) {
-  ctx = { data, go, source, you, progress: auto ? { done: 0, total: null } : null };
+export function attachReview({ data, go, source, auto = false, you = null, hold = null }) {
+  ctx = { data, go, source, you, hold, progress: auto ? { done: 0, total: null } : null };
+  retry = null;
+  heldAt = null;
   analysis = null;
   failed = "";
   clearTimeout(timer);
@@ -84,9 +87,19 @@ function value(x) { return pct(x); }
 
 function accuracy(x) { return x === null || x === undefined ? "–" : `${Math.round(x)}%`; }
 
+// While a retried move is unanswered, what came after it stays hidden: the replay holds
+// at the position (its later steps and moves), the chart stops there, and the marked
+// moves list only the earlier ones.
+function horizon() { return retry !== null && retry.picked === null ? retry.list[retry.at].frame - 1 : null; }
+
 function draw() {
   const box = $("review-panel");
   if (!box) return;
+  if (ctx.hold && heldAt !== horizon()) { // (the replay renders, then draws this again)
+    heldAt = horizon();
+    ctx.hold(heldAt);
+    return;
+  }
   // retrying a move: the other players' hands are hidden, as they were at the table
   for (const hand of document.querySelectorAll(".replay-hand")) {
     hand.classList.toggle("retry-hidden", retry !== null && hand.id !== `replay-seat-${ctx.you}`);
@@ -150,7 +163,7 @@ function retryBox() {
   parts.push(el("div", { class: "button-row" },
     retry.at > 0 ? el("button", { type: "button", class: "secondary", onclick: () => step(retry.at - 1) }, t("review.retry.previous")) : null,
     retry.at + 1 < retry.list.length ? el("button", { type: "button", class: "secondary", onclick: () => step(retry.at + 1) }, t("review.retry.next")) : null,
-    el("button", { type: "button", class: "secondary", id: "retry-stop", onclick: () => { retry = null; ctx.go(d.frame); } }, t("review.retry.stop"))));
+    el("button", { type: "button", class: "secondary", id: "retry-stop", onclick: () => { retry = null; draw(); ctx.go(d.frame); } }, t("review.retry.stop"))));
   return el("div", { class: "review-step", id: "review-step" }, parts);
 }
 
@@ -204,7 +217,9 @@ function card(s) {
 // replay's own list beside the board has every move.
 function moveList() {
   const mine = ctx.you !== null && ctx.you !== undefined;
-  const shown = analysis.decisions.filter((d) => isMarked(d) && (!onlyMine || d.seat === ctx.you));
+  const until = horizon();
+  const shown = analysis.decisions.filter((d) => isMarked(d) && (!onlyMine || d.seat === ctx.you)
+    && (until === null || d.frame <= until));
   const tools = [];
   if (mine) {
     tools.push(el("label", { class: "only-mine" }, el("input", {
@@ -232,8 +247,9 @@ function svg(tag, attrs) {
 
 function chart() {
   const w = 640, h = 180, pad = 24;
-  const series = analysis.win;
-  const n = Math.max(1, series.length - 1);
+  const until = horizon();
+  const n = Math.max(1, analysis.win.length - 1); // (the scale of the whole game, even when held)
+  const series = until === null ? analysis.win : analysis.win.slice(0, until + 1);
   const x = (i) => pad + (i / n) * (w - 2 * pad);
   const y = (p) => h - pad - p * (h - 2 * pad);
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "review-chart", id: "review-chart", role: "img" });
@@ -251,7 +267,7 @@ function chart() {
     root.append(svg("polyline", { points, fill: "none", stroke: COLOURS[seat % COLOURS.length], "stroke-width": 2 }));
   });
   for (const d of analysis.decisions) {
-    if (d.mark !== "mistake" && d.mark !== "blunder") continue;
+    if ((d.mark !== "mistake" && d.mark !== "blunder") || d.frame >= series.length) continue;
     root.append(svg("circle", { cx: x(d.frame), cy: y(series[d.frame][d.seat]), r: d.mark === "blunder" ? 4 : 3, fill: COLOURS[d.seat % COLOURS.length], stroke: "#000" }));
   }
   root.append(svg("line", { x1: x(index), x2: x(index), y1: pad / 2, y2: h - pad, stroke: "#000", "stroke-dasharray": "3 3" }));
