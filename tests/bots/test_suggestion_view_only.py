@@ -7,14 +7,13 @@ from __future__ import annotations
 import random
 
 from test_bluff_levels import mid_round, with_other_hands
-from test_liar_levels import hidden_twin
+from test_liar_levels import hidden_twin, played_positions
 
 from usotsuki.bluff import legal_actions, view
 from usotsuki.bots.bluff.hints import REASONS as BLUFF_REASONS
 from usotsuki.bots.liar.hints import REASONS as LIAR_REASONS
-from usotsuki.liar import LiarRules, legal_summary, new_game, push, random_action
+from usotsuki.liar import legal_summary
 from usotsuki.liar import view as liar_view
-from usotsuki.liar.match import deal
 from usotsuki.server.advice import suggestion
 
 
@@ -35,19 +34,11 @@ def test_a_bluff_suggestion_ignores_the_others_hidden_cards() -> None:
 
 
 def test_a_liar_suggestion_ignores_the_others_hidden_cards() -> None:
-    rules = LiarRules(players=4, multi=True)
-    rng = random.Random(5)
     checked = 0
-    for seed in range(12):
-        hands, stock = deal(rules, random.Random(seed))
-        state = new_game(rules, hands, stock, seed)
-        for _ in range(rng.randrange(3, 20)):
-            if state.to_move is None:
-                break
-            state = push(state, random_action(state, rng))
-        if state.to_move is None:
-            continue
+    rng = random.Random(5)
+    for _, state in played_positions(range(12), rng, moves=20):
         seat = state.to_move
+        assert seat is not None
         twin = hidden_twin(state, seat, rng)
         assert twin.hands != state.hands or twin.stock != state.stock
         found = suggestion("liar", liar_view(state, seat), legal_summary(state))

@@ -19,8 +19,8 @@ REASONS = {"bluff": BLUFF_REASONS, "liar": LIAR_REASONS}
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    settings = Settings(bot_delay=0, bot_idle=False)
-    with TestClient(create_app(settings=settings, rate_limit=(1000.0, 1000.0))) as c:
+    with TestClient(create_app(settings=Settings(bot_delay=0, bot_idle=False),
+                               rate_limit=(1000.0, 1000.0))) as c:
         yield c
         close_all()
 
