@@ -102,7 +102,7 @@ def bluff_truth_hint(v: BluffView, particles: int = 256) -> TruthHint | None:
 
 
 # The reasons' sentences, by key; the browser has them in each language
-# (static/js/messages/*: ``reason.<key>``), with the same arguments.
+# (static/js/messages/*: ``advice.<game>.<key>``), with the same arguments.
 REASONS = {
     "challenge": "the expert reads {call} as {p:.0%} likely to be true; a challenge "
                  "loses only if it is (B9)",

@@ -27,7 +27,7 @@ def liar_truth_hint(view: LiarView) -> TruthHint | None:
 ADVISER = "expert"  # the one bot behind hint, auto and the browser's suggestion
 
 # The reasons' sentences, by key; the browser has them in each language
-# (static/js/messages/*: ``reason.<key>``), with the same arguments.
+# (static/js/messages/*: ``advice.<game>.<key>``), with the same arguments.
 REASONS = {
     "doubt": "doubt: the play is truthful only {p:.0%} given how people play; a lie makes "
              "its player take the field's {field} cards (L9)",

@@ -21,7 +21,7 @@ export function suggestionEl(game, s) {
   if (game === "bluff") move = s.move === "challenge" ? t("hint.challengeMove") : callText(s.move);
   return el("p", { class: "suggestion", id: "suggestion", "aria-live": "polite" },
     t("hint.suggests"), " ", el("strong", { id: "suggested-move", title: s.move }, move), el("br"),
-    el("small", { class: "muted", id: "suggestion-reason" }, t(`reason.${game}.${s.reason}`, args)));
+    el("small", { class: "muted", id: "suggestion-reason" }, t(`advice.${game}.${s.reason}`, args)));
 }
 
 export function hintEl(hint) {

@@ -38,7 +38,7 @@ export default {
   "review.retry.start": "自分の悪手をやり直す",
   "review.retry.ask": "評価の付いた自分の手 {i}/{n}：ここで何を打ちますか？",
   "review.retry.right": "{move}：最善手と同等です（勝率 {value}）。",
-  "review.retry.wrong": "{move} では勝率が {lost} 下がります。最善手：{best}。",
+  "review.retry.wrong": "{move}では勝率が {lost} 下がります。最善手：{best}。",
   "review.retry.previous": "前へ",
   "review.retry.next": "次へ",
   "review.retry.stop": "解析に戻る",
