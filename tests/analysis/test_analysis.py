@@ -12,8 +12,16 @@ import pytest
 
 from usotsuki import bluff, liar
 from usotsuki.analysis import NotAnalysable, analyse, assemble, judge_points, plan
-from usotsuki.analysis.common import Estimate, difference_error, mark
+from usotsuki.analysis.common import (
+    THRESHOLDS,
+    Estimate,
+    difference_error,
+    game_accuracy,
+    mark,
+    move_accuracy,
+)
 from usotsuki.analysis.search import ExpertBluffSearch
+from usotsuki.analysis.win_chance import after_round, bluff_lives
 from usotsuki.bluff import BluffRules, parse_action
 from usotsuki.bluff.actions import FIRST_STRONGER
 from usotsuki.bots import make_bot
@@ -117,7 +125,8 @@ def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
     (B3's uniform prior times how well the deal explains the calls); the challenge judged
     as the expert judges it (its calibration); each raise's chance of losing the round
     taken exactly over its playout rule's mixed choices (:func:`distribution`, not the
-    playouts' vectorised steps)."""
+    playouts' vectorised steps); each value the seat's chance to win the game after the
+    round's loser is known (:func:`after_round`)."""
     assert v.seat is not None and v.hand is not None
     low = 52 - v.deck_size
     pool = [c for c in DECK if int(c) >= low and c not in v.hand]
@@ -137,10 +146,13 @@ def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
     particles = Particles(presence, presence.reshape(-1, 13, 4).sum(axis=2), owner, w / w.sum())
     truth = particles.truth()
     values: dict[str, float] = {}
+    worth = after_round(bluff_lives(v), v.seat)
     if v.current_call is not None:
         exact = call_probabilities(v.hand, v.cards_in_play - len(v.hand), v.ranks)
-        believed = recalibrate(particles.probabilities(), exact, bot.cal)
-        values["challenge"] = float(believed[v.current_call.index])
+        believed = float(recalibrate(particles.probabilities(), exact, bot.cal)[
+            v.current_call.index])
+        values["challenge"] = believed * worth[v.seat] + (1 - believed) * worth[
+            v.calls[-1][0]]
     rule = bot.playout_rule(v)
     mask = deck_mask(v.ranks)
     for call in options:
@@ -151,15 +163,16 @@ def solved_values(search: ExpertBluffSearch, v: bluff.BluffView,
                     [c for c in DECK if owner[k, int(c)] == s],
                     v.cards_in_play - v.hand_sizes[s], v.ranks), NO_CALL)
                     for s in range(v.players) if v.hand_sizes[s]}
-                loses.append(_loss_after(v, odds, truth[k], rule, v.seat, call.index, {}))
+                loses.append(_worth_after(v, odds, truth[k], rule, v.seat, call.index, worth,
+                                           {}))
             values[str(call)] = float(np.dot(particles.weights, loses))
     return values
 
 
-def _loss_after(v: bluff.BluffView, odds: dict[int, np.ndarray], truth: np.ndarray,
-                rule: MixedRule, caller: int, current: int,
-                memo: dict[tuple[int, int], float]) -> float:
-    """The chance that seat ``v.seat`` loses the round after ``caller`` called
+def _worth_after(v: bluff.BluffView, odds: dict[int, np.ndarray], truth: np.ndarray,
+                 rule: MixedRule, caller: int, current: int, worth: tuple[float, ...],
+                 memo: dict[tuple[int, int], float]) -> float:
+    """Seat ``v.seat``'s expected ``worth[loser]`` after ``caller`` called
     ``ALL_CALLS[current]``, the next seats playing ``rule`` on their own cards (B5, B9)."""
     if (caller, current) in memo:
         return memo[caller, current]
@@ -171,9 +184,9 @@ def _loss_after(v: bluff.BluffView, odds: dict[int, np.ndarray], truth: np.ndarr
     for action, weight in zip(actions.tolist(), weights.tolist(), strict=True):
         if action < 0:
             loser = seat if truth[current] else caller  # B9
-            total += weight * (loser == v.seat)
+            total += weight * worth[loser]
         else:
-            total += weight * _loss_after(v, odds, truth, rule, seat, action, memo)
+            total += weight * _worth_after(v, odds, truth, rule, seat, action, worth, memo)
     memo[caller, current] = total / float(weights.sum())
     return memo[caller, current]
 
@@ -221,7 +234,7 @@ def test_same_record_and_seed_give_the_same_analysis() -> None:
 
 def test_summary_counts_and_series() -> None:
     result = analyse(SMALL_BLUFF, depth=8)
-    assert result["schema"] == "usotsuki.analysis/1" and result["finished"]
+    assert result["schema"] == "usotsuki.analysis/2" and result["finished"]
     assert len(result["win"]) == result["frames"]
     assert all(sum(w) == pytest.approx(1, abs=1e-3) for w in result["win"])
     winner = bluff.replay(SMALL_BLUFF).state.standings[0][0]  # type: ignore[union-attr]
@@ -237,11 +250,13 @@ def test_summary_counts_and_series() -> None:
 
 
 def test_marks_need_a_loss_beyond_the_error_bar() -> None:
-    assert mark("bluff", 0.3, 0.1) == "blunder"
-    assert mark("bluff", 0.13, 0.02) == "mistake"
-    assert mark("bluff", 0.06, 0.02) == "inaccuracy"
-    assert mark("bluff", 0.3, 0.31) == "good"  # the search could not tell them apart
-    assert mark("liar", 0.8, 0.1) == "blunder"
+    for game in ("bluff", "liar"):
+        inaccuracy, mistake, blunder = THRESHOLDS[game]
+        assert mark(game, blunder + 0.01, 0.005) == "blunder"
+        assert mark(game, mistake + 0.001, 0.001) == "mistake"
+        assert mark(game, inaccuracy + 0.001, 0.001) == "inaccuracy"
+        assert mark(game, inaccuracy / 2, 0.0) == "good"
+        assert mark(game, blunder + 0.01, blunder + 0.02) == "good"  # within its bar
     paired = difference_error(Estimate(0.5, 0.1, (1.0, 0.0, 1.0, 0.0)),
                               Estimate(0.5, 0.1, (1.0, 0.0, 1.0, 0.0)))
     assert paired == 0.0  # the same playouts: no difference at all
@@ -259,3 +274,14 @@ def test_unfinished_records_are_analysed_and_bad_ones_refused() -> None:
         analyse({"game": "chess"})
     with pytest.raises(NotAnalysable):
         analyse([1, 2])
+
+
+def test_accuracy_is_lichess_percentage_higher_is_better() -> None:
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
+    assert move_accuracy(0.05) == pytest.approx(79.8, abs=0.1)  # 5 points of win chance
+    assert move_accuracy(0.20) == pytest.approx(40.0, abs=0.1)
+    assert move_accuracy(1.0) == 0.0
+    assert game_accuracy([]) is None
+    assert game_accuracy([100.0, 100.0]) == pytest.approx(100.0)
+    # one bad move costs more than its share of the plain mean (the harmonic mean)
+    assert game_accuracy([100.0] * 9 + [10.0]) < 91.0

@@ -5,6 +5,7 @@ are ordered where it is cheap to check."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import combinations
 from math import comb
@@ -84,6 +85,22 @@ def test_global_random_does_not_matter() -> None:
     assert a == b
 
 
+def played_positions(seeds: Iterable[int], rng: random.Random,
+                     moves: int = 30) -> Iterator[tuple[int, LiarState]]:
+    """Per seed, a 4-player multi-card game after 3 to ``moves`` random actions, when
+    a seat is still to move."""
+    rules = LiarRules(players=4, multi=True)
+    for seed in seeds:
+        hands, stock = deal(rules, random.Random(seed))
+        state = new_game(rules, hands, stock, seed)
+        for _ in range(rng.randrange(3, moves)):
+            if state.to_move is None:
+                break
+            state = push(state, random_action(state, rng))
+        if state.to_move is not None:
+            yield seed, state
+
+
 def hidden_twin(state: LiarState, seat: int, rng: random.Random) -> LiarState:
     """The same state with every card ``seat`` cannot see dealt anew (same sizes)."""
     hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
@@ -103,19 +120,11 @@ def hidden_twin(state: LiarState, seat: int, rng: random.Random) -> LiarState:
 def test_bots_cannot_reach_hidden_cards(name: str) -> None:
     """Two states that differ only in cards the seat cannot see give the same view, and
     each bot the same move from the same generator: nothing hidden reaches it."""
-    rules = LiarRules(players=4, multi=True)
     rng = random.Random(5)
     checked = 0
-    for seed in range(30):
-        hands, stock = deal(rules, random.Random(seed))
-        state = new_game(rules, hands, stock, seed)
-        for _ in range(rng.randrange(3, 30)):
-            if state.to_move is None:
-                break
-            state = push(state, random_action(state, rng))
-        if state.to_move is None:
-            continue
+    for seed, state in played_positions(range(30), rng):
         seat = state.to_move
+        assert seat is not None
         twin = hidden_twin(state, seat, rng)
         assert twin.hands != state.hands or twin.stock != state.stock
         v, w = view(state, seat), view(twin, seat)

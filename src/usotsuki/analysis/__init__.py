@@ -8,13 +8,14 @@ in ``docs/analysis.md``. For each decision:
 - the exact probability that the claim being judged is true, from the seat's view
   (Bluff: the current call and the call made, :mod:`usotsuki.odds`; Liar Game: that the
   last play is truthful, :func:`usotsuki.odds_liar.truth_probability`);
-- the value of each candidate move with an error bar, from the expert's search through
-  the seam of :mod:`usotsuki.analysis.search`; the best move, the value lost by the move
-  made and a mark (:mod:`usotsuki.analysis.common` justifies the thresholds);
+- the value of each candidate move, the seat's chance to win the game, with an error bar,
+  from the expert's search through the seam of :mod:`usotsuki.analysis.search`; the best
+  move, the chance lost by the move made, its accuracy and a mark
+  (:mod:`usotsuki.analysis.common` gives the formula and how the marks are calibrated);
 - luck: a challenge or doubt that went against its odds.
 
-Then per player: accuracy (mean value lost), bluff rate, challenge/doubt success, luck;
-and per replay frame each player's chance to win, for the chart.
+Then per player: accuracy (a percentage, higher is better), bluff rate, challenge/doubt
+success, luck; and per replay frame each player's chance to win, for the chart.
 
 The work splits into :func:`plan` (a cheap replay that lists the decisions),
 :func:`judge_points` (any subset of them, e.g. in chunks across processes) and
@@ -34,7 +35,7 @@ from usotsuki.analysis.common import MARKS, THRESHOLDS, UNITS, Tally, luck
 from usotsuki.analysis.search import Search
 from usotsuki.core.record import RecordError, check_record_object
 
-SCHEMA = "usotsuki.analysis/1"
+SCHEMA = "usotsuki.analysis/2"
 DEFAULT_DEPTH = {"bluff": 120, "liar": 32}
 """Playouts per candidate move at the default depth (``--depth``)."""
 
@@ -72,7 +73,7 @@ def plan(record: Any) -> Walk:
     try:
         game = check_record_object(record)
     except RecordError as exc:  # as ``usotsuki replay`` says it
-        raise NotAnalysable(exc.fault.message) from None
+        raise NotAnalysable(exc.fault.message, exc.fault) from None
     return REVIEWS[game].walk(record)
 
 
@@ -102,7 +103,7 @@ def assemble(walk: Walk, decisions: list[dict[str, Any]], seed: int | str,
         t = tallies[d["seat"]]
         if d["mark"] is not None:
             t.judged += 1
-            t.lost += d["lost"]
+            t.accuracies.append(d["accuracy"])
             t.marks[d["mark"]] += 1
         if d["true"] is not None:
             t.claims += 1

@@ -9,20 +9,33 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from usotsuki import bluff
-from usotsuki.analysis.common import Estimate, difference_error, estimate_json, luck, mark, rounded
+from usotsuki.analysis.common import (
+    Estimate,
+    difference_error,
+    estimate_json,
+    luck,
+    mark,
+    move_accuracy,
+    rounded,
+)
 from usotsuki.analysis.search import ExpertBluffSearch, Search
+from usotsuki.analysis.win_chance import lives_win
 from usotsuki.bluff.actions import Call, Challenge
 from usotsuki.cards import parse_card
-from usotsuki.core.record import parse_players
+from usotsuki.core.record import Fault, parse_players
 from usotsuki.odds import call_probability
 
 
 class NotAnalysable(ValueError):
-    """The record cannot be reviewed: the message says why."""
+    """The record cannot be reviewed: the message says why; ``fault``, where the record
+    stops replaying (as ``usotsuki replay`` locates it), when that is the reason."""
+
+    def __init__(self, message: str, fault: Fault | None = None) -> None:
+        super().__init__(message)
+        self.fault = fault
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +71,7 @@ def walk(record: Any) -> Walk:
     """
     outcome = bluff.replay(record)
     if outcome.fault is not None:
-        raise NotAnalysable(outcome.fault.message)
+        raise NotAnalysable(outcome.fault.message, outcome.fault)
     assert outcome.state is not None
     players, names = parse_players(record["players"])
     rules = bluff.read_rules(record)
@@ -117,7 +130,7 @@ def judge(point: Point, search: Search[bluff.BluffView, bluff.Action],
         "p_belief": rounded(belief), "p_action": rounded(p_action),
         "p_belief_action": rounded(evaluation.belief_action), "true": point.true,
         "won": point.won, "options": [], "best": None, "value": None, "error": None,
-        "lost": None, "lost_error": None, "mark": None, "losers": None,
+        "lost": None, "lost_error": None, "accuracy": None, "mark": None, "losers": None,
         "p_win": None if point.won is None or belief is None else rounded(1 - belief),
         "luck": None,
     }
@@ -132,15 +145,17 @@ def judge(point: Point, search: Search[bluff.BluffView, bluff.Action],
 
 def fill(out: dict[str, Any], game: str, options: list[tuple[str, Estimate]], taken: str,
          losers: tuple[float, ...] | None) -> dict[str, Any]:
-    """Options best first, the best move, the value lost by the move made, its mark."""
-    ranked = sorted(options, key=lambda o: o[1].value)
+    """Options best first, the best move, the value lost by the move made, its accuracy
+    and its mark."""
+    ranked = sorted(options, key=lambda o: -o[1].value)
     best_text, best = ranked[0]
     mine = next(e for a, e in options if a == taken)
-    lost = max(0.0, mine.value - best.value)
+    lost = max(0.0, best.value - mine.value)
     error = difference_error(mine, best) if best_text != taken else 0.0
     out.update(options=[estimate_json(a, e) for a, e in ranked], best=best_text,
                value=round(mine.value, 4), error=round(mine.error, 4), lost=round(lost, 4),
-               lost_error=round(error, 4), mark=mark(game, lost, error),
+               lost_error=round(error, 4), accuracy=round(move_accuracy(lost), 1),
+               mark=mark(game, lost, error),
                losers=_rounded_list(losers))
     return out
 
@@ -151,32 +166,6 @@ def _rounded_list(values: tuple[float, ...] | None) -> list[float] | None:
 
 def default_search(depth: int | None) -> ExpertBluffSearch:
     return ExpertBluffSearch() if depth is None else ExpertBluffSearch(playouts=depth)
-
-
-def lives_win(lives: tuple[int, ...]) -> tuple[float, ...]:
-    """Each seat's chance to win the game from the lives left (0: out), if every round's
-    loser were any seat still in, equally likely (B2, B11, B12): the chart's baseline."""
-    order = sorted(range(len(lives)), key=lambda i: lives[i])
-    ranked = _sorted_win(tuple(lives[i] for i in order))
-    out = [0.0] * len(lives)
-    for position, seat in enumerate(order):
-        out[seat] = ranked[position]
-    return tuple(out)
-
-
-@lru_cache(maxsize=8192)
-def _sorted_win(lives: tuple[int, ...]) -> tuple[float, ...]:
-    """:func:`lives_win` for lives in ascending order (seats with equal lives have equal
-    chances, so a few thousand such tuples cover every table)."""
-    alive = [s for s, n in enumerate(lives) if n]
-    if len(alive) == 1:
-        return tuple(1.0 if n else 0.0 for n in lives)
-    total = [0.0] * len(lives)
-    for s in alive:
-        after = tuple(n - 1 if i == s else n for i, n in enumerate(lives))
-        for i, w in enumerate(lives_win(after)):
-            total[i] += w / len(alive)
-    return tuple(total)
 
 
 def win_series(w: Walk, decisions: list[dict[str, Any]]) -> list[list[float]]:

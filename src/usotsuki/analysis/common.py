@@ -1,23 +1,26 @@
-"""What both games' reviews share: estimates with error bars, marks, luck, summaries.
+"""What both games' reviews share: estimates with error bars, marks, accuracy, luck.
 
-Marks. A decision's **value lost** is its estimated value minus the best candidate's
-(Bluff: the probability of losing the round; Liar Game: the expected finishing place,
-1 for first; both: lower is better). The thresholds below turn it into a mark:
+One scale. Every value is the acting seat's **chance to win the game**
+(:mod:`usotsuki.analysis.win_chance`), higher is better; a move's **value lost** is the
+best candidate's value minus its own.
 
-- Bluff, in probability of losing the round. With 5 players a round costs each one a
-  life a fifth of the time on average; an **inaccuracy** (0.05) gives away a quarter of
-  that fair share, a **mistake** (0.12) more than half, a **blunder** (0.25) more than a
-  whole fair share: that round's life is as good as handed over.
-- Liar Game, in places (1 is first). With 4 players a seat's fair mean place is 2.5 and
-  one place is the whole gap between two neighbours in the standings: an
-  **inaccuracy** (0.15) costs a seventh of a place, a **mistake** (0.35) a third, a
-  **blunder** (0.7) most of a place, e.g. a doubt that draws a big field when the play
-  was likely truthful, or accepting (L10) a last play that was likely a lie.
+Marks. A loss smaller than its own error bar (two standard errors of the difference) is
+never marked: the search could not tell the two moves apart. Beyond it, the thresholds
+below turn the loss into an **inaccuracy**, a **mistake** or a **blunder**. They are set
+on the shipped expert's self-play (``benchmarks/review_calibration.py`` measures and
+prints the rates): the expert itself averages at most one mistake and well under one
+blunder a game, so a mark says the move was worse than the expert's own play is.
 
-A loss smaller than its own error bar (two standard errors of the difference) is never
-marked: the search could not tell the two moves apart. **Lucky/unlucky**: a challenge or
-doubt whose outcome had a chance below :data:`LUCK_ODDS` from the player's own view
-(3 to 1 against or worse).
+Accuracy, as lichess shows it: a percentage, higher is better. A move's accuracy is
+``103.1668 * exp(-0.04354 * L) - 3.1669`` (clamped to 0..100), ``L`` its value lost in
+percentage points of the chance to win (lichess's formula, fitted there on win-percentage
+drops: 0 points lost is 100%, 5 points about 80%, 20 points about 40%). A player's
+accuracy over a game is the mean of the arithmetic and harmonic means of its moves'
+(lichess weights the arithmetic mean by the game's volatility as well; the harmonic mean
+is what makes a few bad moves cost more than many good ones earn).
+
+**Lucky/unlucky**: a challenge or doubt whose outcome had a chance below
+:data:`LUCK_ODDS` from the player's own view (3 to 1 against or worse).
 """
 
 from __future__ import annotations
@@ -28,10 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MARKS = ("good", "inaccuracy", "mistake", "blunder")
-THRESHOLDS = {"bluff": (0.05, 0.12, 0.25), "liar": (0.15, 0.35, 0.7)}
-"""Value lost from which a move is an inaccuracy, a mistake, a blunder (see above)."""
-UNITS = {"bluff": "probability of losing the round",
-         "liar": "expected finishing place (1 is first)"}
+THRESHOLDS = {"bluff": (0.03, 0.08, 0.20), "liar": (0.03, 0.08, 0.20)}
+"""Chance to win lost from which a move is an inaccuracy, a mistake, a blunder (above)."""
+UNITS = {"bluff": "chance to win the game", "liar": "chance to win the game"}
 LUCK_ODDS = 0.25
 Z = 2.0  # error bars are two standard errors (about 95%)
 
@@ -79,6 +81,20 @@ def mark(game: str, lost: float, error: float) -> str:
     return MARKS[grade]
 
 
+def move_accuracy(lost: float) -> float:
+    """A move's accuracy in percent from its value lost (module docstring)."""
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * 100.0 * lost) - 3.1669))
+
+
+def game_accuracy(accuracies: Sequence[float]) -> float | None:
+    """A player's accuracy over its judged moves (module docstring); None without any."""
+    if not accuracies:
+        return None
+    mean = sum(accuracies) / len(accuracies)
+    harmonic = len(accuracies) / sum(1.0 / max(a, 1.0) for a in accuracies)
+    return (mean + harmonic) / 2.0
+
+
 def luck(p_win: float, won: bool) -> str | None:
     """``lucky`` for a win that had less than :data:`LUCK_ODDS`, ``unlucky`` for a loss
     that had more than ``1 - LUCK_ODDS`` to win; else None."""
@@ -91,12 +107,12 @@ def luck(p_win: float, won: bool) -> str | None:
 
 @dataclass
 class Tally:
-    """One player's running summary (see :func:`summary_json`)."""
+    """One player's running summary (docs/analysis.md, ``summary``)."""
 
     seat: int
     name: str
     judged: int = 0
-    lost: float = 0.0
+    accuracies: list[float] = field(default_factory=list)
     marks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MARKS, 0))
     claims: int = 0  # Bluff calls, Liar Game plays
     bluffs: int = 0  # of those, false (all hands known afterwards)
@@ -109,7 +125,7 @@ class Tally:
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "name": self.name, "judged": self.judged,
-            "accuracy": round(self.lost / self.judged, 4) if self.judged else None,
+            "accuracy": rounded(game_accuracy(self.accuracies), 1),
             "marks": dict(self.marks),
             "claims": self.claims, "bluffs": self.bluffs,
             "bluff_rate": round(self.bluffs / self.claims, 4) if self.claims else None,

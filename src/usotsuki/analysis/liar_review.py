@@ -60,7 +60,7 @@ def walk(record: Any) -> Walk:
     """
     outcome = liar.replay(record)
     if outcome.fault is not None:
-        raise NotAnalysable(outcome.fault.message)
+        raise NotAnalysable(outcome.fault.message, outcome.fault)
     rules = liar.read_rules(record)
     players, names = parse_players(record["players"])
     games = record["games"]
@@ -111,7 +111,7 @@ def judge(point: Point, search: Search[liar.LiarView, liar.Action],
         "p_belief": rounded(p_belief), "p_action": None, "p_belief_action": None,
         "true": point.true, "won": point.won,
         "options": [], "best": None, "value": None, "error": None, "lost": None,
-        "lost_error": None, "mark": None, "losers": None,
+        "lost_error": None, "accuracy": None, "mark": None, "losers": None,
         "p_win": None if point.won is None or p_belief is None else rounded(1 - p_belief),
         "luck": None,
     }

@@ -14,12 +14,13 @@ their separate bars say:
 - Bluff (:class:`ExpertBluffSearch`, :mod:`usotsuki.bots.bluff.search`): the shipped
   expert's belief and its candidate raises (the move made added); a challenge loses when
   the current call is true (B9), as the expert judges it; each raise is played out to the
-  end of the round by the expert's playout (:mod:`usotsuki.bots.bluff.playouts`). Value:
-  the probability of losing the round.
+  end of the round by the expert's playout (:mod:`usotsuki.bots.bluff.playouts`).
 - Liar Game (:class:`ExpertLiarSearch`, :mod:`usotsuki.bots.liar.search`): the expert's
-  determinizations, candidates and default policy, up to its horizon. Value: the seat's
-  expected finishing place (:func:`place`): its place in the standings when the playout
-  ends the game (L11), else its rank by hand size at the horizon.
+  determinizations, candidates and default policy, up to its horizon, scored as the
+  expert scores a playout (:func:`usotsuki.bots.liar.search.score`).
+
+Value, in both: the acting seat's chance to win the game, higher is better
+(:mod:`usotsuki.analysis.win_chance`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import numpy as np
 
 from usotsuki import bluff, liar
 from usotsuki.analysis.common import Estimate, Z, mean_estimate
+from usotsuki.analysis.win_chance import after_round, bluff_lives
 from usotsuki.bluff.actions import ALL_CALLS, CHALLENGE, Call
 from usotsuki.bots.bluff.levels import ExpertBluffBot
 from usotsuki.bots.bluff.playouts import playouts
@@ -42,6 +44,7 @@ from usotsuki.bots.liar.search import (
     candidates,
     determinize,
     rollout_action,
+    score,
 )
 from usotsuki.liar.actions import ACCEPT, Play
 from usotsuki.liar.state import push as liar_push
@@ -52,8 +55,9 @@ A = TypeVar("A")
 
 @dataclass(frozen=True, slots=True)
 class Evaluation(Generic[A]):
-    """The candidates and their values (lower is better). ``losers``: Bluff only, the
-    chance that each seat loses the round after the move made (for the win chart);
+    """The candidates and their values (the chance to win the game: higher is better).
+    ``losers``: Bluff only, the chance that each seat loses the round after the move made
+    (for the win chart);
     ``belief_current``, ``belief_action``: Bluff only, the search's beliefs that the
     current call and the call made are true (its particles read the calls as evidence)."""
 
@@ -86,31 +90,48 @@ class ExpertBluffSearch:
             raises.append(taken.index)
         options: list[tuple[bluff.Action, Estimate]] = []
         loser_of: dict[bluff.Action, list[float]] = {}
+        worth = np.array(after_round(bluff_lives(v), v.seat))  # per round loser
+        spread = float(np.ptp(worth[np.array(v.hand_sizes) > 0])) \
+            if v.seats_in_play > 1 else 0.0
         if p_current is not None:
             # B9: a challenge loses exactly when the call is true: the expert's judgement
             # of it, its error from the particles' effective number.
             p = p_current
             n = belief.particles.effective_size
-            options.append((CHALLENGE, Estimate(p, Z * math.sqrt(max(p * (1 - p), 1 / n) / n))))
+            caller = v.calls[-1][0]
+            value = p * worth[v.seat] + (1 - p) * worth[caller]
+            error = Z * math.sqrt(max(p * (1 - p), 1 / n) / n) * abs(
+                worth[caller] - worth[v.seat])
+            options.append((CHALLENGE, Estimate(float(value), float(error))))
             losers = [0.0] * v.players
             losers[v.seat] += p
-            losers[v.calls[-1][0]] += 1 - p
+            losers[caller] += 1 - p
             loser_of[CHALLENGE] = losers
         if raises:
             gen = np.random.default_rng(rng.getrandbits(64))
             weights = belief.particles.weights
             worlds = gen.choice(weights.shape[0], size=self.playouts, p=weights)
-            seats = playouts(v, belief.particles.owner[worlds], belief.truth[worlds], raises,
-                             self.bot.playout_rule(v), gen)
+            seats = playouts(v, belief.particles.owner[worlds], belief.particles.truth(worlds),
+                             raises, self.bot.playout_rule(v), gen)
             for j, index in enumerate(raises):
                 call = ALL_CALLS[index]
-                lost = (seats[j] == v.seat).astype(np.float64).tolist()
-                options.append((call, mean_estimate(lost, bounded=True)))
+                options.append((call, win_estimate(worth[seats[j]], seats[j] == v.seat,
+                                                   spread)))
                 counts = np.bincount(seats[j], minlength=v.players)
                 loser_of[call] = [float(c) / self.playouts for c in counts]
         key = taken if not isinstance(taken, Call) else ALL_CALLS[taken.index]
         return Evaluation(tuple(options), tuple(loser_of[key]), p_current,
                           float(probs[taken.index]) if isinstance(taken, Call) else None)
+
+
+def win_estimate(values: np.ndarray, lost: np.ndarray, spread: float) -> Estimate:
+    """The mean chance to win over a raise's playouts, paired by world; its bar at least
+    the Agresti-Coull bar of its round-loss rate times ``spread`` (the widest gap in the
+    chance to win between two possible losers), so that a raise every playout agreed on
+    keeps a bar."""
+    plain = mean_estimate(values.tolist())
+    floor = mean_estimate(lost.astype(np.float64).tolist(), bounded=True).error * spread
+    return Estimate(plain.value, max(plain.error, floor), plain.samples)
 
 
 def same_move(a: liar.Action, b: liar.Action) -> bool:
@@ -155,22 +176,6 @@ class ExpertLiarSearch:
                     if s.to_move is None:
                         break
                     s = liar_push(s, rollout_action(s, playout, settings.low_lead))
-                outcomes[j].append(place(s, me))
+                outcomes[j].append(score(s, me))
         return Evaluation(tuple((m, mean_estimate(o)) for m, o in zip(moves, outcomes,
                                                                         strict=True)))
-
-
-def place(s: liar.LiarState, me: int) -> float:
-    """``me``'s finishing place (1 is first): from the standings once the game is over
-    (L11; a shared place counts as its first position); else, at the search's horizon,
-    1 plus the seats holding fewer cards, plus half the seats holding as many."""
-    if s.standings is not None:
-        at = 1
-        for seats in s.standings:
-            if me in seats:
-                return float(at)
-            at += len(seats)
-    mine = len(s.hands[me])
-    fewer = sum(len(h) < mine for i, h in enumerate(s.hands) if i != me)
-    ties = sum(len(h) == mine for i, h in enumerate(s.hands) if i != me)
-    return 1.0 + fewer + 0.5 * ties

@@ -25,6 +25,15 @@ LABELS: dict[str, dict[str, str]] = {
 }
 """The two probabilities' labels in both languages (the browser's messages say the same)."""
 
+WHY: dict[str, dict[str, str]] = {
+    "calibrated": {"en": "reads the claims so far as players make them: trust this one",
+                   "ja": "これまでの宣言を実際の打ち方どおりに読んだ値：こちらを信頼"},
+    "odds": {"en": "takes unseen cards as random, the claim as telling nothing",
+             "ja": "見えないカードは無作為、宣言は手札と無関係と仮定した値"},
+}
+"""What each probability assumes, one plain sentence per language (the browser's
+``hint.calibratedWhy`` and ``hint.oddsWhy`` say the same)."""
+
 
 @dataclass(frozen=True, slots=True)
 class TruthHint:
@@ -43,4 +52,12 @@ class TruthHint:
             p = getattr(self, key)
             if p is not None:
                 out.append(f"{p:.2f} {LABELS[key]['en']} ({LABELS[key]['ja']})")
+        return out
+
+    def explained(self) -> list[str]:
+        """:meth:`lines`, each followed by what that probability assumes (:data:`WHY`)."""
+        out = []
+        keys = [k for k in ("calibrated", "odds") if getattr(self, k) is not None]
+        for key, line in zip(keys, self.lines(), strict=True):
+            out += [line, f"  ({WHY[key]['en']})"]
         return out

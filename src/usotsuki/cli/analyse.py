@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from usotsuki.analysis import NotAnalysable, analyse
-from usotsuki.cli.account import record_names
+from usotsuki.cli.account import Seats, error_line, record_names
 from usotsuki.cli.records import PathError, check_writable, write_text_atomic
 from usotsuki.cli.stderr import error_console, print_error
 from usotsuki.cli.tournament import check_plot_path
@@ -35,11 +35,12 @@ SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
                 depth: int | None, seed: str, as_seat: str | None = None,
-                console: Console | None = None, errors: Console | None = None) -> int:
+                mine: bool = False, console: Console | None = None,
+                errors: Console | None = None) -> int:
     """Review one record; return the exit status (0 done, 1 a bad file or option).
     ``as_seat`` (``--as``: a seat number or a name) is "You" in what is printed and
     drawn; without it, the person of a ``usotsuki play`` record. The JSON keeps the
-    record's names."""
+    record's names. ``mine`` (``--mine``): only that player's marked moves are listed."""
     console = console or Console(highlight=False)
     errors = errors or error_console()
     try:
@@ -59,6 +60,9 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
         names = record_names(record) or [f"#{s}" for s in range(
             players if isinstance(players, int) and players < 100 else 0)]
         you = you_seat(names, as_seat)
+        if mine and you is None:
+            raise ValueError("--mine needs to know who you are: name yourself with --as "
+                             "NAME|SEAT")
     except (PathError, RecordError, ValueError) as exc:
         print_error(errors, escape_lone_surrogates(str(exc)))
         return 1
@@ -75,13 +79,20 @@ def run_analyse(*, file: Path, json_path: Path | None, plot_path: Path | None,
             result = printable(analyse(record, seed=seed_value, depth=depth,
                                        progress=advance))
     except NotAnalysable as exc:
-        print_error(errors, f"{file}: not reviewable: {escape_lone_surrogates(str(exc))}")
+        if exc.fault is None:
+            print_error(errors, f"{file}: not reviewable: {escape_lone_surrogates(str(exc))}")
+        else:  # located as ``usotsuki replay`` locates it
+            kind = record.get("game") if isinstance(record, dict) else None
+            errors.print(escape_lone_surrogates(error_line(
+                exc.fault.to_json(), kind if isinstance(kind, str) else None,
+                Seats(names, you))))
+            errors.print(f"{escape(str(file))}: not reviewable (it does not replay)")
         return 1
     except KeyboardInterrupt:
         errors.print("[yellow]Interrupted; no review.[/yellow]")
         return 130
     shown = {**result, "names": as_read_by(result["names"], you)}
-    print_review(console, shown)
+    print_review(console, shown, only=you if mine else None)
     status = 0
     for path, write, what, of in ((json_path, _write_json, "JSON", result),
                                   (plot_path, plot, "chart", shown)):
@@ -104,14 +115,15 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{x:.0%}"
 
 
-def _value(game: str, x: float | None) -> str:
-    if x is None:
-        return "-"
-    return f"{x:.0%}" if game == "bluff" else f"{x:.2f}"
+def _points(x: float) -> str:
+    """A chance to win in percentage points, as a whole number ("<1" for a sliver)."""
+    return "<1" if 0 < x < 0.005 else f"{x * 100:.0f}"
 
 
-def print_review(console: Console, a: dict[str, Any]) -> None:
-    """The players' summaries, then every marked (or lucky/unlucky) move."""
+def print_review(console: Console, a: dict[str, Any], only: int | None = None) -> None:
+    """The players' summaries, then every marked (or lucky/unlucky) move (``only``: of
+    that seat alone); both fit 80 columns: no column dropped, long names and moves
+    wrapped rather than cut."""
     game = a["game"]
     names = a["names"]
     state = "finished" if a["finished"] else "unfinished"
@@ -119,29 +131,33 @@ def print_review(console: Console, a: dict[str, Any]) -> None:
              f"{state}; depth {a['depth']}, seed {a['seed']}")
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     claims, tests = ("calls", "chall.") if game == "bluff" else ("plays", "doubts")
-    for column in ("player", "moves", "acc.", "?!", "?", "??", f"bluffs/{claims}",
-                   f"{tests} won", "luck"):
-        table.add_column(column, justify="left" if column == "player" else "right",
-                         no_wrap=True)
+    table.add_column("player", overflow="fold", max_width=16)
+    for column in ("moves", "acc.", "?!", "?", "??", f"bluffs/{claims}", f"{tests} won",
+                   "luck"):
+        table.add_column(column, justify="right", no_wrap=True)
     for s in a["summary"]:
         m = s["marks"]
-        table.add_row(escape(names[s["seat"]]), str(s["judged"]), _value(game, s["accuracy"]),
+        accuracy = "-" if s["accuracy"] is None else f"{s['accuracy']:.0f}%"
+        table.add_row(escape(names[s["seat"]]), str(s["judged"]), accuracy,
                       str(m["inaccuracy"]), str(m["mistake"]), str(m["blunder"]),
-                      f"{s['bluffs']}/{s['claims']} {_pct(s['bluff_rate'])}",
-                      f"{s['tests_won']}/{s['tests']} {_pct(s['test_success'])}",
-                      f"{s['luck']:+.2f}")
+                      f"{s['bluffs']}/{s['claims']}", f"{s['tests_won']}/{s['tests']}",
+                      f"{s['luck']:+.1f}")
     console.print(table)
-    console.print(f"acc.: mean value lost per judged move ({a['unit']}; lower is better); "
-                  "?! inaccuracy, ? mistake, ?? blunder; luck: challenges/doubts won minus "
-                  "their odds.")
-    marked = [d for d in a["decisions"] if d["mark"] in MARK_STYLE or d["luck"]]
+    console.print("acc.: accuracy, 100% for moves as good as the expert's best (higher is "
+                  "better; docs/analysis.md); ?! inaccuracy, ? mistake, ?? blunder; luck: "
+                  "challenges/doubts won minus their odds.")
+    marked = [d for d in a["decisions"] if (d["mark"] in MARK_STYLE or d["luck"])
+              and (only is None or d["seat"] == only)]
     if not marked:
         return
-    moves = Table(title="Marked moves", box=box.SIMPLE_HEAD, pad_edge=False)
+    moves = Table(title="Marked moves" if only is None else "Your marked moves",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
     word = game_entry(game).deal_unit[0]  # r(ound), g(ame)
-    for column in ("step", word, "player", "move", "odds", "value", "best", "lost", "mark"):
-        moves.add_column(column, no_wrap=True, justify="right" if column in (
-            "step", word, "odds", "value", "lost") else "left")
+    for column in ("step", word, "player", "move", "odds", "win", "best", "lost", "mark"):
+        numeric = column in ("step", word, "odds", "win", "lost")
+        moves.add_column(column, justify="right" if numeric else "left",
+                         no_wrap=numeric, overflow="fold",
+                         max_width=12 if column == "player" else None)
     for d in marked:
         odds = d["p_action"] if d["p_action"] is not None else d["p_current"]
         label = SYMBOL.get(d["mark"] or "", "")
@@ -149,13 +165,16 @@ def print_review(console: Console, a: dict[str, Any]) -> None:
             label = f"{label} {d['luck']}".strip()
         style = MARK_STYLE.get(d["mark"] or "", "cyan")
         value = "-" if d["value"] is None else \
-            f"{_value(game, d['value'])}±{_value(game, d['error'])}"
+            f"{d['value'] * 100:.0f}±{_points(d['error'])}"
         moves.add_row(str(d["frame"]), str(d["round"] + 1), escape(names[d["seat"]]),
                       escape(d["action"]), _pct(odds), value, escape(d["best"] or "-"),
-                      _value(game, d["lost"]), f"[{style}]{label}[/{style}]")
+                      "-" if d["lost"] is None else _points(d["lost"]),
+                      f"[{style}]{label}[/{style}]")
     console.print(moves)
     console.print("odds: exact probability, from the player's view, that the call made (or "
-                  "the claim judged) is true; value ± its error bar (two standard errors).")
+                  "the claim judged) is true; win: the player's chance to win the game after "
+                  "the move, in percent, ± its error bar (two standard errors); lost: "
+                  "percentage points of it lost against the best move.")
 
 
 def move_axis(a: dict[str, Any]) -> tuple[list[int], list[tuple[int, int]]]:

@@ -21,7 +21,7 @@ from usotsuki.bluff.rules import BluffRules
 from usotsuki.bluff.state import RoundResult, call_cards
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.base import AnyBot
-from usotsuki.bots.bluff.hints import ADVISER, BluffHint, bluff_hint
+from usotsuki.bots.bluff.hints import ADVISER, BluffHint, bluff_hint, suggestion_reason
 from usotsuki.cards import RANKS, Card
 from usotsuki.chance import game_rng
 from usotsuki.cli.loop import BAD_OPTIONS, Session, check_common, make_bots, make_player, play
@@ -230,9 +230,10 @@ class BluffScreen:
         truth = hint.truth()
         if current is not None and truth is not None:
             lines.append(f"[cyan]hint:[/cyan] the chance that {current} is true:")
-            lines += [f"[cyan]hint:[/cyan]   {line}" for line in truth.lines()]
+            lines += [f"[cyan]hint:[/cyan]   {line}" for line in truth.explained()]
         lines.append(f"[cyan]hint:[/cyan] the {ADVISER} bot suggests "
                      f"[bold]{session.format_action(suggestion)}[/bold]")
+        lines.append(f"[cyan]hint:[/cyan]   ({suggestion_reason(self.view(session), suggestion)})")
         return lines
 
     def command(self, word: str, session: Session) -> bool:

@@ -21,7 +21,8 @@ from rich.padding import Padding
 from rich.text import Text
 
 from usotsuki import liar
-from usotsuki.bots.base import AnyBot, make_bot
+from usotsuki.bots.base import AnyBot
+from usotsuki.bots.liar.hints import ADVISER  # the bot behind hint, auto and --hints
 from usotsuki.chance import game_rng
 from usotsuki.cli import liar_render as render
 from usotsuki.cli.loop import BAD_OPTIONS, Session, check_common, make_bots, make_player, play
@@ -50,9 +51,6 @@ def play_example(v: liar.LiarView, legal: liar.LegalSummary | None) -> str:
             if len(honest) >= count:
                 return f"play {render.cards_text(honest[:count])} as {render.rate(r)}"
     return f"play {render.cards_text(hand[:counts[0]])} as {render.rate(rates[0])}"
-
-
-ADVISER = "expert"  # the one bot behind hint, auto and --hints
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,7 +128,7 @@ class LiarScreen:
     """The Liar Game for one seat: it reads only that seat's view and events."""
 
     adviser = ADVISER
-    words: Sequence[str] = ("play", "pass", "doubt", "accept", "give")
+    words: Sequence[str] = ("play", "pass", "doubt", "accept", "give", "odds")
 
     def __init__(self, console: Console, names: Sequence[str], seat: int, games: int) -> None:
         self.console, self.seat, self.games = console, seat, games
@@ -152,7 +150,8 @@ class LiarScreen:
                  f"rate (that is the lie). {RATES_HELP}"),
                 ("[bold]pass[/bold]", "draw the top card of the stock (L6)"),
                 ("[bold]doubt[/bold]", "turn the current play face up (L9): if it is a lie "
-                 "its player draws the whole field, if it is truthful you do")]
+                 "its player draws the whole field, if it is truthful you do"),
+                ("[bold]odds[/bold]", "how likely the current play is truthful, two ways")]
         if rules.final_doubt:
             rows.append(("[bold]accept[/bold]", "let a play that emptied a hand stand: its "
                          "player wins (L10)"))
@@ -169,7 +168,7 @@ class LiarScreen:
         if not done:
             return [word for word, ok in (("play", legal.play), ("pass", legal.pass_),
                                           ("doubt", legal.doubt), ("accept", legal.accept),
-                                          ("give", legal.give)) if ok]
+                                          ("give", legal.give), ("odds", legal.doubt)) if ok]
         typed = {w.upper() for w in done[1:]}
         cards = [c for c in hand if c not in typed]
         if done[0] == "give" and legal.give:
@@ -245,17 +244,31 @@ class LiarScreen:
                 f"[dim](you may {self.may(session)}; 'help' for examples)[/dim]")
 
     def suggest(self, session: Session) -> Any:
-        # seeded from the view, so asking never changes the bots' draws
-        v = session.view(self.seat)
-        return make_bot("liar", ADVISER).act(v, session.legal(),
-                                             random.Random(liar.info_key(v)))
+        from usotsuki.bots.liar.hints import suggest
+
+        return suggest(session.view(self.seat), session.legal())
 
     def hint_lines(self, session: Session, suggestion: Any) -> list[str]:
-        return hint_lines(session.view(self.seat), session.format_action(suggestion),
-                          self.names)
+        from usotsuki.bots.liar.hints import suggestion_reason
+
+        v = session.view(self.seat)
+        return hint_lines(v, session.format_action(suggestion), self.names,
+                          suggestion_reason(v, suggestion))
 
     def command(self, word: str, session: Session) -> bool:
-        return False
+        """``odds``: how likely the current play is truthful, both ways, each saying what
+        it assumes (the hint's numbers, without the suggestion)."""
+        from usotsuki.bots.liar.hints import liar_truth_hint
+
+        if word != "odds":
+            return False
+        hint = liar_truth_hint(session.view(self.seat))
+        if hint is None:
+            self.console.print("No play of another player to judge.")
+        else:
+            self.print_lines(["The chance that the current play is truthful:",
+                              *(escape(line) for line in hint.explained())])
+        return True
 
     def show_step(self, before: Session, after: Session, seat: int, action: Any,
                   events: Sequence[Event]) -> None:
@@ -297,13 +310,14 @@ def match_winner_line(winners: Sequence[int | None], names: render.Names) -> str
             f"({games} each)")
 
 
-def hint_lines(v: liar.LiarView, suggestion: str, names: render.Names) -> list[str]:
+def hint_lines(v: liar.LiarView, suggestion: str, names: render.Names,
+               reason: str = "") -> list[str]:
     """``hint`` and ``--hints``: how likely the current play is truthful, two ways, each
     labelled in English and Japanese (:mod:`usotsuki.bots.liar.hints`: given how people
     play, calibrated on self-play; from the cards alone, the exact odds), and the
-    adviser's suggestion, the move ``auto`` would make. The adviser's generator is seeded
-    from the view, so hints never change the bots' draws: the same seed plays the same
-    game with or without hints."""
+    adviser's suggestion, the move ``auto`` would make, with its ``reason``. The
+    adviser's generator is seeded from the view, so hints never change the bots' draws:
+    the same seed plays the same game with or without hints."""
     from usotsuki.bots.liar.hints import liar_truth_hint
 
     lines = []
@@ -313,7 +327,9 @@ def hint_lines(v: liar.LiarView, suggestion: str, names: render.Names) -> list[s
         claim = f"{plural(current.count, 'card')} as {liar.RATE_NAMES[current.rate]}"
         lines.append(f"[cyan]hint:[/cyan] the chance that {names[current.seat]}'s {claim} "
                      "is true:")
-        lines += [f"[cyan]hint:[/cyan]   {escape(line)}" for line in hint.lines()]
+        lines += [f"[cyan]hint:[/cyan]   {escape(line)}" for line in hint.explained()]
     lines.append(f"[cyan]hint:[/cyan] the {ADVISER} bot suggests "
                  f"[bold]{escape(suggestion)}[/bold]")
+    if reason:
+        lines.append(f"[cyan]hint:[/cyan]   ({escape(reason)})")
     return lines

@@ -453,12 +453,14 @@ def analyse(
         "--as", metavar="NAME|SEAT", help="Show this player (a seat number from 0, or a "
         "name) as \"You\". Default: the person of a 'usotsuki play' record.",
         show_default=False)] = None,
+    mine: Annotated[bool, typer.Option(
+        "--mine", help="List only your marked moves (the player shown as \"You\").")] = False,
 ) -> None:
     """Review a game: every call, play and doubt judged by the expert's search."""
     from usotsuki.cli.analyse import run_analyse
 
     raise typer.Exit(run_analyse(file=file, json_path=json_file, plot_path=plot, depth=depth,
-                                 seed=seed, as_seat=as_seat))
+                                 seed=seed, as_seat=as_seat, mine=mine))
 
 
 if __name__ == "__main__":

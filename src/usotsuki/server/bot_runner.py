@@ -56,7 +56,9 @@ def decide(game: str, name: str, view: Any, legal: Any, seed: int | str) -> str:
 
 
 def _warm() -> None:
+    import usotsuki.bots.bluff.hints
     import usotsuki.bots.bluff.levels
+    import usotsuki.bots.liar.calibrated
     import usotsuki.bots.liar.search  # noqa: F401
 
 
@@ -103,8 +105,13 @@ class BotRunner:
     async def decide(self, game: str, name: str, view: Any, legal: Any,
                      seed: int | str) -> str:
         """The action text the bot chose; raises :class:`BotFault`."""
-        future = self._ready_pool().schedule(decide, args=(game, name, view, legal, seed))
-        answer: asyncio.Future[str] = asyncio.wrap_future(future)
+        return str(await self.run(decide, game, name, view, legal, seed))
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker (a module-level function, so that the spawned worker
+        can import it), within the deadline; raises :class:`BotFault`."""
+        future = self._ready_pool().schedule(fn, args=args)
+        answer: asyncio.Future[Any] = asyncio.wrap_future(future)
         timer: asyncio.Future[None] = asyncio.ensure_future(self.clock.sleep(self.deadline))
         try:
             race: list[asyncio.Future[Any]] = [answer, timer]

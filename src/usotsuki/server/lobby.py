@@ -51,6 +51,8 @@ def _check_rated(config: dict[str, Any], bots: list[str | None]) -> None:
                       params={"needs": "turn_seconds"})
 
 
+ADVISER_DEADLINE = 15.0  # seconds for a suggestion (the worker's first imports included)
+
 class Lobby:
     def __init__(self, store: Store, settings: Settings, clock: Clock,
                  runner: BotRunner | None = None) -> None:
@@ -60,6 +62,10 @@ class Lobby:
         self.runner = runner if runner is not None else BotRunner(
             clock, settings.bot_workers, settings.bot_deadline, settings.bot_nice,
             idle=settings.bot_idle)
+        # The suggested move (server.advice) in a process of its own, reniced but never
+        # idle-class: a person waits for it, and an idle worker starved past its deadline
+        # is replaced and starts cold again. Started on the first suggestion.
+        self.adviser = BotRunner(clock, 1, ADVISER_DEADLINE, settings.bot_nice, idle=False)
         self.by_id: dict[str, Table] = {}
         self.by_invite: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Task[Table]] = {}
@@ -80,6 +86,7 @@ class Lobby:
         self.listings.start()
         if self.settings.bot_warm:
             self.runner.warm()
+            self.adviser.warm()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -96,6 +103,7 @@ class Lobby:
         for table in self.by_id.values():
             table.stop()
         self.runner.close()
+        self.adviser.close()
 
     # finding tables
 

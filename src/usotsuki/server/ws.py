@@ -20,9 +20,10 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from usotsuki.core.json_guard import NotJson, TooDeep, escape_lone_surrogates, parse_json
 from usotsuki.server import moments
+from usotsuki.server.advice import suggest
 from usotsuki.server.health import unavailable
 from usotsuki.server.problems import refused_response
-from usotsuki.server.tables import Client, Lobby, Numbered, Refused, Table, token_hash
+from usotsuki.server.tables import BotRunner, Client, Lobby, Numbered, Refused, Table, token_hash
 from usotsuki.server.wire import Backlog
 
 router = APIRouter()
@@ -222,7 +223,7 @@ async def table_socket(websocket: WebSocket, table_id: str, token: str | None = 
         log.warning("table %s: a socket's chat history could not be read", table_id)
         # history (a later connection reads it); its lines still come as they are said
     try:
-        await _receive(websocket, table, client, limits, sender)
+        await _receive(websocket, table, client, limits, sender, lobby.adviser)
     finally:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -248,7 +249,7 @@ class Limits:
 
 
 async def _receive(websocket: WebSocket, table: Table, client: Client, limits: Limits,
-                   sender: asyncio.Task[None]) -> None:
+                   sender: asyncio.Task[None], adviser: BotRunner) -> None:
     while not sender.done():
         try:
             raw = await websocket.receive()
@@ -270,13 +271,13 @@ async def _receive(websocket: WebSocket, table: Table, client: Client, limits: L
             continue
         try:
             with table.store.health.as_unavailable():
-                await _handle(table, client, text, limits, time.perf_counter())
+                await _handle(table, client, text, limits, time.perf_counter(), adviser)
         except Refused as exc:  # the database away (a command's own refusals are answered
             client.send(_refusal(exc))  # by ``_handle``, with the command's id)
 
 
 async def _handle(table: Table, client: Client, text: str, limits: Limits,
-                  arrived: float) -> None:
+                  arrived: float, adviser: BotRunner) -> None:
     if client.seat is not None and not table.holds(client.seat, client.holder):
         table.audience.evict(client)  # its seat changed hands: this socket speaks for nobody now
         return
@@ -339,6 +340,15 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         async with table.lock:  # the state answered is the table's present one
             client.hints = on
             client.send(table.state_message(client.seat, client.hints))
+    elif kind == "suggest":
+        if not limits.resent.allow(STATE_COST):  # the adviser's CPU: charged as a sync's
+            client.send(_error("rate_limited", "too many suggestions asked: try again in "
+                               f"{limits.resent.wait(STATE_COST):.1f} s", ref))
+            return
+        try:  # (awaited here: one suggestion at a time per socket)
+            client.send({**await suggest(table, client, adviser), "id": ref})
+        except Refused as exc:
+            client.send(_refusal(exc, ref))
     elif kind == "contribute":
         await _contribute(table, client, message.get("value"), ref)
     elif kind == "hurry":
@@ -348,7 +358,8 @@ async def _handle(table: Table, client: Client, text: str, limits: Limits,
         await _moment(table, client, message, limits, ref)
     else:
         client.send(_error("unknown_type", f"unknown message type {kind!r} (known: act, "
-                           "contribute, sync, ping, hurry, hints, chat, react, mute)", ref))
+                           "contribute, sync, ping, hurry, hints, suggest, chat, react, "
+                           "mute)", ref))
 
 
 async def _moment(table: Table, client: Client, message: dict[str, Any], limits: Limits,

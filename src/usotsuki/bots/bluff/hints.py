@@ -11,6 +11,7 @@ from functools import cache
 from importlib import resources
 
 from usotsuki.bluff.actions import Action, Call
+from usotsuki.bluff.state import call_cards
 from usotsuki.bluff.view import BluffView, info_key
 from usotsuki.bots.bluff.belief import BeliefModel, sample
 from usotsuki.bots.bluff.calibration import calibrated_probability, calibration
@@ -19,6 +20,14 @@ from usotsuki.bots.hints import TruthHint
 from usotsuki.odds import call_probability
 
 ADVISER = "expert"
+
+
+def adviser() -> ExpertBluffBot:
+    """The bot behind ``hint`` and ``auto``: the shipped expert's search without the share
+    of decisions it hands to its mixed rule (that share keeps a reader from pinning the
+    expert's hand; a hint is advice, so it is always the searched choice: the move the
+    review, judging with the same search, finds best or near it)."""
+    return ExpertBluffBot(mix=0.0, many_mix=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +61,7 @@ def bluff_hint(v: BluffView, legal: Sequence[Action]) -> BluffHint:
         particles = sample(v, rng, BeliefModel(particles=1024))
         belief = float(particles.probabilities()[current.index])
         calibrated = calibrated_truth(v, current) if calibration_fitted() else None
-    return BluffHint(odds, belief, ExpertBluffBot().act(v, legal, rng), calibrated)
+    return BluffHint(odds, belief, adviser().act(v, legal, rng), calibrated)
 
 
 def calibrated_truth(v: BluffView, call: Call, particles: int = 256) -> float:
@@ -90,3 +99,40 @@ def bluff_truth_hint(v: BluffView, particles: int = 256) -> TruthHint | None:
     calibrated = calibrated_truth(v, current, particles) if calibration_fitted() else None
     return TruthHint(calibrated,
                      call_probability(current, hand, v.cards_in_play - len(hand), v.ranks))
+
+
+# The reasons' sentences, by key; the browser has them in each language
+# (static/js/messages/*: ``advice.<game>.<key>``), with the same arguments.
+REASONS = {
+    "challenge": "the expert reads {call} as {p:.0%} likely to be true; a challenge "
+                 "loses only if it is (B9)",
+    "own_cards_true": "your own cards make {call} true: a challenge of it loses (B9)",
+    "held": "you hold {held} of the cards {call} names; the expert reads it as {p:.0%} "
+            "likely to be true",
+}
+
+
+def suggestion_reason(v: BluffView, suggestion: Action) -> str:
+    """Why the adviser suggests ``suggestion``, in one sentence the player can check
+    (:func:`reason_of`)."""
+    key, args = reason_of(v, suggestion)
+    return REASONS[key].format(**args)
+
+
+def reason_of(v: BluffView, suggestion: Action) -> tuple[str, dict[str, str | int | float]]:
+    """The reason's key in :data:`REASONS` and its arguments: the expert's belief in the
+    call the suggestion is about (reading the round's calls as players make them: they
+    mostly call what they hold) and the player's own cards. Seeded from the view, like
+    :func:`bluff_hint`."""
+    bot = adviser()
+    belief = bot.believe(v, random.Random("reason:" + info_key(v)))
+    hand = v.hand or ()
+    if not isinstance(suggestion, Call):
+        p = belief.p_current if belief.p_current is not None else 0.0
+        return "challenge", {"call": str(v.current_call), "p": float(p)}
+    exact = call_probability(suggestion, hand, v.cards_in_play - len(hand), v.ranks)
+    if exact >= 1.0:
+        return "own_cards_true", {"call": str(suggestion)}
+    held = len(call_cards(suggestion, hand))
+    return "held", {"held": held, "call": str(suggestion),
+                    "p": float(belief.probs[suggestion.index])}

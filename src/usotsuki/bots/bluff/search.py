@@ -72,12 +72,12 @@ class SearchSettings:
 @dataclass(frozen=True, slots=True)
 class Belief:
     """What a searching seat decides on: its weighted particles (deals of the unseen
-    cards), each call's truth in each of them (B8), every call's believed probability
-    (:data:`usotsuki.bots.bluff.policy.NO_CALL` outside the deck, B13), and the chance
-    that the call in front of it is true (None without one), judged and read."""
+    cards; :meth:`Particles.truth` says each call's truth in those a search plays out,
+    B8), every call's believed probability (:data:`usotsuki.bots.bluff.policy.NO_CALL`
+    outside the deck, B13), and the chance that the call in front of it is true (None
+    without one), judged and read."""
 
     particles: Particles
-    truth: np.ndarray
     probs: np.ndarray
     p_current: float | None
 
@@ -105,8 +105,7 @@ class SearchBluffBot:
         hand = v.hand or ()
         exact = call_probabilities(hand, v.cards_in_play - len(hand), v.ranks)
         particles = sample(v, rng, self.cal.model(self.particles_for(v)))
-        every = particles.truth()  # (particles, 326), computed once: it is the costly part
-        raw = np.asarray(particles.weights @ every, dtype=np.float64)  # = probabilities()
+        raw = particles.probabilities()
         if self.settings.current_only:
             probs = deck_probs(np.where((exact <= 0.0) | (exact >= 1.0), exact, raw), v.ranks)
         else:
@@ -114,7 +113,7 @@ class SearchBluffBot:
         p_current = self.current_probability(v, raw, exact, probs)
         if p_current is not None and v.current_call is not None:
             p_current = self.read_caller(v, p_current, float(exact[v.current_call.index]))
-        return Belief(particles, every, probs, p_current)
+        return Belief(particles, probs, p_current)
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
         belief = self.believe(v, rng)
@@ -307,7 +306,7 @@ class SearchBluffBot:
         particles = belief.particles
         worlds = gen.choice(particles.weights.shape[0], size=size, p=particles.weights)
         owner = particles.owner[worlds]
-        truth = belief.truth[worlds]
+        truth = particles.truth(worlds)
         actions = list(raises)
         lost = playouts(v, owner, truth, raises, self.playout_rule(v), gen) == v.seat
         losses = [float(x) for x in lost.mean(axis=1)]

@@ -12,6 +12,7 @@ import { showFairMark } from "./fair-mark.js";
 const $ = (id) => document.getElementById(id);
 let data = null;
 let index = 0;
+let horizon = null; // the last step shown while a move is retried (review.js), else null
 let timer = null; // autoplay
 let you = null; // the reader's seat in this game ("You"), when the server or this browser knows it
 
@@ -60,16 +61,28 @@ function show(replay, source, auto = false, seat = null) {
   // A game on show: the file picker folds into one line (another file can still be opened).
   $("open-panel").classList.add("compact");
   $("jump").max = String(data.frames.length - 1);
-  attachReview({ data, go, source, auto, you });
+  horizon = null;
+  attachReview({ data, go, source, auto, you, hold });
   renderMoves();
   render();
 }
 
+function lastShown() { return horizon ?? data.frames.length - 1; }
+
 function go(i) {
   if (!data) return;
-  index = Math.max(0, Math.min(data.frames.length - 1, i));
-  if (index === data.frames.length - 1) stop();
+  index = Math.max(0, Math.min(lastShown(), i));
+  if (index === lastShown()) stop();
   render();
+}
+
+// Retrying a move (review.js): no step after ``i`` is shown (board, move list, controls)
+// until the player has chosen; null shows them all again.
+function hold(i) {
+  horizon = i;
+  $("jump").max = String(lastShown());
+  renderMoves();
+  go(index);
 }
 
 function stop() {
@@ -101,7 +114,8 @@ function label(frame) {
 // The move list beside the board: one button per step, the current one marked.
 function renderMoves() {
   const list = $("moves");
-  rerender(list, data.frames.map((frame, i) => el("li", { class: frame.kind },
+  rerender(list, data.frames.map((frame, i) => el("li", { class: frame.kind,
+    hidden: horizon !== null && i > horizon },
     el("button", { type: "button", class: `move${i === index ? " current" : ""}`, id: `move-${i}`,
       "aria-current": i === index ? "step" : null, onclick: () => go(i) },
     el("span", { class: "n" }, String(i + 1)), " ", label(frame)))));
@@ -124,7 +138,7 @@ function render() {
   $("step").textContent = t("replay.step", { i: index + 1, n: data.frames.length });
   $("step-label").textContent = label(frame);
   $("first").disabled = $("back").disabled = index === 0;
-  $("last").disabled = $("forward").disabled = index === data.frames.length - 1;
+  $("last").disabled = $("forward").disabled = index === lastShown();
   const view = viewOf(frame);
   if (data.game === "bluff") renderBluff(frame, view);
   else renderLiar(frame, view);

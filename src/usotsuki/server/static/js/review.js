@@ -1,7 +1,9 @@
 // The game review in the replay viewer: the server judges every decision with the
 // expert's search (docs/analysis.md); this module asks for it, shows its progress, then
-// the marks in a move list, the odds and best move at the current step, a win-chance
-// chart (inline SVG, drawn here) and each player's summary card.
+// the verdict at the current step (its odds, the best move and the other options), a
+// win-chance chart (inline SVG, drawn here), the marked moves (all players' or only
+// yours), "retry your mistakes" (the position before each of your marked moves, to find
+// the best move yourself) and each player's summary card.
 // Hooks: replay.js calls attachReview() once a replay is shown and renderReview(i) at
 // each step; everything else lives here and in css/review.css.
 import { api } from "./api.js";
@@ -20,11 +22,16 @@ let analysis = null;
 let index = 0;
 let timer = null;
 let failed = "";
+let onlyMine = false;
+let retry = null; // {list: your marked decisions, at: which one, picked: action or null}
+let heldAt = null; // the last step the replay shows while a move is retried unanswered
 
 const $ = (id) => document.getElementById(id);
 
-export function attachReview({ data, go, source, auto = false, you = null }) {
-  ctx = { data, go, source, you, progress: auto ? { done: 0, total: null } : null };
+export function attachReview({ data, go, source, auto = false, you = null, hold = null }) {
+  ctx = { data, go, source, you, hold, progress: auto ? { done: 0, total: null } : null };
+  retry = null;
+  heldAt = null;
   analysis = null;
   failed = "";
   clearTimeout(timer);
@@ -75,14 +82,28 @@ function nameOf(seat) { return seatLabel(analysis.names, seat, ctx?.you); }
 
 function pct(x) { return x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`; }
 
-function value(x) {
-  if (x === null || x === undefined) return "–";
-  return ctx.data.game === "bluff" ? pct(x) : x.toFixed(2);
-}
+// Values are a chance to win the game in both games (docs/analysis.md): percent.
+function value(x) { return pct(x); }
+
+function accuracy(x) { return x === null || x === undefined ? "–" : `${Math.round(x)}%`; }
+
+// While a retried move is unanswered, what came after it stays hidden: the replay holds
+// at the position (its later steps and moves), the chart stops there, and the marked
+// moves list only the earlier ones.
+function horizon() { return retry !== null && retry.picked === null ? retry.list[retry.at].frame - 1 : null; }
 
 function draw() {
   const box = $("review-panel");
   if (!box) return;
+  if (ctx.hold && heldAt !== horizon()) { // (the replay renders, then draws this again)
+    heldAt = horizon();
+    ctx.hold(heldAt);
+    return;
+  }
+  // retrying a move: the other players' hands are hidden, as they were at the table
+  for (const hand of document.querySelectorAll(".replay-hand")) {
+    hand.classList.toggle("retry-hidden", retry !== null && hand.id !== `replay-seat-${ctx.you}`);
+  }
   if (!analysis) {
     const parts = [el("h2", {}, t("review.title"))];
     if (ctx.progress) {
@@ -100,12 +121,50 @@ function draw() {
   }
   rerender(box, [
     el("h2", {}, t("review.title")),
-    stepBox(),
+    retry ? retryBox() : stepBox(),
     chart(),
-    el("div", { class: "review-cards", id: "review-summary" }, analysis.summary.map(card)),
     moveList(),
+    el("div", { class: "review-cards", id: "review-summary" }, analysis.summary.map(card)),
     el("p", { class: "muted review-note" }, t(`review.unit.${analysis.game}`), " ", t("review.marksNote")),
   ]);
+}
+
+const isMarked = (d) => (d.mark && d.mark !== "good") || d.luck;
+const isMistake = (d) => d.mark === "mistake" || d.mark === "blunder" || d.mark === "inaccuracy";
+
+// Retry your mistakes: the position before each of your marked moves, the move hidden;
+// the options the expert weighed there are the choices, and the review says how yours
+// compares with the best (a choice within the best's error bar counts as the best).
+function startRetry() {
+  const list = analysis.decisions.filter((d) => d.seat === ctx.you && isMistake(d) && d.options.length > 1);
+  if (!list.length) return;
+  retry = { list, at: 0, picked: null };
+  ctx.go(list[0].frame - 1);
+}
+
+function retryBox() {
+  const d = retry.list[retry.at];
+  const best = d.options[0];
+  const parts = [el("p", {}, el("strong", {}, t("review.retry.ask", { i: retry.at + 1, n: retry.list.length })))];
+  const choices = [...d.options].sort((a, b) => a.action.localeCompare(b.action));
+  parts.push(el("div", { class: "button-row retry-choices" }, choices.map((o) => el("button", {
+    type: "button", class: retry.picked === o.action ? "primary" : "secondary",
+    onclick: () => { retry.picked = o.action; draw(); },
+  }, moveText(o.action)))));
+  if (retry.picked !== null) {
+    const mine = d.options.find((o) => o.action === retry.picked);
+    const lost = best.value - mine.value;
+    const right = retry.picked === best.action || lost <= Math.hypot(best.error, mine.error);
+    parts.push(el("p", { role: "status", class: right ? "retry-right" : "retry-wrong" }, right
+      ? t("review.retry.right", { move: moveText(retry.picked), value: pct(mine.value) })
+      : t("review.retry.wrong", { move: moveText(retry.picked), lost: pct(lost), best: moveText(best.action) })));
+  }
+  const step = (k) => { retry.at = k; retry.picked = null; ctx.go(retry.list[k].frame - 1); };
+  parts.push(el("div", { class: "button-row" },
+    retry.at > 0 ? el("button", { type: "button", class: "secondary", onclick: () => step(retry.at - 1) }, t("review.retry.previous")) : null,
+    retry.at + 1 < retry.list.length ? el("button", { type: "button", class: "secondary", onclick: () => step(retry.at + 1) }, t("review.retry.next")) : null,
+    el("button", { type: "button", class: "secondary", id: "retry-stop", onclick: () => { retry = null; draw(); ctx.go(d.frame); } }, t("review.retry.stop"))));
+  return el("div", { class: "review-step", id: "review-step" }, parts);
 }
 
 function decisionAt(i) { return analysis.decisions.find((d) => d.frame === i) || null; }
@@ -121,8 +180,13 @@ function stepBox() {
   const body = [el("p", {}, lines)];
   if (odds.length) body.push(el("p", { class: "review-odds" }, odds.join(" · ")));
   if (d.best !== null) {
-    body.push(el("p", {}, t("review.best", { move: moveText(d.best) }), " · ",
+    body.push(el("p", { class: "review-best" }, t("review.best", { move: moveText(d.best) }), " · ",
       t("review.valueLost", { value: value(d.value), error: value(d.error), lost: value(d.lost) })));
+    // the best move shown, and the other moves the expert weighed: the chance to win after each
+    body.push(el("details", { class: "review-options" },
+      el("summary", {}, t("review.options", { n: d.options.length })),
+      el("ol", {}, d.options.map((o) => el("li", { class: o.action === d.action ? "played" : "" },
+        `${moveText(o.action)}: ${value(o.value)} ± ${value(o.error)}`)))));
   } else {
     body.push(el("p", { class: "muted" }, t("review.forced")));
   }
@@ -142,19 +206,34 @@ function card(s) {
   return el("section", { class: "review-card" },
     el("h3", {}, el("span", { class: "swatch", dataset: { seat: String(s.seat) } }), nameOf(s.seat)),
     el("dl", {},
-      el("dt", {}, t("review.accuracy")), el("dd", {}, value(s.accuracy)),
+      el("dt", {}, t("review.accuracy")), el("dd", {}, accuracy(s.accuracy)),
       el("dt", {}, t("review.marks")), el("dd", {}, `?! ${s.marks.inaccuracy} · ? ${s.marks.mistake} · ?? ${s.marks.blunder}`),
       el("dt", {}, t("review.bluffRate")), el("dd", {}, `${pct(s.bluff_rate)} (${s.bluffs}/${s.claims} ${t(claims)})`),
       el("dt", {}, t("review.success")), el("dd", {}, `${pct(s.test_success)} (${s.tests_won}/${s.tests} ${t(tests)})`),
       el("dt", {}, t("review.luck")), el("dd", {}, (s.luck >= 0 ? "+" : "") + s.luck.toFixed(2))));
 }
 
-// Every move, the marked ones badged (the replay's move list with the review's marks).
+// The marked moves (all players', or only the reader's), each a link to its step; the
+// replay's own list beside the board has every move.
 function moveList() {
-  const marked = analysis.decisions.filter((d) => (d.mark && d.mark !== "good") || d.luck).length;
+  const mine = ctx.you !== null && ctx.you !== undefined;
+  const until = horizon();
+  const shown = analysis.decisions.filter((d) => isMarked(d) && (!onlyMine || d.seat === ctx.you)
+    && (until === null || d.frame <= until));
+  const tools = [];
+  if (mine) {
+    tools.push(el("label", { class: "only-mine" }, el("input", {
+      type: "checkbox", id: "review-only-mine", checked: onlyMine,
+      onchange: (e) => { onlyMine = e.target.checked; draw(); },
+    }), " ", t("review.onlyMine")));
+    if (analysis.decisions.some((d) => d.seat === ctx.you && isMistake(d) && d.options.length > 1)) {
+      tools.push(el("button", { type: "button", class: "secondary", id: "review-retry", onclick: startRetry }, t("review.retry.start")));
+    }
+  }
   return el("div", { class: "review-moves" },
-    el("h3", {}, t("review.marked", { n: marked })),
-    el("ol", { id: "review-moves" }, analysis.decisions.map((d) => el("li", { class: `${d.frame === index ? "current" : ""}${d.mark && d.mark !== "good" ? ` marked-${d.mark}` : ""}` },
+    el("h3", {}, t("review.marked", { n: shown.length })),
+    tools.length ? el("div", { class: "button-row review-tools" }, tools) : null,
+    el("ol", { id: "review-moves" }, shown.map((d) => el("li", { class: `${d.frame === index ? "current" : ""}${d.mark && d.mark !== "good" ? ` marked-${d.mark}` : ""}` },
       el("button", { type: "button", class: "link-button", onclick: () => ctx.go(d.frame) },
         `${t("replay.step", { i: d.frame + 1, n: analysis.frames })} · ${nameOf(d.seat)}: ${moveText(d.action)}`),
       " ", badge(d)))));
@@ -168,8 +247,9 @@ function svg(tag, attrs) {
 
 function chart() {
   const w = 640, h = 180, pad = 24;
-  const series = analysis.win;
-  const n = Math.max(1, series.length - 1);
+  const until = horizon();
+  const n = Math.max(1, analysis.win.length - 1); // (the scale of the whole game, even when held)
+  const series = until === null ? analysis.win : analysis.win.slice(0, until + 1);
   const x = (i) => pad + (i / n) * (w - 2 * pad);
   const y = (p) => h - pad - p * (h - 2 * pad);
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "review-chart", id: "review-chart", role: "img" });
@@ -187,7 +267,7 @@ function chart() {
     root.append(svg("polyline", { points, fill: "none", stroke: COLOURS[seat % COLOURS.length], "stroke-width": 2 }));
   });
   for (const d of analysis.decisions) {
-    if (d.mark !== "mistake" && d.mark !== "blunder") continue;
+    if ((d.mark !== "mistake" && d.mark !== "blunder") || d.frame >= series.length) continue;
     root.append(svg("circle", { cx: x(d.frame), cy: y(series[d.frame][d.seat]), r: d.mark === "blunder" ? 4 : 3, fill: COLOURS[d.seat % COLOURS.length], stroke: "#000" }));
   }
   root.append(svg("line", { x1: x(index), x2: x(index), y1: pad / 2, y2: h - pad, stroke: "#000", "stroke-dasharray": "3 3" }));

@@ -14,7 +14,7 @@ import { avatarEl, displayName } from "./people.js";
 import { optionRuleLink, ruleLinks } from "./rulelinks.js";
 import { ruleValue } from "./played.js";
 import { bigMoment, flashFlag, motion } from "./motion.js";
-import { hintEl } from "./hint.js";
+import { hintEl, suggestionEl } from "./hint.js";
 import { contribution } from "./contribute.js";
 import { describeEvent } from "./describe.js";
 import { ratingChange } from "./ratingchange.js";
@@ -39,6 +39,8 @@ let connects = 0; // sockets opened: an action sent on an earlier one is sent ag
 let pending = null; // the action sent and not yet answered: {id, action, key, sentOn, tries}
 let pendingTimer = null;
 let msgId = 0;
+let suggestion = null; // the adviser's answer (a `suggestion` message) for the state it names
+let suggestAsked = -1; // the state `n` a suggestion was asked at (one ask a position)
 const evidenceCache = new Map();
 let copiedUntil = 0;
 let moves = 0; // public moves seen: a reveal clears itself at the next one
@@ -220,12 +222,16 @@ function onMessage(m) {
     case "ack": if (pending && m.id === pending.id) answered(m); return;
     case "error":
       if (pending && m.id === pending.id) { answered(m); return; }
+      if (typeof m.id === "string" && m.id.startsWith("suggest:")) { // may be asked again
+        suggestAsked = -1; notice(errorText(m.code, m.params, m.message)); break;
+      }
       if (m.code === "unavailable") { // the socket is closing: come back after the hint
         retryHint = m.retry_after ?? null; comingBack = true; busy(true); return;
       }
       if (m.code !== "left") notice(errorText(m.code, m.params, m.message), m.params?.rules);
       return;
     case "hurry": if (!m.granted) notice(t("table.hurryRefused")); return;
+    case "suggestion": suggestion = m; break; // shown while its position is the present one
     default: chatMessage(m); return;
   }
   render();
@@ -512,8 +518,11 @@ function renderBoard(view) {
 
   rerender($("me"), myArea(view, ctx));
   const controls = info.game === "bluff" ? bluffControls(ctx) : liarControls(ctx);
-  // The honest hint, above the controls; none at a rated table.
-  if (judging(ctx.legal) && info.hints !== false && !info.rated) controls.unshift(hintBox());
+  // The honest hint and the suggested move, above the controls; none where the table's
+  // hints are off (the host's choice, every rated table).
+  if (ctx.legal && state.to_move === me && info.hints !== false && !info.rated) {
+    controls.unshift(hintBox(judging(ctx.legal)));
+  }
   rerender($("controls"), controls);
   $("controls").hidden = !controls.length;
   $("controls").setAttribute("aria-label", t("table.actions"));
@@ -810,11 +819,23 @@ function judging(legal) {
   if (!legal) return false;
   return info.game === "bluff" ? legal.includes("challenge") : Boolean(legal.doubt);
 }
-function hintBox() {
+function hintBox(judge) {
   const on = hintsOn();
-  return el("div", { class: "hint-box" }, on ? hintEl(state.hint) : null,
-    el("button", { type: "button", class: "link-button", id: "hint-toggle", "aria-pressed": on ? "true" : "false",
-      onclick: toggleHints }, t(on ? "hint.hide" : "hint.show")));
+  const suggested = suggestion && suggestion.n === state.n && suggestion.game === state.game ? suggestion : null;
+  return el("div", { class: "hint-box" }, judge && on ? hintEl(state.hint) : null,
+    suggested ? suggestionEl(info.game, suggested) : null,
+    judge ? el("button", { type: "button", class: "link-button", id: "hint-toggle", "aria-pressed": on ? "true" : "false",
+      onclick: toggleHints }, t(on ? "hint.hide" : "hint.show")) : null,
+    suggested ? null : el("button", { type: "button", class: "link-button", id: "suggest-move",
+      disabled: suggestAsked === state.n, onclick: askSuggestion },
+    t(suggestAsked === state.n ? "hint.suggesting" : "hint.suggest")));
+}
+// The adviser's move for this position, computed by the server off its event loop.
+function askSuggestion() {
+  if (!socket || socket.readyState !== WebSocket.OPEN || suggestAsked === state.n) return;
+  suggestAsked = state.n;
+  socket.send(JSON.stringify({ type: "suggest", id: `suggest:${++msgId}` }));
+  render();
 }
 function toggleHints() {
   localStorage.setItem("usotsuki.hints", hintsOn() ? "off" : "on");
@@ -870,6 +891,7 @@ function onKey(e) {
     case "?": $("help").showModal(); e.preventDefault(); break;
     case "l": case "L": toggleLang(); break;
     case "h": case "H": click("hint-toggle"); break;
+    case "s": case "S": click("suggest-move"); break;
     case "Escape":
       if (sideOpen()) toggleSide(false);
       else if (between) { if (!between.revealSeen) between.revealSeen = true; else between = null; render(); }
