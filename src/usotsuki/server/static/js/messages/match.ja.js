@@ -24,7 +24,7 @@ export default {
   "play.waiting": "このゲームの待機中：{n}人（あなたを含む）",
   "play.waiting.one": "このゲームを待っているのはまだあなただけです",
   "play.waited": "待ち時間 {n} 秒",
-  "play.window": "あなたのレーティング {rating} の前後 {n} 点のプレイヤー",
+  "play.window": "あなたのレーティング{rating}の前後{n}点のプレイヤー",
   "play.offer": "まだ誰も来ていません。空席をボット（{level}）で埋めて始めますか？",
   "play.acceptBots": "ボットと遊ぶ",
   "play.cancel": "探すのをやめる",
