@@ -14,10 +14,11 @@ scale: the acting seat's chance to win the game). A decision becomes a puzzle wh
   false is not a "catch the bluff"; Liar Game: a play its hand proves a lie neither), and
   the move a beginner's rule of thumb picks from its own cards alone is not the answer
   (:func:`naive_move`: call what you hold, challenge what is unlikely);
-- the judgement holds when the decision is searched again, deeper
-  (:data:`CONFIRM_DEPTH` times the playouts) on other random numbers: the same best move,
-  by the same margins. Selecting the largest of many noisy gaps favours noise; the second
-  search is independent of that selection.
+- every decision is first screened by a cheap search (:data:`SCREEN_DEPTH` playouts per
+  candidate, half the margin, one standard error); a decision that passes is searched
+  again, deeper (:data:`CONFIRM_DEPTH`), on other random numbers, and only that second
+  search's values decide, by the full margins above. Selecting the largest of many noisy
+  gaps favours noise; the second search is independent of that selection.
 
 A puzzle keeps the record up to and including the move made in the game, so that the
 position (the acting seat's view) replays through the review's own walk; what a player
@@ -49,10 +50,12 @@ MIN_MARGIN = 0.08
 """Chance to win by which the best move beats the second (the review's mistake mark)."""
 SIGMAS = 4.0
 """Standard errors of the difference the margin must exceed (twice the review's bar)."""
-MINING_DEPTH = {"bluff": DEFAULT_DEPTH["bluff"], "liar": 3 * DEFAULT_DEPTH["liar"]}
-"""Playouts per candidate of the first search: the Liar Game's playouts vary more (a
-soft-min of hand sizes at the horizon), so more of them are needed to part two moves."""
-CONFIRM_DEPTH = 2
+SCREEN_DEPTH = {"bluff": 40, "liar": 32}
+"""Playouts per candidate of the screening search."""
+CONFIRM_DEPTH = {"bluff": 2 * DEFAULT_DEPTH["bluff"], "liar": 6 * DEFAULT_DEPTH["liar"]}
+"""Playouts per candidate of the search that decides: twice the review's default for
+Bluff; the Liar Game's playouts vary more (a soft-min of hand sizes at the horizon), so
+more of them are needed to part two moves."""
 """The confirming search runs this many times the default playouts."""
 INITIAL_RD = 350.0
 """A new puzzle's Glicko-2 rating deviation: its rating is a guess until people try it."""
@@ -136,18 +139,19 @@ def position(puzzle: dict[str, Any]) -> Position:
 def mine(record: dict[str, Any], seed: int, depth: int | None = None
          ) -> Iterator[dict[str, Any]]:
     """The puzzles of self-play game ``seed``'s record (module docstring), each with its
-    themes."""
+    themes. ``depth``: the deciding search's playouts (default :data:`CONFIRM_DEPTH`)."""
     walk = plan(record)
     game = walk.game
-    depth = depth or MINING_DEPTH[game]
     review = REVIEWS[game]
-    search, deeper = review.default_search(depth), review.default_search(depth * CONFIRM_DEPTH)
+    search = review.default_search(SCREEN_DEPTH[game])
+    deeper = review.default_search(depth or CONFIRM_DEPTH[game])
     for point in walk.points:
         if isinstance(point.action, Give):
             continue  # O7: the gift is the player's choice of cards, not judged
         rng = random.Random(f"{seed}/{point.round}/{point.index}")  # as the review's judge
-        first = _choice(game, point.view, evaluate(search, point.view, point.action, rng))
-        if first is None:
+        screened = evaluate(search, point.view, point.action, rng)
+        first = _choice(game, point.view, screened, MIN_MARGIN / 2, 1.0)
+        if first is None or naive_move(game, point.view, [a for a, _ in screened]) == first[0]:
             continue
         rng = random.Random(f"{seed}/confirm/{point.round}/{point.index}")
         options = evaluate(deeper, point.view, point.action, rng)
@@ -180,7 +184,8 @@ def evaluate(search: Search[Any, Any], view: Any, taken: Any, rng: random.Random
     return sorted(((fmt(a), e) for a, e in evaluation.options), key=lambda o: -o[1].value)
 
 
-def _choice(game: str, view: Any, ranked: list[tuple[str, Estimate]]
+def _choice(game: str, view: Any, ranked: list[tuple[str, Estimate]],
+            min_margin: float = MIN_MARGIN, sigmas: float = SIGMAS
             ) -> tuple[str, float, float, list[str]] | None:
     """(best, margin over the second, the margin's error bar, the real alternatives) when
     the candidates (best first) make a puzzle by the margins of the module docstring."""
@@ -191,7 +196,7 @@ def _choice(game: str, view: Any, ranked: list[tuple[str, Estimate]]
     (best, first), (_, second) = options[0], options[1]
     margin = first.value - second.value
     error = difference_error(first, second)  # paired on the playouts both shared
-    if margin < MIN_MARGIN or margin < SIGMAS / Z * error:
+    if margin < min_margin or margin < sigmas / Z * error:
         return None
     return best, margin, error, [a for a, _ in options[1:]]
 

@@ -477,14 +477,14 @@ def puzzles_build(
 
 @puzzles_app.command("pack", cls=Command)
 def puzzles_pack(
-    source: Annotated[Path, typer.Argument(help="A file of 'usotsuki puzzles build'.")],
     out: Annotated[Path, typer.Argument(help="The package data to write "
-                                             "(puzzles_GAME.jsonl.gz).")],
+                                             "(src/usotsuki/data/puzzles_GAME.jsonl.gz).")],
+    sources: Annotated[list[Path], typer.Argument(help="Files of 'usotsuki puzzles build'.")],
 ) -> None:
-    """Write a build's puzzles as the package's data (sorted, gzipped JSON lines)."""
+    """Write builds' puzzles as the package's data (sorted, gzipped JSON lines)."""
     from usotsuki.cli.puzzles_build import pack
 
-    typer.echo(f"{pack(source, out)} puzzles in {out}")
+    typer.echo(f"{pack(sources, out)} puzzles in {out}")
 
 
 if __name__ == "__main__":

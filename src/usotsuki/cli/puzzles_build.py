@@ -67,12 +67,18 @@ def _count(path: Path) -> int:
                if line.strip() and "none" not in json.loads(line))
 
 
-def pack(source: Path, out: Path) -> int:
-    """Write the puzzles of a build file as shipped package data (gzipped JSON lines,
-    sorted by id, without the build's markers); returns how many."""
-    puzzles = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()
-               if line.strip()]
-    kept = sorted((p for p in puzzles if "none" not in p), key=lambda p: p["id"])
+def pack(sources: list[Path], out: Path) -> int:
+    """Write the puzzles of build files as shipped package data (gzipped JSON lines,
+    sorted by id, each once, without the build's markers); returns how many."""
+    by_id: dict[str, dict[str, Any]] = {}
+    for source in sources:
+        for line in source.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                p = json.loads(line)
+                if "none" not in p:
+                    p.pop("source_game", None)
+                    by_id[p["id"]] = p
+    kept = [by_id[k] for k in sorted(by_id)]
     body = "".join(json.dumps(p, separators=(",", ":"), sort_keys=True) + "\n" for p in kept)
     with gzip.open(out, "wt", encoding="utf-8", compresslevel=9) as f:
         f.write(body)

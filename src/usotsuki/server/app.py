@@ -49,6 +49,7 @@ from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
 from usotsuki.server.routes.ratings import router as ratings_router
 from usotsuki.server.routes.review import router as review_router
+from usotsuki.server.routes.puzzles import router as puzzles_router
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
 from usotsuki.server.store import Store
@@ -218,6 +219,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(ui_router)
     app.include_router(pages_router)
     app.include_router(review_router)
+    app.include_router(puzzles_router)
     app.include_router(ws.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

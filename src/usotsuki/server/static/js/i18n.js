@@ -7,10 +7,12 @@ import reviewEn from "./messages/review.en.js";
 import reviewJa from "./messages/review.ja.js";
 import playersEn from "./messages/players.en.js";
 import playersJa from "./messages/players.ja.js";
+import puzzlesEn from "./messages/puzzles.en.js";
+import puzzlesJa from "./messages/puzzles.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...puzzlesEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...puzzlesJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
