@@ -179,7 +179,8 @@ def _tell(console: Console, verdict: puzzle_book.Verdict, puzzle: dict[str, Any]
     best = f"{verdict.best_value:.0%}"
     if verdict.solved:
         console.print(f"[green]Right:[/green] [bold]{verdict.best}[/bold], a {best} chance to "
-                      f"win the game; the next best was {puzzle['margin']:.0%} lower.")
+                      f"win the game; the next best move has {100 * puzzle['margin']:.0f} points "
+                      "less.")
         return
     mine = "" if verdict.value is None else f" ({verdict.value:.0%})"
     console.print(f"[red]Not this time:[/red] {verdict.move}{mine}. The best move was "

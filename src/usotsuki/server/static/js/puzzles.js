@@ -60,7 +60,7 @@ function verdictText() {
   if (!verdict) return "";
   const mine = verdict.value === null ? "" : ` (${pct(verdict.value)})`;
   const head = verdict.solved
-    ? t("puzzle.right", { move: moveText(verdict.best), value: pct(verdict.best_value), margin: pct(verdict.margin) })
+    ? t("puzzle.right", { move: moveText(verdict.best), value: pct(verdict.best_value), points: Math.round(verdict.margin * 100) })
     : t("puzzle.wrong", { move: moveText(verdict.move), mine, best: moveText(verdict.best), value: pct(verdict.best_value) });
   const themes = verdict.themes.map((x) => t(`puzzle.theme.${x}`)).join(", ");
   const parts = [head];

@@ -31,7 +31,7 @@ export default {
   "puzzle.q.pass_or_play": "Pass or play?",
   "puzzle.q.which_rate": "Which rate?",
   "puzzle.q.which_cards": "Which cards?",
-  "puzzle.right": "Right: {move}, a {value} chance to win the game; the next best move was {margin} lower.",
+  "puzzle.right": "Right: {move}, a {value} chance to win the game; the next best move has {points} points less.",
   "puzzle.wrong": "Not this time: {move}{mine}. The best move was {best}, a {value} chance to win the game.",
   "puzzle.themes": "Themes: {themes}.",
   "puzzle.ratingChange": "Your puzzle rating: {rating} ({change}).",

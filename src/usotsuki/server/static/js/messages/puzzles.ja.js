@@ -28,7 +28,7 @@ export default {
   "puzzle.q.pass_or_play": "パスか、出すか？",
   "puzzle.q.which_rate": "どの数字で出す？",
   "puzzle.q.which_cards": "どのカードを出す？",
-  "puzzle.right": "正解：{move}。勝つ確率 {value}、次善の手より {margin} 高い手です。",
+  "puzzle.right": "正解：{move}。勝つ確率 {value}、次善の手より {points} ポイント高い手です。",
   "puzzle.wrong": "残念：{move}{mine}。最善は {best}（勝つ確率 {value}）でした。",
   "puzzle.themes": "テーマ：{themes}",
   "puzzle.ratingChange": "パズルレーティング：{rating}（{change}）",
