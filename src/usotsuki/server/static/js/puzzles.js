@@ -89,6 +89,7 @@ function render() {
   $("my-streak").textContent = you ? t("puzzle.bestStreak", { n: you.best_streak }) : "";
   if (!puzzle) return;
   $("puzzle").hidden = false;
+  $("puzzle").dataset.id = puzzle.id;
   $("question").textContent = t(`puzzle.q.${puzzle.question}`);
   $("puzzle-meta").textContent = t("puzzle.meta", { id: puzzle.id, rating: puzzle.rating });
   rerender($("seats"), seatsList(puzzle.view));
