@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -21,8 +22,8 @@ def _run(tmp_path: Path, args: list[str], lines: list[str]) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def _progress(tmp_path: Path) -> dict:
-    data: dict = json.loads((tmp_path / "usotsuki" / "puzzles.json").read_text())
+def _progress(tmp_path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((tmp_path / "usotsuki" / "puzzles.json").read_text())
     return data
 
 

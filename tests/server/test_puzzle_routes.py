@@ -4,6 +4,7 @@ rated (the player's and the puzzle's Glicko-2 ratings), a streak's best kept."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from fastapi.testclient import TestClient
 from identity_helpers import Browser
@@ -11,7 +12,7 @@ from identity_helpers import Browser
 from usotsuki.analysis import puzzle_book
 
 
-def _other_hands_absent(shown: dict, puzzle: dict) -> None:
+def _other_hands_absent(shown: dict[str, Any], puzzle: dict[str, Any]) -> None:
     """No card of another seat's current hand anywhere in what was sent."""
     text = json.dumps(shown)
     record = puzzle["record"]
@@ -25,7 +26,7 @@ def _other_hands_absent(shown: dict, puzzle: dict) -> None:
     assert "best" not in shown and "record" not in shown and "played" not in shown
 
 
-def _public(shown: dict, card: str) -> bool:
+def _public(shown: dict[str, Any], card: str) -> bool:
     """A card the seat may know: revealed at a past challenge (Bluff) or in a doubt or a
     known place (Liar Game)."""
     view = json.dumps({k: v for k, v in shown["view"].items() if k != "hand"})

@@ -34,7 +34,7 @@ from typing import Any
 
 from usotsuki import bluff, liar
 from usotsuki.analysis import DEFAULT_DEPTH, REVIEWS, plan
-from usotsuki.analysis.common import Z, Estimate, difference_error, estimate_json
+from usotsuki.analysis.common import Estimate, Z, difference_error, estimate_json
 from usotsuki.analysis.search import Search
 from usotsuki.bluff import BluffRules
 from usotsuki.bluff.actions import Call
@@ -69,7 +69,7 @@ LINEUPS = {
 }
 # The Liar Game's house rules vary across the games, so that the revolution, the 8-cut
 # and the J-back come up.
-LIAR_OPTIONS = ({}, {"multi": True, "revolution": True, "eight_cut": True},
+LIAR_OPTIONS: tuple[dict[str, bool], ...] = ({}, {"multi": True, "revolution": True, "eight_cut": True},
                 {"multi": True, "revolution": True, "jack_back": True, "six_up": True})
 
 
@@ -161,7 +161,7 @@ def mine(record: dict[str, Any], seed: int, depth: int | None = None
         best, margin, error, others = choice
         if naive_move(game, point.view, [a for a, _ in options]) == best:
             continue
-        fmt = bluff.format_action if game == "bluff" else liar.format_action
+        fmt: Any = bluff.format_action if game == "bluff" else liar.format_action
         puzzle = {
             "id": puzzle_id(game, seed, point.round, point.index), "game": game,
             "seat": point.seat, "best": best, "played": fmt(point.action),
@@ -246,7 +246,8 @@ def naive_move(game: str, view: Any, actions: list[str]) -> str:
                 best_raise is None or 1 - p_current >= best_raise[0]):
             return "challenge"
         return best_raise[2] if best_raise is not None else actions[0]
-    if "doubt" in actions and truth_probability(view) < 0.5:
+    p_truth = truth_probability(view)
+    if "doubt" in actions and p_truth is not None and p_truth < 0.5:
         return "doubt"
     truthful = []
     for a in actions:
@@ -323,7 +324,7 @@ def initial_rating(puzzle: dict[str, Any]) -> float:
     rating = 1500.0
     if puzzle["played"] != puzzle["best"]:
         rating += 150.0
-    rating += 300.0 * max(0.0, 0.25 - puzzle["margin"])
+    rating += 300.0 * max(0.0, 0.25 - float(puzzle["margin"]))
     return round(rating, 1)
 
 

@@ -24,6 +24,7 @@ from usotsuki.analysis.glicko2 import Rating, attempt
 from usotsuki.cli.bluff_play import BluffScreen
 from usotsuki.cli.liar_render import Names, hand_text, table_lines
 from usotsuki.cli.resume import rebuild
+from usotsuki.liar import LiarView
 
 QUESTIONS = {
     "raise_or_challenge": "Raise or challenge?", "which_call": "Which call?",
@@ -87,6 +88,7 @@ def show_position(console: Console, puzzle: dict[str, Any]) -> None:
         BluffScreen(console, names, seat).show_table(session)
         return
     view = session.view(seat)
+    assert isinstance(view, LiarView)
     for line in table_lines(view, Names(names, seat), console.width):
         console.print(line)
     console.print(f"Your hand: [bold]{hand_text(view.hand or ())}[/bold]")

@@ -47,9 +47,9 @@ from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
+from usotsuki.server.routes.puzzles import router as puzzles_router
 from usotsuki.server.routes.ratings import router as ratings_router
 from usotsuki.server.routes.review import router as review_router
-from usotsuki.server.routes.puzzles import router as puzzles_router
 from usotsuki.server.routes.tables import router as tables_router
 from usotsuki.server.routes.ui import router as ui_router
 from usotsuki.server.store import Store
