@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from typer.testing import CliRunner
 
 from usotsuki.analysis import puzzle_book
 from usotsuki.cli.main import app
+from usotsuki.cli.puzzle import run_puzzles
 
 RUNNER = CliRunner(env={"COLUMNS": "80", "NO_COLOR": "1"})
 
@@ -53,13 +57,26 @@ def test_a_wrong_answer_shows_the_best_and_lowers_the_rating(tmp_path: Path) -> 
 
 
 def test_a_streak_ends_at_the_first_miss_and_keeps_the_best(tmp_path: Path) -> None:
-    # answer "challenge" or "doubt" to whatever comes: right sometimes, then a miss
-    code, out = _run(tmp_path, ["puzzle", "bluff", "--streak"], ["challenge"] * 40)
-    assert code == 0, out
-    assert "Streak over:" in out
-    solved = out.count("Right:")
-    assert _progress(tmp_path)["best_streak"]["bluff"] == solved
-    assert "Your puzzle rating" not in out  # a streak is unrated
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, no_color=True)
+    answers = 0
+
+    def ask(prompt: str) -> str:  # right twice, then a wrong move
+        nonlocal answers
+        answers += 1
+        shown = re.findall(r"Puzzle (\S+) ·", out.getvalue())[-1]
+        p = puzzle_book.find(shown)
+        assert p is not None
+        wrong = next(o["action"] for o in p["options"] if o["action"] != p["best"])
+        return p["best"] if answers <= 2 else wrong
+
+    path = tmp_path / "p.json"
+    assert run_puzzles("bluff", streak=True, console=console, ask=ask, path=path) == 0
+    text = out.getvalue()
+    assert text.count("Right:") == 2 and "Streak over: 2 solved (best 2)." in text
+    assert "streak 2" in text  # the header counts the streak
+    assert "Your puzzle rating" not in text  # a streak is unrated
+    assert json.loads(path.read_text())["best_streak"]["bluff"] == 2
 
 
 def test_quit_and_unknown_ids(tmp_path: Path) -> None:
