@@ -69,25 +69,34 @@ LINEUPS = {
 }
 # The Liar Game's house rules vary across the games, so that the revolution, the 8-cut
 # and the J-back come up.
-LIAR_OPTIONS: tuple[dict[str, bool], ...] = ({}, {"multi": True, "revolution": True, "eight_cut": True},
-                {"multi": True, "revolution": True, "jack_back": True, "six_up": True})
+LIAR_OPTIONS: tuple[dict[str, bool], ...] = (
+    {}, {"multi": True, "revolution": True, "eight_cut": True},
+    {"multi": True, "revolution": True, "jack_back": True, "six_up": True})
 
 
 def self_play(game: str, seed: int) -> dict[str, Any]:
     """The record of one seeded self-play game between bots (:data:`LINEUPS`)."""
     lineups = LINEUPS[game]
-    names = lineups[seed % len(lineups)]
+    options = LIAR_OPTIONS[(seed // len(lineups)) % len(LIAR_OPTIONS)] if game == "liar" \
+        else {}
+    return bot_game(game, lineups[seed % len(lineups)], f"puzzles:{seed}", seed, options)
+
+
+def bot_game(game: str, names: tuple[str, ...], tag: str, seed: int,
+             liar_options: dict[str, bool] | None = None) -> dict[str, Any]:
+    """The record of one game between the bots ``names``, its chance and each bot's
+    choices drawn from generators seeded by ``tag``; a Liar Game's seed is ``seed`` and
+    its house rules ``liar_options`` (with a turn limit of 400, L11)."""
     bots = [make_bot(game, n) for n in names]
-    rngs = [random.Random(f"puzzles:{seed}:{s}") for s in range(len(names))]
-    chance = random.Random(f"puzzles:{seed}:deal")
+    rngs = [random.Random(f"{tag}:{s}") for s in range(len(names))]
+    chance = random.Random(f"{tag}:deal")
     labels = tuple(f"{n}{s}" for s, n in enumerate(names))
     session: Any
     if game == "bluff":
         session = BluffSession.create(BluffRules(players=len(names)), labels)
     else:
-        options = LIAR_OPTIONS[(seed // len(lineups)) % len(LIAR_OPTIONS)]
         session = LiarSession.create(LiarRules(players=len(names), turn_limit=400,
-                                               **options), seed, names=labels)
+                                               **(liar_options or {})), seed, names=labels)
     while not session.is_over:
         if session.chance_due:
             session, _ = session.deal(session.draw_chance(chance))

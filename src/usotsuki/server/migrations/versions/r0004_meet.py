@@ -110,6 +110,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("puzzle_ratings", "puzzle_players", "sanctions", "player_mutes", "chat_reports", "chat_messages",
+    for table in ("puzzle_ratings", "puzzle_players", "sanctions",
+                  "player_mutes", "chat_reports", "chat_messages",
                   "match_seekers", "table_listings"):
         op.drop_table(table)
