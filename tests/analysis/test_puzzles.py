@@ -14,6 +14,8 @@ from usotsuki import liar
 from usotsuki.analysis import REVIEWS, puzzle_book
 from usotsuki.analysis.common import difference_error
 from usotsuki.analysis.puzzles import (
+    CATCHES,
+    CLEAR_CUT,
     CONFIRM_DEPTH,
     MIN_MARGIN,
     SIGMAS,
@@ -26,6 +28,7 @@ from usotsuki.analysis.puzzles import (
 from usotsuki.liar.actions import Play
 
 SHIPPED_AT_LEAST = 500
+SHIPPED_CATCHES = 20
 
 
 @pytest.mark.parametrize("game", ["bluff", "liar"])
@@ -75,8 +78,36 @@ def test_mining_a_game_keeps_only_clear_and_not_obvious_moves() -> None:
         pos = position(p)
         assert pos.played == p["played"]
         assert p["margin"] >= MIN_MARGIN and p["margin"] >= SIGMAS / 2 * p["margin_error"]
-        assert naive_move("bluff", pos.view, [o["action"] for o in p["options"]]) != p["best"]
+        if p["best"] not in CATCHES:
+            assert naive_move("bluff", pos.view, [o["action"] for o in p["options"]]) != p["best"]
         assert p["best"] not in p["others"]
+
+
+@pytest.mark.parametrize("game", ["bluff", "liar"])
+def test_catch_the_bluff_ships_and_is_never_clear_cut_from_the_cards(game: str) -> None:
+    """Both games ship "catch the bluff" puzzles (a challenge, a doubt is best), asked as
+    such, and in none do the seat's own cards alone make the call (play) a likely lie."""
+    catches = [p for p in puzzle_book.load(game) if p["best"] in CATCHES]
+    assert len(catches) >= SHIPPED_CATCHES
+    for p in catches:
+        assert "catch_the_bluff" in p["themes"]
+        assert p["question"] == ("raise_or_challenge" if game == "bluff" else "doubt_or_not")
+        assert _chance_true_from_cards(position(p).view) >= CLEAR_CUT, p["id"]
+
+
+def _chance_true_from_cards(view: Any) -> float:
+    from usotsuki import bluff
+    from usotsuki.odds import call_probability
+    from usotsuki.odds_liar import truth_probability
+
+    if isinstance(view, bluff.BluffView):
+        hand = view.hand or ()
+        assert view.current_call is not None
+        return call_probability(view.current_call, hand, view.cards_in_play - len(hand),
+                                view.ranks)
+    p = truth_probability(view)
+    assert p is not None
+    return p
 
 
 def test_answers_are_checked_by_the_rules() -> None:

@@ -10,10 +10,11 @@ scale: the acting seat's chance to win the game). A decision becomes a puzzle wh
 - the best candidate beats the second by at least :data:`MIN_MARGIN` of the chance to win
   (choosing the second would be a mistake by the review's own marks), and by at least
   :data:`SIGMAS` standard errors of that difference ("well outside the error bars");
-- it is not trivial: the seat's own cards do not settle it (Bluff: a call its hand proves
-  false is not a "catch the bluff"; Liar Game: a play its hand proves a lie neither), and
-  the move a beginner's rule of thumb picks from its own cards alone is not the answer
-  (:func:`naive_move`: call what you hold, challenge what is unlikely);
+- it is not trivial. A challenge (Bluff) or a doubt (Liar Game) is a "catch the bluff"
+  unless the seat's own cards alone make it clear-cut: the call (or play) is true with a
+  chance under :data:`CLEAR_CUT` from those cards alone (none at all: the hand proves it
+  false). Any other best move is trivial when a beginner's rule of thumb from the cards
+  alone picks it (:func:`naive_move`: call what you hold most surely, play truthfully);
 - every decision is first screened by a cheap search (:data:`SCREEN_DEPTH` playouts per
   candidate, half the margin, one standard error); a decision that passes is searched
   again, deeper (:data:`CONFIRM_DEPTH`), on other random numbers, and only that second
@@ -56,7 +57,14 @@ CONFIRM_DEPTH = {"bluff": 2 * DEFAULT_DEPTH["bluff"], "liar": 6 * DEFAULT_DEPTH[
 """Playouts per candidate of the search that decides: twice the review's default for
 Bluff; the Liar Game's playouts vary more (a soft-min of hand sizes at the horizon), so
 more of them are needed to part two moves."""
-"""The confirming search runs this many times the default playouts."""
+CLEAR_CUT = 0.05
+"""A challenge or a doubt is too obvious for a puzzle when the call (Bluff) or the play
+(Liar Game) is true with a chance under this from the seat's own cards alone (one in
+twenty: near certain). Where the cards alone leave a call a chance of 10% or more, a
+raise or a pass is almost always within the margins of the challenge or the doubt, so
+few positions clear them (docs/puzzles.md)."""
+CATCHES = ("challenge", "doubt")
+"""The moves that catch a bluff: Bluff's challenge, the Liar Game's doubt."""
 INITIAL_RD = 350.0
 """A new puzzle's Glicko-2 rating deviation: its rating is a guess until people try it."""
 
@@ -145,10 +153,12 @@ def position(puzzle: dict[str, Any]) -> Position:
     return Position(walk.game, point.seat, state, point.view, core.format_action(point.action))
 
 
-def mine(record: dict[str, Any], seed: int, depth: int | None = None
-         ) -> Iterator[dict[str, Any]]:
+def mine(record: dict[str, Any], seed: int, depth: int | None = None,
+         catch_only: bool = False) -> Iterator[dict[str, Any]]:
     """The puzzles of self-play game ``seed``'s record (module docstring), each with its
-    themes. ``depth``: the deciding search's playouts (default :data:`CONFIRM_DEPTH`)."""
+    themes. ``depth``: the deciding search's playouts (default :data:`CONFIRM_DEPTH`).
+    ``catch_only``: only "catch the bluff" puzzles, searching only the decisions where a
+    challenge or a doubt could be one (a cheaper build of that theme)."""
     walk = plan(record)
     game = walk.game
     review = REVIEWS[game]
@@ -157,10 +167,13 @@ def mine(record: dict[str, Any], seed: int, depth: int | None = None
     for point in walk.points:
         if isinstance(point.action, Give):
             continue  # O7: the gift is the player's choice of cards, not judged
+        if catch_only and not _catch_possible(game, point.view):
+            continue
         rng = random.Random(f"{seed}/{point.round}/{point.index}")  # as the review's judge
         screened = evaluate(search, point.view, point.action, rng)
         first = _choice(game, point.view, screened, MIN_MARGIN / 2, 1.0)
-        if first is None or naive_move(game, point.view, [a for a, _ in screened]) == first[0]:
+        if first is None or _trivial(game, point.view, first[0], screened) \
+                or (catch_only and first[0] not in CATCHES):
             continue
         rng = random.Random(f"{seed}/confirm/{point.round}/{point.index}")
         options = evaluate(deeper, point.view, point.action, rng)
@@ -168,7 +181,7 @@ def mine(record: dict[str, Any], seed: int, depth: int | None = None
         if choice is None or choice[0] != first[0]:
             continue
         best, margin, error, others = choice
-        if naive_move(game, point.view, [a for a, _ in options]) == best:
+        if _trivial(game, point.view, best, options):
             continue
         fmt: Any = bluff.format_action if game == "bluff" else liar.format_action
         puzzle = {
@@ -219,11 +232,25 @@ def _settled_bad(game: str, view: Any, action: str) -> bool:
 
 
 def _settled_good(game: str, view: Any, action: str) -> bool:
-    """A best move the seat's own cards make obvious: challenging a call they prove false,
-    doubting a play they prove a lie."""
-    if game == "bluff":
-        return action == "challenge" and _p_current(view) == 0.0
-    return action == "doubt" and truth_probability(view) == 0.0
+    """A best move the seat's own cards make obvious: challenging a call, or doubting a
+    play, true with a chance under :data:`CLEAR_CUT` from those cards alone."""
+    if action not in CATCHES:
+        return False
+    p_true = _p_current(view) if game == "bluff" else truth_probability(view)
+    return p_true is not None and p_true < CLEAR_CUT
+
+
+def _catch_possible(game: str, view: Any) -> bool:
+    """Whether a challenge (a doubt) could be a "catch the bluff" puzzle here: there is a
+    call (a play) to catch, neither settled nor clear-cut from the seat's cards alone."""
+    p_true = _p_current(view) if game == "bluff" else truth_probability(view)
+    return p_true is not None and CLEAR_CUT <= p_true < 1.0
+
+
+def _trivial(game: str, view: Any, best: str, ranked: list[tuple[str, Estimate]]) -> bool:
+    """A best move other than a catch that the rule of thumb (:func:`naive_move`) finds;
+    a catch's triviality is :func:`_settled_good`'s, checked by :func:`_choice`."""
+    return best not in CATCHES and naive_move(game, view, [a for a, _ in ranked]) == best
 
 
 def _p_current(view: bluff.BluffView) -> float | None:

@@ -442,8 +442,9 @@ def puzzle(
     puzzle_id: Annotated[str | None, typer.Option("--id", help="This puzzle only.",
                                                   show_default=False)] = None,
 ) -> None:
-    """Solve puzzles from the expert's games: find the move clearly best. Your puzzle
-    rating (Glicko-2) is kept in $XDG_DATA_HOME/usotsuki/puzzles.json."""
+    """Solve puzzles from the expert's games: find the move clearly best.
+
+    Your puzzle rating (Glicko-2) is kept in $XDG_DATA_HOME/usotsuki/puzzles.json."""
     from usotsuki.cli.puzzle import run_puzzles
 
     if game not in ("bluff", "liar"):
@@ -465,13 +466,16 @@ def puzzles_build(
                                                    "search (default: Bluff 120, Liar Game "
                                                    "96; the confirming search twice "
                                                    "that).", show_default=False)] = None,
+    catch_only: Annotated[bool, typer.Option(help="Only 'catch the bluff' puzzles (a "
+                                                  "challenge or a doubt is best).")] = False,
 ) -> None:
     """Mine puzzles from self-play games judged by the shipped expert (docs/puzzles.md)."""
     from usotsuki.cli.puzzles_build import build
 
     if game not in ("bluff", "liar"):
         raise typer.BadParameter(f"{game!r} is not a game: bluff or liar", param_hint="GAME")
-    count = build(game, games, out, first=first, jobs=jobs, depth=depth, target=target)
+    count = build(game, games, out, first=first, jobs=jobs, depth=depth, target=target,
+                  catch_only=catch_only)
     typer.echo(f"{count} puzzles in {out}")
 
 

@@ -18,8 +18,9 @@ from typing import Any
 from usotsuki.analysis.puzzles import mine, self_play
 
 
-def _mine_game(game: str, seed: int, depth: int | None) -> tuple[int, list[dict[str, Any]]]:
-    return seed, list(mine(self_play(game, seed), seed, depth))
+def _mine_game(game: str, seed: int, depth: int | None, catch_only: bool
+               ) -> tuple[int, list[dict[str, Any]]]:
+    return seed, list(mine(self_play(game, seed), seed, depth, catch_only))
 
 
 def _done_seeds(path: Path) -> set[int]:
@@ -34,15 +35,17 @@ def _done_seeds(path: Path) -> set[int]:
 
 
 def build(game: str, games: int, out: Path, first: int = 1, jobs: int = 1,
-          depth: int | None = None, target: int | None = None) -> int:
+          depth: int | None = None, target: int | None = None,
+          catch_only: bool = False) -> int:
     """Mine games ``first`` .. ``first + games - 1`` (stopping early once ``target``
-    puzzles are in ``out``); returns the number of puzzles in the file."""
+    puzzles are in ``out``; ``catch_only``: "catch the bluff" puzzles only); returns the
+    number of puzzles in the file."""
     done = _done_seeds(out)
     count = _count(out)
     todo = [s for s in range(first, first + games) if s not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(max_workers=jobs) as pool, out.open("a", encoding="utf-8") as f:
-        pending = [pool.submit(_mine_game, game, s, depth) for s in todo]
+        pending = [pool.submit(_mine_game, game, s, depth, catch_only) for s in todo]
         for future in as_completed(pending):
             seed, puzzles = future.result()
             for p in puzzles:
