@@ -83,6 +83,16 @@ def test_mining_a_game_keeps_only_clear_and_not_obvious_moves() -> None:
         assert p["best"] not in p["others"]
 
 
+def test_mining_for_catches_keeps_only_challenges_the_cards_leave_open() -> None:
+    record = self_play("bluff", 4010)
+    puzzles = list(mine(record, 4010, catch_only=True))
+    assert puzzles
+    for p in puzzles:
+        assert p["best"] == "challenge" and "catch_the_bluff" in p["themes"]
+        assert p["margin"] >= MIN_MARGIN and p["margin"] >= SIGMAS / 2 * p["margin_error"]
+        assert _chance_true_from_cards(position(p).view) >= CLEAR_CUT
+
+
 @pytest.mark.parametrize("game", ["bluff", "liar"])
 def test_catch_the_bluff_ships_and_is_never_clear_cut_from_the_cards(game: str) -> None:
     """Both games ship "catch the bluff" puzzles (a challenge, a doubt is best), asked as
