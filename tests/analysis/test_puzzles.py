@@ -19,6 +19,7 @@ from usotsuki.analysis.puzzles import (
     CONFIRM_DEPTH,
     MIN_MARGIN,
     SIGMAS,
+    chance_true_from_cards,
     evaluate,
     mine,
     naive_move,
@@ -90,7 +91,7 @@ def test_mining_for_catches_keeps_only_challenges_the_cards_leave_open() -> None
     for p in puzzles:
         assert p["best"] == "challenge" and "catch_the_bluff" in p["themes"]
         assert p["margin"] >= MIN_MARGIN and p["margin"] >= SIGMAS / 2 * p["margin_error"]
-        assert _chance_true_from_cards(position(p).view) >= CLEAR_CUT
+        assert (chance_true_from_cards(position(p).view) or 0.0) >= CLEAR_CUT
 
 
 @pytest.mark.parametrize("game", ["bluff", "liar"])
@@ -102,22 +103,7 @@ def test_catch_the_bluff_ships_and_is_never_clear_cut_from_the_cards(game: str) 
     for p in catches:
         assert "catch_the_bluff" in p["themes"]
         assert p["question"] == ("raise_or_challenge" if game == "bluff" else "doubt_or_not")
-        assert _chance_true_from_cards(position(p).view) >= CLEAR_CUT, p["id"]
-
-
-def _chance_true_from_cards(view: Any) -> float:
-    from usotsuki import bluff
-    from usotsuki.odds import call_probability
-    from usotsuki.odds_liar import truth_probability
-
-    if isinstance(view, bluff.BluffView):
-        hand = view.hand or ()
-        assert view.current_call is not None
-        return call_probability(view.current_call, hand, view.cards_in_play - len(hand),
-                                view.ranks)
-    p = truth_probability(view)
-    assert p is not None
-    return p
+        assert (chance_true_from_cards(position(p).view) or 0.0) >= CLEAR_CUT, p["id"]
 
 
 def test_answers_are_checked_by_the_rules() -> None:

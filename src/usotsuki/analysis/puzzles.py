@@ -167,7 +167,7 @@ def mine(record: dict[str, Any], seed: int, depth: int | None = None,
     for point in walk.points:
         if isinstance(point.action, Give):
             continue  # O7: the gift is the player's choice of cards, not judged
-        if catch_only and not _catch_possible(game, point.view):
+        if catch_only and not _catch_possible(point.view):
             continue
         rng = random.Random(f"{seed}/{point.round}/{point.index}")  # as the review's judge
         screened = evaluate(search, point.view, point.action, rng)
@@ -236,15 +236,21 @@ def _settled_good(game: str, view: Any, action: str) -> bool:
     play, true with a chance under :data:`CLEAR_CUT` from those cards alone."""
     if action not in CATCHES:
         return False
-    p_true = _p_current(view) if game == "bluff" else truth_probability(view)
+    p_true = chance_true_from_cards(view)
     return p_true is not None and p_true < CLEAR_CUT
 
 
-def _catch_possible(game: str, view: Any) -> bool:
+def _catch_possible(view: Any) -> bool:
     """Whether a challenge (a doubt) could be a "catch the bluff" puzzle here: there is a
     call (a play) to catch, neither settled nor clear-cut from the seat's cards alone."""
-    p_true = _p_current(view) if game == "bluff" else truth_probability(view)
+    p_true = chance_true_from_cards(view)
     return p_true is not None and CLEAR_CUT <= p_true < 1.0
+
+
+def chance_true_from_cards(view: Any) -> float | None:
+    """The chance that the call to challenge (Bluff) or the play to doubt (Liar Game) is
+    true from the seat's own cards alone; None when there is none."""
+    return _p_current(view) if isinstance(view, bluff.BluffView) else truth_probability(view)
 
 
 def _trivial(game: str, view: Any, best: str, ranked: list[tuple[str, Estimate]]) -> bool:
