@@ -29,7 +29,7 @@ from usotsuki.analysis.puzzles import (
 from usotsuki.liar.actions import Play
 
 SHIPPED_AT_LEAST = 500
-SHIPPED_CATCHES = 20
+SHIPPED_CATCHES = 40
 
 
 @pytest.mark.parametrize("game", ["bluff", "liar"])
