@@ -7,15 +7,11 @@ under 5 s of CPU each (the Bluff game is about 170 decisions).
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
 from usotsuki.analysis import DEFAULT_DEPTH, analyse
-from usotsuki.bluff import BluffRules
-from usotsuki.bots import make_bot
-from usotsuki.liar import LiarRules
-from usotsuki.session import BluffSession, LiarSession
+from usotsuki.analysis.puzzles import bot_game as play_bots
 
 TARGET = 5.0
 """Seconds of CPU on one core a review may take (a 5-player Bluff game: ~170 decisions)."""
@@ -26,24 +22,7 @@ LINEUPS = {"bluff": ("expert", "hard", "normal", "easy", "normal"),
 def bot_game(game: str, seed: int = 1, lineup: tuple[str, ...] | None = None
              ) -> dict[str, Any]:
     """The record of one seeded game between bots (``LINEUPS`` by default)."""
-    names = lineup or LINEUPS[game]
-    bots = [make_bot(game, n) for n in names]
-    rngs = [random.Random(f"review-bench:{seed}:{s}") for s in range(len(names))]
-    chance = random.Random(f"review-bench:{seed}:deal")
-    labels = tuple(f"{n}{s}" for s, n in enumerate(names))
-    session: Any = (BluffSession.create(BluffRules(players=len(names)), labels)
-                    if game == "bluff" else
-                    LiarSession.create(LiarRules(players=len(names), turn_limit=400), seed,
-                                       names=labels))
-    while not session.is_over:
-        if session.chance_due:
-            session, _ = session.deal(session.draw_chance(chance))
-            continue
-        seat = session.to_move
-        session, _ = session.apply(bots[seat].act(session.view(seat), session.legal(),
-                                                  rngs[seat]))
-    record: dict[str, Any] = session.record()
-    return record
+    return play_bots(game, lineup or LINEUPS[game], f"review-bench:{seed}", seed)
 
 
 def run(seed: int = 1) -> dict[str, Any]:

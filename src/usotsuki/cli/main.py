@@ -463,5 +463,67 @@ def analyse(
                                  seed=seed, as_seat=as_seat, mine=mine))
 
 
+puzzles_app = typer.Typer(cls=Group, help="Make the puzzles (the shipped ones are made so).",
+                          no_args_is_help=True)
+app.add_typer(puzzles_app, name="puzzles")
+
+
+@app.command(cls=Command)
+def puzzle(
+    game: Annotated[str, typer.Argument(help="bluff or liar.")] = "bluff",
+    streak: Annotated[bool, typer.Option(help="Streak mode: puzzles ever harder, unrated, "
+                                              "until the first miss.")] = False,
+    puzzle_id: Annotated[str | None, typer.Option("--id", help="This puzzle only.",
+                                                  show_default=False)] = None,
+) -> None:
+    """Solve puzzles from the expert's games: find the move clearly best.
+
+    Your puzzle rating (Glicko-2) is kept in $XDG_DATA_HOME/usotsuki/puzzles.json."""
+    from usotsuki.cli.puzzle import run_puzzles
+
+    if game not in ("bluff", "liar"):
+        raise typer.BadParameter(f"{game!r} is not a game: bluff or liar", param_hint="GAME")
+    raise typer.Exit(run_puzzles(game, streak=streak, puzzle_id=puzzle_id))
+
+
+@puzzles_app.command("build", cls=Command)
+def puzzles_build(
+    game: Annotated[str, typer.Argument(help="bluff or liar.")],
+    out: Annotated[Path, typer.Option(help="Append the puzzles here (JSON lines); a rerun "
+                                           "skips the games already in it.")],
+    games: Annotated[int, typer.Option(help="Self-play games to mine.")] = 100,
+    first: Annotated[int, typer.Option(help="The first game's seed.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    target: Annotated[int | None, typer.Option(help="Stop once the file holds this many "
+                                                    "puzzles.", show_default=False)] = None,
+    depth: Annotated[int | None, typer.Option(help="Playouts per candidate of the first "
+                                                   "search (default: Bluff 120, Liar Game "
+                                                   "96; the confirming search twice "
+                                                   "that).", show_default=False)] = None,
+    catch_only: Annotated[bool, typer.Option(help="Only 'catch the bluff' puzzles (a "
+                                                  "challenge or a doubt is best).")] = False,
+) -> None:
+    """Mine puzzles from self-play games judged by the shipped expert (docs/puzzles.md)."""
+    from usotsuki.cli.puzzles_build import build
+
+    if game not in ("bluff", "liar"):
+        raise typer.BadParameter(f"{game!r} is not a game: bluff or liar", param_hint="GAME")
+    count = build(game, games, out, first=first, jobs=jobs, depth=depth, target=target,
+                  catch_only=catch_only)
+    typer.echo(f"{count} puzzles in {out}")
+
+
+@puzzles_app.command("pack", cls=Command)
+def puzzles_pack(
+    out: Annotated[Path, typer.Argument(help="The package data to write "
+                                             "(src/usotsuki/data/puzzles_GAME.jsonl.gz).")],
+    sources: Annotated[list[Path], typer.Argument(help="Files of 'usotsuki puzzles build'.")],
+) -> None:
+    """Write builds' puzzles as the package's data (sorted, gzipped JSON lines)."""
+    from usotsuki.cli.puzzles_build import pack
+
+    typer.echo(f"{pack(sources, out)} puzzles in {out}")
+
+
 if __name__ == "__main__":
     app()

@@ -77,7 +77,7 @@ def resume(path: Path, games: int | None = None) -> Resumed:
     seat = names.index(PERSON)
     bots = {s: _bot(game, name, s, path) for s, name in enumerate(names) if s != seat}
     try:
-        session = _rebuild(game, record, tuple(names), games)
+        session = rebuild(game, record, tuple(names), games)
     except (RecordError, UsotsukiError, ValueError) as exc:
         raise CannotResume(f"{path} cannot be resumed: {exc}") from None
     if session.is_over:
@@ -96,7 +96,7 @@ def _bot(game: str, name: str, seat: int, path: Path) -> AnyBot:
     return make_bot(game, kind)
 
 
-def _rebuild(game: str, record: dict[str, Any], names: tuple[str, ...], games: int | None
+def rebuild(game: str, record: dict[str, Any], names: tuple[str, ...], games: int | None
              ) -> BluffSession | LiarSession:
     """Every deal and action of the record applied through the session, as in play."""
     session: BluffSession | LiarSession

@@ -53,6 +53,7 @@ from usotsuki.server.routes.match import router as match_router
 from usotsuki.server.routes.ops import router as ops_router
 from usotsuki.server.routes.pages import router as pages_router
 from usotsuki.server.routes.players import router as players_router
+from usotsuki.server.routes.puzzles import router as puzzles_router
 from usotsuki.server.routes.ratings import router as ratings_router
 from usotsuki.server.routes.review import router as review_router
 from usotsuki.server.routes.rules import router as rules_router
@@ -235,6 +236,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(review_router)
     app.include_router(rules_router)
     app.include_router(lessons_router)
+    app.include_router(puzzles_router)
     app.include_router(ws.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

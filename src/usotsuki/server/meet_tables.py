@@ -1,6 +1,6 @@
 """The tables of meeting people (SQLAlchemy 2 Core): the public lobby's listings, the
 quick-match queue, table chat with its reports, per-player mutes and moderators'
-sanctions.
+sanctions; and the puzzles' Glicko-2 ratings, each player's per game and each puzzle's.
 
 ``table_listings`` is derived: each table's writer keeps its table's row current (seats
 taken, status, spectators), so any worker of a cluster lists every open and live table
@@ -95,4 +95,26 @@ sanctions = Table(
     Column("until", Float),  # null: until lifted
     Column("lifted", Float),
     Index("ix_sanctions_player", "player_id", "kind"),
+)
+
+puzzle_players = Table(
+    "puzzle_players", metadata,
+    Column("player_id", String(40), primary_key=True),
+    Column("game", String(16), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("best_streak", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+puzzle_ratings = Table(
+    "puzzle_ratings", metadata,
+    Column("puzzle_id", String(40), primary_key=True),  # a shipped puzzle's id
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
 )

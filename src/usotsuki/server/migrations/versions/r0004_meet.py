@@ -1,5 +1,5 @@
 """Expand: the public lobby's listings, the quick-match queue, chat, reports, mutes and
-sanctions (meet_tables.py).
+sanctions, the puzzles' ratings (meet_tables.py).
 
 New tables only: workers of 0001 to 0003 code run on it.
 """
@@ -89,9 +89,28 @@ def upgrade() -> None:
         sa.Column("until", sa.Float),
         sa.Column("lifted", sa.Float))
     op.create_index("ix_sanctions_player", "sanctions", ["player_id", "kind"])
+    op.create_table(
+        "puzzle_players",
+        sa.Column("player_id", sa.String(40), primary_key=True),
+        sa.Column("game", sa.String(16), primary_key=True),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("rd", sa.Float, nullable=False),
+        sa.Column("volatility", sa.Float, nullable=False),
+        sa.Column("attempts", sa.Integer, nullable=False),
+        sa.Column("best_streak", sa.Integer, nullable=False),
+        sa.Column("updated", sa.Float, nullable=False))
+    op.create_table(
+        "puzzle_ratings",
+        sa.Column("puzzle_id", sa.String(40), primary_key=True),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("rd", sa.Float, nullable=False),
+        sa.Column("volatility", sa.Float, nullable=False),
+        sa.Column("attempts", sa.Integer, nullable=False),
+        sa.Column("solved", sa.Integer, nullable=False))
 
 
 def downgrade() -> None:
-    for table in ("sanctions", "player_mutes", "chat_reports", "chat_messages",
+    for table in ("puzzle_ratings", "puzzle_players", "sanctions",
+                  "player_mutes", "chat_reports", "chat_messages",
                   "match_seekers", "table_listings"):
         op.drop_table(table)

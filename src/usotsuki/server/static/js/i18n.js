@@ -19,10 +19,12 @@ import matchEn from "./messages/match.en.js";
 import matchJa from "./messages/match.ja.js";
 import lobbyEn from "./messages/lobby.en.js";
 import lobbyJa from "./messages/lobby.ja.js";
+import puzzlesEn from "./messages/puzzles.en.js";
+import puzzlesJa from "./messages/puzzles.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn, ...puzzlesEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa, ...puzzlesJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
