@@ -21,6 +21,12 @@ function textEl(rule) {
   return box;
 }
 
+// A title, line or caption: plain words, with the notation in it (option names, calls,
+// actions: RULES.md Part 3) written in backticks, shown as code.
+function said(text) {
+  return text.split("`").map((piece, i) => (i % 2 ? el("code", {}, piece) : piece));
+}
+
 // A core's message with each rule code it cites linked to that rule on this page.
 function linkedCodes(text) {
   return text.split(/\b([BLO][1-9][0-9]?)\b/).map((piece, i) =>
@@ -91,7 +97,7 @@ function legalText(game, legal) {
 
 function exampleEl(rule) {
   const ex = rule.example;
-  const parts = [el("p", { class: "rule-caption" }, rule.caption[lang()])];
+  const parts = [el("p", { class: "rule-caption" }, said(rule.caption[lang()]))];
   const options = Object.entries(ex.rules).filter(([, v]) => v !== false);
   if (options.length) {
     parts.push(el("p", { class: "muted" }, t("rules.options"), " ",
@@ -107,8 +113,10 @@ function exampleEl(rule) {
   ex.deals.forEach((d, n) => { if (d.step >= ex.steps.length) parts.push(...dealEl(d, n + 1, ex.game)); });
   if (ex.refused) {
     const who = ex.refused.seat === null ? t("rules.theRules") : seat(ex.refused.seat);
-    parts.push(el("p", { class: "rule-refused" }, ex.refused.action
-      ? t("rules.refused", { name: who, action: ex.refused.action }) : t("rules.refusedRecord"),
+    // (the action in the notation of RULES.md Part 3, as typed: code in running text)
+    const tried = ex.refused.action && t("rules.refused", { name: who }).split("{action}")
+      .map((piece, i) => (i ? [el("code", {}, ex.refused.action), piece] : piece));
+    parts.push(el("p", { class: "rule-refused" }, tried || t("rules.refusedRecord"),
     " ", el("q", { lang: "en" }, linkedCodes(ex.refused.message))));
   }
   if (ex.standings) {
@@ -123,12 +131,12 @@ function render() {
   if (!book) return;
   const index = GROUPS.map(([letter, key]) => [el("h3", {}, t(key)),
     el("dl", { class: "rule-index" }, book.filter((r) => r.code.startsWith(letter)).map((r) => [
-      el("dt", {}, el("a", { href: `#${r.code}` }, r.code, " ", r.title[lang()])),
-      el("dd", {}, r.line[lang()])]))]);
+      el("dt", {}, el("a", { href: `#${r.code}` }, r.code, " ", said(r.title[lang()]))),
+      el("dd", {}, said(r.line[lang()]))]))]);
   rerender(document.getElementById("rule-index"), index);
   rerender(document.getElementById("rule-entries"), book.map((r) =>
     el("article", { id: r.code, class: "rule-entry", tabindex: "-1" },
-      el("h3", {}, `${r.code} ${r.title[lang()]}`), textEl(r), exampleEl(r))));
+      el("h3", {}, `${r.code} `, said(r.title[lang()])), textEl(r), exampleEl(r))));
   const wanted = decodeURIComponent(location.hash.slice(1)).toUpperCase();
   const target = wanted && document.getElementById(wanted);
   if (target) { target.scrollIntoView(); target.focus({ preventScroll: true }); }
