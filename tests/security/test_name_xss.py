@@ -212,6 +212,7 @@ PAGES: dict[str, Page] = {
     "quick match, waiting (the name chip)": Page(
         "play.html", lambda g: "/play.html?game=bluff&players=8&preset=standard&bots=no",
         CHIP, (VIEWER,)),
+    "puzzles (the name chip)": Page("puzzles.html", lambda g: "/puzzles.html", CHIP, (VIEWER,)),
     "rules (the name chip)": Page("rules.html", lambda g: "/rules.html", CHIP, (VIEWER,)),
     "a lesson (the name chip)": Page("learn.html", lambda g: "/learn.html?lesson=liar-play",
                                      f"body[data-ready='1'] {CHIP}", (VIEWER,)),
@@ -280,6 +281,9 @@ async def _visit(url: str, page: Page, stored: dict[str, str], cookie: str) -> d
             tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             await tab.goto(url)
             await tab.wait_for_selector(page.ready)
+            if await tab.locator("#reveal-results").count():  # a game that ended on a
+                await tab.click("#reveal-results")  # challenge or doubt: its reveal first
+                await tab.wait_for_selector("#results:not([hidden])")
             return {"text": await tab.evaluate(SHOWN_TEXT),
                     "injected": await tab.evaluate(FOUND_INJECTED),
                     "violations": await tab.evaluate("window.__violations"),
