@@ -45,7 +45,16 @@ class Redis:
         self.tmp, self.port = tmp, free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
-        self.start()
+        for attempt in range(5):  # free_port()'s port may be taken first: try another
+            try:
+                self.start()
+                return
+            except RuntimeError:
+                log = self.tmp / "redis.log"
+                if attempt == 4 or "in use" not in (log.read_text() if log.exists() else ""):
+                    raise
+                self.port = free_port()
+                self.url = f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -80,26 +89,39 @@ class Nginx:
     workers at ``ports``; ``affinity=False``: table WebSockets round robin too."""
 
     def __init__(self, tmp: Path, ports: Sequence[int], connections: int = 4096,
-                 affinity: bool = False) -> None:
+                 affinity: bool = False, wait: bool = True) -> None:
+        """``wait``: until a worker answers /healthz through it (else: until it answers)."""
         binary = shutil.which("nginx") or "/usr/sbin/nginx"
         if not os.path.exists(binary):
             raise RuntimeError("nginx is not installed: run `make test` (it installs "
                                "Debian's nginx-light) or `apt-get install -y nginx-light`")
-        self.port, http_port = free_port(), free_port()
-        self.url = f"https://127.0.0.1:{self.port}"
-        self.ws_url = f"wss://127.0.0.1:{self.port}"
-        self.http_url = f"http://127.0.0.1:{http_port}"
         self.prefix = tmp
         cert, key = certificate()
-        conf = tmp / "nginx.conf"
-        conf.write_text(render(Site(
-            [f"127.0.0.1:{p}" for p in ports], http_port, self.port, cert, key, tmp,
-            connections, affinity, as_root=os.geteuid() == 0)))
-        self.process = subprocess.Popen([binary, "-p", str(tmp), "-c", str(conf)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait(lambda: httpx.get(f"{self.url}/healthz", timeout=1,
-                                verify=client_tls()).status_code == 200,
-              "nginx", process=self.process)
+        # free_port() only finds a port free now: another test's server may take it before
+        # nginx binds it (then nginx exits at once). Such a start is tried on new ports.
+        for attempt in range(5):
+            self.port, http_port = free_port(), free_port()
+            self.url = f"https://127.0.0.1:{self.port}"
+            self.ws_url = f"wss://127.0.0.1:{self.port}"
+            self.http_url = f"http://127.0.0.1:{http_port}"
+            conf = tmp / "nginx.conf"
+            conf.write_text(render(Site(
+                [f"127.0.0.1:{p}" for p in ports], http_port, self.port, cert, key, tmp,
+                connections, affinity, as_root=os.geteuid() == 0)))
+            with open(tmp / "nginx-stderr.log", "wb") as stderr:
+                self.process = subprocess.Popen([binary, "-p", str(tmp), "-c", str(conf)],
+                                                stdout=subprocess.DEVNULL, stderr=stderr)
+            try:
+                _wait(lambda: httpx.get(f"{self.url}/healthz", timeout=1,
+                                        verify=client_tls()).status_code
+                      in ((200,) if wait else (200, 503)), "nginx", process=self.process)
+                return
+            except RuntimeError as exc:
+                self.stop()
+                log = "".join(f.read_text(errors="replace")[-2000:] for f in
+                              (tmp / "nginx-stderr.log", tmp / "nginx-error.log") if f.exists())
+                if "Address already in use" not in log or attempt == 4:
+                    raise RuntimeError(f"{exc}: {log}") from None
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -111,23 +133,32 @@ class Worker:
     """``usotsuki serve --redis ...``: one worker of the cluster, its logs in a file."""
 
     def __init__(self, tmp: Path, name: str, db: str, redis: str, *extra: str) -> None:
-        self.name, self.port = name, free_port()
+        self.name, self.log = name, tmp / f"{name}.log"
+        self._command = ["serve", "--db", db, "--redis", redis, "--worker-id", name,
+                         "--forwarded-allow-ips", "127.0.0.1", "--log-format", "json",
+                         *NO_CONTRIBUTIONS, *extra]
+        self._start()
+
+    def _start(self) -> None:
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tmp / f"{name}.log"
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "usotsuki.cli.main", "serve", "--port", str(self.port),
-                 "--db", db, "--redis", redis, "--worker-id", name,
-                 "--forwarded-allow-ips", "127.0.0.1", "--log-format", "json",
-                 *NO_CONTRIBUTIONS, *extra],
-                stdout=out, stderr=out)
+                [sys.executable, "-m", "usotsuki.cli.main", *self._command,
+                 "--port", str(self.port)], stdout=out, stderr=out)
 
     def wait_ready(self) -> None:
-        try:
-            _wait(lambda: httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200,
-                  f"worker {self.name}", seconds=180, process=self.process)
-        except RuntimeError as exc:
-            raise RuntimeError(f"{exc}: {self.log.read_text()[-3000:]}") from None
+        for attempt in range(5):
+            try:
+                _wait(lambda: httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200,
+                      f"worker {self.name}", seconds=180, process=self.process)
+                return
+            except RuntimeError as exc:
+                log = self.log.read_text()[-3000:]
+                # free_port()'s port taken by another test's server first: new port
+                if "address already in use" not in log.lower() or attempt == 4:
+                    raise RuntimeError(f"{exc}: {log}") from None
+                self._start()
 
     def signal(self, sig: int) -> None:
         self.process.send_signal(sig)

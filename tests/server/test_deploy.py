@@ -255,3 +255,21 @@ def test_behind_a_trusted_proxy_one_address_may_be_a_crowd() -> None:
     shipped = (DEPLOY / "nginx.conf").read_text()
     nginx_cap = int(re.search(r"limit_conn per_address (\d+);", shipped)[1])  # type: ignore[index]
     assert nginx_cap >= 2 * proxied.address_sockets
+
+
+def test_with_no_worker_to_answer_nginx_says_unavailable_with_a_retry_hint(
+        tmp_path: Path) -> None:
+    """Every worker down (or all marked failed after answering 503 in a database outage):
+    the API's retryable refusal, as a worker gives it, never a bare 502 page."""
+    from live_helpers import free_port
+
+    nginx = Nginx(tmp_path, [free_port(), free_port()], wait=False)  # nothing listens
+    try:
+        with httpx.Client(base_url=nginx.url, verify=client_tls(), timeout=10) as api:
+            for path in ("/api/bots/bluff", "/", "/ws/tables/t1?token=x"):
+                r = api.get(path)
+                assert r.status_code == 503, (path, r.status_code, r.text)
+                assert r.headers["retry-after"] == "1"
+                assert r.json()["error"] == "unavailable" and r.json()["retry_after"] == 1
+    finally:
+        nginx.stop()

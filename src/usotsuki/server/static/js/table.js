@@ -51,6 +51,7 @@ let clockEnds = null; // {seat, at (performance.now() ms), seconds}
 const bubbles = new Map(); // seat -> {text, until}
 let matchResults = []; // the standings of each game of this match so far (O7)
 let replaying = true; // events of the first batch are history: no motion, no sound
+let endedInHistory = null; // the game_over of that history when no move was made after it
 // A Liar match between games: {game (0-based, the one that ended), standings, winner,
 // reveal (the doubt that ended it, shown first), revealSeen}; null once dismissed.
 let between = null;
@@ -234,8 +235,14 @@ function onMessage(m) {
     case "suggestion": suggestion = m; break; // shown while its position is the present one
     default: chatMessage(m); return;
   }
+  if (m.type === "state" && replaying) {
+    replaying = false; // what follows happens now: shown moving
+    // Joined (or reloaded) after a game ended and before the next began: its ending is
+    // still the present, so its results or between-games screen are shown as if just now.
+    if (endedInHistory) gameEnded(endedInHistory);
+    endedInHistory = null;
+  }
   render();
-  if (m.type === "state") replaying = false; // what follows happens now: shown moving
 }
 
 function onEvent(e) {
@@ -244,15 +251,17 @@ function onEvent(e) {
     names = e.names; moves = 0; revealAt = -1; resultsHidden = false; bubbles.clear();
     matchResults = [];
     between = null;
+    endedInHistory = null;
   }
   if (e.type === "game_over" && e.standings) matchResults.push(e.standings); // each game of a match
-  if (e.type === "game_over") { bubbles.clear(); if (!replaying) gameEnded(e); }
+  if (e.type === "game_over") { bubbles.clear(); if (replaying) endedInHistory = e; else gameEnded(e); }
   if (e.type === "doubted") lastDoubt = { ...e, drawer: null, drawn: 0 };
   if (e.type === "drew" && lastDoubt && lastDoubt.drawer === null && moves === revealAt) {
     lastDoubt = { ...lastDoubt, drawer: e.seat, drawn: e.count };
   }
   if (MOVES.has(e.type)) {
     moves += 1;
+    endedInHistory = null; // the next game of the match is under way
     revealOpen = false;
     if (e.type === "challenged" || e.type === "doubted") { revealAt = moves; revealOpen = true; }
   }
