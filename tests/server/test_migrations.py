@@ -26,7 +26,7 @@ from sqlalchemy.pool import NullPool
 from typer.testing import CliRunner
 
 from usotsuki.cli.main import app
-from usotsuki.server import lease, meet_tables, migrate, player_tables, store
+from usotsuki.server import bot_tables, lease, meet_tables, migrate, player_tables, store
 from usotsuki.server.store import Store, normalise_url
 
 T0 = 1_800_000_000.0
@@ -248,7 +248,8 @@ def test_the_code_s_tables_are_the_migrations_tables(new_db: Callable[[], str]) 
     code = MetaData()
     for table in [*store.metadata.tables.values(), *lease.metadata.tables.values(),
                   *player_tables.metadata.tables.values(),
-                  *meet_tables.metadata.tables.values()]:
+                  *meet_tables.metadata.tables.values(),
+                  *bot_tables.metadata.tables.values()]:
         table.to_metadata(code)
     engine = engine_of(url)
     with engine.connect() as conn:

@@ -10,7 +10,18 @@ writer; the log stays the truth.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    false,
+)
 
 metadata = MetaData()
 
@@ -24,6 +35,10 @@ players = Table(
     Column("created", Float, nullable=False),
     Column("seen", Float, nullable=False),
     Column("deleted", Float),  # an account deleted: anonymised, its games kept
+    # An account marked as a bot: it plays through API tokens only (bot_tables.py)
+    Column("bot", Boolean, nullable=False, server_default=false()),
+    # A person who takes challenges from bots (they see them and may accept)
+    Column("bot_challenges", Boolean, nullable=False, server_default=false()),
 )
 
 sessions = Table(
