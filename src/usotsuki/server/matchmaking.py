@@ -38,7 +38,6 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from usotsuki.bots import bot_names
-from usotsuki.server.auth import token_hash
 from usotsuki.server.config import Clock, Refused
 from usotsuki.server.health import unreachable
 from usotsuki.server.history import bot_player
@@ -56,6 +55,7 @@ from usotsuki.server.matching import (
 from usotsuki.server.meet_tables import match_seekers
 from usotsuki.server.player_tables import ratings
 from usotsuki.server.ratings import NEW, shown
+from usotsuki.server.seating import Sitter, seated_table
 from usotsuki.server.store import Store
 
 log = logging.getLogger(__name__)
@@ -455,23 +455,11 @@ class Matchmaker:
             config["rated"] = True
         order = list(match.seats)
         _shuffle(order)  # who deals first is chance's, not the queue's
-        table, _host = await self.lobby.create(
-            match.game, config, [s if isinstance(s, str) else None for s in order])
-        seats: dict[str, tuple[int, str]] = {}
-        try:
-            for number, person in enumerate(order):
-                if isinstance(person, Seeker):
-                    seats[person.player_id] = await table.join(person.name, number,
-                                                               person.player_id)
-            await self.lobby.start_game(table, rematch=False)
-            await self.store.call(settle, self.store.engine, tag, table.public_id, seats,
-                                  self.clock.time())
-        except BaseException:
-            if not table.games:  # the people waiting again hold no seat here
-                for seat, token in seats.values():
-                    with contextlib.suppress(Exception):
-                        await table.leave(seat, token_hash(token))
-            raise
+        table, seats = await seated_table(
+            self.lobby, match.game, config,
+            [Sitter(s.player_id, s.name) if isinstance(s, Seeker) else s for s in order])
+        await self.store.call(settle, self.store.engine, tag, table.public_id, seats,
+                              self.clock.time())
         for player_id in seats:
             event = self._woken.get(player_id)
             if event is not None:

@@ -1,0 +1,45 @@
+"""A table made for players chosen by the server (quick match, the arena, a challenge):
+created, each player joined to their seat, the game begun; undone if any step fails."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from usotsuki.server.auth import token_hash
+from usotsuki.server.lobby import Lobby
+from usotsuki.server.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Sitter:
+    """A player to seat: their id and the name shown at the table."""
+
+    player_id: str
+    name: str
+
+
+async def seated_table(lobby: Lobby, game: str, config: dict[str, Any],
+                       order: Sequence[Sitter | str]) -> tuple[Table, dict[str, tuple[int, str]]]:
+    """A table of ``game`` with ``config`` whose seat ``i`` is ``order[i]``: a player, or a
+    house bot's level; its first game begun. Answers the table and each player's seat and
+    token. Should a player's seat or the start fail, the players are unseated (a table
+    whose game never began holds nobody) and the error raised."""
+    table, _host = await lobby.create(game, config,
+                                      [s if isinstance(s, str) else None for s in order])
+    seats: dict[str, tuple[int, str]] = {}
+    try:
+        for number, sitter in enumerate(order):
+            if isinstance(sitter, Sitter):
+                seats[sitter.player_id] = await table.join(sitter.name, number,
+                                                           sitter.player_id)
+        await lobby.start_game(table, rematch=False)
+    except BaseException:
+        if not table.games:
+            for seat, token in seats.values():
+                with contextlib.suppress(Exception):
+                    await table.leave(seat, token_hash(token))
+        raise
+    return table, seats
