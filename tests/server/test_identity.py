@@ -97,7 +97,7 @@ def test_signing_up_keeps_the_guest_and_starts_a_new_session(client: TestClient,
     answer = browser.sign_up("Mika")
     assert answer.status_code == 201, answer.text
     assert answer.json() | {"csrf": ""} == {"id": guest_id, "kind": "account", "name": "Mika",
-                                           "username": "Mika", "csrf": ""}
+                                           "username": "Mika", "csrf": "", "bot": False}
     assert browser.cookie != old_cookie
     with store.engine.connect() as conn:
         row = conn.execute(select(players).where(players.c.id == guest_id)).one()

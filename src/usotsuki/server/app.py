@@ -23,6 +23,8 @@ from starlette.requests import ClientDisconnect
 
 from usotsuki import __version__
 from usotsuki.server import ws
+from usotsuki.server.bot_inbox import BotInbox
+from usotsuki.server.bot_rate import TokenRates
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
 from usotsuki.server.csrf import CsrfCheck
@@ -45,6 +47,8 @@ from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
+from usotsuki.server.routes.bot_account import router as bot_account_router
+from usotsuki.server.routes.bots import router as bots_router
 from usotsuki.server.routes.chat import router as chat_router
 from usotsuki.server.routes.lessons import router as lessons_router
 from usotsuki.server.routes.lobby import pages as lobby_page
@@ -127,6 +131,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
 
     lobby.timing = metrics.observe_phase
     matchmaker = Matchmaker(lobby, the_store, lobby.clock)
+    bot_inbox = BotInbox(the_store, lobby.clock)
     replays = ReplayService(replay_limits)
     the_reviews = reviews if reviews is not None else ReviewService(ReviewLimits())
 
@@ -142,7 +147,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         probe = loop.create_task(health.watch())
         sweep = loop.create_task(sweep_forever(the_store, settings, lobby.clock))
         matchmaker.start()
+        bot_inbox.start()
         yield
+        bot_inbox.stop()
         matchmaker.stop()
         lag.cancel()
         probe.cancel()
@@ -161,6 +168,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                   "WebSocket per seat for play: see PROTOCOL.md.")
     app.state.lobby = lobby
     app.state.matchmaker = matchmaker
+    app.state.bot_inbox = bot_inbox
+    app.state.token_rates = TokenRates(lobby.clock.time, coordinator)
     app.state.records = Records(lobby)
     app.state.store = the_store
     app.state.rate_limit = rate_limit
@@ -224,6 +233,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.mount(api_docs.ASSETS, api_docs.assets(), name="docs-assets")
     app.include_router(ops_router)
     app.include_router(account_router)
+    app.include_router(bot_account_router)
+    app.include_router(bots_router)
     app.include_router(players_router)
     app.include_router(tables_router)
     app.include_router(chat_router)

@@ -221,11 +221,13 @@ class SharedQuotas:
         self._open = redis.register_script(_OPEN)
         self._close = redis.register_script(_CLOSE)
 
-    async def reserve(self, address: str, limit: int, member: str) -> tuple[bool, float]:
-        """Count ``member`` (a new table) if under ``limit``: (True, 0); else (False,
-        seconds until the oldest reservation leaves the window)."""
+    async def reserve(self, address: str, limit: int, member: str,
+                      bucket: str = "new") -> tuple[bool, float]:
+        """Count ``member`` (a new table; in ``bucket`` "api", a bot token's request,
+        ``address`` its id) if under ``limit``: (True, 0); else (False, seconds until the
+        oldest reservation leaves the window)."""
         now = "" if self.clock is None else repr(self.clock())
-        allowed, wait = await self._reserve(keys=[f"{QUOTA}new:{address}"],
+        allowed, wait = await self._reserve(keys=[f"{QUOTA}{bucket}:{address}"],
                                             args=[WINDOW, limit, member, now])
         return bool(allowed), float(wait)
 
@@ -1441,6 +1443,17 @@ class Coordinator:
                           f"address: try again in {seconds} s", 429,
                           {"max": limit, "wait": seconds})
         return member
+
+    async def reserve_request(self, token_id: str, limit: int) -> tuple[bool, float] | None:
+        """Count a bot token's request against its per-minute rate in every worker:
+        (allowed, seconds to wait if not), or None when Redis cannot be reached (the
+        worker's own count decides alone)."""
+        try:
+            return await self.quotas.reserve(token_id, limit, f"{self.me}:{next(self._ids)}",
+                                             bucket="api")
+        except (RedisError, OSError) as exc:
+            self._redis_failed("quota", exc)
+            return None
 
     async def refund_table(self, address: str, member: str) -> None:
         with contextlib.suppress(RedisError, OSError):

@@ -102,3 +102,7 @@ class Settings:
     login_failures_per_account: int = 10
     login_failures_per_address: int = 100  # a school's or a carrier's NAT holds many
     guests_per_address: int = 1000  # new guests (first visits) per login window
+    # outside bots' API tokens (bot_auth.py): requests a minute each (its default and
+    # most), live tokens an account may hold
+    token_per_minute: int = 120
+    tokens_per_account: int = 20

@@ -35,12 +35,14 @@ DELETED_NAME = "deleted player"  # a deleted account's name, everywhere it was s
 @dataclass(frozen=True, slots=True)
 class Player:
     """Who a session names: ``kind`` is guest, account or bot; ``username`` an
-    account's name (None for guests and bots)."""
+    account's name (None for guests and bots); ``bot``: an account marked as an outside
+    bot (it plays through API tokens only, never as a person: bot_auth.py)."""
 
     id: str
     kind: str
     name: str
     username: str | None
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,9 @@ class NameTaken(Exception):
     """Another account (or a bot) holds a name with the same key."""
 
 
-def _player(row: Any) -> Player:
-    return Player(row.id, row.kind, row.name, row.name if row.kind == "account" else None)
+def player_from_row(row: Any) -> Player:
+    return Player(row.id, row.kind, row.name, row.name if row.kind == "account" else None,
+                  bool(row.bot))
 
 
 def find_session(engine: Engine, hashed: str, now: float) -> Session | None:
@@ -75,7 +78,7 @@ def find_session(engine: Engine, hashed: str, now: float) -> Session | None:
             conn.execute(update(sessions).where(sessions.c.token_hash == hashed)
                          .values(seen=now, expires=now + SESSION_SECONDS))
             conn.execute(update(players).where(players.c.id == row.id).values(seen=now))
-    return Session(hashed, row.csrf, _player(row), row.created)
+    return Session(hashed, row.csrf, player_from_row(row), row.created)
 
 
 def _open_session(conn: Connection, player_id: str, now: float) -> tuple[str, Session]:
@@ -85,7 +88,7 @@ def _open_session(conn: Connection, player_id: str, now: float) -> tuple[str, Se
                                          created=now, seen=now,
                                          expires=now + SESSION_SECONDS))
     row = conn.execute(select(players).where(players.c.id == player_id)).one()
-    return token, Session(hashed, csrf, _player(row), now)
+    return token, Session(hashed, csrf, player_from_row(row), now)
 
 
 def new_guest(engine: Engine, name: str, now: float) -> tuple[str, Session]:
@@ -110,7 +113,7 @@ def rename(engine: Engine, player_id: str, name: str) -> Player:
             row = conn.execute(select(players).where(players.c.id == player_id)).one()
     except sqlalchemy.exc.IntegrityError:
         raise NameTaken(name) from None
-    return _player(row)
+    return player_from_row(row)
 
 
 def sign_up(engine: Engine, session: Session, username: str, password_hash: str,
@@ -253,7 +256,7 @@ def export(engine: Engine, player_id: str) -> dict[str, Any]:
             .order_by(played_seats.c.finished)).all()
         rated = conn.execute(select(ratings).where(ratings.c.player_id == player_id)
                              .order_by(ratings.c.game)).all()
-    player = _player(row)
+    player = player_from_row(row)
     return {
         "player": {"id": player.id, "kind": player.kind, "name": player.name,
                    "username": player.username, "created": row.created, "seen": row.seen,

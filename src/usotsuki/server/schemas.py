@@ -221,6 +221,8 @@ class Me(BaseModel):
     username: str | None = Field(description="An account's name; null for a guest.")
     csrf: str = Field(description="Send it as X-CSRF-Token with every POST, PUT, PATCH "
                       "and DELETE made with the session cookie.")
+    bot: bool = Field(False, description="An account marked as a bot: it plays through "
+                      "its API tokens only (docs/bots.md).")
 
 
 class NameChange(Body):
@@ -288,3 +290,49 @@ class MatchStatus(BaseModel):
     table_id: str | None = None
     seat: int | None = None
     token: str | None = Field(None, description="Secret: the seat's token (matched only).")
+
+
+# ---- outside bots (docs/bots.md) ----
+
+TokenScope = Literal["play", "challenge"]
+
+
+class TokenCreate(Body):
+    label: str = Field(min_length=1, max_length=64,
+                       description="Your name for the token (where it is used).")
+    scopes: list[TokenScope] = Field(min_length=1, max_length=2, description="play: seek, "
+                                     "the event stream, answer challenges, resign; "
+                                     "challenge: challenge a player.")
+    per_minute: int | None = Field(None, ge=1, description="The token's requests a minute "
+                                   "(at most the server's limit, its default).")
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, value: str) -> str:
+        return normalise_name(value)
+
+
+class ApiTokenInfo(BaseModel):
+    id: str = Field(description="The token's public id (revoke it by this id).")
+    label: str
+    scopes: list[TokenScope]
+    per_minute: int
+    created: float
+    used: float | None = Field(description="Its last request (to the minute); null: never.")
+
+
+class NewApiToken(ApiTokenInfo):
+    token: str = Field(description="The secret: shown this once, never again. Send it as "
+                       "'Authorization: Bearer <token>'.")
+
+
+class BotMe(BaseModel):
+    id: str
+    name: str
+    scopes: list[TokenScope] = Field(description="The scopes of the token used.")
+
+
+class BotEvents(BaseModel):
+    events: list[dict[str, Any]] = Field(description="Events after the number asked, oldest "
+                                         "first: each {\"n\", \"type\", ...} (docs/bots.md).")
+    next: int = Field(description="Ask with after=next for the events after these.")

@@ -94,7 +94,7 @@ AccountDep = Annotated[Session, Depends(_account)]
 
 def _me(player: Player, csrf: str) -> schemas.Me:
     return schemas.Me(id=player.id, kind=player.kind,  # type: ignore[arg-type]
-                      name=player.name, username=player.username, csrf=csrf)
+                      name=player.name, username=player.username, csrf=csrf, bot=player.bot)
 
 
 def _address(request: Request) -> str | None:

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from usotsuki.server import schemas
+from usotsuki.server.bot_auth import refuse_bot_account
 from usotsuki.server.config import Refused
 from usotsuki.server.identity import Player, player_required
 from usotsuki.server.matching import PRESETS
@@ -37,6 +38,7 @@ async def seek(body: schemas.SeekRequest, request: Request,
                player: Seeker) -> dict[str, Any]:
     """Play now: wait for a table of players near your rating (a new seek replaces a
     waiting one). Refused while you are being seated or play at a quick-match table."""
+    refuse_bot_account(player)  # a bot seeks arena games (POST /api/bot/seek)
     if body.rated and player.kind != "account":
         raise Refused("account_required", "rated games are for accounts: sign up or log "
                       "in to play rated", 403)

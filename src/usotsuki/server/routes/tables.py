@@ -12,6 +12,7 @@ from usotsuki.core.errors import InvalidRules, MissingOption
 from usotsuki.games import ENTRIES
 from usotsuki.games import game as game_entry
 from usotsuki.server import schemas
+from usotsuki.server.bot_auth import caller, refuse_bot_account
 from usotsuki.server.config import cited_rules
 from usotsuki.server.identity import current_player
 from usotsuki.server.names import reserved_at_table
@@ -108,7 +109,8 @@ async def join_public(table_id: str, body: schemas.JoinRequest,
     table = await _lobby(request).get(table_id)
     if table.visibility != "public":
         raise Refused("invite_only", "this table is for people with its invite link", 403)
-    player = await current_player(request)
+    player = await caller(request)
+    refuse_bot_account(player)
     if player is not None and table.seat_of_player(player.id) is not None:
         raise Refused("already_here", "you hold a seat at this table already", 409)
     return await _sit(table, body, request)
@@ -122,7 +124,8 @@ def _check_name(name: str) -> None:
 
 
 async def _sit(table: Table, body: schemas.JoinRequest, request: Request) -> schemas.Joined:
-    player = await current_player(request)
+    player = await caller(request)  # a bot's token or session: refused, never anonymous
+    refuse_bot_account(player)
     await refuse_if_banned(request.app.state.store, None if player is None else player.id,
                            table.clock.time())
     if table.rated and (player is None or player.kind != "account"):
