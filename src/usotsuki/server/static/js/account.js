@@ -2,6 +2,7 @@
 // logs out (here or everywhere), downloads its data or deletes itself. Every refusal is
 // said in the reader's language; a failed log-in never tells whether the account exists.
 import { api } from "./api.js";
+import { botSections } from "./bot-account.js";
 import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
 import { chosenName, me, onMe, refreshMe } from "./me.js";
@@ -98,6 +99,8 @@ function accountView() {
     el("p", { class: "intro" }, who.name === who.username ? t("me.accountNote", { username: who.username })
       : t("account.signedIn", { username: who.username, name: who.name }), " ",
       el("a", { href: `/players/${encodeURIComponent(who.id)}`, id: "profile-link" }, t("account.profile"))),
+    who.bot ? el("p", { class: "muted", id: "bot-note" }, t("bots.isBot")) : null,
+    ...botSections(who, attempt, draw),
     section("sessions", t("account.sessionsHeading"),
       el("div", { class: "button-row" },
         el("button", { type: "button", class: "secondary", id: "logout",

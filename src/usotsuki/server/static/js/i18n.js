@@ -1,6 +1,8 @@
 // Two message catalogues; the language comes from localStorage, else the browser.
 import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
+import botsEn from "./messages/bots.en.js";
+import botsJa from "./messages/bots.ja.js";
 import chatEn from "./messages/chat.en.js";
 import chatJa from "./messages/chat.ja.js";
 import controlEn from "./messages/control.en.js";
@@ -23,8 +25,8 @@ import puzzlesEn from "./messages/puzzles.en.js";
 import puzzlesJa from "./messages/puzzles.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn, ...puzzlesEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa, ...puzzlesJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn, ...puzzlesEn, ...botsEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa, ...puzzlesJa, ...botsJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
