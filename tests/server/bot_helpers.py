@@ -1,12 +1,17 @@
-"""An outside bot in tests: an account marked as a bot, and an API token of it."""
+"""An outside bot in tests: an account marked as a bot, an API token of it, its inbox;
+and more clients of one in-process server."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import httpx
+from core_helpers import ManualClock
 from fastapi.testclient import TestClient
 from identity_helpers import Browser
+
+from usotsuki.server.bot_inbox import BotInbox
+from usotsuki.server.store import Store
 
 
 def bot_account(client: TestClient | httpx.Client, name: str,
@@ -36,3 +41,35 @@ def new_token(owner: Browser, scopes: tuple[str, ...] = ("play", "challenge"),
 def bearer(token: str) -> dict[str, str]:
     """The headers of a Bot API request made with ``token``."""
     return {"Authorization": f"Bearer {token}"}
+
+
+def other_client(c: TestClient) -> TestClient:
+    """Another client of the server ``c`` runs (``with TestClient(...) as c``): its own
+    cookie jar (no cookie yet); its requests run on the server's event loop, as a real
+    server's would (a long poll and the event that wakes it share the loop)."""
+    other = TestClient(c.app)
+    other.portal = c.portal
+    return other
+
+
+def advance(c: TestClient, clock: ManualClock, seconds: float) -> None:
+    """Move the server's manual clock, on its event loop (its sleepers wake there)."""
+    async def move() -> None:
+        clock.advance(seconds)
+    c.portal.call(move)  # type: ignore[union-attr]
+
+
+def read_rows(c: TestClient, query: Any) -> list[Any]:
+    """The rows of ``query`` in the server's database."""
+    store: Store = c.app.state.store  # type: ignore[attr-defined]
+
+    def read() -> list[Any]:
+        with store.engine.connect() as conn:
+            return list(conn.execute(query).all())
+    return c.portal.call(store.call, read)  # type: ignore[union-attr,no-any-return]
+
+
+def notify(c: TestClient, player_id: str, body: dict[str, Any]) -> int:
+    """An event in the player's inbox, as the arena or a challenge sends one."""
+    inbox: BotInbox = c.app.state.bot_inbox  # type: ignore[attr-defined]
+    return c.portal.call(inbox.notify, player_id, body)  # type: ignore[union-attr,no-any-return]
