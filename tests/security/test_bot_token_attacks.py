@@ -9,27 +9,19 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from bot_helpers import advance, bearer, bot_account, new_token, notify, other_client
-from core_helpers import ManualClock
+from bot_helpers import advance, bearer, bot_account, new_token, notify, other_client, served
 from fastapi.testclient import TestClient
 from identity_helpers import Browser
-from server_helpers import Seat, close_all, create, play_out, receive
+from server_helpers import Seat, create, play_out, receive
 from test_leaks import check_no_leak
 
-from usotsuki.server.app import create_app
 from usotsuki.server.seating import Sitter, seated_table
 
 
 @pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-def client(clock: ManualClock) -> Iterator[TestClient]:
-    with TestClient(create_app(bot_delay=0, clock=clock)) as c:
+def client() -> Iterator[TestClient]:
+    with served() as c:
         yield c
-        close_all()
 
 
 def test_a_bot_account_never_takes_a_seat_as_a_person(client: TestClient) -> None:
@@ -98,7 +90,7 @@ def test_a_revoked_token_is_refused_at_once(client: TestClient) -> None:
 
 
 
-def test_a_token_cannot_exceed_its_rate(client: TestClient, clock: ManualClock) -> None:
+def test_a_token_cannot_exceed_its_rate(client: TestClient) -> None:
     owner, token = bot_account(client, "Robo", per_minute=3)
     spare = new_token(owner, per_minute=3, label="spare")
     bot = other_client(client)
@@ -109,9 +101,9 @@ def test_a_token_cannot_exceed_its_rate(client: TestClient, clock: ManualClock) 
     assert refused.json()["params"]["max"] == 3
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
     assert bot.get("/api/bot/me", headers=bearer(spare)).status_code == 200  # its own count
-    advance(client, clock, 30)
+    advance(client, 30)
     assert bot.get("/api/bot/me", headers=bearer(token)).status_code == 429
-    advance(client, clock, 31)  # the first three left the window
+    advance(client, 31)  # the first three left the window
     assert bot.get("/api/bot/me", headers=bearer(token)).status_code == 200
 
 

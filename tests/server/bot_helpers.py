@@ -3,13 +3,17 @@ and more clients of one in-process server."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 from core_helpers import ManualClock
 from fastapi.testclient import TestClient
 from identity_helpers import Browser
+from server_helpers import close_all
 
+from usotsuki.server.app import create_app
 from usotsuki.server.bot_inbox import BotInbox
 from usotsuki.server.store import Store
 
@@ -43,6 +47,14 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+@contextlib.contextmanager
+def served(store: Store | None = None) -> Iterator[TestClient]:
+    """An in-process server on a manual clock (``advance`` moves it), bots at once."""
+    with TestClient(create_app(store=store, bot_delay=0, clock=ManualClock())) as c:
+        yield c
+        close_all()
+
+
 def other_client(c: TestClient) -> TestClient:
     """Another client of the server ``c`` runs (``with TestClient(...) as c``): its own
     cookie jar (no cookie yet); its requests run on the server's event loop, as a real
@@ -52,8 +64,11 @@ def other_client(c: TestClient) -> TestClient:
     return other
 
 
-def advance(c: TestClient, clock: ManualClock, seconds: float) -> None:
-    """Move the server's manual clock, on its event loop (its sleepers wake there)."""
+def advance(c: TestClient, seconds: float) -> None:
+    """Move the manual clock of the server ``served`` runs, on its event loop (its
+    sleepers wake there)."""
+    clock: ManualClock = c.app.state.lobby.clock  # type: ignore[attr-defined]
+
     async def move() -> None:
         clock.advance(seconds)
     c.portal.call(move)  # type: ignore[union-attr]

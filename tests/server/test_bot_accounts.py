@@ -10,15 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from bot_helpers import advance, bearer, bot_account, notify, other_client, read_rows
+from bot_helpers import advance, bearer, bot_account, notify, other_client, read_rows, served
 from core_helpers import ManualClock
 from fastapi.testclient import TestClient
-from identity_helpers import Browser
-from server_helpers import close_all, create
+from identity_helpers import PASSWORD, Browser
+from server_helpers import create
 from sqlalchemy import select
 from waits import wait_for
 
-from usotsuki.server.app import create_app
 from usotsuki.server.auth import token_hash
 from usotsuki.server.bot_inbox import BotInbox
 from usotsuki.server.bot_tables import api_tokens, arena_seeks
@@ -26,26 +25,14 @@ from usotsuki.server.store import Store
 
 
 @pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    the_store = Store(db_url)
-    yield the_store
-    the_store.close()
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-def client(clock: ManualClock) -> Iterator[TestClient]:
-    with TestClient(create_app(bot_delay=0, clock=clock)) as c:
+def client() -> Iterator[TestClient]:
+    with served() as c:
         yield c
-        close_all()
 
 
-def test_a_token_is_shown_once_and_kept_as_its_sha256(store: Store) -> None:
-    with TestClient(create_app(store=store, bot_delay=0)) as c:
+def test_a_token_is_shown_once_and_kept_as_its_sha256(db_url: str) -> None:
+    store = Store(db_url)
+    with served(store) as c:
         owner, token = bot_account(c, "Robo")
         assert token.startswith("usb_") and len(token) > 40
         listed = owner.client.get("/api/account/tokens").json()
@@ -58,7 +45,7 @@ def test_a_token_is_shown_once_and_kept_as_its_sha256(store: Store) -> None:
         assert me.status_code == 200, me.text
         assert me.json() == {"id": owner.me["id"], "name": "Robo",
                              "scopes": ["challenge", "play"]}
-        close_all()
+    store.close()
 
 
 def test_marking_a_bot_needs_an_account_that_never_played_as_a_person(
@@ -78,8 +65,7 @@ def test_marking_a_bot_needs_an_account_that_never_played_as_a_person(
     assert made.status_code == 403 and made.json()["error"] == "not_a_bot"
 
 
-def test_events_wait_for_the_next_and_keep_a_seek_alive(client: TestClient,
-                                                         clock: ManualClock) -> None:
+def test_events_wait_for_the_next_and_keep_a_seek_alive(client: TestClient) -> None:
     owner, token = bot_account(client, "Robo")
     bot, me = other_client(client), owner.me["id"]
     assert bot.get("/api/bot/events", headers=bearer(token)).json() == {"events": [],
@@ -109,16 +95,17 @@ def test_events_wait_for_the_next_and_keep_a_seek_alive(client: TestClient,
                 player_id=me, game="bluff", players=2, preset="standard", rated=True,
                 name="Robo", since=0.0, seen=0.0))
     client.portal.call(store.call, seek)  # type: ignore[union-attr]
-    advance(client, clock, 5)
+    advance(client, 5)
     bot.get("/api/bot/events", headers=bearer(token))
-    assert read_rows(client, select(arena_seeks.c.seen)) == [(clock.now,)]
+    assert read_rows(client, select(arena_seeks.c.seen)) == [
+        (client.app.state.lobby.clock.time(),)]  # type: ignore[attr-defined]
 
 
-def test_one_wait_per_request_is_woken(clock: ManualClock) -> None:
+def test_one_wait_per_request_is_woken() -> None:
     """Two waits of one bot (two connections) are both woken by its event."""
     async def scenario() -> list[list[dict[str, Any]]]:
         store = Store(":memory:")
-        inbox = BotInbox(store, clock)
+        inbox = BotInbox(store, ManualClock())
         try:
             waits = [asyncio.create_task(inbox.wait("b", 0, 10)) for _ in range(2)]
             while len(inbox._waits.get("b", ())) < 2:
@@ -143,3 +130,18 @@ def test_the_bot_api_is_in_the_openapi(client: TestClient) -> None:
         assert {"401", "403", "429"} <= set(get["responses"])
     made = schema["paths"]["/api/account/tokens"]["post"]["responses"]["201"]
     assert made["content"]["application/json"]["schema"]["$ref"].endswith("/NewApiToken")
+
+
+def test_the_data_download_lists_tokens_and_a_deleted_bots_tokens_die(
+        client: TestClient) -> None:
+    owner, token = bot_account(client, "Robo")
+    data = owner.client.get("/api/account/export").json()
+    assert data["player"]["bot"] is True
+    [listed] = data["api_tokens"]
+    assert listed["label"] == "tests" and listed["revoked"] is None
+    assert token not in str(data) and token_hash(token) not in str(data)
+    deleted = owner.client.request("DELETE", "/api/account", json={"password": PASSWORD},
+                                   headers={"X-CSRF-Token": owner.csrf})
+    assert deleted.status_code == 204
+    refused = other_client(client).get("/api/bot/me", headers=bearer(token))
+    assert refused.status_code == 401 and refused.json()["error"] == "bad_token"

@@ -17,6 +17,7 @@ import sqlalchemy.exc
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from usotsuki.server.auth import token_hash
+from usotsuki.server.bot_tables import api_tokens
 from usotsuki.server.names import name_key
 from usotsuki.server.player_tables import (
     played_games,
@@ -240,8 +241,8 @@ def delete_account(engine: Engine, player_id: str, now: float) -> None:
 
 
 def export(engine: Engine, player_id: str) -> dict[str, Any]:
-    """Everything kept about the player: its row (no password hash), its sessions (no
-    secrets), its kept games with their records, its ratings."""
+    """Everything kept about the player: its row (no password hash), its sessions and API
+    tokens (no secrets), its kept games with their records, its ratings."""
     with engine.connect() as conn:
         row = conn.execute(select(players).where(players.c.id == player_id)).one()
         own = conn.execute(select(sessions.c.created, sessions.c.seen, sessions.c.expires)
@@ -256,11 +257,13 @@ def export(engine: Engine, player_id: str) -> dict[str, Any]:
             .order_by(played_seats.c.finished)).all()
         rated = conn.execute(select(ratings).where(ratings.c.player_id == player_id)
                              .order_by(ratings.c.game)).all()
+        tokens = conn.execute(select(api_tokens).where(api_tokens.c.player_id == player_id)
+                              .order_by(api_tokens.c.created)).all()
     player = player_from_row(row)
     return {
         "player": {"id": player.id, "kind": player.kind, "name": player.name,
                    "username": player.username, "created": row.created, "seen": row.seen,
-                   "has_password": row.password_hash is not None},
+                   "has_password": row.password_hash is not None, "bot": player.bot},
         "sessions": [{"created": s.created, "seen": s.seen, "expires": s.expires}
                      for s in own],
         "games": [{"table_id": g.public_id, "number": g.number, "game": g.game,
@@ -270,4 +273,7 @@ def export(engine: Engine, player_id: str) -> dict[str, Any]:
                    "record": json.loads(g.record)} for g in games],
         "ratings": [{"game": r.game, "shown": r.shown, "mu": r.mu, "sigma": r.sigma,
                      "games": r.games, "updated": r.updated} for r in rated],
+        "api_tokens": [{"id": t.id, "label": t.label, "scopes": t.scopes.split(),
+                        "per_minute": t.per_minute, "created": t.created, "used": t.used,
+                        "revoked": t.revoked} for t in tokens],
     }
