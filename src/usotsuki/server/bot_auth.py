@@ -28,7 +28,7 @@ from usotsuki.server.identity import current_player
 from usotsuki.server.player_store import Player
 from usotsuki.server.store import Store
 
-__all__ = ["BotCaller", "bearer", "bot_required", "caller", "refuse_bot_account"]
+__all__ = ["SCOPES_STATE", "BotCaller", "bearer", "bot_required", "caller", "refuse_bot_account"]
 
 SCOPES_STATE = "bot_scopes"  # request.state: the token's scopes, for routes using caller()
 
