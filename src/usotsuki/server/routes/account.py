@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 
 from usotsuki.server import schemas
-from usotsuki.server.config import Refused, Settings
+from usotsuki.server.config import Refused
 from usotsuki.server.identity import (
     Session,
     clear_session_cookie,
@@ -40,7 +40,7 @@ from usotsuki.server.player_store import (
     rename,
     sign_up,
 )
-from usotsuki.server.store import Store
+from usotsuki.server.routes.app_state import now_of, settings_of, store_of
 from usotsuki.server.throttle import (
     account_key,
     address_key,
@@ -59,18 +59,7 @@ NO_STORE = {"Cache-Control": "no-store"}  # answers naming the session's CSRF to
 BAD_CREDENTIALS = "wrong account name or password"
 
 
-def _store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
 
-
-def _now(request: Request) -> float:
-    return float(request.app.state.lobby.clock.time())
-
-
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.lobby.settings
-    return settings
 
 
 async def _session(request: Request) -> Session:
@@ -112,13 +101,13 @@ async def me(request: Request, response: Response) -> schemas.Me:
     # New guests are counted per address as failed logins are: a script cannot fill
     # the players' table (nor the sessions') from one address.
     guests = address_key(_address(request), "guests")
-    wait = await _wait(request, {guests: _settings(request).guests_per_address})
+    wait = await _wait(request, {guests: settings_of(request).guests_per_address})
     if wait is not None:
         raise Refused("too_many_guests", "too many new players from this address: try "
                       "again later", 429, retry_after=wait)
     await _count(request, [guests])
-    store = _store(request)
-    token, new = await store.call(new_guest, store.engine, GUEST_NAME, _now(request))
+    store = store_of(request)
+    token, new = await store.call(new_guest, store.engine, GUEST_NAME, now_of(request))
     set_session_cookie(response, request, token)
     return _me(new.player, new.csrf)
 
@@ -136,7 +125,7 @@ async def change_name(body: schemas.NameChange, session: SessionDep,
         problem = "this name is reserved" if reserved(name) else None
     if problem is not None:
         raise Refused("bad_name", problem, 400, {"name": name})
-    store = _store(request)
+    store = store_of(request)
     try:
         player = await store.call(rename, store.engine, session.player.id, name)
     except NameTaken:
@@ -146,9 +135,9 @@ async def change_name(body: schemas.NameChange, session: SessionDep,
 
 async def _wait(request: Request, keys: dict[str, int]) -> float | None:
     """Seconds until these keys (key -> its limit) may be tried again; None: now."""
-    store, settings = _store(request), _settings(request)
+    store, settings = store_of(request), settings_of(request)
     wait: float | None = await store.call(wait_needed, store.engine, keys,
-                                          settings.login_window, _now(request))
+                                          settings.login_window, now_of(request))
     return wait
 
 
@@ -160,9 +149,9 @@ async def _throttle(request: Request, keys: dict[str, int]) -> None:
 
 
 async def _count(request: Request, keys: list[str]) -> None:
-    store = _store(request)
-    await store.call(count_failure, store.engine, keys, _settings(request).login_window,
-                     _now(request))
+    store = store_of(request)
+    await store.call(count_failure, store.engine, keys, settings_of(request).login_window,
+                     now_of(request))
 
 
 @router.post("/account/signup", response_model=schemas.Me, status_code=201)
@@ -184,12 +173,12 @@ async def signup(body: schemas.Credentials, session: SessionDep, request: Reques
     address = address_key(_address(request))
     # Names are public (shown at tables): a taken one must be said. Trying many is
     # counted against the address, as failed logins are.
-    await _throttle(request, {address: _settings(request).login_failures_per_address})
+    await _throttle(request, {address: settings_of(request).login_failures_per_address})
     hashed = await hash_password(body.password)
-    store = _store(request)
+    store = store_of(request)
     try:
         token, new = await store.call(sign_up, store.engine, session, username, hashed,
-                                      _now(request))
+                                      now_of(request))
     except NameTaken:
         await _count(request, [address])
         raise Refused("name_taken", "this name is taken: choose another", 409) from None
@@ -202,12 +191,12 @@ async def _check(request: Request, username: str, stored: str | None,
                  password: str) -> bool:
     """The password check, throttled per account and per address; a failure counted,
     a hash with outdated parameters made again."""
-    settings = _settings(request)
+    settings = settings_of(request)
     keys = {account_key(username): settings.login_failures_per_account,
             address_key(_address(request)): settings.login_failures_per_address}
     await _throttle(request, keys)
     matches, outdated = await check_password(stored, password)
-    store = _store(request)
+    store = store_of(request)
     if not matches:
         await _count(request, list(keys))
         return False
@@ -224,13 +213,13 @@ async def login(body: schemas.Credentials, session: SessionDep, request: Request
     account. A wrong name and a wrong password get the same 401."""
     response.headers.update(NO_STORE)
     username = clean_name(body.username)
-    store = _store(request)
+    store = store_of(request)
     found = await store.call(account_hash, store.engine, username)
     if not await _check(request, username, None if found is None else found[1],
                         body.password):
         raise Refused("bad_credentials", BAD_CREDENTIALS, 401)
     assert found is not None
-    token, new = await store.call(log_in, store.engine, session, found[0], _now(request))
+    token, new = await store.call(log_in, store.engine, session, found[0], now_of(request))
     set_session_cookie(response, request, token)
     forget_session(request)
     return _me(new.player, new.csrf)
@@ -239,7 +228,7 @@ async def login(body: schemas.Credentials, session: SessionDep, request: Request
 @router.post("/account/logout", status_code=204)
 async def logout(session: AccountDep, request: Request) -> Response:
     """End this browser's session (the next ``GET /api/me`` makes a new guest)."""
-    store = _store(request)
+    store = store_of(request)
     await store.call(end_session, store.engine, session.token_hash)
     response = Response(status_code=204)
     clear_session_cookie(response, request)
@@ -249,7 +238,7 @@ async def logout(session: AccountDep, request: Request) -> Response:
 @router.post("/account/logout-all", status_code=204)
 async def logout_all(session: AccountDep, request: Request) -> Response:
     """End every session of the account, on every device, this one too."""
-    store = _store(request)
+    store = store_of(request)
     await store.call(end_sessions, store.engine, session.player.id)
     response = Response(status_code=204)
     clear_session_cookie(response, request)
@@ -261,12 +250,12 @@ async def delete_my_account(body: schemas.PasswordConfirm, session: AccountDep,
                  request: Request) -> Response:
     """Delete the account (its password confirms): anonymised as "deleted player"
     everywhere, its games kept with their results; every session ends."""
-    store = _store(request)
+    store = store_of(request)
     username = session.player.username or ""
     stored = await store.call(player_hash, store.engine, session.player.id)
     if not await _check(request, username, stored, body.password):
         raise Refused("bad_credentials", BAD_CREDENTIALS, 401)
-    await store.call(delete_account, store.engine, session.player.id, _now(request))
+    await store.call(delete_account, store.engine, session.player.id, now_of(request))
     response = Response(status_code=204)
     clear_session_cookie(response, request)
     return response
@@ -276,7 +265,7 @@ async def delete_my_account(body: schemas.PasswordConfirm, session: AccountDep,
 async def download(session: SessionDep, request: Request) -> Response:
     """Everything kept about you, as a JSON file: your player, sessions (no secrets),
     games with their records, ratings."""
-    store = _store(request)
+    store = store_of(request)
     data: dict[str, Any] = await store.call(export, store.engine, session.player.id)
     body = json.dumps(data, ensure_ascii=False, indent=1).encode()
     return Response(body, media_type="application/json", headers={

@@ -14,7 +14,8 @@ from usotsuki.server.bot_tokens import (
     revoke_token,
 )
 from usotsuki.server.config import Refused
-from usotsuki.server.routes.account import NO_STORE, AccountDep, _me, _now, _settings, _store
+from usotsuki.server.routes.account import NO_STORE, AccountDep, _me
+from usotsuki.server.routes.app_state import now_of, settings_of, store_of
 
 router = APIRouter(prefix="/api/account", tags=["bots"], responses={
     401: {"model": schemas.Problem}, 403: {"model": schemas.Problem},
@@ -29,7 +30,7 @@ async def become_bot(session: AccountDep, request: Request,
     response.headers.update(NO_STORE)
     if session.player.bot:
         return _me(session.player, session.csrf)
-    store = _store(request)
+    store = store_of(request)
     player = await store.call(mark_bot, store.engine, session.player.id)
     if player is None:
         raise Refused("has_games", "this account has played as a person: make a new "
@@ -50,13 +51,13 @@ async def make_token(body: schemas.TokenCreate, session: AccountDep, request: Re
     server keeps its SHA-256."""
     response.headers.update(NO_STORE)
     _bot(session)
-    settings = _settings(request)
+    settings = settings_of(request)
     most = settings.token_per_minute
     per_minute = most if body.per_minute is None else body.per_minute
     if per_minute > most:
         raise Refused("bad_request", f"per_minute is at most {most} here", 400,
                       {"max": most})
-    store = _store(request)
+    store = store_of(request)
     if await store.call(count_live_tokens, store.engine,
                         session.player.id) >= settings.tokens_per_account:
         raise Refused("too_many_tokens", f"an account holds at most "
@@ -64,14 +65,14 @@ async def make_token(body: schemas.TokenCreate, session: AccountDep, request: Re
                       {"max": settings.tokens_per_account})
     secret, token = await store.call(new_api_token, store.engine, session.player.id,
                                      body.label, frozenset(body.scopes), per_minute,
-                                     _now(request))
+                                     now_of(request))
     return schemas.NewApiToken(token=secret, **token.public())
 
 
 @router.get("/tokens", response_model=list[schemas.ApiTokenInfo])
 async def list_tokens(session: AccountDep, request: Request) -> list[schemas.ApiTokenInfo]:
     """This account's live tokens (never their secrets), oldest first."""
-    store = _store(request)
+    store = store_of(request)
     tokens = await store.call(live_tokens, store.engine, session.player.id)
     return [schemas.ApiTokenInfo(**t.public()) for t in tokens]
 
@@ -80,7 +81,7 @@ async def list_tokens(session: AccountDep, request: Request) -> list[schemas.Api
 async def revoke(token_id: str, session: AccountDep, request: Request) -> None:
     """Revoke the token: its next request, on any worker, is refused (401
     ``bad_token``)."""
-    store = _store(request)
+    store = store_of(request)
     if not await store.call(revoke_token, store.engine, session.player.id, token_id,
-                            _now(request)):
+                            now_of(request)):
         raise Refused("not_found", "this account has no live token of this id", 404)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request
 
 from usotsuki.server import chat_store, schemas
 from usotsuki.server.identity import Player, player_required
-from usotsuki.server.store import Store
+from usotsuki.server.routes.app_state import store_of
 from usotsuki.server.tables import Lobby, Refused
 
 router = APIRouter(prefix="/api", responses={
@@ -25,10 +25,6 @@ def _lobby(request: Request) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
 
-
-def _store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
 
 
 @router.post("/tables/{table_id}/options", response_model=schemas.TableOptions)
@@ -53,7 +49,7 @@ async def report(table_id: str, message_id: int, body: schemas.ChatReport, reque
     """Report a chat line of this table to the moderators (kept with the lines around
     it); reported again by the same player: the same report."""
     table = await _lobby(request).get(table_id)
-    store = _store(request)
+    store = store_of(request)
     number = await store.call(chat_store.report, store.engine, table.row.pk, message_id,
                               player.id, body.reason, table.clock.time())
     return schemas.Reported(report=number)
@@ -64,5 +60,5 @@ async def mutes(request: Request,
                 player: Annotated[Player, Depends(player_required)]) -> list[dict[str, Any]]:
     """The players the session's player muted (their chat and reactions hidden from it
     at every table), latest first."""
-    store = _store(request)
+    store = store_of(request)
     return await store.call(chat_store.muted_list, store.engine, player.id)

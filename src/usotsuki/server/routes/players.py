@@ -14,16 +14,12 @@ from usotsuki.server import schemas
 from usotsuki.server.config import Refused
 from usotsuki.server.identity import Player, current_player, player_required
 from usotsuki.server.profiles import MAX_PAGE, PAGE, GameFilter, game_list, profile, rating_history
-from usotsuki.server.store import Store
+from usotsuki.server.routes.app_state import store_of
 
 router = APIRouter(prefix="/api", responses={
     400: {"model": schemas.Problem}, 401: {"model": schemas.Problem},
     404: {"model": schemas.Problem}})
 
-
-def _store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
 
 
 async def _viewer(request: Request) -> str | None:
@@ -36,7 +32,7 @@ async def get_profile(player_id: str, request: Request) -> dict[str, Any]:
     """A player's name and kind and, per game, the games its viewer may see: count,
     places, win share, favourite house rules; and the rating (shown, provisional,
     games)."""
-    store = _store(request)
+    store = store_of(request)
     found = await store.call(profile, store, player_id, await _viewer(request))
     if found is None:
         raise Refused("not_found", "no such player", 404)
@@ -51,7 +47,7 @@ async def player_games(player_id: str, request: Request, game: str | None = None
     """The player's games its viewer may see, newest first: ``game`` (bluff, liar),
     ``rules`` (a rules key from the profile), ``result`` (win, loss, left); ``before``:
     the previous page's ``next``. Each links its record, replay and review."""
-    store = _store(request)
+    store = store_of(request)
     want = GameFilter(game, rules, result, before, limit)
     return await store.call(game_list, store, player_id, await _viewer(request), want)
 
@@ -60,7 +56,7 @@ async def player_games(player_id: str, request: Request, game: str | None = None
 async def player_ratings(player_id: str, request: Request,
                          game: str | None = None) -> list[dict[str, Any]]:
     """The player's rating after each rated game, oldest first (for the graph)."""
-    store = _store(request)
+    store = store_of(request)
     return await store.call(rating_history, store, player_id, await _viewer(request), game)
 
 
@@ -71,6 +67,6 @@ async def my_games(request: Request, me: Annotated[Player, Depends(player_requir
                    limit: int = Query(PAGE, ge=1, le=MAX_PAGE)) -> dict[str, Any]:
     """Your own games (those at invite-only tables too), newest first; filters and
     paging as a player's games."""
-    store = _store(request)
+    store = store_of(request)
     return await store.call(game_list, store, me.id, me.id,
                             GameFilter(game, rules, result, before, limit))

@@ -27,7 +27,7 @@ from usotsuki.server.puzzle_store import (
     record_attempt,
     record_streak,
 )
-from usotsuki.server.store import Store
+from usotsuki.server.routes.app_state import now_of, store_of
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
 SEEN_MAX = 200  # ids a client may name as seen
@@ -42,13 +42,6 @@ class StreakOver(BaseModel):
     solved: int = Field(ge=0, le=10_000)
 
 
-def _store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
-
-
-def _now(request: Request) -> float:
-    return float(request.app.state.lobby.clock.time())
 
 
 def _game(game: str) -> str:
@@ -69,7 +62,7 @@ async def summary(request: Request, game: str) -> dict[str, Any]:
     """Your puzzle rating at ``game``, attempts and best streak; how many puzzles ship."""
     game = _game(game)
     player = await current_player(request)
-    store = _store(request)
+    store = store_of(request)
     mine = (await store.call(player_rating, store.engine, player.id, game)
             if player is not None else None)
     return {"game": game, "puzzles": len(puzzle_book.load(game)), "you": mine}
@@ -83,7 +76,7 @@ async def next_puzzle(request: Request, game: str,
                           "Comma-separated ids not to repeat."))) -> dict[str, Any]:
     """A puzzle near your rating (or the streak's step), one you have not seen lately."""
     game = _game(game)
-    store = _store(request)
+    store = store_of(request)
     if streak is not None:
         target = puzzle_book.streak_target(streak)
     else:
@@ -115,10 +108,10 @@ async def answer(request: Request, puzzle_id: str, body: Answer) -> dict[str, An
     }
     player = await current_player(request)
     if body.mode == "rated" and player is not None:
-        store = _store(request)
+        store = store_of(request)
         before, after = await store.call(record_attempt, store.engine, player.id,
                                          puzzle["game"], puzzle_id, _shipped(puzzle),
-                                         verdict.solved, _now(request))
+                                         verdict.solved, now_of(request))
         out["rating_before"], out["rating_after"] = before.to_json(), after.to_json()
     return out
 
@@ -130,9 +123,9 @@ async def streak_over(request: Request, game: str, body: StreakOver) -> dict[str
     player = await current_player(request)
     if player is None:
         raise Refused("no_player", "no player: GET /api/me first, then send its cookie", 401)
-    store = _store(request)
+    store = store_of(request)
     best = await store.call(record_streak, store.engine, player.id, game, body.solved,
-                            _now(request))
+                            now_of(request))
     return {"best_streak": best}
 
 
