@@ -158,11 +158,11 @@ def settle(engine: Engine, challenge_id: str, table_id: str, from_seat: str | No
             state=ACCEPTED, table_id=table_id, from_seat=from_seat))
 
 
-def reopen(engine: Engine, challenge_id: str) -> None:
-    """A table that could not be made: the challenge may be answered again."""
+def unclaim(engine: Engine, challenge_id: str, state: str = OPEN) -> None:
+    """A table not made: the challenge may be answered again (``OPEN``), or it ends."""
     with engine.begin() as conn:
         conn.execute(update(challenges).where(challenges.c.id == challenge_id,
-                                              challenges.c.state == MAKING).values(state=OPEN))
+                                              challenges.c.state == MAKING).values(state=state))
 
 
 def expire_due(engine: Engine, now: float) -> list[Any]:

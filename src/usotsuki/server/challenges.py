@@ -46,11 +46,11 @@ from usotsuki.server.challenge_store import (
     names_of,
     open_challenge,
     open_of,
-    reopen,
     settle,
     shown_state,
     take,
     takes_bots,
+    unclaim,
 )
 from usotsuki.server.config import Clock, Refused
 from usotsuki.server.health import unreachable
@@ -164,14 +164,17 @@ class Challenges:
         """Make the table: the acceptor's seat (the challenger's is kept for them)."""
         row = await self.store.call(move, self.store.engine, challenge_id, player.id,
                                     "to_id", MAKING, self.clock.time())
-        spec = Spec(row.game, row.players, row.preset, row.turn_seconds)
-        names = await self.store.call(names_of, self.store.engine, [row.from_id])
-        name, bot = names.get(row.from_id, ("?", False))
-        challenger = Party(row.from_id, name, bot)
+        spec = _spec(row)
+        challenger = await self.store.call(find_party, self.store.engine, row.from_id)
+        if challenger is None:  # deleted meanwhile
+            await self.store.call(unclaim, self.store.engine, challenge_id, CANCELLED)
+            self._wake(challenge_id)
+            raise Refused("challenge_ended", "the challenger is gone: this challenge is "
+                          "cancelled", 409, {"state": CANCELLED})
         try:
             table_id, seats = await self._make(spec, challenger, _who(player))
         except BaseException:
-            await self.store.call(reopen, self.store.engine, challenge_id)
+            await self.store.call(unclaim, self.store.engine, challenge_id)
             raise
         theirs = self._seat_body(table_id, seats[challenger.id], spec, challenge_id)
         await self.store.call(settle, self.store.engine, challenge_id, table_id,
