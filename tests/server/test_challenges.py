@@ -243,8 +243,8 @@ def test_the_limits_and_refusals(client: TestClient) -> None:
 
     bea = person(client, "Bea")
     for body, status, code in [
-            ({"to": bea.me["id"]}, 403, "no_challenges"),  # people challenge bots
-            ({"to": ann.me["id"]}, 400, "bad_challenge"),  # yourself
+            ({"to": ann.me["id"]}, 403, "no_challenges"),  # people challenge bots
+            ({"to": bea.me["id"]}, 400, "bad_challenge"),  # yourself
             ({"to": "nobody"}, 404, "not_found"),
             ({"to": "bot:bluff:nobody"}, 404, "not_found"),
             ({"to": bots[MAX_OPEN].id, "preset": "house"}, 400, "bad_preset"),

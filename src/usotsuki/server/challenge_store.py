@@ -207,15 +207,15 @@ def open_of(engine: Engine, player_id: str, now: float) -> tuple[list[Any], list
     """The player's open challenges, (incoming, outgoing), oldest first, each with the
     other side's name and whether it is a bot."""
     with engine.connect() as conn:
-        out = []
+        out: list[list[Any]] = []
         for mine, other in ((challenges.c.to_id, challenges.c.from_id),
                             (challenges.c.from_id, challenges.c.to_id)):
-            out.append(conn.execute(
+            out.append(list(conn.execute(
                 select(challenges, players.c.name.label("other_name"),
                        players.c.bot.label("other_bot"))
                 .join(players, players.c.id == other)
                 .where(mine == player_id, _live(now))
-                .order_by(challenges.c.created)).all())
+                .order_by(challenges.c.created))))
     return out[0], out[1]
 
 
