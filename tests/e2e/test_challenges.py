@@ -18,9 +18,9 @@ from usotsuki.client import Seat, Turn, play
 PASSWORD = "correct horse battery"
 
 
-def bot_token(base: str, name: str) -> tuple[str, str]:
-    """Sign up ``name``, mark it a bot and make it a token, as its owner would: (the
-    bot's id, the token)."""
+def bot_token(base: str, name: str, scopes: tuple[str, ...] = ("play",)) -> tuple[str, str]:
+    """Sign up ``name``, mark it a bot and make it a token of ``scopes``, as its owner
+    would: (the bot's id, the token)."""
     with httpx.Client(base_url=base) as owner:
         csrf = owner.get("/api/me").json()["csrf"]
         signed = owner.post("/api/account/signup", json={"username": name,
@@ -30,7 +30,7 @@ def bot_token(base: str, name: str) -> tuple[str, str]:
         csrf = signed.json()["csrf"]
         marked = owner.post("/api/account/bot", headers={"X-CSRF-Token": csrf})
         assert marked.status_code == 200, marked.text
-        made = owner.post("/api/account/tokens", json={"label": "e2e", "scopes": ["play"]},
+        made = owner.post("/api/account/tokens", json={"label": "e2e", "scopes": list(scopes)},
                           headers={"X-CSRF-Token": csrf})
         assert made.status_code == 201, made.text
         return str(signed.json()["id"]), str(made.json()["token"])
@@ -101,3 +101,49 @@ def test_a_person_challenges_an_outside_bot_and_plays_to_the_end(
         runner.join(timeout=30)
     assert not failed, f"the outside bot failed: {failed!r}"
     assert [(p["table_id"], p["last"]["status"]) for p in played] == [(table_id, "finished")]
+
+
+def test_a_bot_challenges_a_person_who_takes_bots_challenges(
+        new_page: Any, live_server: Any) -> None:
+    """The Account page's switch lets bots challenge; the home page shows the challenge
+    as it comes, and accepting seats the person at the table."""
+    page = new_page(locale="ja-JP")
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#signup-username", "Hanako")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup")
+    page.wait_for_selector("#bot-challenges:not([disabled])")
+    assert not page.is_checked("#bot-challenges")
+    page.check("#bot-challenges")
+    page.wait_for_selector("#bot-challenges-note:has-text('受け付けています')")
+    person_id = page.request.get(f"{live_server.url}/api/me").json()["id"]
+
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#challenges").is_hidden()  # none yet
+    with httpx.Client(base_url=live_server.url) as owner:
+        _bot_id, token = bot_token(live_server.url, "Shogi")
+        headers = {"Authorization": f"Bearer {token}"}
+        scoped = owner.post("/api/challenges", headers=headers, json={
+            "to": person_id, "game": "liar", "players": 3, "turn_seconds": 60})
+        assert scoped.status_code == 403 and scoped.json()["error"] == "scope"  # play only
+    _bot_id, token = bot_token(live_server.url, "Kishi", ("play", "challenge"))
+    with httpx.Client(base_url=live_server.url,
+                      headers={"Authorization": f"Bearer {token}"}) as bot:
+        sent = bot.post("/api/challenges", json={"to": person_id, "game": "liar",
+                                                 "players": 3, "turn_seconds": 60})
+        assert sent.status_code == 201, sent.text
+        item = page.wait_for_selector(".challenge-in", timeout=15_000)  # the home page's poll
+        assert "Kishi" in item.inner_text() and "3人" in item.inner_text()
+        shot(page, "46-challenge-from-a-bot-ja")
+        page.click(f"#accept-{sent.json()['id']}")
+        page.wait_for_url("**/table.html?t=*")
+        table_id = page.url.split("t=")[1]
+        page.wait_for_selector("#hand .card")
+        events = bot.get("/api/bot/events?after=0").json()["events"]
+    games = [e for e in events if e["type"] == "game"]
+    assert [g["table_id"] for g in games] == [table_id]
+    info = httpx.get(f"{live_server.url}/api/tables/{table_id}").json()
+    assert info["status"] == "playing" and info["players"] == 3
+    assert [s["bot"] for s in info["seats"]].count("normal") == 1

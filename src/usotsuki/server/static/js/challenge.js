@@ -44,7 +44,7 @@ function form() {
       select("challenge-clock", t("challenge.clock"), CLOCKS.map((s) => [s, t("challenge.seconds", { n: s })]),
         chosen("challenge-clock", 30))),
     el("p", { class: "muted" }, t("challenge.terms")),
-    el("button", { type: "submit", class: "primary", id: "challenge-send" }, t("challenge.send", { name: name() })));
+    el("button", { type: "submit", class: "primary", id: "challenge-send" }, t("challenge.send")));
 }
 
 function waitingView() {

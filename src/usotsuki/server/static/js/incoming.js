@@ -3,7 +3,7 @@
 // while there may be some; accepting takes you to the table, seated.
 import { api, rememberSeat } from "./api.js";
 import { el, rerender } from "./dom.js";
-import { errorText, onLangChange, t } from "./i18n.js";
+import { errorText, onLangChange, sentenceGap, t } from "./i18n.js";
 import { me } from "./me.js";
 import { botName, playerHref } from "./played.js";
 
@@ -15,8 +15,8 @@ const problem = document.getElementById("challenges-error");
 let last = null; // the server's last answer
 
 function who(party) {
-  return el("a", { href: playerHref(party.id) },
-    party.id.startsWith("bot:") ? botName(party.name) : party.name);
+  return [el("a", { href: playerHref(party.id) }, party.id.startsWith("bot:") ? botName(party.name) : party.name),
+    party.bot && !party.id.startsWith("bot:") ? [" ", el("span", { class: "badge" }, t("profile.kind.bot"))] : null];
 }
 
 // "Bluff, 2 players, short deck, 30 s a move"
@@ -51,14 +51,14 @@ function draw() {
   if (!last) return;
   box.hidden = !last.incoming.length && !last.outgoing.length;
   rerender(incoming, last.incoming.map((c) => el("li", { class: "challenge-in", dataset: { id: c.id } },
-    el("span", {}, t("challenges.from"), " ", who(c.from), el("br"), el("small", { class: "muted" }, terms(c))),
+    el("span", {}, t("challenges.from"), sentenceGap(), who(c.from), el("br"), el("small", { class: "muted" }, terms(c))),
     el("span", { class: "button-row" },
       el("button", { type: "button", class: "primary", id: `accept-${c.id}`, onclick: (e) => answer(e.currentTarget, c, true) },
         t("challenges.accept")),
       el("button", { type: "button", class: "secondary", id: `decline-${c.id}`, onclick: (e) => answer(e.currentTarget, c, false) },
         t("challenges.decline"))))));
   rerender(outgoing, last.outgoing.map((c) => el("li", { class: "challenge-out", dataset: { id: c.id } },
-    el("span", {}, t("challenges.to"), " ", who(c.to), el("br"), el("small", { class: "muted" }, terms(c))),
+    el("span", {}, t("challenges.to"), sentenceGap(), who(c.to), el("br"), el("small", { class: "muted" }, terms(c))),
     el("button", { type: "button", class: "secondary", onclick: (e) => withdraw(e.currentTarget, c) },
       t("challenge.withdraw")))));
 }

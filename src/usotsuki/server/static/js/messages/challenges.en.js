@@ -5,7 +5,7 @@ export default {
   "challenge.clock": "Time per move",
   "challenge.seconds": "{n} s",
   "challenge.terms": "An unrated game; any other seats are house bots'. A move not made in time is made for its seat.",
-  "challenge.send": "Challenge {name}",
+  "challenge.send": "Send the challenge",
   "challenge.waiting": "Waiting for {name} to answer (at most 2 minutes)…",
   "challenge.withdraw": "Withdraw",
   "challenge.ended.declined": "{name} declined your challenge.",

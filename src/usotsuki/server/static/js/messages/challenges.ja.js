@@ -5,7 +5,7 @@ export default {
   "challenge.clock": "1手の持ち時間",
   "challenge.seconds": "{n}秒",
   "challenge.terms": "レーティングのつかない対戦です。ほかの席にはハウスボットが座ります。時間内に動かない席には代わりの手が入ります。",
-  "challenge.send": "{name}に申し込む",
+  "challenge.send": "申し込む",
   "challenge.waiting": "{name}の返事を待っています（最長2分）…",
   "challenge.withdraw": "取り下げる",
   "challenge.ended.declined": "{name}は申し込みを断りました。",
