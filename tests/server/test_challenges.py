@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from bot_helpers import bearer, bot_account
 from fastapi.testclient import TestClient
-from identity_helpers import Browser
+from identity_helpers import PASSWORD, Browser
 from server_helpers import Seat, close_all
 from waits import wait_for
 
@@ -208,6 +208,13 @@ def test_declines_and_withdrawals_are_told_to_the_bots(client: TestClient) -> No
     assert bea.send("POST", f"/api/challenges/{third['id']}/accept").status_code == 404
     assert person(client).client.get(f"/api/challenges/{third['id']}").status_code == 404
 
+    # a challenger deleted meanwhile cannot be seated: the challenge is cancelled
+    cat = person(client, "Cat")
+    fourth = challenge(cat, target.id).json()
+    assert cat.send("DELETE", "/api/account", {"password": PASSWORD}).status_code == 204
+    gone = target.call("POST", f"/api/challenges/{fourth['id']}/accept")
+    assert gone.status_code == 409 and gone.json()["params"] == {"state": "cancelled"}
+
 
 def test_an_unanswered_challenge_expires(client: TestClient, clock: MovableClock) -> None:
     bot = Bot(client, "Sleepy")
@@ -255,7 +262,7 @@ def test_the_limits_and_refusals(client: TestClient) -> None:
     guest = person(client)
     refused = guest.send("PUT", "/api/challenges/settings", {"from_bots": True})
     assert refused.status_code == 409 and refused.json()["error"] == "not_account"
-    assert bea.send("DELETE", "/api/account", {"password": "correct horse battery"}
+    assert bea.send("DELETE", "/api/account", {"password": PASSWORD}
                     ).status_code == 204
     gone = challenge(bots[MAX_OPEN], bea.me["id"])
     assert gone.status_code == 404

@@ -133,6 +133,7 @@ def _refuse_move(row: Any, player_id: str, side: str, now: float) -> Refused:
     if row is None or getattr(row, side) != player_id:
         return Refused("not_found", "no such challenge of yours", 404)
     state = shown_state(row, now)
+    state = ACCEPTED if state == MAKING else state  # (being accepted by another request)
     return Refused("challenge_ended", f"this challenge is {state} already", 409,
                    {"state": state})
 
