@@ -59,6 +59,7 @@ from usotsuki.server.matching import PRESETS
 from usotsuki.server.player_store import Player
 from usotsuki.server.seating import Sitter, seated_table
 from usotsuki.server.store import Store
+from usotsuki.server.watch import watch_forever
 
 log = logging.getLogger(__name__)
 
@@ -320,20 +321,11 @@ class Challenges:
 
     async def _watch(self) -> None:
         """Wake the reads waiting here on challenges another worker moved."""
-        while True:
-            await self.clock.sleep(POLL_SECONDS)
-            if not self._woken:
-                continue
-            try:
-                ended = await self.store.call(ended_among, self.store.engine,
-                                              list(self._woken), self.clock.time())
-            except Exception as exc:  # their own deadlines end the waits
-                if not unreachable(exc):
-                    log.exception("challenges: the waiting reads could not be checked")
-                continue
-            for challenge_id in ended:
-                self._wake(challenge_id)
-
+        await watch_forever(
+            self.clock, POLL_SECONDS, lambda: list(self._woken),
+            lambda ids: self.store.call(ended_among, self.store.engine, ids,
+                                        self.clock.time()),
+            self._wake, "challenges being waited for")
 
 def _spec(row: Any) -> Spec:
     return Spec(row.game, row.players, row.preset, row.turn_seconds)
