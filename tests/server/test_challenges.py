@@ -19,7 +19,7 @@ from server_helpers import Seat, close_all
 from waits import wait_for
 
 from usotsuki.server.app import create_app
-from usotsuki.server.challenge_store import MAX_OPEN
+from usotsuki.server.challenge_store import KEEP_SECONDS, MAX_OPEN
 from usotsuki.server.challenges import EXPIRE_SECONDS
 from usotsuki.server.config import RealClock
 
@@ -230,6 +230,9 @@ def test_an_unanswered_challenge_expires(client: TestClient, clock: MovableClock
     late = bot.call("POST", f"/api/challenges/{sent['id']}/accept")
     assert late.status_code == 409 and late.json()["params"] == {"state": "expired"}
     assert challenge(ann, bot.id).status_code == 201  # the pair may try again
+    clock.ahead += KEEP_SECONDS + 1  # a day later the ended one is gone
+    wait_for(lambda: ann.client.get(f"/api/challenges/{sent['id']}").status_code == 404,
+             "the ended challenge to be deleted")
 
 
 def test_the_limits_and_refusals(client: TestClient) -> None:

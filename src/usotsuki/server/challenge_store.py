@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, and_, func, insert, or_, select, update
+from sqlalchemy import Engine, and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from usotsuki.bots import bot_names
@@ -26,6 +26,7 @@ OPEN, MAKING, ACCEPTED = "open", "making", "accepted"
 DECLINED, CANCELLED, EXPIRED = "declined", "cancelled", "expired"
 MAX_OPEN = 3  # open challenges one challenger may have at once
 MAKING_GRACE = 60.0  # a "making" claim this long past expiry: its worker died
+KEEP_SECONDS = 86400.0  # an ended challenge is kept this long past its expiry
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +89,10 @@ def open_challenge(engine: Engine, challenger: str, target: str, spec: Spec, now
     """A new open challenge's id; refused while the pair has one open either way, or
     the challenger has ``MAX_OPEN``."""
     with engine.begin() as conn:
-        # The challenger's row locked: their own challenges are made one at a time.
-        conn.execute(select(players.c.id).where(players.c.id == challenger).with_for_update())
+        # Both players' rows locked (in one order: no deadlock): the pair's challenges,
+        # either way, and the challenger's are made one at a time.
+        conn.execute(select(players.c.id).where(players.c.id.in_([challenger, target]))
+                     .order_by(players.c.id).with_for_update())
         same = conn.execute(select(challenges.c.id).where(
             _between(challenger, target), _live(now))).scalar()
         if same is not None:
@@ -168,9 +171,13 @@ def unclaim(engine: Engine, challenge_id: str, state: str = OPEN) -> None:
 
 def expire_due(engine: Engine, now: float) -> list[Any]:
     """Mark the open challenges past their time expired (and claims whose worker died);
-    the rows this call ended (another worker's sweep ends the others)."""
+    the rows this call ended (another worker's sweep ends the others). Those ended
+    ``KEEP_SECONDS`` ago go (their games are kept as every game is)."""
     ended = []
     with engine.begin() as conn:
+        conn.execute(delete(challenges).where(
+            challenges.c.state.not_in([OPEN, MAKING]),
+            challenges.c.expires < now - KEEP_SECONDS))
         due = conn.execute(select(challenges.c.id, challenges.c.state).where(or_(
             and_(challenges.c.state == OPEN, challenges.c.expires <= now),
             and_(challenges.c.state == MAKING,

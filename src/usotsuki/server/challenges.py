@@ -54,6 +54,7 @@ from usotsuki.server.challenge_store import (
 )
 from usotsuki.server.config import Clock, Refused
 from usotsuki.server.health import unreachable
+from usotsuki.server.history import BOT_PREFIX
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.matching import PRESETS
 from usotsuki.server.player_store import Player
@@ -300,7 +301,7 @@ class Challenges:
             return
         names = await self.store.call(names_of, self.store.engine, told)
         for player_id in told:
-            if names.get(player_id, ("", False))[1] and not player_id.startswith("bot:"):
+            if names.get(player_id, ("", False))[1] and not player_id.startswith(BOT_PREFIX):
                 await self.inbox.notify(player_id, {"type": "challenge_ended", "id": row.id,
                                                     "state": row.state})
 
