@@ -147,3 +147,25 @@ def test_a_bot_challenges_a_person_who_takes_bots_challenges(
     info = httpx.get(f"{live_server.url}/api/tables/{table_id}").json()
     assert info["status"] == "playing" and info["players"] == 3
     assert [s["bot"] for s in info["seats"]].count("normal") == 1
+
+
+def test_a_challenge_accepted_while_away_keeps_its_seat(
+        new_page: Any, live_server: Any) -> None:
+    """A person who left the profile page while waiting finds the accepted challenge on
+    the home page and takes the seat from there."""
+    bot_id, token = bot_token(live_server.url, "Later")
+    page = new_page()
+    page.goto(f"/players/{bot_id}")
+    page.wait_for_selector("#challenge-form")
+    page.click("#challenge-send")
+    page.wait_for_selector("#challenge-withdraw")
+    page.goto("/")
+    page.wait_for_selector(".challenge-out")
+    with httpx.Client(base_url=live_server.url,
+                      headers={"Authorization": f"Bearer {token}"}) as bot:
+        [told] = [e for e in bot.get("/api/bot/events?after=0").json()["events"]
+                  if e["type"] == "challenge"]
+        seat = bot.post(f"/api/challenges/{told['id']}/accept").json()
+    page.click(f"#to-table-{told['id']}", timeout=15_000)  # once the home page's poll sees it
+    page.wait_for_url(f"**/table.html?t={seat['table_id']}")
+    page.wait_for_selector("#hand .card")  # seated: the seat was kept for them

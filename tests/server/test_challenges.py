@@ -128,8 +128,10 @@ def test_a_person_challenges_an_outside_bot_and_both_are_seated(client: TestClie
     waiting.join(timeout=30)
     assert waited["state"] == "accepted" and waited["table_id"] == mine["table_id"]
     assert {waited["seat"], mine["seat"]} < {0, 1, 2}
-    again = ann.client.get(f"/api/challenges/{sent['id']}").json()
-    assert again["state"] == "accepted" and "token" not in again  # the seat given once
+    again = ann.client.get(f"/api/challenges/{sent['id']}").json()  # a read lost nothing
+    assert (again["seat"], again["token"]) == (waited["seat"], waited["token"])
+    theirs = bot.call("GET", f"/api/challenges/{sent['id']}").json()
+    assert theirs["table_id"] == mine["table_id"] and "token" not in theirs  # never theirs
 
     game = bot.next_event("game")  # the bot's seat also comes as an event
     assert (game["table_id"], game["seat"], game["token"]) == (
@@ -179,6 +181,13 @@ def test_a_bot_challenges_a_person_who_takes_bots_challenges(client: TestClient)
     assert seat.status_code == 200, seat.text
     game = bot.next_event("game")  # the challenger bot's seat
     assert game["table_id"] == seat.json()["table_id"]
+    # the accepted challenge is listed to its challenger a while: its seat is in it
+    [waiting] = bot.call("GET", "/api/challenges").json()["outgoing"]
+    assert (waiting["state"], waiting["table_id"]) == ("accepted", game["table_id"])
+    assert "token" not in waiting
+    read = bot.call("GET", f"/api/challenges/{made.json()['id']}").json()
+    assert (read["seat"], read["token"]) == (game["seat"], game["token"])
+    assert "token" not in bea.client.get(f"/api/challenges/{made.json()['id']}").json()
     assert Seat(client, game["table_id"], game["token"]).seat == game["seat"]
     assert bea.client.get("/api/challenges").json()["incoming"] == []
 

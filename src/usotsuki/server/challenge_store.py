@@ -26,6 +26,7 @@ OPEN, MAKING, ACCEPTED = "open", "making", "accepted"
 DECLINED, CANCELLED, EXPIRED = "declined", "cancelled", "expired"
 MAX_OPEN = 3  # open challenges one challenger may have at once
 MAKING_GRACE = 60.0  # a "making" claim this long past expiry: its worker died
+LISTED_SECONDS = 600.0  # an accepted challenge is listed to its challenger this long
 KEEP_SECONDS = 86400.0  # an ended challenge is kept this long past its expiry
 
 
@@ -190,17 +191,12 @@ def expire_due(engine: Engine, now: float) -> list[Any]:
     return ended
 
 
-def take(engine: Engine, challenge_id: str, player_id: str) -> Any:
-    """The challenge, for either side (404 for anyone else); the challenger's seat is
-    handed over once: the row returned holds it, the stored row no more."""
-    with engine.begin() as conn:
-        row = conn.execute(select(challenges).where(challenges.c.id == challenge_id)
-                           .with_for_update()).first()
-        if row is None or player_id not in (row.from_id, row.to_id):
-            raise Refused("not_found", "no such challenge of yours", 404)
-        if row.from_id == player_id and row.from_seat is not None:
-            conn.execute(update(challenges).where(challenges.c.id == challenge_id)
-                         .values(from_seat=None))
+def read(engine: Engine, challenge_id: str, player_id: str) -> Any:
+    """The challenge, for either side (404 for anyone else)."""
+    with engine.connect() as conn:
+        row = _row(conn, challenge_id)
+    if row is None or player_id not in (row.from_id, row.to_id):
+        raise Refused("not_found", "no such challenge of yours", 404)
     return row
 
 
@@ -213,16 +209,20 @@ def ended_among(engine: Engine, ids: list[str], now: float) -> list[str]:
 
 def open_of(engine: Engine, player_id: str, now: float) -> tuple[list[Any], list[Any]]:
     """The player's open challenges, (incoming, outgoing), oldest first, each with the
-    other side's name and whether it is a bot."""
+    other side's name and whether it is a bot; outgoing, also those accepted in the last
+    ``LISTED_SECONDS`` (made then) with a seat for the challenger to read."""
+    seat_waiting = and_(challenges.c.state == ACCEPTED, challenges.c.from_seat.is_not(None),
+                        challenges.c.created > now - LISTED_SECONDS)
     with engine.connect() as conn:
         out: list[list[Any]] = []
-        for mine, other in ((challenges.c.to_id, challenges.c.from_id),
-                            (challenges.c.from_id, challenges.c.to_id)):
+        for mine, other, shown in ((challenges.c.to_id, challenges.c.from_id, _live(now)),
+                                   (challenges.c.from_id, challenges.c.to_id,
+                                    or_(_live(now), seat_waiting))):
             out.append(list(conn.execute(
                 select(challenges, players.c.name.label("other_name"),
                        players.c.bot.label("other_bot"))
                 .join(players, players.c.id == other)
-                .where(mine == player_id, _live(now))
+                .where(mine == player_id, shown)
                 .order_by(challenges.c.created))))
     return out[0], out[1]
 

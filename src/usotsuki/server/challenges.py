@@ -6,11 +6,11 @@ The challenged sees an open challenge (a bot: a ``challenge`` event in its inbox
 person: the home page's list) and accepts or declines it within ``EXPIRE_SECONDS``, or
 the challenger withdraws it. Accepting makes the table (``seated_table``: unrated, the
 challenge's turn clock, the seats beyond the two house bots', the order shuffled) and
-seats both: the acceptor by the answer, the challenger by its next read of the challenge
-(a long poll); a bot also by a ``game`` event, for every seat it gets, so that a bot
-playing from its events plays them all. A bot is told of an ending it did not make by a
-``challenge_ended`` event (the challenged: withdrawn or expired; the challenger:
-declined or expired).
+seats both: the acceptor by the answer, the challenger by its reads of the challenge (a
+long poll; each of the challenger's reads names its seat); a bot also by a ``game``
+event, for every seat it gets, so that a bot playing from its events plays them all. A
+bot is told of an ending it did not make by a ``challenge_ended`` event (the
+challenged: withdrawn or expired; the challenger: declined or expired).
 
 A read waiting for a change is woken at once by a change this worker made, and within
 ``POLL_SECONDS`` by one another worker made (one read for all the waits of a worker);
@@ -46,9 +46,9 @@ from usotsuki.server.challenge_store import (
     names_of,
     open_challenge,
     open_of,
+    read,
     settle,
     shown_state,
-    take,
     takes_bots,
     unclaim,
 )
@@ -199,18 +199,18 @@ class Challenges:
     async def one(self, player: Player, challenge_id: str, wait: float = 0.0
                   ) -> dict[str, Any]:
         """The challenge, for either side; with ``wait``, once it is no longer open (or
-        after ``wait`` seconds). Its challenger's seat is in the first read after the
-        table is made, and only there."""
+        after ``wait`` seconds). Accepted, the challenger's reads hold their seat (a
+        read whose answer was lost, a page left while waiting, loses nothing)."""
         deadline = time.monotonic() + wait
         event = asyncio.Event()
         self._woken.setdefault(challenge_id, set()).add(event)
         try:
             while True:
-                row = await self.store.call(take, self.store.engine, challenge_id,
+                row = await self.store.call(read, self.store.engine, challenge_id,
                                             player.id)
                 left = deadline - time.monotonic()
                 if shown_state(row, self.clock.time()) not in (OPEN, MAKING) or left <= 0:
-                    return await self._describe(row)
+                    return await self._describe(row, player.id)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), left)
                 event.clear()
@@ -221,7 +221,8 @@ class Challenges:
                 self._woken.pop(challenge_id, None)
 
     async def listing(self, player: Player) -> dict[str, Any]:
-        """The player's open challenges, and whether they take bots' challenges."""
+        """The player's open challenges (and their recent accepted ones, with a seat
+        to read), and whether they take bots' challenges."""
         now = self.clock.time()
         incoming, outgoing = await self.store.call(open_of, self.store.engine, player.id,
                                                    now)
@@ -230,9 +231,12 @@ class Challenges:
         def item(row: Any, mine_from: bool) -> dict[str, Any]:
             other = Party(row.to_id if mine_from else row.from_id, row.other_name,
                           bool(row.other_bot))
-            return self._describe_parts(row.id, me if mine_from else other,
-                                        other if mine_from else me, _spec(row), OPEN,
-                                        row.created, row.expires)
+            out = self._describe_parts(row.id, me if mine_from else other,
+                                       other if mine_from else me, _spec(row), row.state,
+                                       row.created, row.expires)
+            if row.table_id is not None:  # (the seat itself: read the challenge)
+                out["table_id"] = row.table_id
+            return out
 
         return {"incoming": [item(r, False) for r in incoming],
                 "outgoing": [item(r, True) for r in outgoing],
@@ -277,7 +281,7 @@ class Challenges:
                 "turn_seconds": spec.turn_seconds, "state": state, "created": created,
                 "expires": expires}
 
-    async def _describe(self, row: Any) -> dict[str, Any]:
+    async def _describe(self, row: Any, reader: str) -> dict[str, Any]:
         names = await self.store.call(names_of, self.store.engine, [row.from_id, row.to_id])
         parties = [Party(i, *names.get(i, ("?", False))) for i in (row.from_id, row.to_id)]
         state = shown_state(row, self.clock.time())
@@ -286,7 +290,7 @@ class Challenges:
                                    row.expires)
         if row.table_id is not None:
             out["table_id"] = row.table_id
-        if row.from_seat is not None:
+        if row.from_seat is not None and reader == row.from_id:  # theirs alone
             seat, token = row.from_seat.split(":", 1)
             out |= {"seat": int(seat), "token": token}
         return out

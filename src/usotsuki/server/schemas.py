@@ -373,14 +373,17 @@ class Challenge(BaseModel):
     created: float
     expires: float = Field(description="An open challenge expires then (server time).")
     table_id: str | None = Field(None, description="Accepted: the table made.")
-    seat: int | None = Field(None, description="The challenger's seat, given once.")
-    token: str | None = Field(None, description="Secret: the challenger's seat token, "
-                              "given once (with seat).")
+    seat: int | None = Field(None, description="Accepted: the challenger's seat (in "
+                             "the challenger's reads of the challenge only).")
+    token: str | None = Field(None, description="Secret: the challenger's seat token "
+                              "(with seat).")
 
 
 class Challenges(BaseModel):
     incoming: list[Challenge] = Field(description="Open challenges to you, oldest first.")
-    outgoing: list[Challenge] = Field(description="Your open challenges, oldest first.")
+    outgoing: list[Challenge] = Field(description="Your open challenges, oldest first, "
+                                      "and those accepted in the last 10 minutes (GET "
+                                      "/api/challenges/{id} gives your seat).")
     from_bots: bool = Field(description="Whether you take challenges from bots.")
 
 

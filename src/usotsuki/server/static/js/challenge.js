@@ -100,7 +100,7 @@ async function send(event) {
   }
 }
 
-// Wait for the answer; the challenger's seat comes once, with the first read after it.
+// Wait for the answer: accepted, the challenge names the challenger's seat.
 async function follow() {
   while (waiting) {
     let answer;
@@ -146,7 +146,7 @@ async function main() {
   draw();
   try { // a challenge sent before (and the page reloaded): wait for it again
     const mine = await api("/api/challenges");
-    const open = mine.outgoing.find((c) => c.to.id === playerId);
+    const open = mine.outgoing.find((c) => c.to.id === playerId && c.state === "open");
     if (open) { waiting = open; draw(); await follow(); }
   } catch (e) { /* the form stays */ }
 }

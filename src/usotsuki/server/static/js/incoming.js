@@ -41,6 +41,16 @@ async function answer(button, c, accept) {
   await read();
 }
 
+// A challenge of yours accepted while you were away: your seat is in the challenge.
+async function toTable(button, c) {
+  button.disabled = true;
+  try {
+    const seat = await api(`/api/challenges/${encodeURIComponent(c.id)}`, { retry: true });
+    if (seat.token) rememberSeat(seat.table_id, { seat: seat.seat, token: seat.token });
+    location.href = `/table.html?t=${encodeURIComponent(seat.table_id)}`;
+  } catch (e) { say(e); button.disabled = false; }
+}
+
 async function withdraw(button, c) {
   button.disabled = true;
   try { await api(`/api/challenges/${encodeURIComponent(c.id)}`, { method: "DELETE", retry: true }); } catch (e) { say(e); }
@@ -59,8 +69,11 @@ function draw() {
         t("challenges.decline"))))));
   rerender(outgoing, last.outgoing.map((c) => el("li", { class: "challenge-out", dataset: { id: c.id } },
     el("span", {}, t("challenges.to"), sentenceGap(), who(c.to), el("br"), el("small", { class: "muted" }, terms(c))),
-    el("button", { type: "button", class: "secondary", onclick: (e) => withdraw(e.currentTarget, c) },
-      t("challenge.withdraw")))));
+    c.state === "accepted"
+      ? el("button", { type: "button", class: "primary", id: `to-table-${c.id}`, onclick: (e) => toTable(e.currentTarget, c) },
+        t("challenges.toTable"))
+      : el("button", { type: "button", class: "secondary", onclick: (e) => withdraw(e.currentTarget, c) },
+        t("challenge.withdraw")))));
 }
 
 async function read() {

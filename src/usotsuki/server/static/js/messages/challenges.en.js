@@ -18,6 +18,7 @@ export default {
   "challenges.to": "You challenged",
   "challenges.accept": "Accept",
   "challenges.decline": "Decline",
+  "challenges.toTable": "Accepted: to the table",
 
   "account.botChallenges.heading": "Challenges from bots",
   "account.botChallenges": "Take challenges from bots",

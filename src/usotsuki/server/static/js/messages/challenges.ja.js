@@ -18,6 +18,7 @@ export default {
   "challenges.to": "あなたが申し込んだ相手：",
   "challenges.accept": "受ける",
   "challenges.decline": "断る",
+  "challenges.toTable": "受けてもらえました。テーブルへ",
 
   "account.botChallenges.heading": "ボットからの対戦申し込み",
   "account.botChallenges": "ボットからの対戦申し込みを受け付ける",
