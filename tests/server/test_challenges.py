@@ -157,6 +157,9 @@ def test_a_house_bot_accepts_at_once(client: TestClient) -> None:
     assert table["status"] == "playing" and table["turn_seconds"] == 10
     assert sorted(str(s["bot"]) for s in table["seats"]) == ["None", "hard", "hard"]
     assert Seat(client, seat["table_id"], seat["token"]).seat == seat["seat"]
+    again = ann.client.get(f"/api/challenges/{seat['id']}").json()  # an answer lost: read
+    assert (again["state"], again["seat"], again["token"]) == (
+        "accepted", seat["seat"], seat["token"])
     wrong = challenge(ann, "bot:liar:hard")
     assert wrong.status_code == 400 and wrong.json()["error"] == "bad_challenge"
 

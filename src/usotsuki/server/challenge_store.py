@@ -113,14 +113,16 @@ def open_challenge(engine: Engine, challenger: str, target: str, spec: Spec, now
 
 
 def accepted_at_once(engine: Engine, challenger: str, target: str, spec: Spec,
-                     now: float, table_id: str) -> str:
-    """The record of a challenge a house bot accepted as it came (its table made)."""
+                     now: float, table_id: str, from_seat: str) -> str:
+    """The record of a challenge a house bot accepted as it came (its table made, the
+    challenger's seat ``"<seat>:<token>"``)."""
     challenge_id = secrets.token_urlsafe(12)
     with engine.begin() as conn:
         conn.execute(insert(challenges).values(
             id=challenge_id, from_id=challenger, to_id=target, game=spec.game,
             players=spec.players, preset=spec.preset, turn_seconds=spec.turn_seconds,
-            state=ACCEPTED, created=now, expires=now, table_id=table_id))
+            state=ACCEPTED, created=now, expires=now, table_id=table_id,
+            from_seat=from_seat))
     return challenge_id
 
 

@@ -138,8 +138,10 @@ class Challenges:
         now = self.clock.time()
         if target.level is not None:  # a house bot accepts at once
             table_id, seats = await self._make(spec, me, target)
+            number, token = seats[me.id]
             challenge_id = await self.store.call(accepted_at_once, self.store.engine, me.id,
-                                                 target.id, spec, now, table_id)
+                                                 target.id, spec, now, table_id,
+                                                 f"{number}:{token}")
             seat = self._seat_body(table_id, seats[me.id], spec, challenge_id)
             if me.bot:
                 await self.inbox.notify(me.id, seat)
