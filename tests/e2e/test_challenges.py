@@ -117,6 +117,7 @@ def test_a_bot_challenges_a_person_who_takes_bots_challenges(
     assert not page.is_checked("#bot-challenges")
     page.check("#bot-challenges")
     page.wait_for_selector("#bot-challenges-note:has-text('受け付けています')")
+    shot(page, "47-account-bot-challenges-ja")
     person_id = page.request.get(f"{live_server.url}/api/me").json()["id"]
 
     page.goto("/")
