@@ -160,6 +160,10 @@ def test_a_house_bot_accepts_at_once(client: TestClient) -> None:
     again = ann.client.get(f"/api/challenges/{seat['id']}").json()  # an answer lost: read
     assert (again["state"], again["seat"], again["token"]) == (
         "accepted", seat["seat"], seat["token"])
+    bot = Bot(client, "Tester")  # a bot may measure itself against a house bot too
+    made = challenge(bot, "bot:bluff:easy").json()
+    game = bot.next_event("game")  # its seat, as every seat it gets, an event too
+    assert (game["table_id"], game["token"]) == (made["table_id"], made["token"])
     wrong = challenge(ann, "bot:liar:hard")
     assert wrong.status_code == 400 and wrong.json()["error"] == "bad_challenge"
 
