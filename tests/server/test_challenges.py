@@ -21,7 +21,7 @@ from waits import wait_for
 from usotsuki.server.app import create_app
 from usotsuki.server.challenge_store import KEEP_SECONDS, MAX_OPEN
 from usotsuki.server.challenges import EXPIRE_SECONDS
-from usotsuki.server.config import RealClock
+from usotsuki.server.config import RealClock, Settings
 
 
 class MovableClock(RealClock):
@@ -302,3 +302,14 @@ def test_tokens_need_their_scope_and_a_bots_session_takes_no_part(
                                        "liar": ["standard", "house"]}
     house = person(client).client.get("/api/challenges/to/bot:liar:expert").json()
     assert house["level"] == "expert" and list(house["games"]) == ["liar"]
+
+
+def test_house_bots_tables_count_against_the_address_quota() -> None:
+    """Challenging house bots makes tables as creating them by hand does: held to the
+    address's tables a minute."""
+    app = create_app(settings=Settings(bot_delay=0, tables_per_minute=2))
+    with TestClient(app) as c:
+        ann = person(c)
+        answers = [challenge(ann, "bot:bluff:easy").status_code for _ in range(3)]
+        assert answers == [201, 201, 429]
+        close_all()

@@ -121,7 +121,12 @@ class Challenges:
 
     # ---- the challenger's side ----
 
-    async def challenge(self, challenger: Player, to_id: str, spec: Spec) -> dict[str, Any]:
+    async def challenge(self, challenger: Player, to_id: str, spec: Spec,
+                        address: str | None = None) -> dict[str, Any]:
+        """Challenge ``to_id``. A house bot's table is made at once, held to the
+        creation quotas of the challenger's ``address`` as a table of bots created by
+        hand is (an outside bot's answer, and the limits of open challenges, bound the
+        others)."""
         target = await self.target(challenger, to_id)
         if spec.preset not in PRESETS.get(spec.game, {}):
             raise Refused("bad_preset", f"no rules preset {spec.preset!r} for {spec.game} "
@@ -137,7 +142,7 @@ class Challenges:
         me = _who(challenger)
         now = self.clock.time()
         if target.level is not None:  # a house bot accepts at once
-            table_id, seats = await self._make(spec, me, target)
+            table_id, seats = await self._make(spec, me, target, address)
             number, token = seats[me.id]
             challenge_id = await self.store.call(accepted_at_once, self.store.engine, me.id,
                                                  target.id, spec, now, table_id,
@@ -247,8 +252,8 @@ class Challenges:
 
     # ---- the parts ----
 
-    async def _make(self, spec: Spec, challenger: Party,
-                    target: Party) -> tuple[str, dict[str, tuple[int, str]]]:
+    async def _make(self, spec: Spec, challenger: Party, target: Party,
+                    address: str | None = None) -> tuple[str, dict[str, tuple[int, str]]]:
         levels = bot_names(spec.game)
         other = target.level or (OTHER_LEVEL if OTHER_LEVEL in levels else levels[0])
         order: list[Sitter | str] = [Sitter(challenger.id, challenger.name),
@@ -260,7 +265,7 @@ class Challenges:
             "games": 1, "turn_seconds": spec.turn_seconds, "visibility": "public",
             # a game to measure a bot by: no hints; nobody at the table to talk to
             "chat": False, "hints": False}
-        table, seats = await seated_table(self.lobby, spec.game, config, order)
+        table, seats = await seated_table(self.lobby, spec.game, config, order, address)
         return table.public_id, seats
 
     @staticmethod

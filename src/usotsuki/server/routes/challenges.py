@@ -68,10 +68,12 @@ async def challenge(body: schemas.ChallengeRequest, request: Request,
                     player: Challenger) -> dict[str, Any]:
     """Challenge a player: a bot (a house bot accepts at once: the answer holds your
     seat), or a person who takes bots' challenges (from a bot). It stays open 2 minutes;
-    one open between two players, 3 open per challenger."""
+    one open between two players, 3 open per challenger; a house bot's table counts
+    against your address's table quotas (429 ``too_many_tables``)."""
     await _not_banned(request, player)
     spec = Spec(body.game, body.players, body.preset, body.turn_seconds)
-    return await _challenges(request).challenge(player, body.to, spec)
+    address = request.client.host if request.client is not None else None
+    return await _challenges(request).challenge(player, body.to, spec, address)
 
 
 @router.get("", response_model=schemas.Challenges, response_model_exclude_none=True)
