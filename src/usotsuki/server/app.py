@@ -25,6 +25,7 @@ from usotsuki import __version__
 from usotsuki.server import ws
 from usotsuki.server.bot_inbox import BotInbox
 from usotsuki.server.bot_rate import TokenRates
+from usotsuki.server.challenges import Challenges
 from usotsuki.server.cluster import ClusterConfig, Coordinator
 from usotsuki.server.config import Clock, RealClock, Refused, Settings
 from usotsuki.server.csrf import CsrfCheck
@@ -49,6 +50,7 @@ from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
 from usotsuki.server.routes.bot_account import router as bot_account_router
 from usotsuki.server.routes.bots import router as bots_router
+from usotsuki.server.routes.challenges import router as challenges_router
 from usotsuki.server.routes.chat import router as chat_router
 from usotsuki.server.routes.lessons import router as lessons_router
 from usotsuki.server.routes.lobby import pages as lobby_page
@@ -132,6 +134,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     lobby.timing = metrics.observe_phase
     matchmaker = Matchmaker(lobby, the_store, lobby.clock)
     bot_inbox = BotInbox(the_store, lobby.clock)
+    challenges = Challenges(lobby, the_store, lobby.clock, bot_inbox)
     replays = ReplayService(replay_limits)
     the_reviews = reviews if reviews is not None else ReviewService(ReviewLimits())
 
@@ -148,7 +151,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         sweep = loop.create_task(sweep_forever(the_store, settings, lobby.clock))
         matchmaker.start()
         bot_inbox.start()
+        challenges.start()
         yield
+        challenges.stop()
         bot_inbox.stop()
         matchmaker.stop()
         lag.cancel()
@@ -169,6 +174,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.state.lobby = lobby
     app.state.matchmaker = matchmaker
     app.state.bot_inbox = bot_inbox
+    app.state.challenges = challenges
     app.state.token_rates = TokenRates(lobby.clock.time, coordinator)
     app.state.records = Records(lobby)
     app.state.store = the_store
@@ -235,6 +241,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(account_router)
     app.include_router(bot_account_router)
     app.include_router(bots_router)
+    app.include_router(challenges_router)
     app.include_router(players_router)
     app.include_router(tables_router)
     app.include_router(chat_router)

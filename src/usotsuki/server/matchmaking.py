@@ -57,6 +57,7 @@ from usotsuki.server.player_tables import ratings
 from usotsuki.server.ratings import NEW, shown
 from usotsuki.server.seating import Sitter, seated_table
 from usotsuki.server.store import Store
+from usotsuki.server.watch import watch_forever
 
 log = logging.getLogger(__name__)
 
@@ -279,20 +280,14 @@ class Matchmaker:
     async def _watch(self) -> None:
         """Wake the status requests waiting here whose seat another worker made: one
         read every ``POLL_SECONDS`` for all of them."""
-        while True:
-            await self.clock.sleep(POLL_SECONDS)
-            if not self._woken:
-                continue
-            try:
-                seated = await self.store.call(seated_among, self.store.engine,
-                                               list(self._woken))
-            except Exception as exc:  # the database away: their own deadlines end the waits
-                if not unreachable(exc):
-                    log.exception("quick match: the waiting seekers could not be read")
-                continue
-            for player_id in seated:
-                if (event := self._woken.get(player_id)) is not None:
-                    event.set()
+        await watch_forever(
+            self.clock, POLL_SECONDS, lambda: list(self._woken),
+            lambda ids: self.store.call(seated_among, self.store.engine, ids),
+            self._wake, "quick match: the waiting seekers")
+
+    def _wake(self, player_id: str) -> None:
+        if (event := self._woken.get(player_id)) is not None:
+            event.set()
 
     async def _forever(self) -> None:
         while True:
@@ -461,6 +456,4 @@ class Matchmaker:
         await self.store.call(settle, self.store.engine, tag, table.public_id, seats,
                               self.clock.time())
         for player_id in seats:
-            event = self._woken.get(player_id)
-            if event is not None:
-                event.set()
+            self._wake(player_id)

@@ -336,3 +336,72 @@ class BotEvents(BaseModel):
     events: list[dict[str, Any]] = Field(description="Events after the number asked, oldest "
                                          "first: each {\"n\", \"type\", ...} (docs/bots.md).")
     next: int = Field(description="Ask with after=next for the events after these.")
+
+
+# ---- challenges (docs/bots.md) ----
+
+class ChallengeRequest(Body):
+    to: str = Field(max_length=64, description="The challenged player's id (a bot's, house "
+                    "bots' bot:<game>:<level> included; or a person who takes bots' "
+                    "challenges, when a bot challenges).")
+    game: Literal["bluff", "liar"]
+    players: int = Field(2, ge=2, le=8, description="Seats; beyond the two, house bots.")
+    preset: str = Field("standard", max_length=32, description="A rules preset "
+                        "(GET /api/match/presets).")
+    turn_seconds: float = Field(60.0, description="Time per move, 5 to 300 seconds: a "
+                                "seat that does not act in time gets a stand-in move.")
+
+
+class ChallengeParty(BaseModel):
+    id: str
+    name: str
+    bot: bool
+
+
+class Challenge(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: str
+    sender: ChallengeParty = Field(alias="from", description="The challenger.")
+    to: ChallengeParty
+    game: str
+    players: int
+    preset: str
+    turn_seconds: float
+    state: Literal["open", "accepted", "declined", "cancelled", "expired"] = Field(
+        description="open: awaiting an answer; cancelled: withdrawn by the challenger.")
+    created: float
+    expires: float = Field(description="An open challenge expires then (server time).")
+    table_id: str | None = Field(None, description="Accepted: the table made.")
+    seat: int | None = Field(None, description="Accepted: the challenger's seat (in "
+                             "the challenger's reads of the challenge only).")
+    token: str | None = Field(None, description="Secret: the challenger's seat token "
+                              "(with seat).")
+
+
+class Challenges(BaseModel):
+    incoming: list[Challenge] = Field(description="Open challenges to you, oldest first.")
+    outgoing: list[Challenge] = Field(description="Your open challenges, oldest first, "
+                                      "and those accepted in the last 10 minutes (GET "
+                                      "/api/challenges/{id} gives your seat).")
+    from_bots: bool = Field(description="Whether you take challenges from bots.")
+
+
+class SeatGiven(BaseModel):
+    table_id: str
+    seat: int
+    token: str = Field(description="Secret: the seat's token (open the seat's WebSocket).")
+
+
+class ChallengeOptions(BaseModel):
+    to: ChallengeParty
+    level: str | None = Field(description="A house bot's level (it accepts at once).")
+    games: dict[str, list[str]] = Field(description="The games one may ask for, each with "
+                                        "its rules presets.")
+    turn_seconds: dict[str, float] = Field(description="The time per move allowed: "
+                                           "{\"min\", \"max\"}.")
+
+
+class BotChallengesSetting(Body):
+    from_bots: bool = Field(description="Take challenges from bots (they show on your "
+                            "home page, to accept or decline).")

@@ -22,13 +22,16 @@ class Sitter:
 
 
 async def seated_table(lobby: Lobby, game: str, config: dict[str, Any],
-                       order: Sequence[Sitter | str]) -> tuple[Table, dict[str, tuple[int, str]]]:
+                       order: Sequence[Sitter | str], address: str | None = None
+                       ) -> tuple[Table, dict[str, tuple[int, str]]]:
     """A table of ``game`` with ``config`` whose seat ``i`` is ``order[i]``: a player, or a
     house bot's level; its first game begun. Answers the table and each player's seat and
     token. Should a player's seat or the start fail, the players are unseated (a table
-    whose game never began holds nobody) and the error raised."""
+    whose game never began holds nobody) and the error raised. ``address``: the client
+    address held to the creation quotas, as if it had created the table itself."""
     table, _host = await lobby.create(game, config,
-                                      [s if isinstance(s, str) else None for s in order])
+                                      [s if isinstance(s, str) else None for s in order],
+                                      address)
     seats: dict[str, tuple[int, str]] = {}
     try:
         for number, sitter in enumerate(order):

@@ -3,6 +3,7 @@
 // said in the reader's language; a failed log-in never tells whether the account exists.
 import { api } from "./api.js";
 import { botSections } from "./bot-account.js";
+import { botChallengesSection } from "./botchallenges.js";
 import { el, rerender } from "./dom.js";
 import { errorText, initPage, onLangChange, t } from "./i18n.js";
 import { chosenName, me, onMe, refreshMe } from "./me.js";
@@ -108,6 +109,7 @@ function accountView() {
         el("button", { type: "button", class: "secondary", id: "logout-all", "aria-describedby": "logout-all-note",
           onclick: (e) => leave(e.currentTarget, "logout-all", "account.loggedOutAll") }, t("account.logoutAll"))),
       el("p", { class: "muted", id: "logout-all-note" }, t("account.logoutAllNote"))),
+    who.bot ? null : botChallengesSection(),
     section("export", t("account.exportHeading"),
       el("p", { class: "muted" }, t("account.exportNote")),
       // A plain link: the browser sends the session cookie and saves the answer as a file.

@@ -3,6 +3,8 @@ import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
 import botsEn from "./messages/bots.en.js";
 import botsJa from "./messages/bots.ja.js";
+import challengesEn from "./messages/challenges.en.js";
+import challengesJa from "./messages/challenges.ja.js";
 import chatEn from "./messages/chat.en.js";
 import chatJa from "./messages/chat.ja.js";
 import controlEn from "./messages/control.en.js";
@@ -25,8 +27,8 @@ import puzzlesEn from "./messages/puzzles.en.js";
 import puzzlesJa from "./messages/puzzles.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn, ...puzzlesEn, ...botsEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa, ...puzzlesJa, ...botsJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn, ...puzzlesEn, ...botsEn, ...challengesEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa, ...puzzlesJa, ...botsJa, ...challengesJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];
