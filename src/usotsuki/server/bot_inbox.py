@@ -22,6 +22,7 @@ from usotsuki.server.bot_tables import arena_seeks, bot_events
 from usotsuki.server.config import Clock
 from usotsuki.server.health import unreachable
 from usotsuki.server.store import Store
+from usotsuki.server.watch import watch_forever
 
 log = logging.getLogger(__name__)
 
@@ -133,19 +134,12 @@ class BotInbox:
 
     async def _watch(self) -> None:
         """Wake the waits here for which another worker wrote an event."""
-        while True:
-            await self.clock.sleep(POLL_SECONDS)
-            if not self._waits:
-                continue
-            try:
-                newest = await self.store.call(newest_events, self.store.engine,
-                                               list(self._waits))
-            except Exception as exc:  # the database away: the waits' deadlines end them
-                if not unreachable(exc):
-                    log.exception("bots' inboxes could not be read")
-                continue
-            for player_id, n in newest.items():
-                self._wake(player_id, n)
+        async def newest(player_ids: list[str]) -> list[tuple[str, int]]:
+            found = await self.store.call(newest_events, self.store.engine, player_ids)
+            return list(found.items())
+
+        await watch_forever(self.clock, POLL_SECONDS, lambda: list(self._waits), newest,
+                            lambda item: self._wake(*item), "bots' inboxes")
 
     async def _purge(self) -> None:
         while True:
