@@ -18,9 +18,15 @@ The rules in array form, each from the core's own tables (nothing re-derived):
 - B3 (B13): every round a fresh shuffle of the short or full deck, ``losses + 1`` cards
   to each seat still in.
 
+What a learner needs comes for all games at once: :meth:`BatchedBluff.observe` (each
+seat to move's observation, the tensor of :class:`~usotsuki.envs.bluff_codec.BluffCodec`
+that the Gymnasium and PettingZoo environments give), :meth:`BatchedBluff.legal_mask`,
+and after each step ``rewards`` (n, P): the environments' rewards by place
+(:func:`~usotsuki.envs.deals.place_returns`) in the games that just ended, zero elsewhere.
+
 ``tests/research/test_batched.py`` replays batched games through the scalar core and
-checks every step: the mover, the legal actions, each call, the loser, eliminations and
-the standings.
+checks every step: the mover, the legal actions, each call, the loser, eliminations,
+the standings, the rewards and the observations.
 """
 
 from __future__ import annotations
@@ -33,10 +39,19 @@ import numpy.typing as npt
 from usotsuki.bluff import Action, BluffRules, Call, calls_for, requirements
 from usotsuki.bluff.actions import CHALLENGE
 from usotsuki.cards import DECK, Card
+from usotsuki.envs.bluff_codec import BluffCodec
+from usotsuki.envs.deals import place_returns
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
+ObsArray = npt.NDArray[np.float32]
+
+
+def place_values(players: int) -> FloatArray:
+    """The reward of the ``k``-th of ``players`` places, one seat to a place
+    (:func:`~usotsuki.envs.deals.place_returns`: +1 first to -1 last)."""
+    return np.array(place_returns([(s,) for s in range(players)], players))
 
 
 @dataclass
@@ -84,9 +99,14 @@ class BatchedBluff:
                 while not bits >> nxt & 1:
                     nxt = (nxt + 1) % p
                 self.next_seat[bits, seat] = nxt
+        self.codec = BluffCodec(rules)
+        self.observation_size = self.codec.observation_size
+        self.num_actions = self.K + 1
+        self._places = place_values(p)
         self.decisions = 0
         self.games_finished = 0
         self.last_loser = np.full(n, -1, dtype=np.int64)
+        self.rewards = np.zeros((n, p), dtype=np.float64)
         self.reset()
 
     # -- state ------------------------------------------------------------------------
@@ -102,6 +122,9 @@ class BatchedBluff:
             self.done = np.zeros(n, dtype=bool)
             self.last = np.full(n, -1, dtype=np.int64)  # current call, -1 for none
             self.caller = np.full(n, -1, dtype=np.int64)
+            # The seat that made each call of the round in play (-1: not made).
+            self.call_by = np.full((n, self.K), -1, dtype=np.int64)
+            self.dealer = np.full(n, self.rules.dealer, dtype=np.int64)
             # The seat holding each card (-1: nobody), and a last column nobody holds.
             self.owner = np.full((n, self.D + 1), -1, dtype=np.int64)
             # B4: round 1's first caller sits left of the dealer.
@@ -123,6 +146,8 @@ class BatchedBluff:
         self.done[idx] = False
         self.last[idx] = -1
         self.caller[idx] = -1
+        self.call_by[idx] = -1
+        self.dealer[idx] = self.rules.dealer
         self.to_move[idx] = (self.rules.dealer + 1) % p  # B4
         if self.log:
             for i in idx:
@@ -217,9 +242,11 @@ class BatchedBluff:
         # B5: a call becomes the current call; the next player clockwise acts.
         self.last[calling] = actions[calling]
         self.caller[calling] = self.to_move[calling]
+        self.call_by[calling, actions[calling]] = self.to_move[calling]
         self.to_move[calling] = self.next_seat[self.active_bits[calling],
                                                self.to_move[calling]]
         ended = np.zeros(self.n, dtype=bool)
+        self.rewards[:] = 0.0
         if challenging.size:
             ended, again = self._challenge(challenging)
             if self.autoreset and ended.any():
@@ -246,13 +273,42 @@ class BatchedBluff:
         ended = np.zeros(self.n, dtype=bool)
         ended[g[over]] = True
         self.done[g[over]] = True
+        # B12: the winner first, then the eliminated, last out first
+        won = g[over]
+        place = np.where(self.active[won], 0, self.players - 1 - self.out_order[won])
+        self.rewards[won] = self._places[place]
         self.games_finished += int(over.sum())
         cont, cl = g[~over], loser[~over]
         # B4: the loser deals; the next player still in, clockwise from the loser, calls.
         self.to_move[cont] = self.next_seat[self.active_bits[cont], cl]
+        self.dealer[g] = loser
         self.last[g] = -1
         self.caller[g] = -1
+        self.call_by[g] = -1
         return ended, cont
+
+    def observe(self, seats: IntArray | None = None) -> ObsArray:
+        """(n, observation_size): each game's observation for ``seats`` (default: the
+        seat to move), the codec's tensor of that seat's view (seats relative to it)."""
+        n, p, d = self.n, self.players, self.D
+        me = self.to_move if seats is None else np.asarray(seats, dtype=np.int64)
+        live = ~self.done
+        out = np.zeros((n, self.observation_size), dtype=np.float32)
+        rows = np.arange(n)
+        # hand: the seat's cards (none once the game is over: no round is dealt)
+        out[:, :d] = (self.owner[:, :d] == me[:, None]) & live[:, None]
+        rel = (np.arange(p)[None, :] - me[:, None]) % p  # (n, P): each seat's row
+        width = self.codec.hand_limit + 1
+        sizes = np.where(self.active, self.losses + 1, 0)
+        out[rows[:, None], d + rel * width + sizes] = 1
+        i = d + p * width
+        out[rows[live], i + (self.to_move[live] - me[live]) % p] = 1
+        i += p
+        out[rows, i + (self.dealer - me) % p] = 1
+        i += p
+        g, k = np.nonzero(self.call_by >= 0)
+        out[g, i + k * p + (self.call_by[g, k] - me[g]) % p] = 1
+        return out
 
     def standings(self, i: int) -> tuple[tuple[int, ...], ...] | None:
         """B12 for game ``i``: the winner, then the eliminated, last out first."""

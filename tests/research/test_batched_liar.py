@@ -1,0 +1,160 @@
+"""The batched Liar Game agrees with the scalar core on every step of every game.
+
+Games are played in lockstep by :class:`BatchedLiar` (uniformly random legal ids) while
+each one is followed through the core's checked ``apply``, started from the engine's
+deal: the same mover, the same legal ids (:func:`usotsuki.envs.liar_codec.legal_ids`),
+the same observation (:class:`~usotsuki.envs.liar_codec.LiarCodec` on the core's view,
+for the seat to move and for every other seat), the same end, standings and rewards
+(:func:`~usotsuki.envs.deals.place_returns`). The L8 shuffle is the one thing the engine
+draws differently (numpy, not the record's seeded generator): the core is handed the
+engine's order of each flushed field, so the draws that follow take the same cards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from usotsuki import liar
+from usotsuki.cards import Card
+from usotsuki.envs import liar_codec
+from usotsuki.envs.deals import place_returns
+from usotsuki.liar import LiarRules, LiarState
+from usotsuki.liar.rng import FlushRng
+from usotsuki.research.batched_liar import BatchedLiar
+
+
+class EngineShuffle(FlushRng):
+    """A flush generator that puts a field's cards in the order the engine chose."""
+
+    def __init__(self) -> None:
+        super().__init__(None, 0, None, random.Random(0), 0)
+        self.order: list[Card] = []
+
+    def shuffled(self, items: list[object]) -> FlushRng:
+        assert sorted(items) == sorted(self.order)  # type: ignore[type-var]
+        items[:] = self.order
+        return self
+
+
+@st.composite
+def rules(draw: st.DrawFn) -> LiarRules:
+    players = draw(st.integers(2, 8))
+    jack_back = draw(st.booleans())
+    return LiarRules(
+        players=players, hand_size=draw(st.integers(1, 9)), deal_all=draw(st.booleans()),
+        final_doubt=draw(st.booleans()),
+        turn_limit=draw(st.sampled_from([None, None, 5, 40])),
+        eight_cut=draw(st.booleans()), jack_back=jack_back,
+        six_up=jack_back and draw(st.booleans()), binding=draw(st.booleans()))
+
+
+def _start(engine: BatchedLiar, i: int) -> LiarState:
+    state = liar.new_game(engine.rules, engine.hands(i), engine.stock_cards(i))
+    values = {f.name: getattr(state, f.name) for f in fields(LiarState)}
+    return LiarState(**values | {"rng": EngineShuffle()})
+
+
+def _flush_order(engine: BatchedLiar, i: int, state: LiarState) -> list[Card]:
+    """The engine's order of the field just flushed in game ``i``: first the cards a
+    doubt's drawer took from it, then those still in the stock, top first."""
+    field = [c for play in state.field for c in play.cards]
+    stock = set(engine.stock_cards(i))
+    return [c for c in field if c not in stock] + \
+        [c for c in engine.stock_cards(i) if c in set(field)]
+
+
+def _check_observations(engine: BatchedLiar, cores: list[LiarState],
+                        codec: liar_codec.LiarCodec) -> None:
+    obs = engine.observe()
+    for seat in range(engine.players):
+        of_seat = engine.observe(np.full(engine.n, seat))
+        for i, state in enumerate(cores):
+            expected = codec.observation(liar.view(state, seat))
+            np.testing.assert_array_equal(of_seat[i], expected)
+            if state.to_move == seat:
+                np.testing.assert_array_equal(obs[i], expected)
+
+
+def play_against_core(engine: BatchedLiar) -> int:
+    """Play every game to its end, checking each step against the core; return steps."""
+    cores = [_start(engine, i) for i in range(engine.n)]
+    codec = liar_codec.LiarCodec(engine.players, engine.rules.turn_limit)
+    steps = 0
+    while True:
+        _check_observations(engine, cores, codec)
+        mask = engine.legal_mask()
+        for i, state in enumerate(cores):
+            assert engine.done[i] == state.is_over
+            if state.is_over:
+                assert not mask[i].any()
+                continue
+            assert engine.to_move[i] == state.to_move
+            assert np.flatnonzero(mask[i]).tolist() == liar_codec.legal_ids(state)
+        if engine.done.all():
+            break
+        actions = engine.random_actions()
+        assert mask[np.arange(engine.n)[~engine.done], actions[~engine.done]].all()
+        live = ~engine.done
+        ended = engine.step(actions)
+        steps += 1
+        for i in np.flatnonzero(live):
+            state = cores[i]
+            assert isinstance(state.rng, EngineShuffle)
+            state.rng.order = _flush_order(engine, i, state)
+            action = liar_codec.decode(int(actions[i]))
+            assert not isinstance(action, Card)
+            state = liar.apply(state, action).state
+            assert [sorted(h) for h in state.hands] == engine.hands(i)
+            assert list(state.stock) == engine.stock_cards(i)
+            assert ended[i] == state.is_over
+            if state.is_over:
+                assert state.standings is not None
+                assert engine.standings(i) == state.standings
+                assert engine.rewards[i].tolist() == pytest.approx(
+                    place_returns(state.standings, engine.players))
+            else:
+                assert not engine.rewards[i].any()
+            cores[i] = state
+    return steps
+
+
+@settings(max_examples=25, deadline=None)
+@given(rules(), st.integers(0, 2**32 - 1))
+def test_batched_liar_games_replay_through_the_core(r: LiarRules, seed: int) -> None:
+    engine = BatchedLiar(r, n=4, seed=seed)
+    assert play_against_core(engine) > 0
+
+
+def test_plain_four_players_many_games() -> None:
+    engine = BatchedLiar(LiarRules(players=4, hand_size=5), n=24, seed=7)
+    play_against_core(engine)
+    assert engine.games_finished == 24
+
+
+def test_house_rules_beyond_the_engine_are_refused() -> None:
+    with pytest.raises(ValueError, match="multi"):
+        BatchedLiar(LiarRules(players=4, multi=True), n=2)
+    with pytest.raises(ValueError, match="classes"):
+        BatchedLiar(LiarRules(players=4, classes=True), n=2)
+
+
+def test_illegal_action_is_refused_and_changes_nothing() -> None:
+    engine = BatchedLiar(LiarRules(players=3), n=2, seed=3)
+    before = engine.where.copy(), engine.to_move.copy()
+    with pytest.raises(ValueError, match="not legal"):
+        engine.step(np.array([liar_codec.PASS_ID] * 2))  # L6: a lead must play
+    assert (engine.where == before[0]).all() and (engine.to_move == before[1]).all()
+
+
+def test_autoreset_keeps_every_game_playing() -> None:
+    engine = BatchedLiar(LiarRules(players=3, hand_size=3), n=16, seed=5, autoreset=True)
+    for _ in range(300):
+        engine.step(engine.random_actions())
+    assert engine.decisions == 16 * 300
+    assert engine.games_finished > 0 and not engine.done.any()
