@@ -3,8 +3,10 @@
 Games are played in lockstep by :class:`BatchedBluff` (random legal actions, or actions
 drawn from a random policy) while each one is followed through the core's checked
 ``apply``: the same mover, the same legal actions (B5, B7, B10, B13), the same truth of
-the challenged call (B8), loser (B9), eliminations (B2, B11), next first caller (B4) and
-standings (B12).
+the challenged call (B8), loser (B9), eliminations (B2, B11), next first caller (B4),
+standings (B12), rewards by place (:func:`~usotsuki.envs.deals.place_returns`) and every
+seat's observation (the :class:`~usotsuki.envs.bluff_codec.BluffCodec` tensor of the
+core's view).
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ from usotsuki.bluff import (
     legal_actions,
     new_game,
     start_round,
+    view,
 )
+from usotsuki.bluff.state import BluffState
 from usotsuki.cards import DECK
+from usotsuki.envs.deals import place_returns
 from usotsuki.research.batched import BatchedBluff
 
 
@@ -43,6 +48,17 @@ def _hands(engine: BatchedBluff, game: int) -> list[tuple[object, ...]]:
             for s in range(engine.players)]
 
 
+def _check_observations(engine: BatchedBluff, cores: list[BluffState]) -> None:
+    obs = engine.observe()
+    for seat in range(engine.players):
+        of_seat = engine.observe(np.full(engine.n, seat))
+        for i, state in enumerate(cores):
+            expected = engine.codec.observation(view(state, seat))
+            np.testing.assert_array_equal(of_seat[i], expected)
+            if state.to_move == seat:
+                np.testing.assert_array_equal(obs[i], expected)
+
+
 def play_against_core(engine: BatchedBluff, policy: str) -> int:
     """Play every game to its end, checking each step against the core; return steps."""
     cores = [start_round(new_game(engine.rules), _hands(engine, i)).state
@@ -50,6 +66,7 @@ def play_against_core(engine: BatchedBluff, policy: str) -> int:
     position = {c: k for k, c in enumerate(engine.calls)}
     steps = 0
     while not engine.done.all():
+        _check_observations(engine, cores)
         mask = engine.legal_mask()
         for i, state in enumerate(cores):
             if engine.done[i]:
@@ -79,9 +96,14 @@ def play_against_core(engine: BatchedBluff, policy: str) -> int:
                 if not state.is_over:
                     state = start_round(state, _hands(engine, i)).state
             assert engine.done[i] == state.is_over
+            standings = state.standings
+            expected_rewards = [0.0] * engine.players if standings is None else \
+                place_returns(standings, engine.players)
+            assert engine.rewards[i].tolist() == pytest.approx(expected_rewards)
             assert tuple(engine.losses[i][np.array(state.active)]) == \
                 tuple(x for x, on in zip(state.losses, state.active, strict=True) if on)
             cores[i] = state
+    _check_observations(engine, cores)
     for i, state in enumerate(cores):
         assert engine.standings(i) == state.standings
     return steps

@@ -1,0 +1,53 @@
+"""The Gymnasium vector environments over the batched engines: spaces, masks, self-play
+rewards and Gymnasium's NEXT_STEP autoreset."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from usotsuki.research.vector import BatchedVectorEnv, BluffVectorEnv, LiarVectorEnv
+
+
+def _masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    keys = np.where(mask, rng.random(mask.shape), -1.0)
+    return np.argmax(keys, axis=1)
+
+
+@pytest.mark.parametrize("env", [
+    lambda: BluffVectorEnv(16, seed=1, players=3, max_cards=2, ranks=5),
+    lambda: LiarVectorEnv(16, seed=1, players=3, hand_size=3, jack_back=True),
+])
+def test_self_play_episodes(env: object) -> None:
+    venv: BatchedVectorEnv = env()  # type: ignore[operator]
+    rng = np.random.default_rng(0)
+    obs, infos = venv.reset(seed=4)
+    assert obs.shape == (16, venv.single_observation_space.shape[0])
+    assert (infos["seat"] == venv.engine.to_move).all()
+    restart = np.zeros(16, dtype=bool)
+    finished = 0
+    for _ in range(400):
+        assert venv.observation_space.contains(obs)
+        mask = infos["action_mask"]
+        assert mask[~restart].any(axis=1).all()
+        actions = _masked_random(mask, rng)
+        seats = infos["seat"]
+        obs, reward, terminated, truncated, infos = venv.step(actions)
+        assert not truncated.any()
+        # the acting seat's reward; every seat's, zero-sum, where a game ended
+        assert (reward == infos["rewards"][np.arange(16), seats]).all()
+        assert np.allclose(infos["rewards"][terminated].sum(axis=1), 0.0)
+        assert not infos["rewards"][~terminated].any()
+        assert (np.abs(infos["rewards"][terminated]).max(axis=1) == 1.0).all()
+        # NEXT_STEP: a game ended last step starts again now, its action ignored
+        assert not (terminated & restart).any()
+        restart = terminated
+        finished += int(terminated.sum())
+    assert finished > 0
+
+
+def test_illegal_action_raises() -> None:
+    venv = LiarVectorEnv(2, seed=0, players=3)
+    venv.reset()
+    with pytest.raises(ValueError, match="not legal"):
+        venv.step(np.array([782, 782]))  # accept: only after a play that empties a hand
