@@ -61,6 +61,12 @@ RELATIVE_TARGETS = [
     # (row key, baseline, minimum ratio, what the issue asks)
     ("bluff/batched/2/b4096", "liars_dice", 10.0,
      "batched Bluff (heads-up, batch 4096): at least 10x OpenSpiel's C++ liars_dice"),
+    ("bluff/batched-obs/2/b4096", "liars_dice", 10.0,
+     "batched Bluff with observations and masks (heads-up, batch 4096): at least 10x "
+     "OpenSpiel's C++ liars_dice"),
+    ("liar/batched-obs/plain/4/b4096", "liars_dice", 5.0,
+     "batched Liar Game with observations and masks (plain, 4 players, batch 4096): at "
+     "least 5x OpenSpiel's C++ liars_dice"),
 ]
 
 

@@ -122,8 +122,10 @@ class BatchedBluff:
             self.done = np.zeros(n, dtype=bool)
             self.last = np.full(n, -1, dtype=np.int64)  # current call, -1 for none
             self.caller = np.full(n, -1, dtype=np.int64)
-            # The seat that made each call of the round in play (-1: not made).
-            self.call_by = np.full((n, self.K), -1, dtype=np.int64)
+            # The round in play's calls, in order: call_k[i, :n_calls[i]] by call_seat.
+            self.n_calls = np.zeros(n, dtype=np.int64)
+            self.call_k = np.zeros((n, 16), dtype=np.int64)
+            self.call_seat = np.zeros((n, 16), dtype=np.int64)
             self.dealer = np.full(n, self.rules.dealer, dtype=np.int64)
             # The seat holding each card (-1: nobody), and a last column nobody holds.
             self.owner = np.full((n, self.D + 1), -1, dtype=np.int64)
@@ -146,7 +148,7 @@ class BatchedBluff:
         self.done[idx] = False
         self.last[idx] = -1
         self.caller[idx] = -1
-        self.call_by[idx] = -1
+        self.n_calls[idx] = 0
         self.dealer[idx] = self.rules.dealer
         self.to_move[idx] = (self.rules.dealer + 1) % p  # B4
         if self.log:
@@ -242,7 +244,7 @@ class BatchedBluff:
         # B5: a call becomes the current call; the next player clockwise acts.
         self.last[calling] = actions[calling]
         self.caller[calling] = self.to_move[calling]
-        self.call_by[calling, actions[calling]] = self.to_move[calling]
+        self._record_calls(calling, actions[calling])
         self.to_move[calling] = self.next_seat[self.active_bits[calling],
                                                self.to_move[calling]]
         ended = np.zeros(self.n, dtype=bool)
@@ -255,6 +257,16 @@ class BatchedBluff:
                 again = np.concatenate([again, restart])
             self._deal(again)
         return ended
+
+    def _record_calls(self, g: IntArray, calls: IntArray) -> None:
+        at = self.n_calls[g]
+        if at.size and at.max() >= self.call_k.shape[1]:  # room for longer rounds
+            more = np.zeros_like(self.call_k)
+            self.call_k = np.concatenate([self.call_k, more], axis=1)
+            self.call_seat = np.concatenate([self.call_seat, more], axis=1)
+        self.call_k[g, at] = calls
+        self.call_seat[g, at] = self.to_move[g]
+        self.n_calls[g] += 1
 
     def _challenge(self, g: IntArray) -> tuple[BoolArray, IntArray]:
         """B9, B11, B2, B12, B4 for the games ``g`` where the player to move challenged;
@@ -284,7 +296,7 @@ class BatchedBluff:
         self.dealer[g] = loser
         self.last[g] = -1
         self.caller[g] = -1
-        self.call_by[g] = -1
+        self.n_calls[g] = 0
         return ended, cont
 
     def observe(self, seats: IntArray | None = None) -> ObsArray:
@@ -306,8 +318,10 @@ class BatchedBluff:
         i += p
         out[rows, i + (self.dealer - me) % p] = 1
         i += p
-        g, k = np.nonzero(self.call_by >= 0)
-        out[g, i + k * p + (self.call_by[g, k] - me[g]) % p] = 1
+        count = self.n_calls
+        g = np.repeat(rows, count)
+        j = np.arange(g.size) - np.repeat(np.cumsum(count) - count, count)
+        out[g, i + self.call_k[g, j] * p + (self.call_seat[g, j] - me[g]) % p] = 1
         return out
 
     def standings(self, i: int) -> tuple[tuple[int, ...], ...] | None:
