@@ -197,7 +197,8 @@ class BatchedLiar:
     def _final(self) -> BoolArray:
         """L10: the current play emptied its player's hand (doubt or accept only)."""
         has = self.cur_seat >= 0
-        return has & (self.size[np.arange(self.n), np.maximum(self.cur_seat, 0)] == 0)
+        empty = self.size[np.arange(self.n), np.maximum(self.cur_seat, 0)] == 0
+        return np.asarray(has & empty, dtype=bool)
 
     def allowed_rates(self) -> BoolArray:
         """(n, 13): the rates the player to move may declare (none where it may not play:
@@ -206,12 +207,12 @@ class BatchedLiar:
                              self.cur_rate]
         return rates & ~(self._final() | self.done)[:, None]
 
-    def _flags(self) -> tuple[BoolArray, BoolArray, BoolArray, BoolArray]:
-        """pass, doubt, accept (L6, L9, L10) and whether any play is allowed."""
+    def _flags(self) -> tuple[BoolArray, BoolArray, BoolArray]:
+        """Where the player to move may pass, doubt and accept (L6, L9, L10)."""
         live = ~self.done
         field = (self.cur_seat >= 0) & live
         final = self._final() & live
-        return field & ~final, field, final, self.allowed_rates().any(axis=1)
+        return field & ~final, field, final
 
     def legal_mask(self) -> BoolArray:
         """(n, 783): the legal action ids of each game's player to move (none when done)."""
@@ -220,7 +221,7 @@ class BatchedLiar:
         plays = hand[:, :, None] & self.allowed_rates()[:, None, :]
         mask = np.zeros((self.n, self.num_actions), dtype=bool)
         mask[:, :liar_codec.SELECT_BASE] = plays.reshape(self.n, -1)
-        pass_, doubt, accept, _ = self._flags()
+        pass_, doubt, accept = self._flags()
         mask[rows, liar_codec.PASS_ID] = pass_
         mask[rows, liar_codec.DOUBT_ID] = doubt
         mask[rows, liar_codec.ACCEPT_ID] = accept
@@ -232,7 +233,7 @@ class BatchedLiar:
         rates = self.allowed_rates()
         n_rates = rates.sum(axis=1)
         held = self.size[rows, self.to_move]
-        pass_, doubt, accept = (f.astype(np.int64) for f in self._flags()[:3])
+        pass_, doubt, accept = (f.astype(np.int64) for f in self._flags())
         plays = held * n_rates
         count = plays + pass_ + doubt + accept
         u = (self.rng.random(self.n) * np.maximum(count, 1)).astype(np.int64)
@@ -260,7 +261,7 @@ class BatchedLiar:
         safe = np.clip(actions, 0, self.num_actions - 1)
         card, rate = np.divmod(np.minimum(safe, liar_codec.SELECT_BASE - 1), RATE_COUNT)
         is_play = (actions >= 0) & (actions < liar_codec.SELECT_BASE)
-        pass_, doubt, accept, _ = self._flags()
+        pass_, doubt, accept = self._flags()
         legal = np.where(is_play, (self.where[rows, card] == self.to_move)
                          & self.allowed_rates()[rows, rate],
                          np.where(actions == liar_codec.PASS_ID, pass_,
@@ -477,9 +478,9 @@ class BatchedLiar:
         live = rows[~self.done]
         out[live, o["to_move"] + (self.to_move[live] - me[live]) % p] = 1
         i = o["legal"]
-        pass_, doubt, accept, _ = self._flags()
+        pass_, doubt, accept = self._flags()
         rates = self.allowed_rates()
-        play = rates.any(axis=1)
+        play = np.asarray(rates.any(axis=1), dtype=bool)
         out[:, i], out[:, i + 1], out[:, i + 2] = pass_, doubt, accept
         out[:, i + 4] = play  # a play is one card (no O1)
         out[:, i + 4 + CARDS:i + 4 + CARDS + RATE_COUNT] = rates & play[:, None]

@@ -38,8 +38,7 @@ Obs = npt.NDArray[np.float32]
 Engine = BatchedBluff | BatchedLiar
 
 
-class BatchedVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64],
-                                                   npt.NDArray[np.int64]]):
+class BatchedVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
     """The vector environment of an engine; see the module docstring."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
