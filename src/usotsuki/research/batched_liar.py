@@ -44,6 +44,7 @@ from usotsuki.liar.legal import cuts, order_after, rates_above
 from usotsuki.liar.state import L4_ORDER
 
 IntArray = npt.NDArray[np.int64]
+SeatArray = npt.NDArray[np.int8]  # a seat (or place) per card: small, so fast to scan
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
 ObsArray = npt.NDArray[np.float32]
@@ -111,13 +112,13 @@ class BatchedLiar:
 
     def _allocate(self) -> None:
         n, p = self.n, self.players
-        self.where = np.zeros((n, CARDS), dtype=np.int64)  # a seat, field_at or stock_at
+        self.where = np.zeros((n, CARDS), dtype=np.int8)  # a seat, field_at or stock_at
         self.size = np.zeros((n, p), dtype=np.int64)  # cards in each hand
         # the stock, a ring: position i from the bottom is ring[(bottom + i) % 52]
-        self.ring = np.zeros((n, CARDS), dtype=np.int64)
+        self.ring = np.zeros((n, CARDS), dtype=np.int8)
         self.bottom = np.zeros(n, dtype=np.int64)
         self.stock = np.zeros(n, dtype=np.int64)
-        self.played_by = np.full((n, CARDS), -1, dtype=np.int64)  # a field card's player
+        self.played_by = np.full((n, CARDS), -1, dtype=np.int8)  # a field card's player
         self.cur_seat = np.full(n, -1, dtype=np.int64)  # the current play (L5), -1: none
         self.cur_card = np.zeros(n, dtype=np.int64)
         self.cur_rate = np.full(n, LEAD, dtype=np.int64)
@@ -134,13 +135,16 @@ class BatchedLiar:
         # (``known_hand``), those the current play's player held before it
         # (``known_before``), and own cards drawn whole into a hand (``secret_holder``)
         self.flushed = np.zeros(n, dtype=np.int64)
-        self.block_lo = np.full((n, CARDS), -1, dtype=np.int64)
-        self.block_hi = np.full((n, CARDS), -1, dtype=np.int64)
+        self.block_lo = np.full((n, CARDS), -1, dtype=np.int32)
+        self.block_hi = np.full((n, CARDS), -1, dtype=np.int32)
+        # the lowest block_lo tracked (the topmost block), -1 for none: a draw that does
+        # not reach it changes no tracking
+        self.top_block = np.full(n, -1, dtype=np.int64)
         self.shown = np.zeros((n, CARDS), dtype=bool)
-        self.own_by = np.full((n, CARDS), -1, dtype=np.int64)
-        self.known_hand = np.full((n, CARDS), -1, dtype=np.int64)
+        self.own_by = np.full((n, CARDS), -1, dtype=np.int8)
+        self.known_hand = np.full((n, CARDS), -1, dtype=np.int8)
         self.known_before = np.zeros((n, CARDS), dtype=bool)
-        self.secret_holder = np.full((n, CARDS), -1, dtype=np.int64)
+        self.secret_holder = np.full((n, CARDS), -1, dtype=np.int8)
 
     # -- state ------------------------------------------------------------------------
     def reset(self, which: BoolArray | None = None) -> None:
@@ -160,6 +164,7 @@ class BatchedLiar:
         self.flushed[idx] = 0
         self.block_lo[idx] = -1
         self.block_hi[idx] = -1
+        self.top_block[idx] = -1
         self.shown[idx] = False
         self.own_by[idx] = -1
         self.known_hand[idx] = -1
@@ -169,7 +174,7 @@ class BatchedLiar:
         # is the stock (its last card at the bottom, position 0)
         deck = np.argsort(self.rng.random((idx.size, CARDS)), axis=1)
         p, dealt = self.players, self.dealt
-        seats = np.full(CARDS, self.stock_at, dtype=np.int64)
+        seats = np.full(CARDS, self.stock_at, dtype=np.int8)
         seats[:dealt] = np.arange(dealt) % p
         self.where[idx[:, None], deck] = seats
         self.size[idx] = self.hand_sizes
@@ -217,10 +222,10 @@ class BatchedLiar:
     def legal_mask(self) -> BoolArray:
         """(n, 783): the legal action ids of each game's player to move (none when done)."""
         rows = np.arange(self.n)
-        hand = self.where == self.to_move[:, None]
-        plays = hand[:, :, None] & self.allowed_rates()[:, None, :]
+        hand = self.where == self.to_move[:, None].astype(np.int8)
         mask = np.zeros((self.n, self.num_actions), dtype=bool)
-        mask[:, :liar_codec.SELECT_BASE] = plays.reshape(self.n, -1)
+        plays = mask[:, :liar_codec.SELECT_BASE].reshape(self.n, CARDS, RATE_COUNT)
+        np.logical_and(hand[:, :, None], self.allowed_rates()[:, None, :], out=plays)
         pass_, doubt, accept = self._flags()
         mask[rows, liar_codec.PASS_ID] = pass_
         mask[rows, liar_codec.DOUBT_ID] = doubt
@@ -238,9 +243,9 @@ class BatchedLiar:
         count = plays + pass_ + doubt + accept
         u = (self.rng.random(self.n) * np.maximum(count, 1)).astype(np.int64)
         k_card, k_rate = np.divmod(u, np.maximum(n_rates, 1))
-        hand = self.where == self.to_move[:, None]
-        card = np.argmax(np.cumsum(hand, axis=1) > k_card[:, None], axis=1)
-        rate = np.argmax(np.cumsum(rates, axis=1) > k_rate[:, None], axis=1)
+        hand = self.where == self.to_move[:, None].astype(np.int8)
+        card = np.argmax(np.cumsum(hand, axis=1, dtype=np.int8) > k_card[:, None], axis=1)
+        rate = np.argmax(np.cumsum(rates, axis=1, dtype=np.int8) > k_rate[:, None], axis=1)
         other = u - plays  # 0, 1, 2 among pass, doubt, accept as legal
         extra = np.where(other < pass_, liar_codec.PASS_ID,
                          np.where(other < pass_ + doubt, liar_codec.DOUBT_ID,
@@ -367,6 +372,7 @@ class BatchedLiar:
         # tracking: one block of positions [flushed, flushed + count) counted from the
         # start of the game, its shown cards public, the others known to their players
         self.block_lo[g] = np.where(on_field, self.flushed[g][:, None], self.block_lo[g])
+        self.top_block[g] = np.where(self.top_block[g] >= 0, self.top_block[g], self.flushed[g])
         self.flushed[g] += count
         self.block_hi[g] = np.where(on_field, self.flushed[g][:, None], self.block_hi[g])
         self.shown[g] = np.where(on_field, shown, self.shown[g])
@@ -390,25 +396,31 @@ class BatchedLiar:
         cards = self.ring[gk, (self.bottom[gk] + self.stock[gk] - 1 - j) % CARDS]
         self.where[gk, cards] = seat[k]
         self.size[g, seat] += count
+        lowest = self.stock[g] - count
+        self.stock[g] = lowest
         # tracking: a block whose top the draw reached goes whole into the drawer's hand
         # (its shown cards public, its own cards known to their players), or in part, its
-        # cards then in no certain place
-        lowest = (self.stock[g] - count)[:, None]
-        self.stock[g] -= count
-        tracked = self.block_lo[g] >= 0
-        top_of_block = self.flushed[g][:, None] - self.block_lo[g]
-        bottom_of_block = self.flushed[g][:, None] - self.block_hi[g]
-        reached = tracked & (top_of_block > lowest)
-        whole = reached & (bottom_of_block >= lowest)
-        drawer = seat[:, None]
+        # cards then in no certain place; only games whose topmost block was reached
+        top = self.top_block[g]
+        hit = (top >= 0) & (self.flushed[g] - top > lowest)
+        g, seat, lowest = g[hit], seat[hit], lowest[hit][:, None]
+        if g.size == 0:
+            return
+        lo = self.block_lo[g]
+        reached = (lo >= 0) & (self.flushed[g][:, None] - lo > lowest)
+        whole = reached & (self.flushed[g][:, None] - self.block_hi[g] >= lowest)
+        drawer = seat[:, None].astype(np.int8)
         self.known_hand[g] = np.where(whole & self.shown[g], drawer, self.known_hand[g])
         own = self.own_by[g]
         secret = whole & (own >= 0) & (own != drawer)
         self.secret_holder[g] = np.where(secret, drawer, self.secret_holder[g])
         self.own_by[g] = np.where(reached & ~secret, -1, own)
-        self.block_lo[g] = np.where(reached, -1, self.block_lo[g])
+        lo = np.where(reached, -1, lo)
+        self.block_lo[g] = lo
         self.block_hi[g] = np.where(reached, -1, self.block_hi[g])
         self.shown[g] = self.shown[g] & ~reached
+        self.top_block[g] = np.where(lo >= 0, lo, np.iinfo(np.int32).max).min(axis=1)
+        self.top_block[g[(lo < 0).all(axis=1)]] = -1
 
     def _turn_limit(self, g: IntArray, ended: BoolArray) -> None:
         limit = self.rules.turn_limit
@@ -445,7 +457,7 @@ class BatchedLiar:
         n, p, o = self.n, self.players, self.codec.offsets
         me = self.to_move if seats is None else np.asarray(seats, dtype=np.int64)
         rows = np.arange(n)
-        mine = me[:, None]
+        mine = me[:, None].astype(np.int8)
         out = np.zeros((n, self.observation_size), dtype=np.float32)
         out[:, o["hand"]:o["hand"] + CARDS] = self.where == mine
         rel = (np.arange(p)[None, :] - mine) % p
@@ -465,7 +477,7 @@ class BatchedLiar:
         for key, in_stock, holder in (
                 ("known", self.shown & (self.block_lo >= 0), self.known_hand),
                 ("own_places", (self.own_by == mine) & (self.block_lo >= 0),
-                 np.where(self.own_by == mine, self.secret_holder, -1))):
+                 np.where(self.own_by == mine, self.secret_holder, np.int8(-1)))):
             g, c = np.nonzero(in_stock)
             out[g, o[key] + c * width] = 1
             g, c = np.nonzero(holder >= 0)
