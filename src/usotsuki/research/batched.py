@@ -81,6 +81,11 @@ class BatchedBluff:
         # first_stronger[0] (no call yet) is 0.
         self.first_stronger = np.array(
             [0] + [deck.first_stronger[c.index] for c in self.calls], dtype=np.int64)
+        # The legal actions after each current call (row k + 1; row 0: no call yet): the
+        # calls from first_stronger on, and a challenge once there is a call (B5).
+        self.mask_after = np.arange(self.K + 1)[None, :] >= self.first_stronger[:, None]
+        self.mask_after[1:, self.K] = True
+        self.mask_after[0, self.K] = False
         # B8: each call's requirement groups as card lists (padded with the deck size, a
         # column that is never held) and how many of each group must be held.
         self.group = np.full((2, self.K, 5), self.D, dtype=np.int64)
@@ -180,9 +185,7 @@ class BatchedBluff:
 
     def legal_mask(self) -> BoolArray:
         """(n, K + 1): the legal actions of each game's player to move (none when done)."""
-        start = self.first_stronger[self.last + 1]
-        mask = np.arange(self.K + 1)[None, :] >= start[:, None]
-        mask[:, self.K] = self.last >= 0  # B5: a challenge needs a call
+        mask = self.mask_after[self.last + 1]
         mask[self.done] = False
         return mask
 
