@@ -7,5 +7,8 @@
   exploitability on the shipped solved rounds, win shares against each level with 95%
   intervals over a seeded game set.
 - :mod:`usotsuki.research.batched` : N Bluff games in lockstep (numpy), checked against the
-  scalar core.
+  scalar core, with the environments' observations, masks and rewards.
+- :mod:`usotsuki.research.batched_liar` : the same for the Liar Game (L1-L11 single-card
+  plays, O3-O6).
+- :mod:`usotsuki.research.vector` : Gymnasium vector environments over both, in self-play.
 """
