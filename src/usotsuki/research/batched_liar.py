@@ -107,6 +107,7 @@ class BatchedLiar:
         self.decisions = 0
         self.games_finished = 0
         self.rewards = np.zeros((n, p), dtype=np.float64)
+        self._rates: BoolArray | None = None
         self._allocate()
         self.reset()
 
@@ -152,6 +153,7 @@ class BatchedLiar:
         idx = np.arange(self.n) if which is None else np.flatnonzero(which)
         if idx.size == 0:
             return
+        self._rates = None
         self.cur_seat[idx] = -1
         self.cur_rate[idx] = LEAD
         self.field_cards[idx] = 0
@@ -208,9 +210,11 @@ class BatchedLiar:
     def allowed_rates(self) -> BoolArray:
         """(n, 13): the rates the player to move may declare (none where it may not play:
         L10, O3, a bound field with no next rate, or a game over)."""
-        rates = self.allowed[self.jack_back.astype(np.int64), self.bound.astype(np.int64),
-                             self.cur_rate]
-        return rates & ~(self._final() | self.done)[:, None]
+        if self._rates is None:  # kept until the next step or reset
+            rates = self.allowed[self.jack_back.astype(np.int64),
+                                 self.bound.astype(np.int64), self.cur_rate]
+            self._rates = rates & ~(self._final() | self.done)[:, None]
+        return self._rates
 
     def _flags(self) -> tuple[BoolArray, BoolArray, BoolArray]:
         """Where the player to move may pass, doubt and accept (L6, L9, L10)."""
@@ -224,8 +228,10 @@ class BatchedLiar:
         rows = np.arange(self.n)
         hand = self.where == self.to_move[:, None].astype(np.int8)
         mask = np.zeros((self.n, self.num_actions), dtype=bool)
-        plays = mask[:, :liar_codec.SELECT_BASE].reshape(self.n, CARDS, RATE_COUNT)
-        np.logical_and(hand[:, :, None], self.allowed_rates()[:, None, :], out=plays)
+        # play 13 * card + rate: each held card with each allowed rate (an outer product
+        # written flat: numpy is slow at broadcasting into a 13-wide last axis)
+        mask[:, :liar_codec.SELECT_BASE] = (np.repeat(hand, RATE_COUNT, axis=1)
+                                            & np.tile(self.allowed_rates(), CARDS))
         pass_, doubt, accept = self._flags()
         mask[rows, liar_codec.PASS_ID] = pass_
         mask[rows, liar_codec.DOUBT_ID] = doubt
@@ -278,6 +284,7 @@ class BatchedLiar:
             raise ValueError(f"game {i}: action {int(actions[i])} is not legal")
         self.decisions += int(live.sum())
         self.rewards[:] = 0.0
+        self._rates = None
         ended = np.zeros(self.n, dtype=bool)
         self._play(np.flatnonzero(live & is_play), card, rate, ended)
         self._pass(np.flatnonzero(live & (actions == liar_codec.PASS_ID)), ended)
@@ -478,10 +485,11 @@ class BatchedLiar:
                 ("known", self.shown & (self.block_lo >= 0), self.known_hand),
                 ("own_places", (self.own_by == mine) & (self.block_lo >= 0),
                  np.where(self.own_by == mine, self.secret_holder, np.int8(-1)))):
-            g, c = np.nonzero(in_stock)
-            out[g, o[key] + c * width] = 1
-            g, c = np.nonzero(holder >= 0)
-            out[g, o[key] + c * width + 1 + (holder[g, c] - me[g]) % p] = 1
+            # each card's column: 0 in the stock, 1 + the relative seat holding it
+            column = np.where(holder >= 0, 1 + (holder - mine) % p, -1)
+            column[in_stock] = 0
+            g, c = np.nonzero(column >= 0)
+            out[g, o[key] + c * width + column[g, c]] = 1
         i = o["flags"]
         out[:, i] = self.jack_back  # the order in force: reversed by a J-back alone
         out[:, i + 2] = self.jack_back
