@@ -59,7 +59,8 @@ BOTS, TABLES, CAPS, PROXY, CLUSTER = ("Bots", "Tables", "Limits per client addre
                                       "Proxies and logs", "Several workers (docs/deploy.md)")
 SERVE_PANELS = {
     **dict.fromkeys(("bot_delay", "turn_seconds", "bot_workers", "bot_deadline",
-                     "bot_idle_cpu", "bot_games"), BOTS),
+                     "bot_idle_cpu", "bot_games", "arena_tables", "arena_turn_seconds"),
+                    BOTS),
     **dict.fromkeys(("idle_hours", "unload_minutes"), TABLES),
     **dict.fromkeys(("tables_per_minute", "open_tables", "sockets_per_address",
                      "bot_games_per_address", "sockets_per_network", "ipv4_prefix",
@@ -383,6 +384,12 @@ def serve(
     contribute_seconds: Annotated[float, typer.Option(
         help="Seconds people's clients have to contribute to a game's deal after its "
              "start (docs/fairness.md); who gives none in time is announced.")] = 5.0,
+    arena_tables: Annotated[int, typer.Option(
+        help="Arena tables of outside bots played at once over the cluster, at low "
+             "priority (docs/bots.md; 0: no arena).")] = 4,
+    arena_turn_seconds: Annotated[float, typer.Option(
+        help="The arena tables' turn clock: a bot that has not acted in time gets a "
+             "stand-in move.")] = 10.0,
     drain_seconds: Annotated[int, typer.Option(
         help="On SIGTERM: stop accepting, close WebSockets (clients reconnect to another "
              "worker), give requests in flight this long, release the tables, exit.")]
@@ -402,7 +409,8 @@ def serve(
                     idle_hours, bot_idle_cpu, sockets_per_address, bot_games_per_address,
                     sockets_per_network, ipv4_prefix, ipv6_prefix, unload_minutes,
                     retention_days=retention_days,
-                    contribute_seconds=contribute_seconds)
+                    contribute_seconds=contribute_seconds, arena_tables=arena_tables,
+                    arena_turn_seconds=arena_turn_seconds)
     deployment = Deployment(redis, worker_id, lease_seconds, forwarded_allow_ips, log_format,
                             lease_follows_sockets, migrate=migrate,
                             drain_seconds=drain_seconds)

@@ -23,6 +23,7 @@ from starlette.requests import ClientDisconnect
 
 from usotsuki import __version__
 from usotsuki.server import ws
+from usotsuki.server.arena import Arena
 from usotsuki.server.bot_inbox import BotInbox
 from usotsuki.server.bot_rate import TokenRates
 from usotsuki.server.challenges import Challenges
@@ -48,6 +49,8 @@ from usotsuki.server.retention import Records, compact_forever
 from usotsuki.server.review_service import ReviewLimits, ReviewService
 from usotsuki.server.routes import docs as api_docs
 from usotsuki.server.routes.account import router as account_router
+from usotsuki.server.routes.arena import pages as arena_page
+from usotsuki.server.routes.arena import router as arena_router
 from usotsuki.server.routes.bot_account import router as bot_account_router
 from usotsuki.server.routes.bots import router as bots_router
 from usotsuki.server.routes.challenges import router as challenges_router
@@ -135,6 +138,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     matchmaker = Matchmaker(lobby, the_store, lobby.clock)
     bot_inbox = BotInbox(the_store, lobby.clock)
     challenges = Challenges(lobby, the_store, lobby.clock, bot_inbox)
+    arena = Arena(lobby, the_store, lobby.clock, settings, bot_inbox.notify)
     replays = ReplayService(replay_limits)
     the_reviews = reviews if reviews is not None else ReviewService(ReviewLimits())
 
@@ -152,7 +156,9 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
         matchmaker.start()
         bot_inbox.start()
         challenges.start()
+        arena.start()
         yield
+        arena.stop()
         challenges.stop()
         bot_inbox.stop()
         matchmaker.stop()
@@ -173,6 +179,7 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
                   "WebSocket per seat for play: see PROTOCOL.md.")
     app.state.lobby = lobby
     app.state.matchmaker = matchmaker
+    app.state.arena = arena
     app.state.bot_inbox = bot_inbox
     app.state.challenges = challenges
     app.state.token_rates = TokenRates(lobby.clock.time, coordinator)
@@ -246,6 +253,8 @@ def create_app(store: Store | None = None, clock: Clock | None = None,
     app.include_router(tables_router)
     app.include_router(chat_router)
     app.include_router(match_router)
+    app.include_router(arena_router)
+    app.include_router(arena_page)
     app.include_router(lobby_router)
     app.include_router(lobby_page)
     app.include_router(ratings_router)

@@ -50,6 +50,16 @@ arena_seeks = Table(
     Index("ix_arena_seeks_open", "game", "table_id", "since"),
 )
 
+arena_tables = Table(  # the arena's tables: counted against ``serve --arena-tables``
+    "arena_tables", metadata,
+    Column("table_pk", Integer, primary_key=True),
+    Column("public_id", String(64), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("finished", Float),  # its game kept (played_games): no longer counted
+    Index("ix_arena_tables_open", "finished", "created"),
+)
+
 challenges = Table(
     "challenges", metadata,
     Column("id", String(24), primary_key=True),

@@ -659,8 +659,8 @@ class ClusterLobby(Lobby):
     cluster: Coordinator
 
     def _new_table(self, row: TableRow, seats: list[SeatRow]) -> Table:
-        return ClusterTable(row, seats, self.store, self.settings, self.clock, self.runner,
-                            self.cluster)
+        return ClusterTable(row, seats, self.store, self.settings, self.clock,
+                            self.runner_for(row), self.cluster)
 
     async def _loaded(self, table: Table) -> None:
         """A table read from the log: if its game is in play, this worker owns it if its

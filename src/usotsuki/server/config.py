@@ -76,6 +76,10 @@ class Settings:
     open_tables: int = 20  # tables of one address that have not expired
     bot_tables: int = 4  # bot-only games being played at once, over all addresses
     bot_tables_per_address: int = 2  # ... of which one address's tables may play
+    # the arena of outside bots (arena.py): its tables at once over the cluster (0: no
+    # arena), and their turn clock
+    arena_tables: int = 4
+    arena_turn_seconds: float = 10.0
     idle_seconds: float = 24 * 3600.0  # a table without any command this long expires
     sweep_seconds: float = 60.0  # how often expired and unused tables are unloaded
     # A table with no socket here and nothing due (no bot or turn clock timed, no game of

@@ -4,7 +4,8 @@ When a game ends, the table's writer (the one worker; in a cluster the table's o
 hands it to the :class:`GameKeeper`, which stores it off the event loop in one
 transaction: the game's Part 4 record, each seat's shown name, player, bot level, place
 and whether its person left mid-game, and, for a rated game, the ratings' update
-(``usotsuki.server.ratings.apply``, plugged in when that module is there). The
+(``usotsuki.server.ratings.apply``, plugged in when that module is there; an arena
+game's, marked by its table's ``"arena"`` flag, in the arena's own pool). The
 transaction is idempotent on (table_pk, number): a game stored already is never stored
 (nor rated) twice, whichever worker tries.
 
@@ -43,6 +44,15 @@ def bot_player(game: str, level: str) -> str:
     return f"{BOT_PREFIX}{game}:{level}"
 
 
+ARENA_PREFIX = "arena:"
+
+
+def rating_pool(game: str, arena: bool) -> str:
+    """The ``ratings`` key of a game's ratings: the game's own (people's tables), or
+    ``arena:<game>`` for the arena's games, so that neither pool moves the other."""
+    return f"{ARENA_PREFIX}{game}" if arena else game
+
+
 def rules_key(rules: dict[str, Any]) -> str:
     """A game's rules as one canonical JSON text (stored, grouped and filtered on)."""
     return json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -71,14 +81,16 @@ class FinishedGame:
     rated: bool
     record: dict[str, Any]
     seats: tuple[SeatResult, ...]
+    arena: bool = False  # an arena game: rated in the arena's pool (``rating_pool``)
 
 
 class RatingUpdate(Protocol):
     """The ratings' update of a rated game, run in the transaction that stores it: each
-    seat's shown rating before and after (``usotsuki.server.ratings.apply``)."""
+    seat's shown rating before and after (``usotsuki.server.ratings.apply``), in the
+    ratings of ``pool`` (``rating_pool``; None: the game's own)."""
 
     def __call__(self, conn: Connection, game: str, seats_results: list[SeatResult],
-                 now: float) -> dict[int, tuple[float, float]]: ...
+                 now: float, pool: str | None = None) -> dict[int, tuple[float, float]]: ...
 
 
 def ratings_module() -> ModuleType | None:
@@ -130,8 +142,10 @@ def finished_game(table: Table, number: int, finished: float) -> FinishedGame:
     record = table.record(number)
     return FinishedGame(table.row.pk, number, table.game,
                         record.get("rules", table.config["rules"]), finished,
-                        bool(table.config.get("public", False)), rated, record,
-                        seat_results(table.seats, slot.names, standings, rated))
+                        table.visibility == "public" or bool(table.config.get("public")),
+                        rated, record,
+                        seat_results(table.seats, slot.names, standings, rated),
+                        bool(table.config.get("arena", False)))
 
 
 # the store's side (blocking: run through ``Store.call``)
@@ -149,8 +163,8 @@ def keep(store: Store, game: FinishedGame, rate: RatingUpdate | None) -> bool:
         pk = conn.execute(_insert(conn, played_games).values(
             table_pk=game.table_pk, number=game.number, game=game.game,
             rules=rules_key(game.rules), players=len(game.seats), finished=game.finished,
-            public=game.public, rated=game.rated, record=json.dumps(game.record,
-                                                                    ensure_ascii=False))
+            public=game.public, rated=game.rated, arena=game.arena,
+            record=json.dumps(game.record, ensure_ascii=False))
             .on_conflict_do_nothing(index_elements=["table_pk", "number"])
             .returning(played_games.c.pk)).scalar()
         if pk is None:
@@ -162,8 +176,9 @@ def keep(store: Store, game: FinishedGame, rate: RatingUpdate | None) -> bool:
              "bot": s.bot, "place": s.place, "left": s.left} for s in game.seats])
         _count_places(conn, game)
         if game.rated and rate is not None:
+            pool = rating_pool(game.game, game.arena)
             for seat, (before, after) in rate(conn, game.game, list(game.seats),
-                                              game.finished).items():
+                                              game.finished, pool).items():
                 conn.execute(update(played_seats).where(
                     played_seats.c.game_pk == pk, played_seats.c.seat == seat)
                     .values(rating_before=before, rating_after=after))

@@ -62,6 +62,10 @@ class Lobby:
         self.runner = runner if runner is not None else BotRunner(
             clock, settings.bot_workers, settings.bot_deadline, settings.bot_nice,
             idle=settings.bot_idle)
+        # The arena's house bots (arena.py) think in a pool of their own, always in the
+        # idle class: its tables never take CPU time from people's tables or their bots.
+        self.arena_runner = BotRunner(clock, 1, settings.bot_deadline, settings.bot_nice,
+                                      idle=True)
         # The suggested move (server.advice) in a process of its own, reniced but never
         # idle-class: a person waits for it, and an idle worker starved past its deadline
         # is replaced and starts cold again. Started on the first suggestion.
@@ -103,6 +107,7 @@ class Lobby:
         for table in self.by_id.values():
             table.stop()
         self.runner.close()
+        self.arena_runner.close()
         self.adviser.close()
 
     # finding tables
@@ -178,7 +183,11 @@ class Lobby:
 
     def _new_table(self, row: TableRow, seats: list[SeatRow]) -> Table:
         """A table object (the cluster's lobby makes ones that know their owner)."""
-        return Table(row, seats, self.store, self.settings, self.clock, self.runner)
+        return Table(row, seats, self.store, self.settings, self.clock, self.runner_for(row))
+
+    def runner_for(self, row: TableRow) -> BotRunner:
+        """The bot pool a table's bots think in: the arena's own for an arena table."""
+        return self.arena_runner if row.config.get("arena") else self.runner
 
     def _add(self, table: Table) -> None:
         self._used(table)

@@ -73,6 +73,8 @@ played_games = Table(
     Column("public", Boolean, nullable=False),  # a public table's game: anyone may see it
     Column("rated", Boolean, nullable=False),
     Column("record", Text, nullable=False),  # the Part 4 record (JSON)
+    # An arena game (arena.py): rated in the arena's own pool, never the people's
+    Column("arena", Boolean, nullable=False, server_default=false()),
     Index("ux_played_games_table_number", "table_pk", "number", unique=True),
     Index("ix_played_games_finished", "finished"),
 )

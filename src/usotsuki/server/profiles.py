@@ -42,7 +42,7 @@ from sqlalchemy import (
 
 from usotsuki.core.game import GAMES
 from usotsuki.server.config import Refused
-from usotsuki.server.history import ratings_module
+from usotsuki.server.history import ARENA_PREFIX, ratings_module
 from usotsuki.server.player_tables import (
     played_games,
     played_seats,
@@ -181,7 +181,7 @@ def game_list(store: Store, player_id: str, viewer: str | None,
         rows = [] if not page else conn.execute(  # every seat of the page's games
             select(s.c.game_pk, s.c.finished, s.c.seat, s.c.player_id, s.c.place, s.c.left,
                    s.c.name, s.c.bot, s.c.rating_before, s.c.rating_after, s.c.public,
-                   s.c.game, g.c.number, g.c.rules, g.c.players, g.c.rated,
+                   s.c.game, g.c.number, g.c.rules, g.c.players, g.c.rated, g.c.arena,
                    tables.c.public_id)
             .join(g, g.c.pk == s.c.game_pk).join(tables, tables.c.pk == g.c.table_pk)
             .where(s.c.game_pk.in_({pk for pk, _, _ in page}))
@@ -204,7 +204,7 @@ def game_item(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "table_id": table_id, "number": number, "game": r.game,
         "rules": json.loads(r.rules), "rules_key": r.rules, "players": r.players,
-        "finished": r.finished, "rated": r.rated, "public": r.public,
+        "finished": r.finished, "rated": r.rated, "arena": r.arena, "public": r.public,
         "seat": r.seat, "name": r.name, "bot": r.bot, "place": r.place, "left": r.left,
         "rating": None if r.rating_after is None
         else {"before": r.rating_before, "after": r.rating_after},
@@ -273,11 +273,15 @@ def profile(store: Store, player_id: str, viewer: str | None) -> dict[str, Any] 
                                     ratings.c.games)
                              .where(ratings.c.player_id == player_id)).all()
         settled = getattr(ratings_module(), "provisional", None)  # the ratings' own rule
+        arena: dict[str, dict[str, Any]] = {}
         for game, shown, sigma, count in rated:
-            games.setdefault(game, {"games": 0, "places": [], "left": 0})["rating"] = {
-                "shown": round(shown), "games": count,
-                "provisional": bool(settled(sigma, count)) if settled is not None
-                else count < PROVISIONAL_GAMES}
+            rating = {"shown": round(shown), "games": count,
+                      "provisional": bool(settled(sigma, count)) if settled is not None
+                      else count < PROVISIONAL_GAMES}
+            if game.startswith(ARENA_PREFIX):  # the arena's pool, apart from the people's
+                arena[game.removeprefix(ARENA_PREFIX)] = rating
+            else:
+                games.setdefault(game, {"games": 0, "places": [], "left": 0})["rating"] = rating
         for game, entry in games.items():
             entry["wins"] = entry["places"][0] if entry["places"] else 0
             entry["win_share"] = round(entry["wins"] / entry["games"], 4) if entry["games"] \
@@ -285,14 +289,15 @@ def profile(store: Store, player_id: str, viewer: str | None) -> dict[str, Any] 
             entry["favourite_rules"] = _favourite_rules(conn, player_id, viewer, game) \
                 if entry["games"] else []
             entry.setdefault("rating", None)
-    return {"id": who.id, "kind": who.kind, "name": who.name, "games": games}
+    return {"id": who.id, "kind": who.kind, "name": who.name, "games": games,
+            "arena": arena}
 
 
 def rating_history(store: Store, player_id: str, viewer: str | None,
                    game: str | None) -> list[dict[str, Any]]:
     """The player's latest rated games (at most ``HISTORY``), oldest first, for the
     graph: when, the rating before and after; the table and game only where ``viewer``
-    may see the game."""
+    may see the game. The people's pool, or with ``game`` ``arena:<game>`` the arena's."""
     s, g = played_seats, played_games
     mine = played_seats.alias("mine")
     shown: ColumnElement[bool] = true() if viewer == player_id else (
@@ -304,8 +309,10 @@ def rating_history(store: Store, player_id: str, viewer: str | None,
              .join(g, g.c.pk == s.c.game_pk).join(tables, tables.c.pk == g.c.table_pk)
              .where(s.c.player_id == player_id, s.c.rating_after.is_not(None))
              .order_by(s.c.finished.desc(), s.c.game_pk.desc()).limit(HISTORY))
+    arena = game is not None and game.startswith(ARENA_PREFIX)
+    query = query.where(g.c.arena.is_(arena))
     if game is not None:
-        query = query.where(s.c.game == game)
+        query = query.where(s.c.game == game.removeprefix(ARENA_PREFIX))
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
     return [{"game": r.game, "finished": r.finished, "before": r.rating_before,

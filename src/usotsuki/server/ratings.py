@@ -158,10 +158,12 @@ def update_ratings(before: Sequence[Rating], seat_ranks: Sequence[float]) -> lis
 
 
 def apply(conn: Connection, game: str, seats_results: Sequence[SeatOutcome],
-          now: float) -> dict[int, tuple[float, float]]:
+          now: float, pool: str | None = None) -> dict[int, tuple[float, float]]:
     """Rate a finished rated game inside the caller's transaction (``conn``): each rated
-    seat's shown rating before and after, by seat. Seats with nobody known are left
-    out; a game with no person at it (bots only) moves nobody and answers ``{}``.
+    seat's shown rating before and after, by seat, in the ratings kept under ``pool``
+    (None: ``game``'s own; the arena's games: ``arena:<game>``, where the house bots'
+    seats are rated as the outside bots' are). Seats with nobody known are left out; a
+    game with no person at it (bots only) moves nobody and answers ``{}``.
 
     A player at two seats (two seats of one bot level) is rated once: its new rating is
     the mean of its seats' updates. The rows are locked (PostgreSQL: ``FOR UPDATE``, in
@@ -171,8 +173,9 @@ def apply(conn: Connection, game: str, seats_results: Sequence[SeatOutcome],
         return {}
     if len(seats_results) > MAX_PLAYERS:
         raise ValueError(f"a rated game has at most {MAX_PLAYERS} seats")
+    key = pool or game
     ids = sorted({p for _, p in rated})
-    current = _lock_rows(conn, game, ids, now)
+    current = _lock_rows(conn, key, ids, now)
     outcomes = [o for o, _ in rated]
     after = update_ratings([current[p] for _, p in rated], ranks(outcomes))
     merged: dict[str, list[Rating]] = {}
@@ -182,7 +185,7 @@ def apply(conn: Connection, game: str, seats_results: Sequence[SeatOutcome],
                             sum(r.sigma for r in news) / len(news),
                             current[player].games + 1)
              for player, news in merged.items()}
-    conn.execute(_UPDATE, [{"who": p, "which": game, "mu": final[p].mu,
+    conn.execute(_UPDATE, [{"who": p, "which": key, "mu": final[p].mu,
                              "sigma": final[p].sigma, "shown": final[p].shown,
                              "games": final[p].games, "updated": now} for p in ids])
     return {o.seat: (current[p].shown, final[p].shown) for o, p in rated}

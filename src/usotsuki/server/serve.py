@@ -69,6 +69,8 @@ class Limits:
     unload_minutes: float = 10.0  # an unused game in play that nothing drives leaves memory
     retention_days: float = 7.0  # after expiry, logs are compacted into records (0: never)
     contribute_seconds: float = 5.0  # people's contributions to a game's deal, at most
+    arena_tables: int = 4  # the arena's tables at once over the cluster (0: no arena)
+    arena_turn_seconds: float = 10.0  # the arena tables' turn clock
 
     @property
     def networks(self) -> Networks:
@@ -103,6 +105,8 @@ class Limits:
             return "--idle-hours and --unload-minutes must be > 0"
         if self.retention_days < 0:
             return "--retention-days must be >= 0 (0: keep every log)"
+        if self.arena_tables < 0 or self.arena_turn_seconds <= 0:
+            return "--arena-tables must be >= 0 and --arena-turn-seconds > 0"
         if not 0 <= self.contribute_seconds <= 600:
             return "--contribute-seconds must be between 0 and 600"
         if self.address_sockets < 1 or self.network_sockets < self.address_sockets:
@@ -244,7 +248,9 @@ def run_server(host: str, port: int, db: str | None, bot_delay: float,
                         unload_seconds=limits.unload_minutes * 60,
                         retention_seconds=limits.retention_days * 86400 or None,
                         bot_idle=limits.bot_idle_cpu, bot_warm=True,
-                        contribute_seconds=limits.contribute_seconds)
+                        contribute_seconds=limits.contribute_seconds,
+                        arena_tables=limits.arena_tables,
+                        arena_turn_seconds=limits.arena_turn_seconds)
     hosts = allowed_hosts(host, allowed_host)
     cluster = None if deployment.redis is None else ClusterConfig(
         deployment.redis, worker, deployment.lease_seconds,

@@ -1,0 +1,145 @@
+"""The arena's scheduler and pool: its plan seats seeking bots with house bots, every
+level in turn; its tables are capped, public, without chat or hints, on the arena's
+turn clock; a bot that sleeps past its clock gets stand-ins and its game still ends,
+kept as an arena game and rated in the arena's pool only (house bots rated too); the
+leaderboard gives intervals and win shares against each house level."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert, select
+from waits import GAME_S, Deadline
+
+from usotsuki.server.arena import HOUSE_LEVELS, Arena, ArenaSeek, plan
+from usotsuki.server.arena_board import leaderboard
+from usotsuki.server.bot_tables import arena_tables
+from usotsuki.server.config import RealClock, Settings
+from usotsuki.server.lobby import Lobby
+from usotsuki.server.player_tables import played_games, players, ratings
+from usotsuki.server.store import Store
+
+
+def seeker(name: str, since: float, players: int | None = 2, game: str = "bluff",
+           rated: bool = True) -> ArenaSeek:
+    return ArenaSeek(name, name, game, players, "short", rated, since)
+
+
+# the plan (pure)
+
+def test_a_lone_seek_meets_the_house_level_with_the_fewest_arena_games() -> None:
+    played = {"bluff": {"easy": 3, "normal": 1, "hard": 1, "expert": 2}}
+    [table] = plan([seeker("a", 0.0)], 4, played)
+    assert table.seats == (seeker("a", 0.0), "normal")  # fewest, then the ladder's order
+    assert played["bluff"]["normal"] == 2  # counted for the next table of the pass
+
+
+def test_every_house_level_gets_games_in_turn() -> None:
+    played: dict[str, dict[str, int]] = {}
+    tables = plan([seeker(f"b{i}", float(i)) for i in range(8)], 8, played)
+    assert [t.seats[1] for t in tables] == [*HOUSE_LEVELS, *HOUSE_LEVELS]
+    assert played["bluff"] == dict.fromkeys(HOUSE_LEVELS, 2)
+
+
+def test_seeks_of_any_size_share_a_table_and_a_house_seat_is_always_left() -> None:
+    seeks = [seeker(f"b{i}", float(i), players=None) for i in range(5)]
+    first, second = plan(seeks, 4, {})
+    assert [s.player_id for s in first.bots] == ["b0", "b1", "b2"]  # 3 bots + 1 house
+    assert len(first.seats) == 4 and isinstance(first.seats[3], str)
+    assert [s.player_id for s in second.bots] == ["b3", "b4"]  # 2 bots + 1 house
+    assert len(second.seats) == 3
+
+
+def test_only_seeks_of_one_kind_meet_and_the_room_bounds_the_tables() -> None:
+    seeks = [seeker("r", 0.0, players=3), seeker("c", 1.0, players=3, rated=False),
+             seeker("l", 2.0, players=3, game="liar"), seeker("r2", 3.0, players=3)]
+    tables = plan(seeks, 2, {})
+    assert [[s.player_id for s in t.bots] for t in tables] == [["r", "r2"], ["c"]]
+    assert [len(t.seats) for t in tables] == [3, 3]
+
+
+# the service, on a real lobby and store
+
+async def until(check: Callable[[], Any], what: str, seconds: float = GAME_S) -> Any:
+    deadline = Deadline(what, seconds)
+    while not (value := await check()):
+        await asyncio.sleep(min(0.05, deadline.left()))
+    return value
+
+
+def test_a_bot_that_sleeps_past_its_clock_gets_stand_ins_and_its_game_is_rated_in_the_arena(
+        tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "arena.sqlite3"))
+    with store.engine.begin() as conn:
+        conn.execute(insert(players), [
+            {"id": p, "kind": "account", "name": p, "name_key": p, "created": 0.0,
+             "seen": 0.0, "bot": True} for p in ("sleepy", "second")])
+    settings = Settings(bot_delay=0.0, arena_tables=1, arena_turn_seconds=0.05)
+    told: list[tuple[str, dict[str, Any]]] = []
+
+    async def notify(player_id: str, body: dict[str, Any]) -> int:
+        told.append((player_id, body))
+        return len(told)
+
+    async def main() -> None:
+        clock = RealClock()
+        lobby = Lobby(store, settings, clock)
+        await lobby.start()
+        arena = Arena(lobby, store, clock, settings, notify)
+        try:
+            seated = await arena.seek(ArenaSeek("sleepy", "sleepy", "bluff", 2, "short", True))
+            assert seated["state"] == "seated"
+            [(who, event)] = told
+            assert who == "sleepy" and event["type"] == "game" and event["arena"] is True
+            table = lobby.by_id[event["table_id"]]
+            assert table.config["arena"] and table.visibility == "public"
+            assert not table.chat_on and not table.hints_allowed and table.turn_seconds == 0.05
+            assert table.runner is lobby.arena_runner  # the arena's own idle-class pool
+            house = next(s.bot for s in table.seats if s.bot is not None)
+            assert house == "easy"
+            # the cap (one table) holds the second bot back while the first plays
+            waiting = await arena.seek(ArenaSeek("second", "second", "bluff", 2, "short",
+                                                 True))
+            assert waiting["state"] == "waiting" and len(told) == 1
+
+            # nobody acts for "sleepy": its clock runs out at every turn, a stand-in
+            # plays, and the game ends
+            async def kept() -> bool:
+                with store.engine.connect() as conn:
+                    return conn.execute(select(played_games.c.arena)).first() is not None
+            await until(kept, "the arena game to end and be kept")
+            said = [json.loads(text) for text in table.events_since(None, -1)]
+            timeouts = {e["event"]["seat"] for e in said
+                        if e.get("event", {}).get("type") == "timeout"}
+            assert timeouts == {table.seat_of_player("sleepy")}
+            await until(lambda: arena.run_pass(), "the second bot's table")
+            assert [w for w, _ in told] == ["sleepy", "second"]
+            assert told[1][1]["table_id"] != event["table_id"]
+        finally:
+            lobby.stop()
+
+    asyncio.run(main())
+    with store.engine.connect() as conn:
+        assert conn.execute(select(played_games.c.arena, played_games.c.rated,
+                                   played_games.c.public)).all() == [(True, True, True)]
+        pools = conn.execute(select(ratings.c.player_id, ratings.c.game,
+                                    ratings.c.games)).all()
+        tables = conn.execute(select(arena_tables.c.finished)
+                              .order_by(arena_tables.c.table_pk)).all()
+    assert sorted(pools) == [("bot:bluff:easy", "arena:bluff", 1),
+                             ("sleepy", "arena:bluff", 1)]  # never the people's pool
+    assert tables[0].finished is not None and tables[1].finished is None
+    board = leaderboard(store.engine, "bluff", 10)
+    assert {e["player_id"] for e in board} == {"sleepy", "bot:bluff:easy"}
+    sleepy = next(e for e in board if e["player_id"] == "sleepy")
+    assert sleepy["kind"] == "bot" and sleepy["name"] == "sleepy" and sleepy["games"] == 1
+    assert sleepy["low"] < sleepy["shown"] < sleepy["high"]
+    assert sleepy["against"]["easy"]["games"] == 1
+    assert sleepy["against"]["easy"]["share"] in (0.0, 1.0)
+    easy = next(e for e in board if e["player_id"] == "bot:bluff:easy")
+    assert easy["kind"] == "house" and easy["house"] == "easy"
+    assert easy["against"] == {}  # no other house level sat with it
