@@ -1,6 +1,8 @@
 // Two message catalogues; the language comes from localStorage, else the browser.
 import accountEn from "./messages/account.en.js";
 import accountJa from "./messages/account.ja.js";
+import arenaEn from "./messages/arena.en.js";
+import arenaJa from "./messages/arena.ja.js";
 import botsEn from "./messages/bots.en.js";
 import botsJa from "./messages/bots.ja.js";
 import challengesEn from "./messages/challenges.en.js";
@@ -27,8 +29,8 @@ import puzzlesEn from "./messages/puzzles.en.js";
 import puzzlesJa from "./messages/puzzles.ja.js";
 
 const CATALOGUES = {
-  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn, ...puzzlesEn, ...botsEn, ...challengesEn },
-  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa, ...puzzlesJa, ...botsJa, ...challengesJa },
+  en: { ...en, ...reviewEn, ...playersEn, ...accountEn, ...rulesEn, ...learnEn, ...chatEn, ...controlEn, ...lobbyEn, ...matchEn, ...puzzlesEn, ...botsEn, ...challengesEn, ...arenaEn },
+  ja: { ...ja, ...reviewJa, ...playersJa, ...accountJa, ...rulesJa, ...learnJa, ...chatJa, ...controlJa, ...lobbyJa, ...matchJa, ...puzzlesJa, ...botsJa, ...challengesJa, ...arenaJa },
 };
 const KEY = "usotsuki.lang";
 const listeners = [];

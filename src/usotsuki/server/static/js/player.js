@@ -39,6 +39,14 @@ function ratingEl(rating) {
     rating.provisional ? el("span", { class: "muted" }, ` ${t("profile.provisional")}`) : null);
 }
 
+// A bot's rating in the arena's own pool, linking the arena's leaderboard.
+function arenaLine(game) {
+  const rating = profile.arena?.[game];
+  if (!rating) return null;
+  return el("p", { class: "arena-rating" }, el("a", { href: `/arena?game=${game}` },
+    t("arena.profile", { rating: Math.round(rating.shown), n: rating.games })));
+}
+
 function gameStats(game, stats) {
   const places = placeCounts(stats.places);
   const favourites = stats.favourite_rules || [];
@@ -49,6 +57,7 @@ function gameStats(game, stats) {
       el("dt", {}, t("profile.played")), el("dd", { class: "games-played" }, String(stats.games || 0)),
       el("dt", {}, t("profile.winShare")), el("dd", { class: "win-share" }, share === null ? "–" : `${share}%`),
       el("dt", {}, t("profile.rating")), el("dd", { class: "rating-cell" }, ratingEl(stats.rating))),
+    arenaLine(game),
     places.length ? el("div", {}, el("h3", {}, t("profile.places")),
       el("ul", { class: "places" }, places.map((p) => el("li", {},
         el("span", { class: "place-name" }, ordinal(p.place)), " ",
