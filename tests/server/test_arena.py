@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from waits import GAME_S, Deadline
 
 from usotsuki.server.arena import HOUSE_LEVELS, Arena, ArenaSeek, plan
@@ -21,7 +21,7 @@ from usotsuki.server.bot_tables import arena_tables
 from usotsuki.server.config import RealClock, Settings
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.player_tables import played_games, players, ratings
-from usotsuki.server.store import Store
+from usotsuki.server.store import Store, tables
 
 
 def seeker(name: str, since: float, players: int | None = 2, game: str = "bluff",
@@ -143,3 +143,38 @@ def test_a_bot_that_sleeps_past_its_clock_gets_stand_ins_and_its_game_is_rated_i
     easy = next(e for e in board if e["player_id"] == "bot:bluff:easy")
     assert easy["kind"] == "house" and easy["house"] == "easy"
     assert easy["against"] == {}  # no other house level sat with it
+
+
+def test_an_arena_table_that_stalled_is_loaded_again_to_play_on(tmp_path: Path) -> None:
+    """A server restarted mid-game loads no table until it is used: the arena's pass
+    loads its own tables that went quiet, so that their games carry on and end."""
+    store = Store(str(tmp_path / "arena.sqlite3"))
+    settings = Settings(bot_delay=0.0, arena_tables=1, arena_turn_seconds=30.0)
+
+    async def notify(player_id: str, body: dict[str, Any]) -> int:
+        return 0
+
+    async def first_run() -> str:
+        lobby = Lobby(store, settings, RealClock())
+        arena = Arena(lobby, store, lobby.clock, settings, notify)
+        try:
+            seated = await arena.seek(ArenaSeek("b", "b", "bluff", 2, "short", True))
+            return str(seated["table_id"])
+        finally:
+            lobby.stop()
+
+    async def after_restart(table_id: str) -> None:
+        lobby = Lobby(store, settings, RealClock())
+        arena = Arena(lobby, store, lobby.clock, settings, notify)
+        try:
+            await arena.run_pass()
+            assert table_id not in lobby.by_id  # in play a moment ago: not stalled
+            with store.engine.begin() as conn:
+                conn.execute(update(tables).values(active=lobby.clock.time() - 600))
+            await arena.run_pass()
+            assert lobby.by_id[table_id].playing
+        finally:
+            lobby.stop()
+
+    table_id = asyncio.run(first_run())
+    asyncio.run(after_restart(table_id))

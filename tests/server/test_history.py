@@ -136,7 +136,8 @@ class FakeRatings:
         self.fail = fail
 
     def __call__(self, conn: Connection, game: str, seats_results: list[SeatResult],
-                 now: float) -> dict[int, tuple[float, float]]:
+                 now: float, pool: str | None = None) -> dict[int, tuple[float, float]]:
+        assert pool == game  # a game of people's tables: their own pool
         self.calls.append((game, seats_results))
         if self.fail:
             raise RuntimeError("the ratings could not be updated")

@@ -7,13 +7,15 @@ polls its events (``GET /api/bot/events`` marks its seek seen): a seek not seen 
 ``STALE_SECONDS`` is dropped. A pass (every ``PASS_SECONDS`` on every worker, and after
 each seek) takes the arena's PostgreSQL advisory lock for its transaction (one scheduler
 in the cluster; on SQLite one worker, its own lock), drops stale seeks, marks the arena's
-tables whose game was kept as finished, and claims as many tables as the cap
-(``serve --arena-tables``) leaves room for. Each table is made outside the lock with
-``seating.seated_table`` (public, chat and hints off, the arena's turn clock, one game;
-``"arena": true``, which the history reads to rate it in the arena's pool), then each
-bot's seek row gets the table and each bot a ``game`` event with its seat (stored in its
-inbox before anyone is told). A seated bot seeks again to play on; seeks made while its
-games play are seated as well (a bot may play several arena games at once).
+tables whose game was kept as finished, names those in play that went quiet (a restarted
+server loads no table until it is used: the pass loads them, and their games carry on),
+and claims as many tables as the cap (``serve --arena-tables``) leaves room for. Each
+table is made outside the lock with ``seating.seated_table`` (public, chat and hints
+off, the arena's turn clock, one game; ``"arena": true``, which the history reads to
+rate it in the arena's pool), then each bot's seek row gets the table and each bot a
+``game`` event with its seat (stored in its inbox before anyone is told). A seated bot
+seeks again to play on; seeks made while its games play are seated as well (a bot may
+play several arena games at once).
 
 House bots at arena tables think in the lobby's arena pool (``Lobby.arena_runner``, the
 idle CPU class) and wait the server's bot delay, as at people's tables.
@@ -40,7 +42,7 @@ from usotsuki.server.lobby import Lobby
 from usotsuki.server.matching import PRESETS
 from usotsuki.server.player_tables import played_games, ratings
 from usotsuki.server.seating import Sitter, seated_table
-from usotsuki.server.store import Store
+from usotsuki.server.store import Store, tables
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,7 @@ PASS_SECONDS = 1.0  # every worker's periodic pass
 STALE_SECONDS = 30.0  # a seek whose bot has not polled its events for this long ends
 CLAIM_SECONDS = 120.0  # a claim older than this (its worker died) goes back to waiting
 TABLE_HOURS = 6.0  # an arena table unfinished this long (expired) no longer counts
+STALLED_SECONDS = 120.0  # an arena table without an entry this long (and 3 turn clocks)
 PENDING = "pending:"
 HOUSE_LEVELS = ("easy", "normal", "hard", "expert")
 """The house bots of the arena, its reference points: every level gets games."""
@@ -188,14 +191,23 @@ def _in_play(conn: Any, now: float) -> int:
     return int(tables) + int(making)
 
 
-def claim(engine: Engine, cap: int, now: float) -> list[tuple[str, ArenaTable]]:
+@dataclass(frozen=True)
+class Claimed:
+    """What a pass claimed: tables to make (each with its claim's tag), and the arena's
+    tables in play that stalled (no entry for a while: loaded nowhere since a restart)."""
+
+    tables: list[tuple[str, ArenaTable]]
+    stalled: list[str]
+
+
+def claim(engine: Engine, cap: int, now: float, stalled_after: float) -> Claimed:
     """One pass's transaction, under the arena's lock (another worker's pass holding it:
-    nothing): stale seeks and claims dropped, finished tables marked, then the tables
-    the cap has room for planned and their seeks claimed."""
+    nothing): stale seeks and claims dropped, finished tables marked, stalled ones named,
+    then the tables the cap has room for planned and their seeks claimed."""
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql" and not conn.execute(
                 select(func.pg_try_advisory_xact_lock(LOCK_KEY))).scalar():
-            return []
+            return Claimed([], [])
         conn.execute(delete(arena_seeks).where(
             arena_seeks.c.table_id.is_(None), arena_seeks.c.seen < now - STALE_SECONDS))
         pending = conn.execute(select(arena_seeks.c.player_id, arena_seeks.c.table_id)
@@ -209,13 +221,18 @@ def claim(engine: Engine, cap: int, now: float) -> list[tuple[str, ArenaTable]]:
             arena_tables.c.finished.is_(None),
             arena_tables.c.table_pk.in_(select(played_games.c.table_pk)))
             .values(finished=now))
+        stalled = list(conn.execute(
+            select(arena_tables.c.public_id)
+            .join(tables, tables.c.pk == arena_tables.c.table_pk)
+            .where(arena_tables.c.finished.is_(None),
+                   arena_tables.c.created >= now - TABLE_HOURS * 3600,
+                   tables.c.active < now - stalled_after)).scalars())
         room = cap - _in_play(conn, now)
-        if room <= 0:
-            return []
-        rows = conn.execute(select(arena_seeks).where(arena_seeks.c.table_id.is_(None))
-                            .order_by(arena_seeks.c.since)).all()
+        rows = [] if room <= 0 else conn.execute(
+            select(arena_seeks).where(arena_seeks.c.table_id.is_(None))
+            .order_by(arena_seeks.c.since)).all()
         if not rows:
-            return []
+            return Claimed([], stalled)
         seeks = [ArenaSeek(r.player_id, r.name, r.game, r.players, r.preset, r.rated,
                            r.since) for r in rows]
         claimed = []
@@ -225,7 +242,7 @@ def claim(engine: Engine, cap: int, now: float) -> list[tuple[str, ArenaTable]]:
             conn.execute(update(arena_seeks).where(arena_seeks.c.player_id.in_(
                 [b.player_id for b in table.bots])).values(table_id=tag))
             claimed.append((tag, table))
-        return claimed
+        return Claimed(claimed, stalled)
 
 
 def settle(engine: Engine, tag: str, table_pk: int, table_id: str, game: str,
@@ -337,10 +354,16 @@ class Arena:
             if self._passes > ticket:
                 return 0
             self._passes += 1
-            claims = await self.store.call(claim, self.store.engine,
-                                           self.settings.arena_tables, self.clock.time())
+            claimed = await self.store.call(
+                claim, self.store.engine, self.settings.arena_tables, self.clock.time(),
+                max(STALLED_SECONDS, 3 * self.settings.arena_turn_seconds))
+        for table_id in claimed.stalled:  # loading a table carries its game on
+            try:
+                await self.lobby.find(table_id)
+            except Exception:
+                log.exception("arena table %s could not be loaded", table_id)
         made = await asyncio.gather(*(self._make_or_give_back(tag, table)
-                                      for tag, table in claims))
+                                      for tag, table in claimed.tables))
         return sum(made)
 
     async def _make_or_give_back(self, tag: str, table: ArenaTable) -> bool:
