@@ -72,8 +72,8 @@ async def until(check: Callable[[], Any], what: str, seconds: float = GAME_S) ->
 
 
 def test_a_bot_that_sleeps_past_its_clock_gets_stand_ins_and_its_game_is_rated_in_the_arena(
-        tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.sqlite3"))
+        db_url: str) -> None:
+    store = Store(db_url)
     with store.engine.begin() as conn:
         conn.execute(insert(players), [
             {"id": p, "kind": "account", "name": p, "name_key": p, "created": 0.0,

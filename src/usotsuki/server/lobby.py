@@ -64,8 +64,10 @@ class Lobby:
             idle=settings.bot_idle)
         # The arena's house bots (arena.py) think in a pool of their own, always in the
         # idle class: its tables never take CPU time from people's tables or their bots.
-        self.arena_runner = BotRunner(clock, 1, settings.bot_deadline, settings.bot_nice,
-                                      idle=True)
+        # Starved of CPU by a busy server, they have the arena's turn clock to answer.
+        self.arena_runner = BotRunner(
+            clock, 1, max(settings.bot_deadline, settings.arena_turn_seconds),
+            settings.bot_nice, idle=True)
         # The suggested move (server.advice) in a process of its own, reniced but never
         # idle-class: a person waits for it, and an idle worker starved past its deadline
         # is replaced and starts cold again. Started on the first suggestion.
