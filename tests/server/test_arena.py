@@ -15,7 +15,18 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from waits import GAME_S, Deadline
 
-from usotsuki.server.arena import HOUSE_LEVELS, Arena, ArenaSeek, plan
+from usotsuki.server.arena import (
+    HOUSE_LEVELS,
+    STALE_SECONDS,
+    Arena,
+    ArenaSeek,
+    claim,
+    drop_seek,
+    give_back,
+    plan,
+    put_seek,
+    seek_of,
+)
 from usotsuki.server.arena_board import leaderboard
 from usotsuki.server.bot_tables import arena_tables
 from usotsuki.server.config import RealClock, Settings
@@ -178,3 +189,23 @@ def test_an_arena_table_that_stalled_is_loaded_again_to_play_on(tmp_path: Path) 
 
     table_id = asyncio.run(first_run())
     asyncio.run(after_restart(table_id))
+
+
+def test_a_seek_replaces_the_last_unless_a_table_is_being_made(db_url: str) -> None:
+    store = Store(db_url)
+    engine = store.engine
+    assert put_seek(engine, seeker("b", 0.0), 10.0)
+    assert put_seek(engine, seeker("b", 0.0, players=3), 11.0)  # replaces the waiting one
+    row = seek_of(engine, "b", 12.0)
+    assert (row.players, row.since, row.seen) == (3, 11.0, 12.0)
+    claimed = claim(engine, 4, 13.0, 120.0)
+    [(tag, _)] = claimed.tables
+    assert not put_seek(engine, seeker("b", 0.0), 14.0)  # being seated
+    assert not drop_seek(engine, "b")
+    assert seek_of(engine, "b", 14.0).table_id == tag
+    give_back(engine, tag)
+    assert drop_seek(engine, "b") and seek_of(engine, "b", 15.0) is None
+    # a seek whose bot stops polling its events ends
+    assert put_seek(engine, seeker("c", 0.0), 20.0)
+    assert claim(engine, 0, 20.0 + STALE_SECONDS + 1, 120.0).tables == []
+    assert seek_of(engine, "c", 60.0) is None

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from usotsuki.bots import bot_names
 from usotsuki.server.bot_tables import arena_seeks, arena_tables
@@ -129,18 +130,21 @@ def plan(seeks: Sequence[ArenaSeek], room: int,
 # ---- the store's side (blocking; run in the store's threads) ----
 
 def put_seek(engine: Engine, seek: ArenaSeek, now: float) -> bool:
-    """Start (or restart) the bot's seek; False while a table is being made for it."""
+    """Start (or restart) the bot's seek, in one statement (two seeks at once leave one
+    row); False while a table is being made for it."""
+    values = {"game": seek.game, "players": seek.players, "preset": seek.preset,
+              "rated": seek.rated, "name": seek.name, "since": now, "seen": now,
+              "table_id": None}
     with engine.begin() as conn:
-        row = conn.execute(select(arena_seeks.c.table_id).where(
-            arena_seeks.c.player_id == seek.player_id).with_for_update()).first()
-        if row is not None and row.table_id is not None and row.table_id.startswith(PENDING):
-            return False
-        conn.execute(delete(arena_seeks).where(arena_seeks.c.player_id == seek.player_id))
-        conn.execute(insert(arena_seeks).values(
-            player_id=seek.player_id, game=seek.game, players=seek.players,
-            preset=seek.preset, rated=seek.rated, name=seek.name, since=now, seen=now,
-            table_id=None))
-    return True
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        done = conn.execute(dialect.insert(arena_seeks)
+                            .values(player_id=seek.player_id, **values)
+                            .on_conflict_do_update(
+                                index_elements=["player_id"], set_=values,
+                                where=arena_seeks.c.table_id.is_(None)
+                                | ~arena_seeks.c.table_id.startswith(PENDING))
+                            .returning(arena_seeks.c.player_id))
+        return done.first() is not None
 
 
 def seek_of(engine: Engine, player_id: str, now: float) -> Any:
