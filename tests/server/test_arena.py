@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pg_helpers import new_database
 from sqlalchemy import insert, select, update
 from waits import GAME_S, Deadline
 
@@ -28,7 +29,7 @@ from usotsuki.server.arena import (
     seek_of,
 )
 from usotsuki.server.arena_board import leaderboard
-from usotsuki.server.bot_tables import arena_tables
+from usotsuki.server.bot_tables import arena_seeks, arena_tables
 from usotsuki.server.config import RealClock, Settings
 from usotsuki.server.lobby import Lobby
 from usotsuki.server.player_tables import played_games, players, ratings
@@ -209,3 +210,38 @@ def test_a_seek_replaces_the_last_unless_a_table_is_being_made(db_url: str) -> N
     assert put_seek(engine, seeker("c", 0.0), 20.0)
     assert claim(engine, 0, 20.0 + STALE_SECONDS + 1, 120.0).tables == []
     assert seek_of(engine, "c", 60.0) is None
+
+
+def test_two_workers_passing_at_once_seat_each_bot_once_within_the_cap(
+        pg_server: str) -> None:
+    """Two workers' schedulers on one PostgreSQL database: one pass at a time (the
+    advisory lock), the cap counted over both, nobody seated twice."""
+    url = new_database(pg_server, "usotsuki_arena_two_workers")
+    stores = [Store(url), Store(url)]
+    settings = Settings(bot_delay=0.0, arena_tables=2, arena_turn_seconds=30.0)
+    told: list[str] = []
+
+    async def notify(player_id: str, body: dict[str, Any]) -> int:
+        told.append(player_id)
+        return len(told)
+
+    async def main() -> None:
+        lobbies = [Lobby(store, settings, RealClock()) for store in stores]
+        arenas = [Arena(lobby, store, lobby.clock, settings, notify)
+                  for lobby, store in zip(lobbies, stores, strict=True)]
+        try:
+            for name in ("a", "b", "c", "d"):
+                assert put_seek(stores[0].engine, seeker(name, 0.0), lobbies[0].clock.time())
+            for _ in range(3):
+                await asyncio.gather(*(arena.run_pass() for arena in arenas))
+        finally:
+            for lobby in lobbies:
+                lobby.stop()
+
+    asyncio.run(main())
+    assert sorted(told) == ["a", "b"]  # the oldest two; the cap holds the others back
+    with stores[0].engine.connect() as conn:
+        assert len(conn.execute(select(arena_tables.c.table_pk)).all()) == 2
+        waiting = conn.execute(select(arena_seeks.c.player_id)
+                               .where(arena_seeks.c.table_id.is_(None))).scalars().all()
+    assert sorted(waiting) == ["c", "d"]
