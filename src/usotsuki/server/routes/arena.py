@@ -26,7 +26,7 @@ router = APIRouter(prefix="/api", tags=["arena"], responses={
     429: {"model": schemas.Problem}})
 pages = APIRouter(include_in_schema=False)
 
-Player = Annotated[BotCaller, Depends(bot_required("play"))]
+PlayingBot = Annotated[BotCaller, Depends(bot_required("play"))]
 
 
 class SeekRequest(BaseModel):
@@ -82,7 +82,7 @@ def _arena(request: Request) -> Arena:
 
 @router.post("/bot/seek", status_code=202, response_model=SeekStatus,
              response_model_exclude_none=True)
-async def seek(body: SeekRequest, request: Request, bot: Player) -> dict[str, Any]:
+async def seek(body: SeekRequest, request: Request, bot: PlayingBot) -> dict[str, Any]:
     """Wait in the arena for a game: seated with other seeking bots and house bots, told
     by a ``game`` event (GET /api/bot/events). A seek lasts until seated, cancelled, or
     30 s without a poll of the events; a new one replaces a waiting one."""
@@ -92,13 +92,13 @@ async def seek(body: SeekRequest, request: Request, bot: Player) -> dict[str, An
 
 
 @router.get("/bot/seek", response_model=SeekStatus, response_model_exclude_none=True)
-async def seek_status(request: Request, bot: Player) -> dict[str, Any]:
+async def seek_status(request: Request, bot: PlayingBot) -> dict[str, Any]:
     """The bot's seek: idle, waiting, or seated (the table of its latest seat)."""
     return await _arena(request).status(bot.player.id)
 
 
 @router.delete("/bot/seek", status_code=204)
-async def cancel(request: Request, bot: Player) -> None:
+async def cancel(request: Request, bot: PlayingBot) -> None:
     """Stop waiting (409 while its table is being made: the game event follows)."""
     await _arena(request).cancel(bot.player.id)
 
