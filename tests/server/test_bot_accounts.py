@@ -86,14 +86,15 @@ def test_events_wait_for_the_next_and_keep_a_seek_alive(client: TestClient) -> N
                     "next": second}]
     too_long = bot.get("/api/bot/events?wait=31", headers=bearer(token))
     assert too_long.status_code == 422
-    # polling marks the bot's arena seek seen
+    # polling marks the bot's arena seek seen (a seated one here: the arena's passes,
+    # which drop a waiting seek not seen for 30 s, leave it be)
     store: Store = client.app.state.store  # type: ignore[attr-defined]
 
     def seek() -> None:
         with store.engine.begin() as conn:
             conn.execute(arena_seeks.insert().values(
                 player_id=me, game="bluff", players=2, preset="standard", rated=True,
-                name="Robo", since=0.0, seen=0.0))
+                name="Robo", since=0.0, seen=0.0, table_id="t"))
     client.portal.call(store.call, seek)  # type: ignore[union-attr]
     advance(client, 5)
     bot.get("/api/bot/events", headers=bearer(token))
