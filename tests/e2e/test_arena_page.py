@@ -66,12 +66,15 @@ def test_the_arena_page_lists_bots_with_intervals_and_win_shares(
         mine = page.locator(f"#board-rows tr[data-player='{arena_bot['id']}']")
         house = page.locator("#board-rows tr[data-kind='house']")
         assert "Sleeper" in mine.inner_text() and "(house)" in house.inner_text()
-        assert "vs Bot (easy)" in page.inner_text("#board-head")
+        assert "vs easy" in page.inner_text("#board-head")
         cells = mine.locator("td").all_inner_texts()
         low, high = (int(x) for x in cells[3].split("–"))
         assert low < int(cells[2].rstrip("?")) < high and cells[4] == "1"
         assert cells[5] in ("0%", "100%") and cells[6:] == ["–", "–", "–"]
         shot(page, "arena-en")
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone: the board scrolls
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1366, "height": 768})
         page.click("#lang-switch")
         assert page.inner_text("h1") == "ボットアリーナ"
         assert "対やさしい" in page.inner_text("#board-head")

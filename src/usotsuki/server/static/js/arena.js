@@ -44,7 +44,7 @@ function render() {
   const head = $("board-head");
   head.querySelectorAll(".vs").forEach((th) => th.remove());
   for (const level of LEVELS) {
-    head.append(el("th", { scope: "col", class: "num vs" }, t("arena.against", { bot: botName(level) })));
+    head.append(el("th", { scope: "col", class: "num vs" }, t("arena.against", { bot: t(`bot.${level}`) })));
   }
   if (!rows) return;
   rerender($("board-rows"), rows.map(row));
