@@ -221,10 +221,15 @@ def claim(engine: Engine, cap: int, now: float, stalled_after: float) -> Claimed
         if lost:
             conn.execute(update(arena_seeks).where(arena_seeks.c.player_id.in_(lost))
                          .values(table_id=None))
-        conn.execute(update(arena_tables).where(
+        open_pks = list(conn.execute(select(arena_tables.c.table_pk).where(
             arena_tables.c.finished.is_(None),
-            arena_tables.c.table_pk.in_(select(played_games.c.table_pk)))
-            .values(finished=now))
+            arena_tables.c.created >= now - TABLE_HOURS * 3600)).scalars())
+        if open_pks:  # (a few rows, each looked up in played_games' index)
+            kept = list(conn.execute(select(played_games.c.table_pk).where(
+                played_games.c.table_pk.in_(open_pks))).scalars())
+            if kept:
+                conn.execute(update(arena_tables).where(arena_tables.c.table_pk.in_(kept))
+                             .values(finished=now))
         stalled = list(conn.execute(
             select(arena_tables.c.public_id)
             .join(tables, tables.c.pk == arena_tables.c.table_pk)
