@@ -110,7 +110,9 @@ def test_a_bot_that_sleeps_past_its_clock_gets_stand_ins_and_its_game_is_rated_i
             table = lobby.by_id[event["table_id"]]
             assert table.config["arena"] and table.visibility == "public"
             assert not table.chat_on and not table.hints_allowed and table.turn_seconds == 0.05
-            assert table.runner is lobby.arena_runner  # the arena's own idle-class pool
+            assert table.runner is lobby.arena_runner  # the arena's own pool ...
+            assert lobby.arena_runner.idle and lobby.arena_runner is not lobby.runner
+            assert lobby.arena_runner.deadline == 5.0  # (its clock: 0.05 s is shorter)
             house = next(s.bot for s in table.seats if s.bot is not None)
             assert house == "easy"
             # the cap (one table) holds the second bot back while the first plays
