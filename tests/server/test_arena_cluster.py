@@ -73,7 +73,7 @@ def test_one_table_at_a_time_over_the_cluster_and_every_bot_plays(stack: Cluster
         return entries if sum(e["kind"] == "bot" for e in entries) == 3 else []
 
     entries = wait_for(board, "the three bots' games kept", GAME_S)
-    assert all(e["games"] == 1 for e in entries)
+    assert all(e["games"] == 1 for e in entries), entries
     assert sorted(e["house"] for e in entries if e["kind"] == "house") == [
         "easy", "hard", "normal"]  # each level in turn
     engine = create_engine(normalise_url(stack.db))
