@@ -247,3 +247,27 @@ def test_two_workers_passing_at_once_seat_each_bot_once_within_the_cap(
         waiting = conn.execute(select(arena_seeks.c.player_id)
                                .where(arena_seeks.c.table_id.is_(None))).scalars().all()
     assert sorted(waiting) == ["c", "d"]
+
+
+def test_a_table_made_is_the_bots_even_when_telling_one_fails(tmp_path: Path) -> None:
+    """The inbox away when a table was made: the table still counts and plays (the
+    bot's clock plays for it), and its seek is never given back to be seated twice."""
+    store = Store(str(tmp_path / "arena.sqlite3"))
+    settings = Settings(bot_delay=0.0, arena_tables=2, arena_turn_seconds=30.0)
+
+    async def notify(player_id: str, body: dict[str, Any]) -> int:
+        raise RuntimeError("the inbox is away")
+
+    async def main() -> None:
+        lobby = Lobby(store, settings, RealClock())
+        arena = Arena(lobby, store, lobby.clock, settings, notify)
+        try:
+            seated = await arena.seek(ArenaSeek("b", "b", "bluff", 2, "short", True))
+            assert seated["state"] == "seated" and lobby.by_id[seated["table_id"]].playing
+            assert await arena.run_pass() == 0  # nothing waits: not seated twice
+        finally:
+            lobby.stop()
+
+    asyncio.run(main())
+    with store.engine.connect() as conn:
+        assert len(conn.execute(select(arena_tables)).all()) == 1

@@ -44,6 +44,7 @@ from usotsuki.server.matching import PRESETS
 from usotsuki.server.player_tables import played_games, ratings
 from usotsuki.server.seating import Sitter, seated_table
 from usotsuki.server.store import Store, tables
+from usotsuki.server.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -375,17 +376,35 @@ class Arena:
                                       for tag, table in claimed.tables))
         return sum(made)
 
-    async def _make_or_give_back(self, tag: str, table: ArenaTable) -> bool:
+    async def _make_or_give_back(self, tag: str, planned: ArenaTable) -> bool:
+        """Make a claimed table. Its seeks wait again only if it was not made: once its
+        game began it is the bots' (it counts, and each is told its seat, however the
+        bookkeeping after it fares; a claim left unsettled goes back after
+        ``CLAIM_SECONDS``)."""
         try:
-            await self._make(tag, table)
+            table, seats = await self._seat(planned)
         except Exception:
             log.exception("an arena table could not be made")
             with contextlib.suppress(Exception):
                 await self.store.call(give_back, self.store.engine, tag)
             return False
+        try:
+            await self.store.call(settle, self.store.engine, tag, table.row.pk,
+                                  table.public_id, planned.game, self.clock.time())
+        except Exception:
+            log.exception("arena table %s: its seats not recorded", table.public_id)
+        for player_id, (seat, token) in seats.items():
+            try:
+                await self.notify(player_id, {
+                    "type": "game", "table_id": table.public_id, "seat": seat,
+                    "token": token, "game": planned.game, "rated": planned.rated,
+                    "arena": True})
+            except Exception:  # its seat's clock plays for it: the game still ends
+                log.exception("arena table %s: a bot not told its seat", table.public_id)
         return True
 
-    async def _make(self, tag: str, planned: ArenaTable) -> None:
+    async def _seat(self, planned: ArenaTable) -> tuple[Table, dict[str, tuple[int, str]]]:
+        """The planned table made, its bots seated, its game begun."""
         config: dict[str, Any] = {
             "players": len(planned.seats), "rules": dict(PRESETS[planned.game][planned.preset]),
             "games": 1, "turn_seconds": self.settings.arena_turn_seconds,
@@ -394,12 +413,6 @@ class Arena:
             config["rated"] = True
         order = list(planned.seats)
         _shuffle(order)  # who deals first is chance's, not the queue's
-        table, seats = await seated_table(
+        return await seated_table(
             self.lobby, planned.game, config,
             [Sitter(s.player_id, s.name) if isinstance(s, ArenaSeek) else s for s in order])
-        await self.store.call(settle, self.store.engine, tag, table.row.pk, table.public_id,
-                              planned.game, self.clock.time())
-        for player_id, (seat, token) in seats.items():
-            await self.notify(player_id, {
-                "type": "game", "table_id": table.public_id, "seat": seat, "token": token,
-                "game": planned.game, "rated": planned.rated, "arena": True})
