@@ -16,7 +16,7 @@ from usotsuki.server.arena import Arena, ArenaSeek
 from usotsuki.server.arena_board import leaderboard
 from usotsuki.server.bot_auth import BotCaller, bot_required
 from usotsuki.server.config import Refused
-from usotsuki.server.store import Store
+from usotsuki.server.routes.app_state import store_of
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 
@@ -111,7 +111,7 @@ async def board(request: Request, game: str,
     each house level (docs/bots.md)."""
     if game not in ENTRIES:
         raise Refused("not_found", f"unknown game {game!r}", 404)
-    store: Store = request.app.state.store
+    store = store_of(request)
     entries = await store.call(leaderboard, store.engine, game, limit)
     return ArenaBoard(game=game, entries=[ArenaEntry(**e) for e in entries])
 
