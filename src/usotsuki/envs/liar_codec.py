@@ -85,17 +85,34 @@ def legal_ids(state: LiarState, selected: Sequence[Card] = ()) -> list[int]:
     summary = legal_summary(state)
     if seat is None or summary is None:
         return []
-    hand = sorted(c for c in state.hands[seat] if c not in selected)
+    owed = state.owed[0].size if summary.give else 0
+    return summary_ids(summary, state.hands[seat], owed, selected)
+
+
+def view_legal_ids(view: LiarView, selected: Sequence[Card] = ()) -> list[int]:
+    """:func:`legal_ids` from the seat's view (its ``legal`` summary, hand and owed
+    gives): none unless the view's seat is to move."""
+    summary = view.legal
+    if view.seat is None or view.to_move != view.seat or summary is None or view.hand is None:
+        return []
+    owed = view.owed[0].size if summary.give else 0
+    return summary_ids(summary, view.hand, owed, selected)
+
+
+def summary_ids(summary: LegalSummary, held: Sequence[Card], owed: int,
+                selected: Sequence[Card] = ()) -> list[int]:
+    """The ids a seat holding ``held`` may take under the core's ``summary`` (``owed``:
+    the cards an O7 give must hold), ``selected`` cards put aside already."""
+    hand = sorted(c for c in held if c not in selected)
     last = selected[-1] if selected else -1
     k = len(selected)
     ids: list[int] = []
     if summary.give:  # O7: exactly the owed number of cards
-        size = state.owed[0].size
         above = [c for c in hand if c > last]
         for i, c in enumerate(above):
-            if k + 1 == size:
+            if k + 1 == owed:
                 ids.append(GIVE_BASE + c)
-            elif len(above) - i - 1 >= size - k - 1:
+            elif len(above) - i - 1 >= owed - k - 1:
                 ids.append(SELECT_BASE + c)
         return sorted(ids)
     if summary.play:
