@@ -14,8 +14,8 @@ import pytest
 
 from usotsuki import bluff, liar
 from usotsuki.bots.base import make_bot
-from usotsuki.client import Turn
-from usotsuki.client.adapters import PolicyError, bot_policy, env_policy
+from usotsuki.client import PolicyError, Turn
+from usotsuki.client.adapters import bot_policy, env_policy
 from usotsuki.envs import liar_codec
 from usotsuki.envs.tables import BluffTable, LiarTable, action_ids
 from usotsuki.envs.views import view_from_json

@@ -8,6 +8,15 @@ seat. Failures the server says are passing (``unavailable``, HTTP 503, a dropped
 are retried with exponential backoff and full jitter, honouring its ``retry_after``
 (``RetryPolicy``); the others raise ``ServerError``, ``SeatLost`` or ``GaveUp``.
 
+An outside bot (docs/bots.md) uses ``BotClient`` (the Bot API with its token: the
+bot's events, seeking a game, challenges, resigning) and ``run_bot``, which seeks and
+plays games with a policy; ``usotsuki.client.adapters`` plays a policy of the research
+environments' spaces (``env_policy``) or a bot of the package's protocol
+(``bot_policy``) at a seat.
+
+    async with BotClient("https://usotsuki.example", token) as bot:
+        await run_bot(bot, lambda turn: turn.legal[0], Seeking("bluff", 2), games=10)
+
     async with Api("http://127.0.0.1:8000") as api:
         table = await api.create_table("bluff", [None, "normal"])
         joined = await api.join(table.invite, "ann")
@@ -16,11 +25,22 @@ are retried with exponential backoff and full jitter, honouring its ``retry_afte
             await play(seat, lambda turn: turn.legal[0])
 """
 
-from usotsuki.client.errors import AnswerLost, ClientError, GaveUp, SeatLost, ServerError
+from usotsuki.client.bot import BotClient, GameSeat, Me
+from usotsuki.client.errors import (
+    AnswerLost,
+    ClientError,
+    GaveUp,
+    PolicyError,
+    SeatLost,
+    ServerError,
+)
 from usotsuki.client.http import Api, Created, Joined
 from usotsuki.client.play import Policy, Turn, play
 from usotsuki.client.retry import Backoff, RetryPolicy
+from usotsuki.client.runner import BotRun, Played, Seeking, run_bot
 from usotsuki.client.seat import Messages, Seat
 
-__all__ = ["AnswerLost", "Api", "Backoff", "ClientError", "Created", "GaveUp", "Joined",
-           "Messages", "Policy", "RetryPolicy", "Seat", "SeatLost", "ServerError", "Turn", "play"]
+__all__ = ["AnswerLost", "Api", "Backoff", "BotClient", "BotRun", "ClientError", "Created",
+           "GameSeat", "GaveUp", "Joined", "Me", "Messages", "Played", "Policy", "PolicyError",
+           "RetryPolicy", "Seat", "SeatLost", "Seeking", "ServerError", "Turn", "play",
+           "run_bot"]

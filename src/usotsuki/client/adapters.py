@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from usotsuki import bluff, liar
 from usotsuki.cards import Card
-from usotsuki.client.errors import ClientError
+from usotsuki.client.errors import PolicyError
 from usotsuki.client.play import Policy, Turn
 from usotsuki.envs import liar_codec
 from usotsuki.envs.bluff_codec import BluffCodec
@@ -37,11 +37,6 @@ class EnvPolicy(Protocol):
     vector) and ``action_mask`` (int8, 1 for each legal id) in, an action id out."""
 
     def __call__(self, observation: Observation, action_mask: Mask) -> int: ...
-
-
-class PolicyError(ClientError):
-    """The policy chose an id the seat may not take (the environments would end the
-    episode; a server's table goes on, so the bot stops here)."""
 
 
 class EnvSeat:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 # Codes after which the same request may simply be sent again (the server changed
-# nothing): the server is busy or cannot reach its database or the table's owner now.
-RETRYABLE = frozenset({"unavailable", "busy", "rate_limited"})
+# nothing): the server is busy or cannot reach its database or the table's owner now, or
+# the caller went past a rate (nginx's, a bot token's): come back after ``Retry-After``.
+RETRYABLE = frozenset({"unavailable", "busy", "rate_limited", "too_many_requests"})
 
 
 class ClientError(Exception):
@@ -57,6 +58,11 @@ class GaveUp(ClientError):
         super().__init__(f"gave up on {what} after {attempts} attempts: {last}")
         self.attempts = attempts
         self.last = last
+
+
+class PolicyError(ClientError):
+    """The policy chose what the seat may not do (an action id outside the mask): the
+    table goes on without it (stand-ins), so the bot stops rather than guess."""
 
 
 class AnswerLost(ClientError):

@@ -36,7 +36,8 @@ class Api:
     ``ServerError``; 503 (``unavailable``, ``busy``) and a connection that could not be
     made are tried again with ``policy``'s backoff (nothing was done), and so is a read
     answered 500 (``internal``). A request whose answer is lost after it was sent is
-    tried again only if it is safe to repeat (a read); else ``AnswerLost``.
+    tried again only if it is safe to repeat (a read, or a call said ``repeatable``); else
+    ``AnswerLost``.
     ``transport``: httpx's, e.g. to go through a proxy; ``headers``: sent with every
     request."""
 
@@ -107,16 +108,25 @@ class Api:
 
     # one request, retried
 
-    async def request(self, method: str, path: str, body: Any = None) -> Any:
+    async def request(self, method: str, path: str, body: Any = None, *,
+                      repeatable: bool | None = None, timeout: float | None = None,
+                      params: dict[str, Any] | None = None) -> Any:
+        """One call, tried again while that is safe. ``repeatable``: whether making it
+        twice does what making it once does (default: for a GET), so that a lost answer
+        or a 500 may be retried; ``timeout``: this call's (e.g. a long poll's)."""
+        if repeatable is None:
+            repeatable = method == "GET"
         backoff = Backoff(self.policy)
+        extra: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
         while True:
             hint: float | None = None
             try:
-                response = await self.http.request(method, path, json=body)
+                response = await self.http.request(method, path, json=body, params=params,
+                                                   **extra)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 failure: BaseException = exc  # never sent: safe to send again
             except httpx.TransportError as exc:
-                if method != "GET":
+                if not repeatable:
                     raise AnswerLost(f"{method} {path}: the answer was lost ({exc!r}); "
                                      "it may have been made") from exc
                 failure = exc
@@ -124,7 +134,7 @@ class Api:
                 if response.status_code < 400:
                     return response.json() if response.content else None
                 failure = refusal(response)
-                if not (failure.retryable or (method == "GET" and failure.status == 500)):
+                if not (failure.retryable or (repeatable and failure.status == 500)):
                     raise failure  # (a write that failed inside may have been made)
                 hint = failure.retry_after
             if not await backoff.wait(hint):

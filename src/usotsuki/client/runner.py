@@ -1,0 +1,216 @@
+"""``run_bot``: an outside bot's whole life on a server: seek games in the arena, play each
+seat it is given with a policy (several at once if asked), answer challenges, and seek
+again, until it has played the games asked for."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from usotsuki.client.bot import BotClient, GameSeat
+from usotsuki.client.errors import ClientError, PolicyError, ServerError
+from usotsuki.client.play import Policy, play
+from usotsuki.client.seat import Message
+
+log = logging.getLogger(__name__)
+
+SEEK_CHECK_SECONDS = 60.0
+"""How long a seek may wait for a game before the bot asks whether it still stands (the
+server drops a seek of a bot that stopped polling)."""
+
+
+@dataclass(frozen=True)
+class Seeking:
+    """What the bot seeks: ``game``, ``players`` (None: any), the match ``preset``
+    (``GET /api/match/presets``; None: the server's default) and whether ``rated``."""
+
+    game: str = "bluff"
+    players: int | None = 2
+    preset: str | None = None
+    rated: bool = False
+
+
+@dataclass
+class Played:
+    """A game the bot played: its seat and the last state (``view.standings`` holds the
+    places: a list of lists of seats, first place first)."""
+
+    seat: GameSeat
+    final: Message
+
+    @property
+    def place(self) -> int | None:
+        """The bot's place from 1 (shared places share a number), None if unknown."""
+        standings = (self.final.get("view") or {}).get("standings")
+        for place, seats in enumerate(standings or (), start=1):
+            if self.seat.seat in seats:
+                return place
+        return None
+
+
+@dataclass
+class BotRun:
+    """What ``run_bot`` did: the games played to their end, and the seats lost on the
+    way (the table gone, the server away past the retry policy) with why."""
+
+    played: list[Played] = field(default_factory=list)
+    lost: list[tuple[GameSeat, str]] = field(default_factory=list)
+
+
+async def run_bot(client: BotClient, policy: Policy, seeking: Seeking | None = None, *,
+                  games: int | None = None, parallel: int = 1,
+                  challenges: bool = True,
+                  on_game: Callable[[Played], Any] | None = None) -> BotRun:
+    """Seek (``seeking``; None: answer challenges only) and play ``games`` games with
+    ``policy`` (None: until cancelled), at most ``parallel`` at once; accept challenges
+    to ``seeking``'s game while there is room (others are declined); ``on_game`` is told
+    each game played. Events already kept when it starts are not acted on. The seek is
+    withdrawn on the way out. A policy's failure (``PolicyError``, or any exception of
+    the policy's own) ends the run with it; a seat lost is noted and the run goes on."""
+    if parallel < 1:
+        raise ValueError(f"parallel must be at least 1, not {parallel}")
+    run = _Run(client, policy, seeking, games, parallel, challenges, on_game)
+    try:
+        return await run.go()
+    finally:
+        await run.stop()
+
+
+class _Run:
+    def __init__(self, client: BotClient, policy: Policy, seeking: Seeking | None,
+                 games: int | None, parallel: int, challenges: bool,
+                 on_game: Callable[[Played], Any] | None) -> None:
+        self.client, self.policy, self.seeking = client, policy, seeking
+        self.games, self.parallel, self.challenges = games, parallel, challenges
+        self.on_game = on_game
+        self.report = BotRun()
+        self.started = 0  # seats taken up (games begun or resumed)
+        self.seats: dict[tuple[str, int], asyncio.Task[Played]] = {}
+        self.given: dict[asyncio.Task[Played], GameSeat] = {}
+        self.seek_since: float | None = None  # when the standing seek was made
+        self.inbox: asyncio.Queue[Message | asyncio.Task[Played]] = asyncio.Queue()
+        self.poller: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> int:
+        return len(self.seats)
+
+    def room(self) -> bool:
+        """Whether another game may begin: under ``parallel`` and the games asked for."""
+        return self.running < self.parallel and (self.games is None
+                                                 or self.started < self.games)
+
+    async def go(self) -> BotRun:
+        me = await self.client.me()
+        log.info("playing as %s (%s)", me.name, me.id)
+        await self._skip_kept()
+        self.poller = asyncio.create_task(self._poll(), name="bot events")
+        while self.games is None or self.started < self.games or self.seats:
+            await self._seek_if_room()
+            try:
+                item = await asyncio.wait_for(self.inbox.get(), SEEK_CHECK_SECONDS)
+            except TimeoutError:
+                await self._check_seek()
+                continue
+            if isinstance(item, asyncio.Task):
+                self._ended(item)
+            else:
+                await self._event(item)
+        return self.report
+
+    async def _skip_kept(self) -> None:
+        """Move past the events kept from before (old seats, old challenges)."""
+        while await self.client.poll(wait=0):
+            pass
+
+    async def _poll(self) -> None:
+        async for event in self.client.events():
+            self.inbox.put_nowait(event)
+
+    async def _seek_if_room(self) -> None:
+        if self.seeking is None or self.seek_since is not None or not self.room():
+            return
+        s = self.seeking
+        await self.client.seek(s.game, s.players, s.preset, s.rated)
+        self.seek_since = time.monotonic()
+
+    async def _check_seek(self) -> None:
+        """A seek waiting long: made again if the server no longer holds it."""
+        if self.seek_since is None:
+            return
+        state = await self.client.seek_state()
+        if state.get("state") != "waiting":
+            self.seek_since = None
+
+    async def _event(self, event: Message) -> None:
+        kind = event.get("type")
+        if kind == "game":
+            if event.get("arena"):
+                self.seek_since = None  # the seek was seated: seek again to play on
+            self._take(GameSeat.of(event))
+        elif kind == "challenge":
+            await self._challenged(event)
+        elif kind == "challenge_ended":
+            log.info("challenge %s ended: %s", event.get("id"), event.get("state"))
+
+    async def _challenged(self, event: Message) -> None:
+        challenge_id = str(event["id"])
+        game = self.seeking.game if self.seeking else None
+        if not self.challenges or event.get("game") != game or not self.room():
+            why = "busy" if self.challenges and event.get("game") == game else "not playing it"
+            with contextlib.suppress(ServerError):  # (withdrawn or expired meanwhile)
+                await self.client.decline(challenge_id, why)
+            return
+        try:
+            given = await self.client.accept(challenge_id)
+        except ServerError as exc:
+            log.info("challenge %s not accepted: %s", challenge_id, exc)
+            return
+        self._take(given)
+
+    def _take(self, given: GameSeat) -> None:
+        key = (given.table_id, given.seat)
+        if key in self.seats:
+            return  # (an accepted challenge's seat comes as a ``game`` event too)
+        self.started += 1
+        task = asyncio.create_task(self._play(given), name=f"seat {key}")
+        self.seats[key] = task
+        self.given[task] = given
+        task.add_done_callback(self.inbox.put_nowait)
+
+    async def _play(self, given: GameSeat) -> Played:
+        async with self.client.seat(given) as seat:
+            final = await play(seat, self.policy, games=1)
+        return Played(given, final)
+
+    def _ended(self, task: asyncio.Task[Played]) -> None:
+        given = self.given.pop(task)
+        del self.seats[(given.table_id, given.seat)]
+        error = task.exception()
+        if isinstance(error, ClientError) and not isinstance(error, PolicyError):
+            log.warning("seat %s of table %s lost: %s", given.seat, given.table_id, error)
+            self.report.lost.append((given, str(error)))
+            return
+        if error is not None:
+            raise error
+        played = task.result()
+        self.report.played.append(played)
+        if self.on_game is not None:
+            self.on_game(played)
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self.poller, *self.seats.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.seeking is not None and self.seek_since is not None:
+            with contextlib.suppress(ClientError):
+                await self.client.cancel_seek()
+
