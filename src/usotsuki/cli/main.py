@@ -11,6 +11,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from usotsuki import __version__
 from usotsuki.cli.admin import add_to as add_admin_commands
+from usotsuki.cli.bot import add_to as add_bot_commands
 from usotsuki.cli.db import add_to as add_db_commands
 from usotsuki.cli.extras import require_server
 
@@ -109,6 +110,7 @@ play_app = typer.Typer(cls=Group, help="Play a game in the terminal against bots
 app.add_typer(play_app, name="play")
 add_db_commands(app, Command, Group)
 add_admin_commands(app, Command, Group)
+add_bot_commands(app, Command, Group)
 
 
 @play_app.callback()
