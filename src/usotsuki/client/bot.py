@@ -118,8 +118,11 @@ class BotClient:
 
     async def seek(self, game: str = "bluff", players: int | None = 2,
                    preset: str | None = None, rated: bool = False) -> Message:
-        """Wait in the arena for a game (a ``game`` event comes when it is found)."""
-        body = {"game": game, "players": players, "preset": preset, "rated": rated}
+        """Wait in the arena for a game (a ``game`` event comes when it is found):
+        ``players`` None for any, ``preset`` None for the server's default."""
+        body: Message = {"game": game, "players": players, "rated": rated}
+        if preset is not None:
+            body["preset"] = preset
         out: Message = await self.api.request("POST", "/api/bot/seek", body, repeatable=True)
         return out
 
@@ -135,10 +138,23 @@ class BotClient:
     async def challenge(self, to: str, game: str = "bluff", players: int = 2,
                         preset: str | None = None,
                         turn_seconds: float | None = None) -> Message:
-        """Challenge player ``to`` (its id); needs the token's ``challenge`` scope."""
-        body = {"to": to, "game": game, "players": players, "preset": preset,
-                "turn_seconds": turn_seconds}
+        """Challenge player ``to`` (its id; a house level is ``bot:<game>:<level>``);
+        needs the token's ``challenge`` scope. Unset options are the server's defaults.
+        Accepted, the seat comes as a ``game`` event (and in ``challenge_state``)."""
+        body: Message = {"to": to, "game": game, "players": players}
+        if preset is not None:
+            body["preset"] = preset
+        if turn_seconds is not None:
+            body["turn_seconds"] = turn_seconds
         out: Message = await self.api.request("POST", "/api/challenges", body)
+        return out
+
+    async def challenge_state(self, challenge_id: str, wait: float = 0.0) -> Message:
+        """One challenge of the bot's; with ``wait``, once it is no longer open (or the
+        wait is over)."""
+        out: Message = await self.api.request(
+            "GET", f"/api/challenges/{challenge_id}", params={"wait": wait} if wait else None,
+            timeout=wait + POLL_MARGIN)
         return out
 
     async def challenges(self) -> Message:
@@ -150,9 +166,8 @@ class BotClient:
         return GameSeat.of(await self.api.request(
             "POST", f"/api/challenges/{challenge_id}/accept"))
 
-    async def decline(self, challenge_id: str, reason: str | None = None) -> None:
-        await self.api.request("POST", f"/api/challenges/{challenge_id}/decline",
-                               {"reason": reason} if reason else {})
+    async def decline(self, challenge_id: str) -> None:
+        await self.api.request("POST", f"/api/challenges/{challenge_id}/decline")
 
     async def withdraw(self, challenge_id: str) -> None:
         await self.api.request("DELETE", f"/api/challenges/{challenge_id}", repeatable=True)

@@ -24,6 +24,10 @@ SEEK_CHECK_SECONDS = 60.0
 server drops a seek of a bot that stopped polling)."""
 
 
+DEFAULT_PRESET = "standard"
+"""The rules preset of a seek or challenge that names none (the server's default)."""
+
+
 @dataclass(frozen=True)
 class Seeking:
     """What the bot seeks: ``game``, ``players`` (None: any), the match ``preset``
@@ -68,7 +72,8 @@ async def run_bot(client: BotClient, policy: Policy, seeking: Seeking | None = N
                   on_game: Callable[[Played], Any] | None = None) -> BotRun:
     """Seek (``seeking``; None: answer challenges only) and play ``games`` games with
     ``policy`` (None: until cancelled), at most ``parallel`` at once; accept challenges
-    to ``seeking``'s game while there is room (others are declined); ``on_game`` is told
+    to the tables sought (``seeking``'s game, players and preset) while there is room
+    (others are declined); ``on_game`` is told
     each game played. Events already kept when it starts are not acted on. The seek is
     withdrawn on the way out. A policy's failure (``PolicyError``, or any exception of
     the policy's own) ends the run with it; a seat lost is noted and the run goes on."""
@@ -158,13 +163,19 @@ class _Run:
         elif kind == "challenge_ended":
             log.info("challenge %s ended: %s", event.get("id"), event.get("state"))
 
+    def _fits(self, challenge: Message) -> bool:
+        """Whether a challenge is to the tables sought (a policy may know one table's
+        size and rules only)."""
+        s = self.seeking
+        return (s is not None and challenge.get("game") == s.game
+                and s.players in (None, challenge.get("players"))
+                and challenge.get("preset", DEFAULT_PRESET) == (s.preset or DEFAULT_PRESET))
+
     async def _challenged(self, event: Message) -> None:
         challenge_id = str(event["id"])
-        game = self.seeking.game if self.seeking else None
-        if not self.challenges or event.get("game") != game or not self.room():
-            why = "busy" if self.challenges and event.get("game") == game else "not playing it"
+        if not (self.challenges and self._fits(event) and self.room()):
             with contextlib.suppress(ServerError):  # (withdrawn or expired meanwhile)
-                await self.client.decline(challenge_id, why)
+                await self.client.decline(challenge_id)
             return
         try:
             given = await self.client.accept(challenge_id)
