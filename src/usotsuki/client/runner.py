@@ -67,30 +67,35 @@ class BotRun:
 
 
 async def run_bot(client: BotClient, policy: Policy, seeking: Seeking | None = None, *,
-                  games: int | None = None, parallel: int = 1,
-                  challenges: bool = True,
+                  games: int | None = None, parallel: int = 1, seek: bool = True,
+                  challenges: bool = True, after: int | None = None,
                   on_game: Callable[[Played], Any] | None = None) -> BotRun:
-    """Seek (``seeking``; None: answer challenges only) and play ``games`` games with
+    """Seek the tables of ``seeking`` (default ``Seeking()``; ``seek`` False: answer
+    challenges only) in the arena and play ``games`` games with
     ``policy`` (None: until cancelled), at most ``parallel`` at once; accept challenges
     to the tables sought (``seeking``'s game, players and preset) while there is room
     (others are declined); ``on_game`` is told
-    each game played. Events already kept when it starts are not acted on. The seek is
+    each game played. It acts on the events after number ``after`` (None: only those
+    that come once it has started, not those kept from before). The seek is
     withdrawn on the way out. A policy's failure (``PolicyError``, or any exception of
     the policy's own) ends the run with it; a seat lost is noted and the run goes on."""
     if parallel < 1:
         raise ValueError(f"parallel must be at least 1, not {parallel}")
-    run = _Run(client, policy, seeking, games, parallel, challenges, on_game)
+    run = _Run(client, policy, seeking or Seeking(), games, parallel, seek, challenges,
+               on_game)
+    if after is not None:
+        client.after = after
     try:
-        return await run.go()
+        return await run.go(skip_kept=after is None)
     finally:
         await run.stop()
 
 
 class _Run:
-    def __init__(self, client: BotClient, policy: Policy, seeking: Seeking | None,
-                 games: int | None, parallel: int, challenges: bool,
+    def __init__(self, client: BotClient, policy: Policy, seeking: Seeking,
+                 games: int | None, parallel: int, seek: bool, challenges: bool,
                  on_game: Callable[[Played], Any] | None) -> None:
-        self.client, self.policy, self.seeking = client, policy, seeking
+        self.client, self.policy, self.seeking, self.seek = client, policy, seeking, seek
         self.games, self.parallel, self.challenges = games, parallel, challenges
         self.on_game = on_game
         self.report = BotRun()
@@ -110,10 +115,11 @@ class _Run:
         return self.running < self.parallel and (self.games is None
                                                  or self.started < self.games)
 
-    async def go(self) -> BotRun:
+    async def go(self, skip_kept: bool) -> BotRun:
         me = await self.client.me()
         log.info("playing as %s (%s)", me.name, me.id)
-        await self._skip_kept()
+        if skip_kept:
+            await self._skip_kept()
         self.poller = asyncio.create_task(self._poll(), name="bot events")
         while self.games is None or self.started < self.games or self.seats:
             await self._seek_if_room()
@@ -138,7 +144,7 @@ class _Run:
             self.inbox.put_nowait(event)
 
     async def _seek_if_room(self) -> None:
-        if self.seeking is None or self.seek_since is not None or not self.room():
+        if not self.seek or self.seek_since is not None or not self.room():
             return
         s = self.seeking
         await self.client.seek(s.game, s.players, s.preset, s.rated)
@@ -167,7 +173,7 @@ class _Run:
         """Whether a challenge is to the tables sought (a policy may know one table's
         size and rules only)."""
         s = self.seeking
-        return (s is not None and challenge.get("game") == s.game
+        return (challenge.get("game") == s.game
                 and s.players in (None, challenge.get("players"))
                 and challenge.get("preset", DEFAULT_PRESET) == (s.preset or DEFAULT_PRESET))
 
@@ -221,7 +227,7 @@ class _Run:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self.seeking is not None and self.seek_since is not None:
+        if self.seek_since is not None:
             with contextlib.suppress(ClientError):
                 await self.client.cancel_seek()
 
