@@ -6,6 +6,7 @@
 """
 
 import asyncio
+import logging
 import os
 import random
 import sys
@@ -43,5 +44,7 @@ async def main(games: int, server: str) -> None:
 
 
 if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10,
                      sys.argv[2] if len(sys.argv) > 2 else "http://127.0.0.1:8000"))

@@ -109,6 +109,7 @@ import pettingzoo, gymnasium, pyspiel
 import usotsuki.envs
 from usotsuki.envs import bluff_v0, liar_v0
 import usotsuki.envs.openspiel
+import usotsuki.client, usotsuki.client.adapters  # an outside bot's client and adapters
 
 played = {}
 for name, module in (("bluff", bluff_v0), ("liar", liar_v0)):

@@ -71,14 +71,23 @@ def board_entry(server: Server, game: str, player_id: str) -> dict[str, Any]:
 
 @pytest.mark.timeout(900)
 def test_the_example_bot_plays_a_hundred_arena_games_and_is_on_the_leaderboard(
-        server: Server) -> None:
+        server: Server, tmp_path: Path) -> None:
     bot_id, token = new_bot(server, "example")
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE), "100", server.url], capture_output=True, text=True,
-        timeout=840, env={**os.environ, "USOTSUKI_BOT_TOKEN": token}, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "playing as example" in done.stdout
-    assert re.search(r"^played 100 games, first in \d+$", done.stdout, re.M), done.stdout
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        bot = subprocess.Popen([sys.executable, str(EXAMPLE), "100", server.url],
+                               stdout=stdout, stderr=stderr,
+                               env={**os.environ, "USOTSUKI_BOT_TOKEN": token})
+        try:
+            code = bot.wait(timeout=840)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            bot.wait()
+            code = None
+    said = out.read_text()
+    assert code == 0, f"{said[-2000:]}\n{err.read_text()[-3000:]}"
+    assert "playing as example" in said
+    assert re.search(r"^played 100 games, first in \d+$", said, re.M), said
     entry = board_entry(server, "bluff", bot_id)
     assert entry["kind"] == "bot" and entry["name"] == "example"
     assert entry["games"] == 100

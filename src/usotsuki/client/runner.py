@@ -103,7 +103,8 @@ class _Run:
         self.seats: dict[tuple[str, int], asyncio.Task[Played]] = {}
         self.given: dict[asyncio.Task[Played], GameSeat] = {}
         self.seek_since: float | None = None  # when the standing seek was made
-        self.inbox: asyncio.Queue[Message | asyncio.Task[Played]] = asyncio.Queue()
+        # events, and tasks that ended: a seat's, or the events' poller (only by failing)
+        self.inbox: asyncio.Queue[Message | asyncio.Task[Any]] = asyncio.Queue()
         self.poller: asyncio.Task[None] | None = None
 
     @property
@@ -121,6 +122,7 @@ class _Run:
         if skip_kept:
             await self._skip_kept()
         self.poller = asyncio.create_task(self._poll(), name="bot events")
+        self.poller.add_done_callback(self.inbox.put_nowait)
         while self.games is None or self.started < self.games or self.seats:
             await self._seek_if_room()
             try:
@@ -128,6 +130,8 @@ class _Run:
             except TimeoutError:
                 await self._check_seek()
                 continue
+            if item is self.poller:
+                raise item.exception() or ClientError("the bot's events ended")
             if isinstance(item, asyncio.Task):
                 self._ended(item)
             else:
@@ -217,6 +221,8 @@ class _Run:
             raise error
         played = task.result()
         self.report.played.append(played)
+        log.info("game %d over at table %s, seat %d: place %s", len(self.report.played),
+                 given.table_id, given.seat, played.place)
         if self.on_game is not None:
             self.on_game(played)
 
