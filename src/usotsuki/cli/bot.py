@@ -124,7 +124,11 @@ def run(
 
     chosen = policy_of(policy, kind, game)
     seeking = Seeking(game, players or None, preset, rated)
-    code = asyncio.run(_run(server, token, chosen, seeking, games, parallel, challenges))
+    try:
+        code = asyncio.run(_run(server, token, chosen, seeking, games, parallel, challenges))
+    except KeyboardInterrupt:  # (the seek was withdrawn on the way out)
+        typer.echo("stopped", err=True)
+        code = 130
     raise typer.Exit(code)
 
 
