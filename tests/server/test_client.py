@@ -351,3 +351,28 @@ def test_an_illegal_action_is_refused_not_retried(server: Server) -> None:
             assert refused.value.code in ("illegal", "bad_action")
 
     asyncio.run(run())
+
+
+def test_an_act_the_sockets_rate_ignored_is_sent_again(server: Server) -> None:
+    """Past the socket's message rate (PROTOCOL.md: 20 a second, bursts of 40) the
+    server ignores a message unread, so its ``rate_limited`` names no id: the act in
+    flight is sent again after a backoff, with its key, and answered."""
+    async def run() -> tuple[dict[str, Any], int]:
+        async with Api(server.url, QUICK) as api:
+            created = await api.create_table("bluff", [None, "normal"])
+            joined = await api.join(created.invite, "ann")
+            await api.start(created.table_id, joined.token)
+        seat = Seat(server.url, created.table_id, joined.token, policy=QUICK)
+        stream = seat.messages()
+        async with seat:
+            async for m in stream:
+                if m["type"] == "state" and m["to_move"] == seat.seat:
+                    break
+            for _ in range(60):  # the burst spent: the act right after is ignored
+                await seat._send({"type": "ping"})
+            assert seat.state is not None
+            ack = await seat.act(seat.state["legal"][0])
+            return ack, seat.resends
+
+    ack, resends = asyncio.run(run())
+    assert ack["type"] == "ack" and resends >= 1

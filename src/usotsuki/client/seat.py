@@ -277,7 +277,9 @@ class Seat:
         if code in FATAL_ERRORS:
             return str(code)
         if pending is None:
-            if code in RESEND:  # the socket is closing: open the next one after the hint
+            if code == "rate_limited":  # (ignored unread: its id is not known)
+                self._resend_in_flight(m)
+            elif code in RESEND:  # the socket is closing: open the next one after the hint
                 self._hint = ServerError.from_frame(m).retry_after
             else:
                 log.warning("table %s: %s", self.table_id, m)
@@ -287,6 +289,15 @@ class Seat:
         elif not pending.answer.done():
             pending.answer.set_exception(ServerError.from_frame(m))
         return None
+
+    def _resend_in_flight(self, m: Message) -> None:
+        """A message the socket's rate ignored, unread: any act sent on this socket and
+        not answered may be it, so each is sent again after a backoff (its key makes a
+        repeat of one that was made an ``ack`` again, not a second action)."""
+        for ref, pending in self._pending.items():
+            if (pending.resend is None and pending.sent_on == self.connects
+                    and not pending.answer.done()):
+                pending.resend = asyncio.create_task(self._resend_later(ref, m))
 
     async def _resend_later(self, ref: int, m: Message) -> None:
         pending = self._pending[ref]
