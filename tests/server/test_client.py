@@ -11,7 +11,8 @@ import random
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -334,18 +335,25 @@ def test_what_it_gives_up_on(server: Server) -> None:
     asyncio.run(run())
 
 
+@asynccontextmanager
+async def at_my_turn(server: Server) -> AsyncIterator[Seat]:
+    """A person's seat at a new Bluff table against a bot, open at its turn."""
+    async with Api(server.url, QUICK) as api:
+        created = await api.create_table("bluff", [None, "normal"])
+        joined = await api.join(created.invite, "ann")
+        await api.start(created.table_id, joined.token)
+    seat = Seat(server.url, created.table_id, joined.token, policy=QUICK)
+    stream = seat.messages()
+    async with seat:
+        async for m in stream:
+            if m["type"] == "state" and m["to_move"] == seat.seat:
+                break
+        yield seat
+
+
 def test_an_illegal_action_is_refused_not_retried(server: Server) -> None:
     async def run() -> None:
-        async with Api(server.url, QUICK) as api:
-            created = await api.create_table("bluff", [None, "normal"])
-            joined = await api.join(created.invite, "ann")
-            await api.start(created.table_id, joined.token)
-        seat = Seat(server.url, created.table_id, joined.token, policy=QUICK)
-        stream = seat.messages()
-        async with seat:
-            async for m in stream:
-                if m["type"] == "state" and m["to_move"] == seat.seat:
-                    break
+        async with at_my_turn(server) as seat:
             with pytest.raises(ServerError) as refused:
                 await seat.act("pair 99")
             assert refused.value.code in ("illegal", "bad_action")
@@ -358,16 +366,7 @@ def test_an_act_the_sockets_rate_ignored_is_sent_again(server: Server) -> None:
     server ignores a message unread, so its ``rate_limited`` names no id: the act in
     flight is sent again after a backoff, with its key, and answered."""
     async def run() -> tuple[dict[str, Any], int]:
-        async with Api(server.url, QUICK) as api:
-            created = await api.create_table("bluff", [None, "normal"])
-            joined = await api.join(created.invite, "ann")
-            await api.start(created.table_id, joined.token)
-        seat = Seat(server.url, created.table_id, joined.token, policy=QUICK)
-        stream = seat.messages()
-        async with seat:
-            async for m in stream:
-                if m["type"] == "state" and m["to_move"] == seat.seat:
-                    break
+        async with at_my_turn(server) as seat:
             for _ in range(60):  # the burst spent: the act right after is ignored
                 await seat._send({"type": "ping"})
             assert seat.state is not None
