@@ -289,3 +289,46 @@ class CFRPlus:
                 if e < target:
                     break
         return history
+
+
+def best_response(game: RoundGame, tree: Tree, s: Strategy, seat: int
+                  ) -> tuple[FloatArray, FloatArray]:
+    """A pure best response of ``seat`` to the other seat's part of ``s``: its (call,
+    challenge) arrays in the strategy layout, choosing at every information state an
+    action of highest counterfactual value (the challenge on ties)."""
+    if s.forfeit is not None:
+        raise ValueError("best_response takes strategies without forfeits")
+    opp = 1 - seat
+    tv = _terminal(game, tree, seat, _reach(tree, s.call[opp]) * s.challenge[opp])
+    val = values(game, tree, s, seat, best_response=True)
+    acting = tree.actor == seat
+    # The best call child of every node: its value and which block (call) it is in.
+    best_child = np.full_like(val, -np.inf)
+    best_call = np.full(val.shape, -1, dtype=np.int64)
+    for j in range(tree.m):
+        better = val[tree.block(j)] > best_child[:1 << j]
+        best_child[:1 << j] = np.where(better, val[tree.block(j)], best_child[:1 << j])
+        best_call[:1 << j] = np.where(better, j, best_call[:1 << j])
+    can_challenge = (np.arange(tree.size) > 0)[:, None]
+    challenge = can_challenge & (tv >= best_child)
+    chall_w = np.where(acting[:, None] & challenge, 1.0, 0.0)
+    call_w = np.zeros_like(val)
+    for j in range(tree.m):
+        chosen = (best_call[:1 << j] == j) & ~challenge[:1 << j]
+        call_w[tree.block(j)] = np.where(acting[:1 << j, None] & chosen, 1.0, 0.0)
+    return normalise(tree, seat, call_w, chall_w)
+
+
+def action_values(game: RoundGame, tree: Tree, s: Strategy, seat: int
+                  ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(challenge, call, reached), each (N, H_seat), for ``seat`` when both seats follow
+    ``s``: the counterfactual value of challenging at each node, of the call into each node
+    (then following ``s``), and the weight of the other seat's reach times chance at each
+    node (dividing a counterfactual value by it gives the expected payoff given the
+    information state)."""
+    opp = 1 - seat
+    opp_reach = _reach(tree, s.call[opp])
+    challenge = _terminal(game, tree, seat, opp_reach * s.challenge[opp])
+    call = values(game, tree, s, seat)
+    reached = opp_reach @ (game.chance if seat == 1 else game.chance.T)
+    return challenge, call, reached

@@ -1,0 +1,130 @@
+"""What every round baseline records and draws: exploitability against training time.
+
+A :class:`Curve` is one run on one solved round: the method, its settings, and the exact
+exploitability (:func:`usotsuki.research.cfr.exploitability`, OpenSpiel's NashConv / 2)
+of the policy it would play at each checkpoint. :func:`plot` draws curves as a PNG
+(matplotlib, from the ``research`` extra), one panel per round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from usotsuki.research.evaluate import SOLVED_ROUNDS
+
+BASELINE_ROUNDS: tuple[str, ...] = tuple(r for r in SOLVED_ROUNDS if r[:2] in ("r4", "r5"))
+"""The ranks-4 and ranks-5 solved rounds the round baselines train on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    iteration: int
+    seconds: float  # CPU time of training so far (measuring exploitability excluded)
+    exploitability: float
+
+
+@dataclass
+class Curve:
+    """One training run on one round."""
+
+    method: str
+    round: str
+    settings: dict[str, Any]
+    points: list[Point] = field(default_factory=list)
+
+    @property
+    def final(self) -> Point:
+        return self.points[-1]
+
+    def line(self) -> str:
+        p = self.final
+        return (f"{self.method} {self.round}: exploitability {p.exploitability:.4g} after "
+                f"{p.iteration} iterations, {p.seconds:.1f} s")
+
+
+def checkpoint(iteration: int) -> bool:
+    """About eight checkpoints per doubling of the iterations: a curve that reads on a
+    log axis at any length."""
+    return iteration < 16 or iteration % (1 << (iteration.bit_length() - 4)) == 0
+
+
+def save(curves: Sequence[Curve], path: Path) -> None:
+    path.write_text(json.dumps([asdict(c) for c in curves], indent=1) + "\n")
+
+
+def load(path: Path) -> list[Curve]:
+    return [Curve(c["method"], c["round"], c["settings"],
+                  [Point(**p) for p in c["points"]]) for c in json.loads(path.read_text())]
+
+
+def plot(curves: Sequence[Curve], path: Path, title: str) -> None:
+    """One panel per round, exploitability (log) against iterations (log)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+
+    rounds = list(dict.fromkeys(c.round for c in curves))
+    cols = min(3, len(rounds))
+    rows = -(-len(rounds) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
+    for ax, name in zip(axes.flat, rounds, strict=False):
+        for c in curves:
+            if c.round == name:
+                ax.plot([p.iteration for p in c.points],
+                        [p.exploitability for p in c.points], label=c.method)
+        ax.set(title=name, xscale="log", yscale="log", xlabel="iteration")
+        ax.grid(True, which="both", alpha=0.3)
+    for ax in axes.flat[len(rounds):]:
+        ax.set_visible(False)
+    axes[0][0].set_ylabel("exploitability (NashConv / 2)")
+    axes[0][0].legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def round_arguments(parser: argparse.ArgumentParser, seconds: float) -> None:
+    """The options every round baseline takes."""
+    parser.add_argument("--rounds", default=",".join(BASELINE_ROUNDS),
+                        help="solved rounds to train on, comma-separated "
+                             f"(default: {','.join(BASELINE_ROUNDS)})")
+    parser.add_argument("--iterations", type=int, default=100_000,
+                        help="stop after this many iterations per round")
+    parser.add_argument("--seconds", type=float, default=seconds,
+                        help="stop after this much CPU time of training per round")
+    parser.add_argument("--out", type=Path, default=None, help="write the curves as JSON")
+    parser.add_argument("--plot", type=Path, default=None, help="draw the curves as a PNG")
+
+
+def parse_rounds(text: str) -> list[str]:
+    names = text.split(",")
+    unknown = [n for n in names if n not in SOLVED_ROUNDS]
+    if unknown:
+        raise ValueError(f"not a solved round: {', '.join(unknown)} (the solved rounds are "
+                         f"{', '.join(SOLVED_ROUNDS)})")
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Draw saved round-baseline curves "
+                                     "(the --out files of psro and mmd) in one PNG.")
+    parser.add_argument("curves", nargs="+", type=Path, help="JSON files of curves")
+    parser.add_argument("--plot", type=Path, required=True, help="the PNG to write")
+    parser.add_argument("--title", default="Exploitability on the solved Bluff rounds")
+    args = parser.parse_args(argv)
+    curves = [c for path in args.curves for c in load(path)]
+    plot(curves, args.plot, args.title)
+    for c in curves:
+        print(c.line())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
