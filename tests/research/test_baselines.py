@@ -139,6 +139,7 @@ def test_round_commands_write_curves_and_a_plot(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [c.method for c in curve.load(out)] == ["PSRO"]
     assert psro.main(["--rounds", "r9-1v1"]) == 2  # not a solved round: an error, no crash
+    assert mmd.main(["--rounds", "r4-1v1", "--iterations", "0"]) == 2
 
 
 def test_mlp_gradients_match_finite_differences() -> None:

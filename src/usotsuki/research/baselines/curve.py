@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+import sys
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from usotsuki.research.cfr import Strategy, Tree, exploitability
 from usotsuki.research.evaluate import SOLVED_ROUNDS
+from usotsuki.research.round import RoundGame
 
 BASELINE_ROUNDS: tuple[str, ...] = tuple(r for r in SOLVED_ROUNDS if r[:2] in ("r4", "r5"))
 """The ranks-4 and ranks-5 solved rounds the round baselines train on."""
@@ -45,6 +49,33 @@ class Curve:
         p = self.final
         return (f"{self.method} {self.round}: exploitability {p.exploitability:.4g} after "
                 f"{p.iteration} iterations, {p.seconds:.1f} s")
+
+
+EQUILIBRIUM = 1e-12
+"""Exploitability at which a run stops: an equilibrium, to rounding."""
+
+
+def learn(curve: Curve, game: RoundGame, tree: Tree, step: Callable[[], Strategy],
+          iterations: int, seconds: float) -> Strategy:
+    """Run ``step`` (one iteration, returning the policy the learner would play) until
+    ``seconds`` of CPU time, ``iterations`` iterations, or an equilibrium, appending the
+    policy's exact exploitability at each :func:`checkpoint` to ``curve``; returns the
+    last policy. :raises ValueError: for fewer than 1 iteration."""
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    spent = 0.0
+    for it in range(1, iterations + 1):
+        began = time.process_time()
+        policy = step()
+        spent += time.process_time() - began
+        done = spent >= seconds or it == iterations
+        if checkpoint(it) or done:
+            e = exploitability(game, policy, tree)[0]
+            curve.points.append(Point(it, spent, e))
+            done = done or e <= EQUILIBRIUM
+        if done:
+            break
+    return policy
 
 
 def checkpoint(iteration: int) -> bool:
@@ -101,6 +132,25 @@ def round_arguments(parser: argparse.ArgumentParser, seconds: float) -> None:
                         help="stop after this much CPU time of training per round")
     parser.add_argument("--out", type=Path, default=None, help="write the curves as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="draw the curves as a PNG")
+
+
+def run_rounds(args: argparse.Namespace, train_one: Callable[[str], Curve], title: str
+               ) -> int:
+    """Train on each of ``args.rounds`` in turn, printing each final figure; then write the
+    curves (``args.out``) and draw them (``args.plot``). The exit status of a command."""
+    curves = []
+    try:
+        for name in parse_rounds(args.rounds):
+            curves.append(train_one(name))
+            print(curves[-1].line(), flush=True)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.out:
+        save(curves, args.out)
+    if args.plot:
+        plot(curves, args.plot, title)
+    return 0
 
 
 def parse_rounds(text: str) -> list[str]:

@@ -22,26 +22,15 @@ policy it plays is the current one (no average); no randomness, so no seed.
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 
 import numpy as np
 
-from usotsuki.research.baselines.curve import (
-    Curve,
-    Point,
-    checkpoint,
-    parse_rounds,
-    plot,
-    round_arguments,
-    save,
-)
+from usotsuki.research.baselines.curve import Curve, learn, round_arguments, run_rounds
 from usotsuki.research.cfr import (
     FloatArray,
     Strategy,
     Tree,
     action_values,
-    exploitability,
     normalise,
     uniform,
 )
@@ -113,18 +102,12 @@ def train(name: str, iterations: int = 100_000, seconds: float = 600.0, eta: flo
     learner = MMD(RoundGame(parse_game(name)), eta, alpha, magnet_every)
     curve = Curve("MMD", name, {"eta": eta, "alpha": alpha, "magnet_every": magnet_every,
                                 "initial": "uniform"})
-    spent = 0.0
-    for it in range(1, iterations + 1):
-        began = time.process_time()
+
+    def step() -> Strategy:
         learner.iterate()
-        spent += time.process_time() - began
-        done = spent >= seconds or it == iterations
-        if checkpoint(it) or done:
-            e = exploitability(learner.game, learner.policy, learner.tree)[0]
-            curve.points.append(Point(it, spent, e))
-        if done:
-            break
-    return curve, learner.policy
+        return learner.policy
+
+    return curve, learn(curve, learner.game, learner.tree, step, iterations, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,22 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--magnet-every", type=int, default=200,
                         help="iterations between magnet updates (to the current policy)")
     args = parser.parse_args(argv)
-    try:
-        names = parse_rounds(args.rounds)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    curves = []
-    for name in names:
-        curve, _ = train(name, args.iterations, args.seconds, args.eta, args.alpha,
-                         args.magnet_every)
-        curves.append(curve)
-        print(curve.line(), flush=True)
-    if args.out:
-        save(curves, args.out)
-    if args.plot:
-        plot(curves, args.plot, "MMD (magnetic mirror descent, moving magnet)")
-    return 0
+    return run_rounds(args, lambda name: train(name, args.iterations, args.seconds, args.eta,
+                                               args.alpha, args.magnet_every)[0],
+                      "MMD (magnetic mirror descent, moving magnet)")
 
 
 if __name__ == "__main__":

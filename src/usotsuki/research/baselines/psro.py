@@ -16,8 +16,6 @@ double oracle: no randomness, so no seed; it stops once neither best response ga
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,22 +24,13 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linprog
 
-from usotsuki.research.baselines.curve import (
-    Curve,
-    Point,
-    checkpoint,
-    parse_rounds,
-    plot,
-    round_arguments,
-    save,
-)
+from usotsuki.research.baselines.curve import Curve, learn, round_arguments, run_rounds
 from usotsuki.research.cfr import (
     FloatArray,
     Strategy,
     Tree,
     _reach,
     best_response,
-    exploitability,
     normalise,
     uniform,
 )
@@ -156,23 +145,15 @@ def train(name: str, iterations: int = 100_000, seconds: float = 600.0) -> tuple
     meta.add((start.call[0], start.challenge[0]), (start.call[1], start.challenge[1]))
     curve = Curve("PSRO", name, {"oracle": "exact best response", "meta_solver": "LP",
                                  "initial": "uniform"})
-    spent = 0.0
-    for it in range(1, iterations + 1):
-        began = time.process_time()
+
+    def step() -> Strategy:
         x, y = meta_nash(meta.payoff)
         mixed = profile(mixture(tree, 0, meta.members[0], x),
                         mixture(tree, 1, meta.members[1], y))
         meta.add(best_response(game, tree, mixed, 0), best_response(game, tree, mixed, 1))
-        spent += time.process_time() - began
-        done = spent >= seconds or it == iterations
-        if checkpoint(it) or done:
-            e = exploitability(game, mixed, tree)[0]
-            curve.points.append(Point(it, spent, e))
-            if e <= 1e-12:
-                break  # an equilibrium: no best response gains
-        if done:
-            break
-    return curve, mixed
+        return mixed
+
+    return curve, learn(curve, game, tree, step, iterations, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,21 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                                      "on the solved Bluff rounds, with exploitability curves.")
     round_arguments(parser, seconds=120.0)
     args = parser.parse_args(argv)
-    try:
-        names = parse_rounds(args.rounds)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    curves = []
-    for name in names:
-        curve, _ = train(name, args.iterations, args.seconds)
-        curves.append(curve)
-        print(curve.line(), flush=True)
-    if args.out:
-        save(curves, args.out)
-    if args.plot:
-        plot(curves, args.plot, "PSRO (exact best-response oracle)")
-    return 0
+    return run_rounds(args, lambda name: train(name, args.iterations, args.seconds)[0],
+                      "PSRO (exact best-response oracle)")
 
 
 if __name__ == "__main__":
