@@ -11,4 +11,7 @@
 - :mod:`usotsuki.research.batched_liar` : the same for the Liar Game (L1-L11 single-card
   plays, O3-O6).
 - :mod:`usotsuki.research.vector` : Gymnasium vector environments over both, in self-play.
+- :mod:`usotsuki.research.baselines` : learning baselines, one command each: PSRO and
+  magnetic mirror descent on the solved rounds (exact exploitability curves), PPO in
+  self-play for heads-up Bluff (win shares against the levels).
 """

@@ -55,6 +55,9 @@ EQUILIBRIUM = 1e-12
 """Exploitability at which a run stops: an equilibrium, to rounding."""
 
 
+FLOOR = 1e-16  # where the plots draw an exploitability of 0
+
+
 def learn(curve: Curve, game: RoundGame, tree: Tree, step: Callable[[], Strategy],
           iterations: int, seconds: float) -> Strategy:
     """Run ``step`` (one iteration, returning the policy the learner would play) until
@@ -94,7 +97,8 @@ def load(path: Path) -> list[Curve]:
 
 
 def plot(curves: Sequence[Curve], path: Path, title: str) -> None:
-    """One panel per round, exploitability (log) against iterations (log)."""
+    """One panel per round, exploitability against CPU time (both logarithmic: an
+    iteration of PSRO costs far more than one of MMD)."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no display
@@ -107,9 +111,10 @@ def plot(curves: Sequence[Curve], path: Path, title: str) -> None:
     for ax, name in zip(axes.flat, rounds, strict=False):
         for c in curves:
             if c.round == name:
-                ax.plot([p.iteration for p in c.points],
-                        [p.exploitability for p in c.points], label=c.method)
-        ax.set(title=name, xscale="log", yscale="log", xlabel="iteration")
+                # rounding can leave an equilibrium's figure at 0 or just below
+                ax.plot([p.seconds for p in c.points],
+                        [max(p.exploitability, FLOOR) for p in c.points], label=c.method)
+        ax.set(title=name, xscale="log", yscale="log", xlabel="CPU seconds of training")
         ax.grid(True, which="both", alpha=0.3)
     for ax in axes.flat[len(rounds):]:
         ax.set_visible(False)
