@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from usotsuki.research.baselines import curve, mmd, psro
+from usotsuki.research.baselines import bluff_ppo, curve, mmd, psro
 from usotsuki.research.baselines.bluff_ppo import LearnedBluffBot, Settings, Trainer
 from usotsuki.research.baselines.mlp import MLP
 from usotsuki.research.cfr import (
@@ -188,6 +188,16 @@ def test_ppo_trainer_replays_with_its_seed_and_plays_legally() -> None:
     # the bot plays full games through the core (an illegal action would raise)
     result = level_result(LearnedBluffBot(trainer.net), "normal", games=4, seed=0)
     assert result.games == 4 and result.draws == 0
+
+
+def test_ppo_command_trains_saves_and_evaluates(tmp_path: Path) -> None:
+    saved, report = tmp_path / "net.npz", tmp_path / "report.json"
+    assert bluff_ppo.main(["--updates", "1", "--levels", "easy", "--games", "2",
+                           "--save", str(saved), "--out", str(report)]) == 0
+    assert bluff_ppo.main(["--load", str(saved), "--levels", "easy", "--games", "2",
+                           "--out", str(tmp_path / "again.json")]) == 0
+    assert report.read_text() == (tmp_path / "again.json").read_text()  # the same network
+    assert bluff_ppo.main(["--load", str(saved), "--levels", "nobody"]) == 2
 
 
 def test_ppo_learns_to_beat_the_easy_level() -> None:

@@ -203,10 +203,11 @@ def main(argv: list[str] | None = None) -> int:
         net = MLP.load(args.load)
     else:
         trainer = Trainer(args.seed, Settings(lr=args.lr))
-        trainer.train(args.seconds)
+        began = time.process_time()
+        trainer.train(args.seconds, args.updates)
         net = trainer.net
-        print(f"trained {args.seconds:.0f} s: {trainer.updates} updates, "
-              f"{trainer.decisions} decisions", flush=True)
+        print(f"trained {time.process_time() - began:.0f} s of CPU: {trainer.updates} "
+              f"updates, {trainer.decisions} decisions", flush=True)
         if args.save:
             net.save(args.save)
     try:
