@@ -30,9 +30,11 @@ import httpx
 import pytest
 from conftest import LiveServer
 from identity_helpers import Browser
+from sqlalchemy import insert
 from waits import GAME_S, wait_for
 from websockets.sync.client import connect
 
+from usotsuki.server.player_tables import ratings
 from usotsuki.server.review_service import ReviewService
 
 async_api = pytest.importorskip("playwright.async_api")
@@ -87,6 +89,7 @@ class Games:
     guest: str
     me: str
     cookie: str
+    bot: str  # an outside bot's id
 
 
 VIEWER = PAYLOADS[0]
@@ -180,9 +183,17 @@ def site() -> Iterator[tuple[LiveServer, Games]]:
         wait_for(lambda: any(t["table_id"] == public["table_id"] for t in
                              guests[2].client.get("/api/lobby").json()["tables"]),
                  "the public table in the lobby", GAME_S)
+        # an outside bot (an account marked a bot) on the arena's board
+        bot = _named(server.url, PAYLOADS[5], "o'neil")
+        assert bot.send("POST", "/api/account/bot", {}).status_code == 200
+        with server.app.state.store.engine.begin() as conn:
+            conn.execute(insert(ratings).values(player_id=bot.me["id"], game="arena:bluff",
+                                                mu=26.0, sigma=7.0, shown=1560.0, games=3,
+                                                updated=0.0))
         assert viewer.cookie is not None
         yield server, Games(finished, waiting["table_id"], playing["table_id"], seats,
-                            guests[1].me["id"], viewer.me["id"], viewer.cookie)
+                            guests[1].me["id"], viewer.me["id"], viewer.cookie,
+                            bot.me["id"])
     finally:
         sockets.close()
         server.stop()
@@ -243,6 +254,11 @@ PAGES: dict[str, Page] = {
     "the viewer's own profile": Page(
         "player.html", lambda g: f"/players/{g.me}", f"body[data-ready='1'] {CHIP}",
         PAYLOADS[:4]),
+    "an outside bot's profile (the challenge form)": Page(
+        "player.html", lambda g: f"/players/{g.bot}", "#challenge-form", ("o'neil",)),
+    "the arena's board": Page(
+        "arena.html", lambda g: "/arena?game=bluff", f"body[data-ready='1'] {CHIP}",
+        (VIEWER, "o'neil")),
     "leaderboard": Page(
         "leaderboard.html", lambda g: "/leaderboard.html?game=bluff&provisional=1",
         f"body[data-ready='1'] {CHIP}", (VIEWER, "o'brien", "d'arcy")),

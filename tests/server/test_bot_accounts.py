@@ -63,6 +63,12 @@ def test_marking_a_bot_needs_an_account_that_never_played_as_a_person(
     assert person.refresh()["bot"] is False
     made = person.send("POST", "/api/account/tokens", {"label": "x", "scopes": ["play"]})
     assert made.status_code == 403 and made.json()["error"] == "not_a_bot"
+    assert client.get(f"/api/players/{person.me['id']}").json()["bot"] is False
+    bot = Browser(other_client(client))
+    assert bot.sign_up("Robo").status_code == 201
+    assert bot.send("POST", "/api/account/bot").status_code == 200
+    profile = client.get(f"/api/players/{bot.me['id']}").json()
+    assert profile["kind"] == "account" and profile["bot"] is True  # its profile says so
 
 
 def test_events_wait_for_the_next_and_keep_a_seek_alive(client: TestClient) -> None:

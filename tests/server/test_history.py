@@ -73,7 +73,7 @@ def test_a_game_is_kept_once_with_players_places_and_who_left(client: TestClient
     assert client.get(game["links"]["record"]).status_code == 200
 
     profile = ann.get(f"/api/players/{ann.id}")
-    assert profile["id"] == ann.id and profile["kind"] == "guest"
+    assert profile["id"] == ann.id and profile["kind"] == "guest" and profile["bot"] is False
     bluff = profile["games"]["bluff"]
     assert bluff["games"] == 1 and sum(bluff["places"]) == 1
     assert bluff["wins"] == (1 if by_seat[0]["place"] == 1 else 0)
@@ -85,7 +85,7 @@ def test_a_game_is_kept_once_with_players_places_and_who_left(client: TestClient
     assert bob.get(f"/api/players/{ann.id}")["games"]["bluff"]["games"] == 1
     assert bob.get(f"/api/players/{ann.id}/games")["games"][0]["table_id"] == tid
     bot = client.get("/api/players/bot:bluff:random").json()
-    assert bot["kind"] == "bot" and bot["name"] == "random"
+    assert bot["kind"] == "bot" and bot["name"] == "random" and bot["bot"] is True
     # one row per game, however often it ends up asked for
     store: Store = client.app.state.store  # type: ignore[attr-defined]
     with store.engine.connect() as conn:

@@ -255,10 +255,11 @@ def _favourite_rules(conn: Connection, player_id: str, viewer: str | None,
 
 
 def profile(store: Store, player_id: str, viewer: str | None) -> dict[str, Any] | None:
-    """The player's name, kind and, per game, what ``viewer`` may see of their games:
-    count, places, win share, favourite house rules, and rating (None: no such player)."""
+    """The player's name, kind, whether a bot plays it and, per game, what ``viewer``
+    may see of their games: count, places, win share, favourite house rules, and rating
+    (None: no such player)."""
     with store.engine.connect() as conn:
-        who = conn.execute(select(players.c.id, players.c.kind, players.c.name)
+        who = conn.execute(select(players.c.id, players.c.kind, players.c.name, players.c.bot)
                            .where(players.c.id == player_id)).first()
         if who is None:
             return None
@@ -289,8 +290,9 @@ def profile(store: Store, player_id: str, viewer: str | None) -> dict[str, Any] 
             entry["favourite_rules"] = _favourite_rules(conn, player_id, viewer, game) \
                 if entry["games"] else []
             entry.setdefault("rating", None)
-    return {"id": who.id, "kind": who.kind, "name": who.name, "games": games,
-            "arena": arena}
+    # ``bot``: a house bot's level, or an account marked a bot (an outside bot)
+    return {"id": who.id, "kind": who.kind, "name": who.name,
+            "bot": who.kind == "bot" or bool(who.bot), "games": games, "arena": arena}
 
 
 def rating_history(store: Store, player_id: str, viewer: str | None,

@@ -136,7 +136,9 @@ async function withdraw(event) {
 async function main() {
   if (!box || !playerId) return;
   try {
-    await me();
+    const [who, profile] = await Promise.all([
+      me(), api(`/api/players/${encodeURIComponent(playerId)}`, { retry: true })]);
+    if (!profile.bot || who.id === playerId) return; // people challenge bots, not themselves
     options = await api(`/api/challenges/to/${encodeURIComponent(playerId)}`);
   } catch (e) {
     return; // not a player one may challenge: no form

@@ -75,8 +75,9 @@ function renderProfile() {
   const name = profile.kind === "bot" ? botName(profile.name) : profile.name;
   $("player-name").textContent = name;
   document.title = `${name} — usotsuki 嘘つき`;
-  $("player-kind").textContent = t(`profile.kind.${profile.kind}`);
-  $("player-kind").dataset.kind = profile.kind;
+  const kind = profile.bot ? "bot" : profile.kind; // an outside bot's account is a bot
+  $("player-kind").textContent = t(`profile.kind.${kind}`);
+  $("player-kind").dataset.kind = kind;
   $("player-you").hidden = !(me && me.id === profile.id);
   const per = profile.games || {};
   // A game shows if some of its games are visible here, or it has a rating (public, as
