@@ -639,6 +639,77 @@ def test_a_paused_owner_loses_its_table_and_never_writes_again(stack: Cluster) -
     assert replay_record(record_of(stack, table_id))["finished"]
 
 
+def test_a_command_relayed_to_a_paused_owner_is_not_made_again_when_it_resumes(
+        stack: Cluster) -> None:
+    """A person on a follower challenges while the owner is paused: the follower's relay
+    waits, the table moves, the new owner makes the challenge. The paused worker still
+    holds the relayed request; when it resumes, its seat's turn has come round again with
+    a call standing, so the same challenge would be legal: it must be made once only."""
+    table_id, tokens = open_table(stack, [None, None])
+    owner = stack.owner(table_id)
+    assert owner is not None
+    others = [w for w in stack.workers if w.name != owner[0] and w.process.poll() is None]
+    a, b = (Person(stack, table_id, t, w.port) for t, w in zip(tokens, others, strict=False))
+    people = [a, b]
+    by_seat = {p.seat: p for p in people}
+    start(stack, table_id, tokens[0], people)
+
+    def latest() -> dict[str, Any]:
+        return max((p.state for p in people), key=lambda s: s["n"])
+
+    def acked(p: Person, text: str) -> None:
+        deadline = Deadline(f"{text!r} acknowledged at seat {p.seat}", 60)
+        while (reply := p.act(text, len(p.acks)))["type"] != "ack":
+            assert reply["code"] == "unavailable", reply  # (the table is moving)
+            time.sleep(min(reply.get("retry_after", 0.5), deadline.left()))
+        p.acks.append(reply)
+        for q in people:
+            q.until_state(reply["n"])
+
+    def to_a_challenge(a_called: bool) -> None:
+        """The lowest raises until ``a`` is to move with a call standing, having called
+        since now unless ``a_called``."""
+        while True:
+            state = latest()
+            assert state["status"] == "playing", state
+            mover = by_seat[state["to_move"]]
+            mover.until_state(state["n"])
+            if mover is a and a_called and "challenge" in a.state["legal"]:
+                return
+            acked(mover, next(x for x in mover.state["legal"] if x != "challenge"))
+            a_called = a_called or mover is a
+
+    paused = stack.worker(owner[0])
+    # Another table of the paused worker's (created there, its lease held until its
+    # game starts): while the test holds its lease row's lock, the worker's renewals
+    # (one statement for all its leases) wait, so on resuming it learns it lost the
+    # first table only from a write of its own being refused: as when paused mid-command.
+    other = post(f"{paused.url}/api/tables", json={
+        "game": "bluff", "seats": [{}, {"bot": "random"}], "rules": {}}).json()["table_id"]
+    assert stack.owner(other) == (owner[0], 1)
+    to_a_challenge(a_called=True)
+    paused.signal(signal.SIGSTOP)
+    try:
+        acked(a, "challenge")  # relayed to the paused owner, then to its table's new one
+        holder = stack.owner(table_id)
+        assert holder is not None and holder[0] != owner[0]
+        to_a_challenge(a_called=False)  # a new round: a's turn again, its last key another
+        with psycopg.connect(stack.db) as conn:  # (a transaction: the lock held to its end)
+            conn.execute("SELECT 1 FROM leases l JOIN tables t ON t.pk = l.table_pk "
+                         "WHERE t.public_id = %s FOR NO KEY UPDATE OF l", (other,))
+            paused.signal(signal.SIGCONT)
+            time.sleep(LEASE / 2)
+    finally:
+        paused.signal(signal.SIGCONT)
+    acked(a, "challenge")
+    with psycopg.connect(stack.db) as conn:
+        keys = [key for (key,) in conn.execute(
+            "SELECT l.data::json ->> 'key' FROM log l JOIN tables t ON t.pk = l.table_pk "
+            "WHERE t.public_id = %s AND l.kind = 'action' ORDER BY l.seq", (table_id,))]
+    assert len(keys) == len(set(keys)), keys
+    check_nothing_lost(people)
+
+
 def test_sigkill_of_the_owner_mid_game_loses_nothing(stack: Cluster) -> None:
     table_id, tokens = open_table(stack, [None, None, "random"])
     owner = stack.owner(table_id)

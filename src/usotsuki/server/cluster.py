@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import hashlib
 import itertools
@@ -99,6 +100,13 @@ PUBLISH_BATCH = 256  # entries published in one Redis round trip at most
 AFTER_A_LOST_ANSWER = ("unavailable", "illegal", "not_your_turn")
 UNHEARD: dict[str, Any] = {"code": "unheard"}  # a relayed command nobody was subscribed to hear
 LEASE_THREADS = 4  # threads of a worker's lease statements (apart from the store's)
+# The table whose command, relayed by another worker, this task runs: that command is
+# run here by the owner or refused ``not_owner``, never relayed on. The asker holds the
+# client's answer and looks the owner up again; a command relayed on by a worker that
+# lost the lease while paused could reach the new owner long after the asker gave up on
+# it, and be made again once its seat's turn came round (two actions for one key).
+SERVING: contextvars.ContextVar[Table | None] = contextvars.ContextVar("usotsuki_serving",
+                                                                      default=None)
 
 QUOTA = "usotsuki:q:"  # Redis keys of the per-address quotas shared by the workers
 BOT_GAMES = "usotsuki:botgames"  # hash: table id -> [worker, creator, until] of each
@@ -531,6 +539,8 @@ class ClusterTable(Table):
                     if self.games and not self.playing:  # (a leave, a rematch refused)
                         self.cluster.let_go(self)
                     return done
+                if SERVING.get() is self:  # (see SERVING)
+                    raise Refused(NOT_OWNER, "not the owner", 503)
                 relayed_once = True
                 reply = await self.cluster.relay(self, name, args)
                 if reply is not None:
@@ -1191,6 +1201,7 @@ class Coordinator:
         table = self.lobby.by_id.get(request["t"])
         if not isinstance(table, ClusterTable) or table.token is None:
             raise Refused(NOT_OWNER, "not the owner", 503)
+        SERVING.set(table)  # (this task's own context: it ends with the request)
         args, command = request["args"], request["command"]
         if command == "act":
             fresh = await table.act(int(args["seat"]), args["text"], str(args["holder"]),
