@@ -302,6 +302,28 @@ def test_a_write_that_cannot_reach_the_database_is_unavailable_and_changes_nothi
     store.close()
 
 
+def test_a_worker_never_claims_a_lease_it_holds_its_renewal_keeps_it(
+        pg_server: str) -> None:
+    """After an outage every lease has expired; an owner whose renewal is slow to run
+    must not claim its own tables in its tick (a new token would fence its own writes in
+    flight): the renewal finds them untaken, their token unchanged."""
+    store = Store(new_database(pg_server, "usotsuki_own_claim"))
+    pk = store.create_table("t", "i", "h", "bluff", {"players": 2}, [None, None], now=1.0)
+    owner = Leases(store, "owner", 30.0)
+    token = owner.acquire(pk)
+    assert token is not None
+    store.append(pk, 0, "start", {"names": ["a", "b"]}, now=1.0)
+    with psycopg.connect(_url(store)) as conn:
+        conn.execute("UPDATE leases SET expires = 0")
+    assert owner.claim_orphans(10, 0.0, held=[pk]) == {}
+    assert owner.renew({pk: token}) == {pk: token}
+    with psycopg.connect(_url(store)) as conn:
+        conn.execute("UPDATE leases SET expires = 0")
+    assert owner.claim_orphans(10, 0.0) == {pk: token + 1}  # (not held: a restart's)
+    owner.close()
+    store.close()
+
+
 def _until(ws: Any, kind: str) -> dict[str, Any]:
     while True:
         message: dict[str, Any] = ws.receive_json()

@@ -1372,7 +1372,7 @@ class Coordinator:
         later = self.config.lease_seconds if self.config.lease_follows_sockets else 0.0
         if self.may_claim():
             taken = await self.lease_call(self.leases.claim_orphans, ORPHANS_PER_TICK,
-                                          since, later)
+                                          since, later, list(self.owned))
             for pk, token in taken.items():
                 self._count_claim()
                 self._spawn(self._adopt(pk, token))

@@ -261,21 +261,26 @@ class Leases:
                  "token": token}).first()
         return None if row is None else int(row[0])
 
-    def claim_orphans(self, limit: int, active_since: float, later: float = 0.0
-                      ) -> dict[int, int]:
+    def claim_orphans(self, limit: int, active_since: float, later: float = 0.0,
+                      held: Sequence[int] = ()) -> dict[int, int]:
         """Take up to ``limit`` leases expired for longer than the grace (and ``later``
         seconds more), of tables used at or after ``active_since`` whose game is in play
         (a dead worker's: a lease given up, or a table whose log is empty, has nothing
-        due), the most recently used first: table pk -> new token."""
+        due), the most recently used first: table pk -> new token. ``held``: leases this
+        worker holds, never claimed: its renewal keeps them, token unchanged (a claim
+        would change the token and fence its own writes in flight, as after an outage
+        whose end its renewal was slow to see)."""
         with self.engine.connect() as conn:
             rows = conn.execute(text(
                 f"UPDATE leases SET owner = :me, token = leases.token + 1, "
                 f"expires = {NOW} + :ttl WHERE table_pk IN ("
                 f"SELECT l.table_pk FROM leases l JOIN tables t ON t.pk = l.table_pk "
-                f"WHERE {_ORPHAN} ORDER BY t.active DESC LIMIT :limit "
+                f"WHERE {_ORPHAN} AND NOT (l.table_pk = ANY(:held)) "
+                f"ORDER BY t.active DESC LIMIT :limit "
                 f"FOR UPDATE OF l SKIP LOCKED) RETURNING table_pk, token"),
                 {"me": self.worker, "ttl": self.ttl, "since": active_since,
-                 "limit": limit, "grace": self.grace, "later": later}).all()
+                 "limit": limit, "grace": self.grace, "later": later,
+                 "held": list(held)}).all()
         return {int(pk): int(token) for pk, token in rows}
 
     def count_orphans(self, active_since: float) -> int:
