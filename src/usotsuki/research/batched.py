@@ -50,6 +50,14 @@ ObsArray = npt.NDArray[np.int8]
 OBS_DTYPE = np.int8  # every value of the observation is 0 or 1 (Gymnasium's MultiBinary)
 
 
+def as_actions(actions: npt.ArrayLike, n: int) -> IntArray:
+    """``actions`` as one int64 id per game; :raises ValueError: for another shape."""
+    out = np.ascontiguousarray(actions, dtype=np.int64)
+    if out.shape != (n,):
+        raise ValueError(f"expected one action per game, shape ({n},), not {out.shape}")
+    return out
+
+
 def place_values(players: int) -> FloatArray:
     """The reward of the ``k``-th of ``players`` places, one seat to a place
     (:func:`~usotsuki.envs.deals.place_returns`: +1 first to -1 last)."""
@@ -228,16 +236,11 @@ class BatchedBluff:
 
         :raises ValueError: if an action is illegal in a game still in play (nothing changes).
         """
-        actions = np.asarray(actions, dtype=np.int64)
+        actions = as_actions(actions, self.n)
         live = ~self.done
-        # B5, B7, B10: a call at or after first_stronger; a challenge once there is a call.
-        start = self.first_stronger[self.last + 1]
-        legal = np.where(actions == self.K, self.last >= 0,
-                         (actions >= start) & (actions < self.K))
-        bad = live & ~legal
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"game {i}: action {int(actions[i])} is not legal")
+        bad = kernels.first_illegal(actions, live, self.last, self.first_stronger, self.K)
+        if bad >= 0:
+            raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
         self.decisions += int(live.sum())
         if self.log:
             for g in np.flatnonzero(live).tolist():

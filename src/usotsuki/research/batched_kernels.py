@@ -145,3 +145,18 @@ def act(actions: IntArray, live: BoolArray, challenge: int, max_cards: int,
         last[g] = -1
         caller[g] = -1
     return finished
+
+
+@njit(cache=True, nogil=True)  # type: ignore[misc]
+def first_illegal(actions: IntArray, live: BoolArray, last: IntArray,
+                  first_stronger: IntArray, challenge: int) -> int:
+    """B5, B7, B10: the first live game whose action is neither a call at or after
+    ``first_stronger`` of its current call nor a challenge of a call; -1 if none."""
+    for g in range(actions.size):
+        if not live[g]:
+            continue
+        a = actions[g]
+        ok = last[g] >= 0 if a == challenge else first_stronger[last[g] + 1] <= a < challenge
+        if not ok:
+            return g
+    return -1
