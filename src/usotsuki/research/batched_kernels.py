@@ -20,7 +20,7 @@ FloatArray = npt.NDArray[np.float64]
 ViewArray = npt.NDArray[np.int8]
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def deal(games: IntArray, sizes: IntArray, uniforms: FloatArray, owner: IntArray) -> None:
     """B3 (B13): for each game ``games[k]``, the first ``sizes[k].sum()`` cards of a
     uniformly random order of the deck (a partial Fisher-Yates shuffle driven by
@@ -44,7 +44,7 @@ def deal(games: IntArray, sizes: IntArray, uniforms: FloatArray, owner: IntArray
                 j += 1
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def refresh_views(games: IntArray, live: BoolArray, sizes: IntArray, dealer: IntArray,
                   owner: IntArray, views: ViewArray, width: int, sizes_at: int,
                   dealer_at: int) -> None:
@@ -69,7 +69,7 @@ def refresh_views(games: IntArray, live: BoolArray, sizes: IntArray, dealer: Int
             views[g, me, dealer_at + (dealer[k] - me) % players] = 1
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def call_true(g: int, call: int, owner: IntArray, group: IntArray, need: IntArray) -> bool:
     """B8: is ``call`` true with all cards in play in game ``g``: for each of its
     requirement groups (``group[j, call]``, cards padded with the deck size, a column
@@ -84,7 +84,7 @@ def call_true(g: int, call: int, owner: IntArray, group: IntArray, need: IntArra
     return True
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def calls_true(games: IntArray, calls: IntArray, owner: IntArray, group: IntArray,
                need: IntArray) -> BoolArray:
     """:func:`call_true` of call ``calls[k]`` in game ``games[k]``, for each ``k``."""
@@ -94,7 +94,7 @@ def calls_true(games: IntArray, calls: IntArray, owner: IntArray, group: IntArra
     return out
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def act(actions: IntArray, live: BoolArray, challenge: int, max_cards: int,
         next_seat: IntArray, group: IntArray, need: IntArray, places: FloatArray,
         calls_at: int, last: IntArray, caller: IntArray, to_move: IntArray,
@@ -147,7 +147,7 @@ def act(actions: IntArray, live: BoolArray, challenge: int, max_cards: int,
     return finished
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def first_illegal(actions: IntArray, live: BoolArray, last: IntArray,
                   first_stronger: IntArray, challenge: int) -> int:
     """B5, B7, B10: the first live game whose action is neither a call at or after
