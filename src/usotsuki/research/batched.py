@@ -184,9 +184,10 @@ class BatchedBluff:
         each seat still in, in seat order."""
         if idx.size == 0:
             return
-        sizes = np.where(self.active[idx], self.losses[idx] + 1, 0)  # (k, P)
-        uniforms = self.rng.random((idx.size, int(sizes.sum(axis=1).max())))
-        kernels.deal(idx, sizes, uniforms, self.owner)
+        # at most losses + 1 cards to each seat (fewer where a seat is out)
+        most = int(self.losses[idx].sum(axis=1).max()) + self.players
+        kernels.deal(idx, self.active, self.losses, self.rng.random((idx.size, most)),
+                     self.owner)
         if self.log:
             for i in idx:
                 hands = [tuple(DECK[self.first_card + c]
@@ -268,11 +269,9 @@ class BatchedBluff:
     def _refresh(self, g: IntArray) -> None:
         """Rewrite every seat's observation of the games ``g``, which have no call in
         play (a round just dealt, or a game over)."""
-        if g.size:
-            sizes = np.where(self.active[g], self.losses[g] + 1, 0)
-            kernels.refresh_views(g, ~self.done[g], sizes, self.dealer[g], self.owner,
-                                  self.views, self.codec.hand_limit + 1, self._sizes_at,
-                                  self._dealer_at)
+        kernels.refresh_views(g, self.done, self.active, self.losses, self.dealer,
+                              self.owner, self.views, self.codec.hand_limit + 1,
+                              self._sizes_at, self._dealer_at)
 
     def observe(self, seats: IntArray | None = None) -> ObsArray:
         """(n, observation_size), int8: each game's observation for ``seats`` (default:

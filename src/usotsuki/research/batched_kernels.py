@@ -21,11 +21,12 @@ ViewArray = npt.NDArray[np.int8]
 
 
 @njit(cache=True, nogil=True)
-def deal(games: IntArray, sizes: IntArray, uniforms: FloatArray, owner: IntArray) -> None:
-    """B3 (B13): for each game ``games[k]``, the first ``sizes[k].sum()`` cards of a
-    uniformly random order of the deck (a partial Fisher-Yates shuffle driven by
-    ``uniforms[k]``) go to the seats in seat order, ``sizes[k, s]`` to seat ``s``;
-    ``owner`` (games, deck + 1) is the seat holding each card, -1 for none."""
+def deal(games: IntArray, active: BoolArray, losses: IntArray, uniforms: FloatArray,
+         owner: IntArray) -> None:
+    """B3 (B13): for each game ``games[k]``, the first cards of a uniformly random order
+    of the deck (a partial Fisher-Yates shuffle driven by ``uniforms[k]``) go to the seats
+    in seat order, ``losses + 1`` to each seat still in; ``owner`` (games, deck + 1) is the
+    seat holding each card, -1 for none."""
     deck = owner.shape[1] - 1
     order = np.empty(deck, dtype=np.int64)
     for k in range(games.size):
@@ -34,8 +35,10 @@ def deal(games: IntArray, sizes: IntArray, uniforms: FloatArray, owner: IntArray
             order[c] = c
             owner[g, c] = -1
         j = 0
-        for seat in range(sizes.shape[1]):
-            for _ in range(sizes[k, seat]):
+        for seat in range(active.shape[1]):
+            if not active[g, seat]:
+                continue
+            for _ in range(losses[g, seat] + 1):
                 r = j + int(uniforms[k, j] * (deck - j))
                 if r >= deck:  # a uniform of 1 - 2**-53 rounded up
                     r = deck - 1
@@ -45,28 +48,28 @@ def deal(games: IntArray, sizes: IntArray, uniforms: FloatArray, owner: IntArray
 
 
 @njit(cache=True, nogil=True)
-def refresh_views(games: IntArray, live: BoolArray, sizes: IntArray, dealer: IntArray,
-                  owner: IntArray, views: ViewArray, width: int, sizes_at: int,
-                  dealer_at: int) -> None:
+def refresh_views(games: IntArray, done: BoolArray, active: BoolArray, losses: IntArray,
+                  dealer: IntArray, owner: IntArray, views: ViewArray, width: int,
+                  sizes_at: int, dealer_at: int) -> None:
     """Rewrite every seat's observation of each game ``games[k]``, which has no call in
-    play: its hand (none once the game is over, ``live[k]`` False), every seat's hand
-    size ``sizes[k]`` (0: out) and the dealer, seats relative to the observer; the
-    to_move piece is left 0 (written when observed)."""
+    play: its hand (none once the game is over), every seat's hand size (``losses + 1``,
+    0 once out) and the dealer, seats relative to the observer; the to_move piece is
+    left 0 (written when observed)."""
     players = views.shape[1]
     deck = owner.shape[1] - 1
     for k in range(games.size):
         g = games[k]
         views[g] = 0
-        if live[k]:
+        if not done[g]:
             for c in range(deck):
                 seat = owner[g, c]
                 if seat >= 0:
                     views[g, seat, c] = 1
         for me in range(players):
             for seat in range(players):
-                rel = (seat - me) % players
-                views[g, me, sizes_at + rel * width + sizes[k, seat]] = 1
-            views[g, me, dealer_at + (dealer[k] - me) % players] = 1
+                size = losses[g, seat] + 1 if active[g, seat] else 0
+                views[g, me, sizes_at + (seat - me) % players * width + size] = 1
+            views[g, me, dealer_at + (dealer[g] - me) % players] = 1
 
 
 @njit(cache=True, nogil=True)
