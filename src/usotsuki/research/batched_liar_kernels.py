@@ -22,7 +22,7 @@ RATES = 13
 PASS, DOUBT, ACCEPT = 0, 1, 2  # rows of ``moves``
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def legal_moves(cur_seat: IntArray, size: IntArray, done: BoolArray, jack_back: BoolArray,
                 bound: BoolArray, cur_rate: IntArray, allowed: BoolArray, rates: BoolArray,
                 moves: BoolArray) -> None:
@@ -41,7 +41,7 @@ def legal_moves(cur_seat: IntArray, size: IntArray, done: BoolArray, jack_back: 
             rates[g, r] = may_play and row[r]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def legal_mask(where: SeatArray, to_move: IntArray, rates: BoolArray, moves: BoolArray,
                pass_id: int, mask: BoolArray) -> None:
     """``mask`` (n, ids), zeroed here: each held card with each allowed rate
@@ -57,7 +57,7 @@ def legal_mask(where: SeatArray, to_move: IntArray, rates: BoolArray, moves: Boo
             mask[g, pass_id + k] = moves[g, k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def random_ids(where: SeatArray, to_move: IntArray, size: IntArray, rates: BoolArray,
                moves: BoolArray, done: BoolArray, uniforms: FloatArray, pass_id: int,
                out: IntArray) -> None:
@@ -102,7 +102,7 @@ def random_ids(where: SeatArray, to_move: IntArray, size: IntArray, rates: BoolA
                 k -= 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
             cur_seat: IntArray, cur_rate: IntArray, field_cards: IntArray,
             played_by: SeatArray, shown: BoolArray, block_lo: npt.NDArray[np.int32],
@@ -171,7 +171,7 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
             row[o_turns] = turns[g] / turn_limit
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArray,
          winners: IntArray, rewards: FloatArray, ended: BoolArray) -> None:
     """L11: the winner (if any) first, then by cards in hand, fewest first; a shared
@@ -196,7 +196,7 @@ def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArra
         rewards[g, s] = total / equal
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _flush(g: int, shown_card: int, uniforms: FloatArray, field_at: int, stock_at: int,
            lead: int, where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
            played_by: SeatArray, cur_seat: IntArray, cur_rate: IntArray,
@@ -245,7 +245,7 @@ def _flush(g: int, shown_card: int, uniforms: FloatArray, field_at: int, stock_a
     bound[g] = False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _draw(g: int, seat: int, count: int, where: SeatArray, size: IntArray, ring: SeatArray,
           bottom: IntArray, stock: IntArray, flushed: IntArray,
           block_lo: npt.NDArray[np.int32], block_hi: npt.NDArray[np.int32],
@@ -285,7 +285,7 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, size: IntArray, ring:
     top_block[g] = top
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArray,
          pass_id: int, after: IntArray, card_rate: IntArray, places: FloatArray,
          final_doubt: bool, turn_limit: int, field_at: int, stock_at: int, lead: int,
@@ -367,7 +367,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
             _end(g, -1, size, places, done, winner, rewards, ended)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, to_move: IntArray,
                   rates: BoolArray, moves: BoolArray, pass_id: int) -> int:
     """The first live game whose id is not legal (a held card with an allowed rate, or a
