@@ -151,7 +151,7 @@ class BatchedBluff:
             self.caller = np.full(n, -1, dtype=np.int64)
             self.dealer = np.full(n, self.rules.dealer, dtype=np.int64)
             # The seat holding each card (-1: nobody), and a last column nobody holds.
-            self.owner = np.full((n, self.D + 1), -1, dtype=np.int64)
+            self.owner = np.full((n, self.D + 1), -1, dtype=np.int8)
             # B4: round 1's first caller sits left of the dealer.
             self.to_move = np.full(n, (self.rules.dealer + 1) % p, dtype=np.int64)
             self.logs: list[list[RoundLog]] = [[] for _ in range(n)]

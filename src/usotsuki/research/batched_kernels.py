@@ -18,11 +18,12 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
 ViewArray = npt.NDArray[np.int8]
+SeatArray = npt.NDArray[np.int8]  # a seat per card (-1: nobody): small, so fast to scan
 
 
 @njit(cache=True, nogil=True)
 def deal(games: IntArray, active: BoolArray, losses: IntArray, uniforms: FloatArray,
-         owner: IntArray) -> None:
+         owner: SeatArray) -> None:
     """B3 (B13): for each game ``games[k]``, the first cards of a uniformly random order
     of the deck (a partial Fisher-Yates shuffle driven by ``uniforms[k]``) go to the seats
     in seat order, ``losses + 1`` to each seat still in; ``owner`` (games, deck + 1) is the
@@ -49,7 +50,7 @@ def deal(games: IntArray, active: BoolArray, losses: IntArray, uniforms: FloatAr
 
 @njit(cache=True, nogil=True)
 def refresh_views(games: IntArray, done: BoolArray, active: BoolArray, losses: IntArray,
-                  dealer: IntArray, owner: IntArray, views: ViewArray, width: int,
+                  dealer: IntArray, owner: SeatArray, views: ViewArray, width: int,
                   sizes_at: int, dealer_at: int) -> None:
     """Rewrite every seat's observation of each game ``games[k]``, which has no call in
     play: its hand (none once the game is over), every seat's hand size (``losses + 1``,
@@ -73,7 +74,7 @@ def refresh_views(games: IntArray, done: BoolArray, active: BoolArray, losses: I
 
 
 @njit(cache=True, nogil=True)
-def call_true(g: int, call: int, owner: IntArray, group: IntArray, need: IntArray) -> bool:
+def call_true(g: int, call: int, owner: SeatArray, group: IntArray, need: IntArray) -> bool:
     """B8: is ``call`` true with all cards in play in game ``g``: for each of its
     requirement groups (``group[j, call]``, cards padded with the deck size, a column
     nobody holds), at least ``need[j, call]`` of its cards are held."""
@@ -88,7 +89,7 @@ def call_true(g: int, call: int, owner: IntArray, group: IntArray, need: IntArra
 
 
 @njit(cache=True, nogil=True)
-def calls_true(games: IntArray, calls: IntArray, owner: IntArray, group: IntArray,
+def calls_true(games: IntArray, calls: IntArray, owner: SeatArray, group: IntArray,
                need: IntArray) -> BoolArray:
     """:func:`call_true` of call ``calls[k]`` in game ``games[k]``, for each ``k``."""
     out = np.empty(games.size, dtype=np.bool_)
@@ -103,7 +104,7 @@ def act(actions: IntArray, live: BoolArray, challenge: int, max_cards: int,
         calls_at: int, last: IntArray, caller: IntArray, to_move: IntArray,
         dealer: IntArray, losses: IntArray, active: BoolArray, active_bits: IntArray,
         out_order: IntArray, n_out: IntArray, done: BoolArray, last_loser: IntArray,
-        owner: IntArray, views: ViewArray, rewards: FloatArray, ended: BoolArray) -> int:
+        owner: SeatArray, views: ViewArray, rewards: FloatArray, ended: BoolArray) -> int:
     """One legal action per live game (``challenge``: a challenge, else a call index);
     returns how many games ended, marked in ``ended`` with their ``rewards`` by place.
 
