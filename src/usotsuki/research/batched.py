@@ -155,13 +155,11 @@ class BatchedBluff:
             # B4: round 1's first caller sits left of the dealer.
             self.to_move = np.full(n, (self.rules.dealer + 1) % p, dtype=np.int64)
             self.logs: list[list[RoundLog]] = [[] for _ in range(n)]
-            self._deal(self._rows)
-            self._refresh(self._rows)
+            self._new_rounds(self._rows)
             return
         idx = np.flatnonzero(which)
         self._restart(idx)
-        self._deal(idx)
-        self._refresh(idx)
+        self._new_rounds(idx)
 
     def _restart(self, idx: IntArray) -> None:
         p = self.players
@@ -179,17 +177,19 @@ class BatchedBluff:
             for i in idx:
                 self.logs[i] = []
 
-    def _deal(self, idx: IntArray) -> None:
-        """B3 (B13): shuffle the deck for each game ``idx``; deal ``losses + 1`` cards to
-        each seat still in, in seat order."""
+    def _new_rounds(self, idx: IntArray) -> None:
+        """B3 (B13) for the games ``idx`` still on: a fresh shuffle of the deck, ``losses +
+        1`` cards to each seat still in, in seat order; every seat's observation of the
+        games ``idx`` rewritten (no call in play)."""
         if idx.size == 0:
             return
         # at most losses + 1 cards to each seat (fewer where a seat is out)
         most = int(self.losses[idx].sum(axis=1).max()) + self.players
-        kernels.deal(idx, self.active, self.losses, self.rng.random((idx.size, most)),
-                     self.owner)
+        kernels.new_rounds(idx, self.rng.random((idx.size, most)), self.done, self.active,
+                           self.losses, self.dealer, self.owner, self.views,
+                           self.codec.hand_limit + 1, self._sizes_at, self._dealer_at)
         if self.log:
-            for i in idx:
+            for i in idx[~self.done[idx]]:
                 hands = [tuple(DECK[self.first_card + c]
                                for c in np.flatnonzero(self.owner[i] == s))
                          for s in range(self.players)]
@@ -256,22 +256,11 @@ class BatchedBluff:
             self.n_out, self.done, self.last_loser, self.owner, self.views, self.rewards,
             ended)
         challenged = np.flatnonzero(live & (actions == self.K))
-        if challenged.size:
-            again = challenged[~ended[challenged]]
-            if self.autoreset and ended.any():
-                restart = np.flatnonzero(ended)
-                self._restart(restart)
-                again = np.concatenate([again, restart])
-            self._deal(again)
-            self._refresh(challenged)
+        if self.autoreset and ended.any():
+            self._restart(np.flatnonzero(ended))
+        # every challenged game: its next round, or (over, not restarted) its final views
+        self._new_rounds(challenged)
         return ended
-
-    def _refresh(self, g: IntArray) -> None:
-        """Rewrite every seat's observation of the games ``g``, which have no call in
-        play (a round just dealt, or a game over)."""
-        kernels.refresh_views(g, self.done, self.active, self.losses, self.dealer,
-                              self.owner, self.views, self.codec.hand_limit + 1,
-                              self._sizes_at, self._dealer_at)
 
     def observe(self, seats: IntArray | None = None) -> ObsArray:
         """(n, observation_size), int8: each game's observation for ``seats`` (default:

@@ -1,7 +1,7 @@
 """The batched Bluff engine's per-game loops, compiled with Numba: the parts of a step
-that touch a few values of each game among many (a deal, an observation's rewrite, a
-challenged call's truth), where numpy's whole-array operations would pay for every
-card of every game. :class:`~usotsuki.research.batched.BatchedBluff` holds the tables
+that touch a few values of each game among many (a call, a challenge, a deal, an
+observation's rewrite), where numpy's whole-array operations would pay for every card of
+every game. :class:`~usotsuki.research.batched.BatchedBluff` holds the tables
 (from the core) and the state; these functions only follow them.
 
 Randomness comes from the engine's numpy generator (``uniforms``), so a seed replays
@@ -22,50 +22,40 @@ SeatArray = npt.NDArray[np.int8]  # a seat per card (-1: nobody): small, so fast
 
 
 @njit(cache=True, nogil=True)
-def deal(games: IntArray, active: BoolArray, losses: IntArray, uniforms: FloatArray,
-         owner: SeatArray) -> None:
-    """B3 (B13): for each game ``games[k]``, the first cards of a uniformly random order
-    of the deck (a partial Fisher-Yates shuffle driven by ``uniforms[k]``) go to the seats
-    in seat order, ``losses + 1`` to each seat still in; ``owner`` (games, deck + 1) is the
-    seat holding each card, -1 for none."""
-    deck = owner.shape[1] - 1
-    order = np.empty(deck, dtype=np.int64)
-    for k in range(games.size):
-        g = games[k]
-        for c in range(deck):
-            order[c] = c
-            owner[g, c] = -1
-        j = 0
-        for seat in range(active.shape[1]):
-            if not active[g, seat]:
-                continue
-            for _ in range(losses[g, seat] + 1):
-                r = j + int(uniforms[k, j] * (deck - j))
-                if r >= deck:  # a uniform of 1 - 2**-53 rounded up
-                    r = deck - 1
-                order[j], order[r] = order[r], order[j]
-                owner[g, order[j]] = seat
-                j += 1
+def new_rounds(games: IntArray, uniforms: FloatArray, done: BoolArray, active: BoolArray,
+               losses: IntArray, dealer: IntArray, owner: SeatArray, views: ViewArray,
+               width: int, sizes_at: int, dealer_at: int) -> None:
+    """Each game ``games[k]`` has no call in play (a round is due, or the game is over).
 
-
-@njit(cache=True, nogil=True)
-def refresh_views(games: IntArray, done: BoolArray, active: BoolArray, losses: IntArray,
-                  dealer: IntArray, owner: SeatArray, views: ViewArray, width: int,
-                  sizes_at: int, dealer_at: int) -> None:
-    """Rewrite every seat's observation of each game ``games[k]``, which has no call in
-    play: its hand (none once the game is over), every seat's hand size (``losses + 1``,
-    0 once out) and the dealer, seats relative to the observer; the to_move piece is
-    left 0 (written when observed)."""
+    - B3 (B13), where the game goes on: the first cards of a uniformly random order of
+      the deck (a partial Fisher-Yates shuffle driven by ``uniforms[k]``) go to the seats
+      in seat order, ``losses + 1`` to each seat still in; ``owner`` (games, deck + 1) is
+      the seat holding each card, -1 for none.
+    - Every seat's observation is rewritten: its hand (none once the game is over), every
+      seat's hand size (0 once out) and the dealer, seats relative to the observer; the
+      to_move piece is left 0 (written when observed)."""
     players = views.shape[1]
     deck = owner.shape[1] - 1
+    order = np.empty(deck, dtype=np.int64)
     for k in range(games.size):
         g = games[k]
         views[g] = 0
         if not done[g]:
             for c in range(deck):
-                seat = owner[g, c]
-                if seat >= 0:
-                    views[g, seat, c] = 1
+                order[c] = c
+                owner[g, c] = -1
+            j = 0
+            for seat in range(players):
+                if not active[g, seat]:
+                    continue
+                for _ in range(losses[g, seat] + 1):
+                    r = j + int(uniforms[k, j] * (deck - j))
+                    if r >= deck:  # a uniform of 1 - 2**-53 rounded up
+                        r = deck - 1
+                    order[j], order[r] = order[r], order[j]
+                    owner[g, order[j]] = seat
+                    views[g, seat, order[j]] = 1
+                    j += 1
         for me in range(players):
             for seat in range(players):
                 size = losses[g, seat] + 1 if active[g, seat] else 0
