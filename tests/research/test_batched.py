@@ -153,3 +153,18 @@ def test_observations_are_int8_zeros_and_ones() -> None:
         obs = engine.observe()
         assert obs.dtype == np.int8 and set(np.unique(obs)) <= {0, 1}
         engine.step(engine.random_actions())
+
+
+def test_logged_rounds_replay_through_the_core() -> None:
+    """``log=True``: each game's rounds, as dealt and played, replay through the core to
+    the engine's standings."""
+    engine = BatchedBluff(BluffRules(players=3, max_cards=2, ranks=5), n=8, seed=7, log=True)
+    while not engine.done.all():
+        engine.step(engine.random_actions())
+    for i in range(engine.n):
+        state = new_game(engine.rules)
+        for rnd in engine.logs[i]:
+            state = start_round(state, rnd.hands).state
+            for action in rnd.actions:
+                state = apply(state, action).state
+        assert state.is_over and state.standings == engine.standings(i)
