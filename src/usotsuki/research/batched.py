@@ -1,5 +1,7 @@
-"""N Bluff games in lockstep, with numpy (pgx's idea: many games at once beat a fast engine
-playing one). Every game has the same :class:`~usotsuki.bluff.BluffRules`.
+"""N Bluff games in lockstep (pgx's idea: many games at once beat a fast engine playing
+one): the games' state in numpy arrays, each step's per-game work in the Numba loops of
+:mod:`usotsuki.research.batched_kernels`. Every game has the same
+:class:`~usotsuki.bluff.BluffRules`.
 
 Actions are positions in the deck's calls (:func:`usotsuki.bluff.calls_for`, weakest
 first), and ``K = len(calls)`` is a challenge. Each :meth:`BatchedBluff.step` takes one
@@ -19,8 +21,9 @@ The rules in array form, each from the core's own tables (nothing re-derived):
   to each seat still in.
 
 What a learner needs comes for all games at once: :meth:`BatchedBluff.observe` (each
-seat to move's observation, the tensor of :class:`~usotsuki.envs.bluff_codec.BluffCodec`
-that the Gymnasium and PettingZoo environments give), :meth:`BatchedBluff.legal_mask`,
+seat to move's observation, the values of the :class:`~usotsuki.envs.bluff_codec.BluffCodec`
+tensor that the Gymnasium and PettingZoo environments give, as int8: every one is 0 or 1),
+:meth:`BatchedBluff.legal_mask`,
 and after each step ``rewards`` (n, P): the environments' rewards by place
 (:func:`~usotsuki.envs.deals.place_returns`) in the games that just ended, zero elsewhere.
 

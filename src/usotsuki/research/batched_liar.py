@@ -1,5 +1,6 @@
-"""N Liar Games in lockstep, with numpy: the Liar Game's counterpart of
-:class:`~usotsuki.research.batched.BatchedBluff`, with the same learner's API
+"""N Liar Games in lockstep (the state in numpy arrays, each step's per-game work in the
+Numba loops of :mod:`usotsuki.research.batched_liar_kernels`): the Liar Game's
+counterpart of :class:`~usotsuki.research.batched.BatchedBluff`, with the same API
 (:meth:`BatchedLiar.observe`, :meth:`BatchedLiar.legal_mask`, ``rewards``, ``done``,
 ``autoreset``).
 
@@ -11,13 +12,14 @@ policy trained here runs on the Gymnasium and PettingZoo environments and back.
 **Rules covered**, each from the core's own tables and functions (nothing re-derived):
 L1-L11 with single-card plays: the deal and ``deal_all`` (L3, ``LiarRules.hand_sizes``),
 the first player (L4, the core's ``L4_ORDER``), plays, passes and draws (L6), all passed
-(L7), flushes under the stock (L8, shuffled with numpy: the core's seeded generator is
-per game, Part 4), doubts (L9, ``CARD_RATE``), ``final_doubt`` on or off (L10),
-standings by cards and ``turn_limit`` (L11); and the house rules **O3** ``eight_cut``,
-**O4** ``jack_back``, **O5** ``six_up`` and **O6** ``binding``, whose rates and flags come
-from :func:`usotsuki.liar.legal.rates_above`, :func:`~usotsuki.liar.legal.cuts` and
-:func:`~usotsuki.liar.legal.order_after`. Not covered (refused with ``ValueError``):
-**O1** ``multi`` (and so O2 ``revolution``, which needs it) and **O7** ``classes``.
+(L7), flushes under the stock (L8, shuffled from the engine's numpy generator: the
+core's seeded generator is per game, Part 4), doubts (L9, ``CARD_RATE``),
+``final_doubt`` on or off (L10), standings by cards and ``turn_limit`` (L11); and the
+house rules **O3** ``eight_cut``, **O4** ``jack_back``, **O5** ``six_up`` and **O6**
+``binding``, whose rates and flags come from :func:`usotsuki.liar.legal.rates_above`,
+:func:`~usotsuki.liar.legal.cuts` and :func:`~usotsuki.liar.legal.order_after`. Not
+covered (refused with ``ValueError``): **O1** ``multi`` (and so O2 ``revolution``, which
+needs it) and **O7** ``classes``.
 
 The public card tracking of the view (which cards shown in doubts are certainly in the
 stock or in a hand; :mod:`usotsuki.liar.tracking`) and each seat's private tracking of
