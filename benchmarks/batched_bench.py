@@ -1,5 +1,5 @@
-"""The batched engines (numpy): N games in lockstep, random legal play, finished games
-restarted at once (``autoreset``).
+"""The batched engines (numpy arrays, per-game loops compiled with Numba): N games in
+lockstep, random legal play, finished games restarted at once (``autoreset``).
 
 - ``bluff/batched``: :class:`~usotsuki.research.batched.BatchedBluff`, actions alone.
 - ``bluff/batched-obs``: the same, and every step what a learner reads: each seat to
@@ -73,23 +73,23 @@ def cases(seed: int) -> list[Case]:
                 what = "with observations and masks" if observe else "actions alone"
                 out.append(Case(
                     f"bluff/{kind}/{players}/b{batch}", "Bluff",
-                    f"batched numpy x{batch}" + (" +obs" if observe else ""), players,
+                    f"batched x{batch}" + (" +obs" if observe else ""), players,
                     lambda p=players, b=batch, o=observe: driver(_bluff(p, b), o),
                     params={"max_cards": 5, "batch": batch, "observe": observe},
                     note=f"batch {batch}" + (", heads-up like liars_dice" if players == 2
                                              else ""),
-                    detail=f"Bluff batched (usotsuki.research.batched, numpy), {what}: N "
+                    detail=f"Bluff batched (usotsuki.research.batched, numpy and Numba), {what}: N "
                            "games in lockstep, random legal actions, autoreset; decisions "
                            "summed over the batch"))
     for label, options in LIAR_RULES.items():
         for batch in LIAR_BATCHES:
             out.append(Case(
                 f"liar/batched-obs/{label}/4/b{batch}", "Liar Game",
-                f"batched numpy x{batch} +obs", 4,
+                f"batched x{batch} +obs", 4,
                 lambda o=options, b=batch: driver(_liar(o, b), True),
                 params={"batch": batch, "observe": True, **options},
                 note=f"batch {batch}, {label}",
-                detail="Liar Game batched (usotsuki.research.batched_liar, numpy) with "
+                detail="Liar Game batched (usotsuki.research.batched_liar, numpy and Numba) with "
                        "observations and masks: N games in lockstep, uniformly random legal "
                        "ids, autoreset; decisions summed over the batch"))
     return out

@@ -61,13 +61,13 @@ def test_the_core_pulls_no_web_or_database_library() -> None:
     core = _closure(packages, project["dependencies"])
     assert core & SERVER_ONLY == set()
     assert {"numpy", "typer", "httpx", "websockets"} <= core  # CLI, client
-    assert {"pettingzoo", "gymnasium", "open-spiel"}.isdisjoint(core)
+    assert {"pettingzoo", "gymnasium", "open-spiel", "numba"}.isdisjoint(core)
     extras = project["optional-dependencies"]
     server = _closure(packages, extras["server"])
     assert {"fastapi", "uvicorn", "sqlalchemy", "alembic", "psycopg", "redis",
             "argon2-cffi"} <= server
     research = _closure(packages, extras["research"])
-    assert {"pettingzoo", "gymnasium", "open-spiel"} <= research
+    assert {"pettingzoo", "gymnasium", "open-spiel", "numba"} <= research  # numba: batched
     assert research & SERVER_ONLY == set()
 
 

@@ -137,3 +137,34 @@ def test_autoreset_keeps_every_game_playing() -> None:
         engine.step(engine.random_actions())
     assert engine.decisions == 32 * 200
     assert engine.games_finished > 0 and not engine.done.any()
+
+
+def test_actions_of_another_shape_are_refused() -> None:
+    engine = BatchedBluff(BluffRules(players=2), n=3, seed=0)
+    for actions in (np.zeros(2, dtype=np.int64), np.zeros((3, 1), dtype=np.int64)):
+        with pytest.raises(ValueError, match="one action per game"):
+            engine.step(actions)
+    assert engine.decisions == 0
+
+
+def test_observations_are_int8_zeros_and_ones() -> None:
+    engine = BatchedBluff(BluffRules(players=3, max_cards=2, ranks=5), n=8, seed=2)
+    for _ in range(30):
+        obs = engine.observe()
+        assert obs.dtype == np.int8 and set(np.unique(obs)) <= {0, 1}
+        engine.step(engine.random_actions())
+
+
+def test_logged_rounds_replay_through_the_core() -> None:
+    """``log=True``: each game's rounds, as dealt and played, replay through the core to
+    the engine's standings."""
+    engine = BatchedBluff(BluffRules(players=3, max_cards=2, ranks=5), n=8, seed=7, log=True)
+    while not engine.done.all():
+        engine.step(engine.random_actions())
+    for i in range(engine.n):
+        state = new_game(engine.rules)
+        for rnd in engine.logs[i]:
+            state = start_round(state, rnd.hands).state
+            for action in rnd.actions:
+                state = apply(state, action).state
+        assert state.is_over and state.standings == engine.standings(i)

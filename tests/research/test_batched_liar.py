@@ -150,6 +150,12 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match="not legal"):
         engine.step(np.array([liar_codec.PASS_ID] * 2))  # L6: a lead must play
     assert (engine.where == before[0]).all() and (engine.to_move == before[1]).all()
+    for outside in (-1, liar_codec.NUM_ACTIONS, 10**6):  # no such id
+        with pytest.raises(ValueError, match="not legal"):
+            engine.step(np.array([outside, outside]))
+    with pytest.raises(ValueError, match="one action per game"):
+        engine.step(engine.random_actions()[:1])
+    assert (engine.where == before[0]).all() and engine.decisions == 0
 
 
 def test_autoreset_keeps_every_game_playing() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 
 from usotsuki.research.vector import BatchedVectorEnv, BluffVectorEnv, LiarVectorEnv
 
@@ -44,6 +45,13 @@ def test_self_play_episodes(env: object) -> None:
         restart = terminated
         finished += int(terminated.sum())
     assert finished > 0
+
+
+def test_bluff_observations_are_multibinary() -> None:
+    venv = BluffVectorEnv(4, seed=0, players=2, ranks=4, max_cards=2)
+    obs, _ = venv.reset()
+    assert isinstance(venv.single_observation_space, spaces.MultiBinary)
+    assert obs.dtype == np.int8 and venv.observation_space.contains(obs)
 
 
 def test_illegal_action_raises() -> None:

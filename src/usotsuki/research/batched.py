@@ -1,5 +1,7 @@
-"""N Bluff games in lockstep, with numpy (pgx's idea: many games at once beat a fast engine
-playing one). Every game has the same :class:`~usotsuki.bluff.BluffRules`.
+"""N Bluff games in lockstep (pgx's idea: many games at once beat a fast engine playing
+one): the games' state in numpy arrays, each step's per-game work in the Numba loops of
+:mod:`usotsuki.research.batched_kernels`. Every game has the same
+:class:`~usotsuki.bluff.BluffRules`.
 
 Actions are positions in the deck's calls (:func:`usotsuki.bluff.calls_for`, weakest
 first), and ``K = len(calls)`` is a challenge. Each :meth:`BatchedBluff.step` takes one
@@ -19,8 +21,9 @@ The rules in array form, each from the core's own tables (nothing re-derived):
   to each seat still in.
 
 What a learner needs comes for all games at once: :meth:`BatchedBluff.observe` (each
-seat to move's observation, the tensor of :class:`~usotsuki.envs.bluff_codec.BluffCodec`
-that the Gymnasium and PettingZoo environments give), :meth:`BatchedBluff.legal_mask`,
+seat to move's observation, the values of the :class:`~usotsuki.envs.bluff_codec.BluffCodec`
+tensor that the Gymnasium and PettingZoo environments give, as int8: every one is 0 or 1),
+:meth:`BatchedBluff.legal_mask`,
 and after each step ``rewards`` (n, P): the environments' rewards by place
 (:func:`~usotsuki.envs.deals.place_returns`) in the games that just ended, zero elsewhere.
 
@@ -41,11 +44,21 @@ from usotsuki.bluff.actions import CHALLENGE
 from usotsuki.cards import DECK, Card
 from usotsuki.envs.bluff_codec import BluffCodec
 from usotsuki.envs.deals import place_returns
+from usotsuki.research import batched_kernels as kernels
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
-ObsArray = npt.NDArray[np.float32]
+ObsArray = npt.NDArray[np.int8]
+OBS_DTYPE = np.int8  # every value of the observation is 0 or 1 (Gymnasium's MultiBinary)
+
+
+def as_actions(actions: npt.ArrayLike, n: int) -> IntArray:
+    """``actions`` as one int64 id per game; :raises ValueError: for another shape."""
+    out = np.ascontiguousarray(actions, dtype=np.int64)
+    if out.shape != (n,):
+        raise ValueError(f"expected one action per game, shape ({n},), not {out.shape}")
+    return out
 
 
 def place_values(players: int) -> FloatArray:
@@ -106,6 +119,18 @@ class BatchedBluff:
                 self.next_seat[bits, seat] = nxt
         self.codec = BluffCodec(rules)
         self.observation_size = self.codec.observation_size
+        # where the codec's pieces start: hand, hand_sizes, to_move, dealer, calls
+        self._sizes_at = self.D
+        self._to_move_at = self.D + p * (self.codec.hand_limit + 1)
+        self._dealer_at = self._to_move_at + p
+        self._calls_at = self._dealer_at + p
+        self._seats = np.arange(p)
+        self._rel = (self._seats[:, None] - self._seats[None, :]) % p  # [seat, observer]
+        self._rows = np.arange(n)
+        # Every seat's observation but its to_move piece (written when observed), kept
+        # up to date by the steps: a call sets one value per seat; a round's start or a
+        # game's end rewrites the game's rows.
+        self.views = np.zeros((n, p, self.observation_size), dtype=OBS_DTYPE)
         self.num_actions = self.K + 1
         self._places = place_values(p)
         self.decisions = 0
@@ -127,21 +152,17 @@ class BatchedBluff:
             self.done = np.zeros(n, dtype=bool)
             self.last = np.full(n, -1, dtype=np.int64)  # current call, -1 for none
             self.caller = np.full(n, -1, dtype=np.int64)
-            # The round in play's calls, in order: call_k[i, :n_calls[i]] by call_seat.
-            self.n_calls = np.zeros(n, dtype=np.int64)
-            self.call_k = np.zeros((n, 16), dtype=np.int64)
-            self.call_seat = np.zeros((n, 16), dtype=np.int64)
             self.dealer = np.full(n, self.rules.dealer, dtype=np.int64)
             # The seat holding each card (-1: nobody), and a last column nobody holds.
-            self.owner = np.full((n, self.D + 1), -1, dtype=np.int64)
+            self.owner = np.full((n, self.D + 1), -1, dtype=np.int8)
             # B4: round 1's first caller sits left of the dealer.
             self.to_move = np.full(n, (self.rules.dealer + 1) % p, dtype=np.int64)
             self.logs: list[list[RoundLog]] = [[] for _ in range(n)]
-            self._deal(np.arange(n))
+            self._new_rounds(self._rows)
             return
         idx = np.flatnonzero(which)
         self._restart(idx)
-        self._deal(idx)
+        self._new_rounds(idx)
 
     def _restart(self, idx: IntArray) -> None:
         p = self.players
@@ -153,31 +174,25 @@ class BatchedBluff:
         self.done[idx] = False
         self.last[idx] = -1
         self.caller[idx] = -1
-        self.n_calls[idx] = 0
         self.dealer[idx] = self.rules.dealer
         self.to_move[idx] = (self.rules.dealer + 1) % p  # B4
         if self.log:
             for i in idx:
                 self.logs[i] = []
 
-    def _deal(self, idx: IntArray) -> None:
-        """B3 (B13): shuffle the deck for each game ``idx``; deal ``losses + 1`` cards to
-        each seat still in, in seat order."""
+    def _new_rounds(self, idx: IntArray) -> None:
+        """B3 (B13) for the games ``idx`` still on: a fresh shuffle of the deck, ``losses +
+        1`` cards to each seat still in, in seat order; every seat's observation of the
+        games ``idx`` rewritten (no call in play)."""
         if idx.size == 0:
             return
-        sizes = np.where(self.active[idx], self.losses[idx] + 1, 0)  # (k, P)
-        total = sizes.sum(axis=1)
-        # A uniformly random order of the deck per game (B3: a fresh shuffle).
-        order = np.argsort(self.rng.random((idx.size, self.D)), axis=1)
-        # The first ``total`` cards of each sequence go to the seats in order.
-        rows = np.repeat(np.arange(idx.size), total)
-        cols = np.arange(rows.size) - np.repeat(np.cumsum(total) - total, total)
-        seats = np.repeat(np.tile(np.arange(self.players), idx.size), sizes.ravel())
-        cards = order[rows, cols]
-        self.owner[idx] = -1
-        self.owner[idx[rows], cards] = seats
+        # at most losses + 1 cards to each seat (fewer where a seat is out)
+        most = int(self.losses[idx].sum(axis=1).max()) + self.players
+        kernels.new_rounds(idx, self.rng.random((idx.size, most)), self.done, self.active,
+                           self.losses, self.dealer, self.owner, self.views,
+                           self.codec.hand_limit + 1, self._sizes_at, self._dealer_at)
         if self.log:
-            for i in idx:
+            for i in idx[~self.done[idx]]:
                 hands = [tuple(DECK[self.first_card + c]
                                for c in np.flatnonzero(self.owner[i] == s))
                          for s in range(self.players)]
@@ -185,8 +200,9 @@ class BatchedBluff:
 
     def legal_mask(self) -> BoolArray:
         """(n, K + 1): the legal actions of each game's player to move (none when done)."""
-        mask = self.mask_after[self.last + 1]
-        mask[self.done] = False
+        mask: BoolArray = self.mask_after.take(self.last + 1, axis=0)
+        if self.done.any():
+            mask[self.done] = False
         return mask
 
     def hands(self, seat: int) -> BoolArray:
@@ -195,12 +211,9 @@ class BatchedBluff:
 
     def call_true(self, games: IntArray) -> BoolArray:
         """B8: is the current call of each game in ``games`` true with all cards in play."""
-        k = self.last[games]
-        rows = games[:, None]
-        owner = self.owner
-        ok = (owner[rows, self.group[0, k]] >= 0).sum(axis=1) >= self.need[0, k]
-        ok &= (owner[rows, self.group[1, k]] >= 0).sum(axis=1) >= self.need[1, k]
-        return np.asarray(ok, dtype=bool)
+        result: BoolArray = kernels.calls_true(games, self.last[games], self.owner, self.group,
+                                               self.need)
+        return result
 
     # -- acting -----------------------------------------------------------------------
     def random_actions(self) -> IntArray:
@@ -227,104 +240,44 @@ class BatchedBluff:
 
         :raises ValueError: if an action is illegal in a game still in play (nothing changes).
         """
-        actions = np.asarray(actions, dtype=np.int64)
+        actions = as_actions(actions, self.n)
         live = ~self.done
-        # B5, B7, B10: a call at or after first_stronger; a challenge once there is a call.
-        start = self.first_stronger[self.last + 1]
-        legal = np.where(actions == self.K, self.last >= 0,
-                         (actions >= start) & (actions < self.K))
-        bad = live & ~legal
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"game {i}: action {int(actions[i])} is not legal")
+        bad = kernels.first_illegal(actions, live, self.last, self.first_stronger, self.K)
+        if bad >= 0:
+            raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
         self.decisions += int(live.sum())
         if self.log:
             for g in np.flatnonzero(live).tolist():
                 a = int(actions[g])
                 self.logs[g][-1].actions.append(CHALLENGE if a == self.K else self.calls[a])
-        calling = np.flatnonzero(live & (actions < self.K))
-        challenging = np.flatnonzero(live & (actions == self.K))
-        # B5: a call becomes the current call; the next player clockwise acts.
-        self.last[calling] = actions[calling]
-        self.caller[calling] = self.to_move[calling]
-        self._record_calls(calling, actions[calling])
-        self.to_move[calling] = self.next_seat[self.active_bits[calling],
-                                               self.to_move[calling]]
         ended = np.zeros(self.n, dtype=bool)
         self.rewards[:] = 0.0
-        if challenging.size:
-            ended, again = self._challenge(challenging)
-            if self.autoreset and ended.any():
-                restart = np.flatnonzero(ended)
-                self._restart(restart)
-                again = np.concatenate([again, restart])
-            self._deal(again)
+        self.games_finished += kernels.act(
+            actions, live, self.K, self.rules.max_cards, self.next_seat, self.group,
+            self.need, self._places, self._calls_at, self.last, self.caller, self.to_move,
+            self.dealer, self.losses, self.active, self.active_bits, self.out_order,
+            self.n_out, self.done, self.last_loser, self.owner, self.views, self.rewards,
+            ended)
+        challenged = np.flatnonzero(live & (actions == self.K))
+        if self.autoreset and ended.any():
+            self._restart(np.flatnonzero(ended))
+        # every challenged game: its next round, or (over, not restarted) its final views
+        self._new_rounds(challenged)
         return ended
 
-    def _record_calls(self, g: IntArray, calls: IntArray) -> None:
-        at = self.n_calls[g]
-        if at.size and at.max() >= self.call_k.shape[1]:  # room for longer rounds
-            more = np.zeros_like(self.call_k)
-            self.call_k = np.concatenate([self.call_k, more], axis=1)
-            self.call_seat = np.concatenate([self.call_seat, more], axis=1)
-        self.call_k[g, at] = calls
-        self.call_seat[g, at] = self.to_move[g]
-        self.n_calls[g] += 1
-
-    def _challenge(self, g: IntArray) -> tuple[BoolArray, IntArray]:
-        """B9, B11, B2, B12, B4 for the games ``g`` where the player to move challenged;
-        returns where a game ended and the games whose next round is due."""
-        true = self.call_true(g)
-        loser = np.where(true, self.to_move[g], self.caller[g])  # B9
-        self.last_loser[g] = loser
-        out = self.losses[g, loser] + 1 >= self.rules.max_cards  # B2
-        self.losses[g[~out], loser[~out]] += 1  # B11
-        go, lo = g[out], loser[out]
-        self.active[go, lo] = False
-        self.active_bits[go] &= ~(1 << lo)
-        self.out_order[go, lo] = self.n_out[go]
-        self.n_out[go] += 1
-        over = (self.active_bits[g] & (self.active_bits[g] - 1)) == 0  # B12: one left
-        ended = np.zeros(self.n, dtype=bool)
-        ended[g[over]] = True
-        self.done[g[over]] = True
-        # B12: the winner first, then the eliminated, last out first
-        won = g[over]
-        place = np.where(self.active[won], 0, self.players - 1 - self.out_order[won])
-        self.rewards[won] = self._places[place]
-        self.games_finished += int(over.sum())
-        cont, cl = g[~over], loser[~over]
-        # B4: the loser deals; the next player still in, clockwise from the loser, calls.
-        self.to_move[cont] = self.next_seat[self.active_bits[cont], cl]
-        self.dealer[g] = loser
-        self.last[g] = -1
-        self.caller[g] = -1
-        self.n_calls[g] = 0
-        return ended, cont
-
     def observe(self, seats: IntArray | None = None) -> ObsArray:
-        """(n, observation_size): each game's observation for ``seats`` (default: the
-        seat to move), the codec's tensor of that seat's view (seats relative to it)."""
-        n, p, d = self.n, self.players, self.D
-        me = self.to_move if seats is None else np.asarray(seats, dtype=np.int64)
+        """(n, observation_size), int8: each game's observation for ``seats`` (default:
+        the seat to move), the codec's tensor of that seat's view (seats relative to it)."""
+        n, p = self.n, self.players
         live = ~self.done
-        out = np.zeros((n, self.observation_size), dtype=np.float32)
-        rows = np.arange(n)
-        # hand: the seat's cards (none once the game is over: no round is dealt)
-        out[:, :d] = (self.owner[:, :d] == me[:, None]) & live[:, None]
-        rel = (np.arange(p)[None, :] - me[:, None]) % p  # (n, P): each seat's row
-        width = self.codec.hand_limit + 1
-        sizes = np.where(self.active, self.losses + 1, 0)
-        out[rows[:, None], d + rel * width + sizes] = 1
-        i = d + p * width
-        out[rows[live], i + (self.to_move[live] - me[live]) % p] = 1
-        i += p
-        out[rows, i + (self.dealer - me) % p] = 1
-        i += p
-        count = self.n_calls
-        g = np.repeat(rows, count)
-        j = np.arange(g.size) - np.repeat(np.cumsum(count) - count, count)
-        out[g, i + self.call_k[g, j] * p + (self.call_seat[g, j] - me[g]) % p] = 1
+        if seats is None:
+            out = self.views.reshape(n * p, -1).take(self._rows * p + self.to_move, axis=0)
+            out[:, self._to_move_at] = live  # the seat to move is the seat itself
+            return out
+        me = np.asarray(seats, dtype=np.int64)
+        out = self.views.reshape(n * p, -1).take(self._rows * p + me, axis=0)
+        rows = self._rows[live]
+        out[rows, self._to_move_at + (self.to_move[rows] - me[rows]) % p] = 1
         return out
 
     def standings(self, i: int) -> tuple[tuple[int, ...], ...] | None:

@@ -1,5 +1,6 @@
-"""N Liar Games in lockstep, with numpy: the Liar Game's counterpart of
-:class:`~usotsuki.research.batched.BatchedBluff`, with the same learner's API
+"""N Liar Games in lockstep (the state in numpy arrays, each step's per-game work in the
+Numba loops of :mod:`usotsuki.research.batched_liar_kernels`): the Liar Game's
+counterpart of :class:`~usotsuki.research.batched.BatchedBluff`, with the same API
 (:meth:`BatchedLiar.observe`, :meth:`BatchedLiar.legal_mask`, ``rewards``, ``done``,
 ``autoreset``).
 
@@ -11,13 +12,14 @@ policy trained here runs on the Gymnasium and PettingZoo environments and back.
 **Rules covered**, each from the core's own tables and functions (nothing re-derived):
 L1-L11 with single-card plays: the deal and ``deal_all`` (L3, ``LiarRules.hand_sizes``),
 the first player (L4, the core's ``L4_ORDER``), plays, passes and draws (L6), all passed
-(L7), flushes under the stock (L8, shuffled with numpy: the core's seeded generator is
-per game, Part 4), doubts (L9, ``CARD_RATE``), ``final_doubt`` on or off (L10),
-standings by cards and ``turn_limit`` (L11); and the house rules **O3** ``eight_cut``,
-**O4** ``jack_back``, **O5** ``six_up`` and **O6** ``binding``, whose rates and flags come
-from :func:`usotsuki.liar.legal.rates_above`, :func:`~usotsuki.liar.legal.cuts` and
-:func:`~usotsuki.liar.legal.order_after`. Not covered (refused with ``ValueError``):
-**O1** ``multi`` (and so O2 ``revolution``, which needs it) and **O7** ``classes``.
+(L7), flushes under the stock (L8, shuffled from the engine's numpy generator: the
+core's seeded generator is per game, Part 4), doubts (L9, ``CARD_RATE``),
+``final_doubt`` on or off (L10), standings by cards and ``turn_limit`` (L11); and the
+house rules **O3** ``eight_cut``, **O4** ``jack_back``, **O5** ``six_up`` and **O6**
+``binding``, whose rates and flags come from :func:`usotsuki.liar.legal.rates_above`,
+:func:`~usotsuki.liar.legal.cuts` and :func:`~usotsuki.liar.legal.order_after`. Not
+covered (refused with ``ValueError``): **O1** ``multi`` (and so O2 ``revolution``, which
+needs it) and **O7** ``classes``.
 
 The public card tracking of the view (which cards shown in doubts are certainly in the
 stock or in a hand; :mod:`usotsuki.liar.tracking`) and each seat's private tracking of
@@ -36,12 +38,13 @@ import numpy.typing as npt
 
 from usotsuki.cards import DECK, Card
 from usotsuki.envs import liar_codec
-from usotsuki.envs.deals import place_returns
 from usotsuki.envs.liar_codec import LiarCodec
 from usotsuki.liar import LiarRules
 from usotsuki.liar.actions import CARD_RATE, RATE_COUNT
 from usotsuki.liar.legal import cuts, order_after, rates_above
 from usotsuki.liar.state import L4_ORDER
+from usotsuki.research import batched_liar_kernels as kernels
+from usotsuki.research.batched import as_actions, place_values
 
 IntArray = npt.NDArray[np.int64]
 SeatArray = npt.NDArray[np.int8]  # a seat (or place) per card: small, so fast to scan
@@ -102,12 +105,16 @@ class BatchedLiar:
         self.l4_place[[int(c) for c in L4_ORDER]] = np.arange(CARDS)
         self.hand_sizes = np.array(rules.hand_sizes(), dtype=np.int64)
         self.dealt = int(self.hand_sizes.sum())  # L3: the rest is the stock
-        self._places = np.array(place_returns([(s,) for s in range(p)], p))
+        self._places = place_values(p)
         self.field_at, self.stock_at = p, p + 1  # places of a card besides the hands
         self.decisions = 0
         self.games_finished = 0
         self.rewards = np.zeros((n, p), dtype=np.float64)
         self._rates: BoolArray | None = None
+        self._moves: BoolArray | None = None
+        self._offsets = np.array([self.codec.offsets[k] for k in (
+            "hand", "hand_sizes", "stock", "current", "field", "own_field", "known",
+            "own_places", "flags", "to_move", "legal", "turns")], dtype=np.int64)
         self._allocate()
         self.reset()
 
@@ -201,63 +208,41 @@ class BatchedLiar:
                 for s in range(self.players)]
 
     # -- legality ---------------------------------------------------------------------
-    def _final(self) -> BoolArray:
-        """L10: the current play emptied its player's hand (doubt or accept only)."""
-        has = self.cur_seat >= 0
-        empty = self.size[np.arange(self.n), np.maximum(self.cur_seat, 0)] == 0
-        return np.asarray(has & empty, dtype=bool)
+    def _legal(self) -> tuple[BoolArray, BoolArray]:
+        """The rates the player to move may declare (n, 13) and whether it may pass, doubt
+        and accept (n, 3), kept until the next step or reset."""
+        if self._rates is None or self._moves is None:
+            self._rates = np.empty((self.n, RATE_COUNT), dtype=bool)
+            self._moves = np.empty((self.n, 3), dtype=bool)
+            kernels.legal_moves(self.cur_seat, self.size, self.done, self.jack_back,
+                                self.bound, self.cur_rate, self.allowed, self._rates,
+                                self._moves)
+        return self._rates, self._moves
 
     def allowed_rates(self) -> BoolArray:
         """(n, 13): the rates the player to move may declare (none where it may not play:
         L10, O3, a bound field with no next rate, or a game over)."""
-        if self._rates is None:  # kept until the next step or reset
-            rates = self.allowed[self.jack_back.astype(np.int64),
-                                 self.bound.astype(np.int64), self.cur_rate]
-            self._rates = rates & ~(self._final() | self.done)[:, None]
-        return self._rates
+        return self._legal()[0]
 
     def _flags(self) -> tuple[BoolArray, BoolArray, BoolArray]:
         """Where the player to move may pass, doubt and accept (L6, L9, L10)."""
-        live = ~self.done
-        field = (self.cur_seat >= 0) & live
-        final = self._final() & live
-        return field & ~final, field, final
+        moves = self._legal()[1]
+        return moves[:, 0], moves[:, 1], moves[:, 2]
 
     def legal_mask(self) -> BoolArray:
         """(n, 783): the legal action ids of each game's player to move (none when done)."""
-        rows = np.arange(self.n)
-        hand = self.where == self.to_move[:, None].astype(np.int8)
-        mask = np.zeros((self.n, self.num_actions), dtype=bool)
-        # play 13 * card + rate: each held card with each allowed rate (an outer product
-        # written flat: numpy is slow at broadcasting into a 13-wide last axis)
-        mask[:, :liar_codec.SELECT_BASE] = (np.repeat(hand, RATE_COUNT, axis=1)
-                                            & np.tile(self.allowed_rates(), CARDS))
-        pass_, doubt, accept = self._flags()
-        mask[rows, liar_codec.PASS_ID] = pass_
-        mask[rows, liar_codec.DOUBT_ID] = doubt
-        mask[rows, liar_codec.ACCEPT_ID] = accept
+        rates, moves = self._legal()
+        mask = np.empty((self.n, self.num_actions), dtype=bool)
+        kernels.legal_mask(self.where, self.to_move, rates, moves, liar_codec.PASS_ID, mask)
         return mask
 
     def random_actions(self) -> IntArray:
         """A uniformly random legal id per game (-1 where done)."""
-        rows = np.arange(self.n)
-        rates = self.allowed_rates()
-        n_rates = rates.sum(axis=1)
-        held = self.size[rows, self.to_move]
-        pass_, doubt, accept = (f.astype(np.int64) for f in self._flags())
-        plays = held * n_rates
-        count = plays + pass_ + doubt + accept
-        u = (self.rng.random(self.n) * np.maximum(count, 1)).astype(np.int64)
-        k_card, k_rate = np.divmod(u, np.maximum(n_rates, 1))
-        hand = self.where == self.to_move[:, None].astype(np.int8)
-        card = np.argmax(np.cumsum(hand, axis=1, dtype=np.int8) > k_card[:, None], axis=1)
-        rate = np.argmax(np.cumsum(rates, axis=1, dtype=np.int8) > k_rate[:, None], axis=1)
-        other = u - plays  # 0, 1, 2 among pass, doubt, accept as legal
-        extra = np.where(other < pass_, liar_codec.PASS_ID,
-                         np.where(other < pass_ + doubt, liar_codec.DOUBT_ID,
-                                  liar_codec.ACCEPT_ID))
-        a = np.where(u < plays, card * RATE_COUNT + rate, extra)
-        return np.where(self.done, -1, a)
+        rates, moves = self._legal()
+        out = np.empty(self.n, dtype=np.int64)
+        kernels.random_ids(self.where, self.to_move, self.size, rates, moves, self.done,
+                           self.rng.random(self.n), liar_codec.PASS_ID, out)
+        return out
 
     # -- acting -----------------------------------------------------------------------
     def step(self, actions: IntArray) -> BoolArray:
@@ -266,246 +251,51 @@ class BatchedLiar:
 
         :raises ValueError: if an action is illegal in a game still in play (nothing changes).
         """
-        actions = np.asarray(actions, dtype=np.int64)
+        actions = as_actions(actions, self.n)
         live = ~self.done
-        rows = np.arange(self.n)
-        safe = np.clip(actions, 0, self.num_actions - 1)
-        card, rate = np.divmod(np.minimum(safe, liar_codec.SELECT_BASE - 1), RATE_COUNT)
-        is_play = (actions >= 0) & (actions < liar_codec.SELECT_BASE)
-        pass_, doubt, accept = self._flags()
-        legal = np.where(is_play, (self.where[rows, card] == self.to_move)
-                         & self.allowed_rates()[rows, rate],
-                         np.where(actions == liar_codec.PASS_ID, pass_,
-                                  np.where(actions == liar_codec.DOUBT_ID, doubt,
-                                           (actions == liar_codec.ACCEPT_ID) & accept)))
-        bad = live & ~legal
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"game {i}: action {int(actions[i])} is not legal")
+        rates, moves = self._legal()
+        bad = kernels.first_illegal(actions, live, self.where, self.to_move, rates, moves,
+                                    liar_codec.PASS_ID)
+        if bad >= 0:
+            raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
         self.decisions += int(live.sum())
         self.rewards[:] = 0.0
         self._rates = None
         ended = np.zeros(self.n, dtype=bool)
-        self._play(np.flatnonzero(live & is_play), card, rate, ended)
-        self._pass(np.flatnonzero(live & (actions == liar_codec.PASS_ID)), ended)
-        self._doubt(np.flatnonzero(live & (actions == liar_codec.DOUBT_ID)), ended)
-        acc = np.flatnonzero(live & (actions == liar_codec.ACCEPT_ID))
-        self.turns[acc] += 1
-        self._end(acc, self.cur_seat[acc], ended)  # L10: the play stands; its player wins
+        # the uniforms of the flushes a pass or a doubt may make (L7, L9)
+        flushing = np.flatnonzero(live & ((actions == liar_codec.PASS_ID)
+                                          | (actions == liar_codec.DOUBT_ID)))
+        urow = np.zeros(self.n, dtype=np.int64)
+        urow[flushing] = np.arange(flushing.size)
+        width = int(self.field_cards[flushing].max()) if flushing.size else 0
+        uniforms = self.rng.random((max(flushing.size, 1), max(width, 1)))
+        kernels.step(actions, live, uniforms, urow, liar_codec.PASS_ID, self.after,
+                     self.card_rate, self._places, self.rules.final_doubt,
+                     self.rules.turn_limit or 0, self.field_at, self.stock_at, LEAD,
+                     self.where, self.size, self.ring, self.bottom, self.stock,
+                     self.played_by, self.cur_seat, self.cur_card, self.cur_rate,
+                     self.field_cards, self.jack_back, self.bound, self.to_move, self.turns,
+                     self.done, self.winner, self.flushed, self.block_lo, self.block_hi,
+                     self.top_block, self.shown, self.own_by, self.known_hand,
+                     self.known_before, self.secret_holder, self.rewards, ended)
+        self.games_finished += int(ended.sum())
         if self.autoreset and ended.any():
             self.reset(ended)
         return ended
-
-    def _play(self, g: IntArray, card: IntArray, rate: IntArray, ended: BoolArray) -> None:
-        if g.size == 0:
-            return
-        c, r, s = card[g], rate[g], self.to_move[g]
-        # O4-O6: the flags this play leaves (order_after)
-        flags = self.after[self.jack_back[g].astype(np.int64), self.bound[g].astype(np.int64),
-                           self.cur_rate[g], r]
-        self.jack_back[g], self.bound[g] = flags >= 2, (flags & 1) == 1
-        # tracking: the player's tracked cards may now be on the field
-        mine = self.known_hand[g] == s[:, None]
-        self.known_before[g] = mine
-        self.known_hand[g] = np.where(mine, -1, self.known_hand[g])
-        held = self.secret_holder[g]
-        self.secret_holder[g] = np.where(held == s[:, None], -1, held)
-        self.where[g, c] = self.field_at
-        self.played_by[g, c] = s
-        self.size[g, s] -= 1
-        self.cur_seat[g], self.cur_card[g], self.cur_rate[g] = s, c, r
-        self.field_cards[g] += 1
-        self.to_move[g] = (s + 1) % self.players
-        self.turns[g] += 1
-        out = self.size[g, s] == 0
-        if not self.rules.final_doubt:  # L10: out at once
-            self._end(g[out], s[out], ended)
-            g = g[~out]
-        self._turn_limit(g, ended)
-
-    def _pass(self, g: IntArray, ended: BoolArray) -> None:
-        if g.size == 0:
-            return
-        s = self.to_move[g]
-        drawing = self.stock[g] > 0  # L6: draw at once, if the stock is not empty
-        self._draw(g[drawing], s[drawing], np.ones(int(drawing.sum()), dtype=np.int64))
-        nxt = (s + 1) % self.players
-        back = nxt == self.cur_seat[g]  # L7: all passed: flush, the current player leads
-        gb = g[back]
-        self._flush(gb, np.zeros((gb.size, CARDS), dtype=bool))
-        self.to_move[g] = nxt
-        self.turns[g] += 1
-        self._turn_limit(g, ended)
-
-    def _doubt(self, g: IntArray, ended: BoolArray) -> None:
-        if g.size == 0:
-            return
-        s, d, c = self.to_move[g], self.cur_seat[g], self.cur_card[g]
-        truthful = self.card_rate[c] == self.cur_rate[g]  # L9
-        went_out = self.size[g, d] == 0
-        count = self.field_cards[g].copy()  # N: the whole field
-        # tracking: what the doubted player certainly held before the play, but did not
-        # play, is certainly still in its hand
-        back = self.known_before[g]
-        back[np.arange(g.size), c] = False
-        self.known_hand[g] = np.where(back, d[:, None], self.known_hand[g])
-        shown = np.zeros((g.size, CARDS), dtype=bool)
-        shown[np.arange(g.size), c] = True
-        self._flush(g, shown)  # L9: the flush comes first
-        drawer = np.where(truthful, s, d)
-        self._draw(g, drawer, count)
-        self.to_move[g] = np.where(truthful, d, s)
-        self.turns[g] += 1
-        win = truthful & went_out  # L10: the player who went out wins
-        self._end(g[win], d[win], ended)
-        self._turn_limit(g[~win], ended)
-
-    def _flush(self, g: IntArray, shown: BoolArray) -> None:
-        """L8: the field's cards, shuffled, go under the stock in one tracked block;
-        J-back and binding end; nothing of the field stays."""
-        if g.size == 0:
-            return
-        on_field = self.where[g] == self.field_at
-        count = self.field_cards[g]
-        # a random order of each field's cards: the first ``count`` sort keys
-        order = np.argsort(np.where(on_field, self.rng.random((g.size, CARDS)), 2.0), axis=1)
-        k = np.repeat(np.arange(g.size), count)
-        j = np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)
-        cards = order[k, j]
-        self.bottom[g] = (self.bottom[g] - count) % CARDS
-        self.ring[g[k], (self.bottom[g[k]] + j) % CARDS] = cards
-        self.stock[g] += count
-        self.where[g] = np.where(on_field, self.stock_at, self.where[g])
-        # tracking: one block of positions [flushed, flushed + count) counted from the
-        # start of the game, its shown cards public, the others known to their players
-        self.block_lo[g] = np.where(on_field, self.flushed[g][:, None], self.block_lo[g])
-        self.top_block[g] = np.where(self.top_block[g] >= 0, self.top_block[g], self.flushed[g])
-        self.flushed[g] += count
-        self.block_hi[g] = np.where(on_field, self.flushed[g][:, None], self.block_hi[g])
-        self.shown[g] = np.where(on_field, shown, self.shown[g])
-        self.own_by[g] = np.where(on_field, np.where(shown, -1, self.played_by[g]),
-                                  self.own_by[g])
-        self.played_by[g] = -1
-        self.known_before[g] = False
-        self.cur_seat[g] = -1
-        self.cur_rate[g] = LEAD
-        self.field_cards[g] = 0
-        self.jack_back[g] = False
-        self.bound[g] = False
-
-    def _draw(self, g: IntArray, seat: IntArray, count: IntArray) -> None:
-        """``seat`` draws ``count`` cards from the top of the stock of each game ``g``."""
-        if g.size == 0:
-            return
-        k = np.repeat(np.arange(g.size), count)
-        j = np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)
-        gk = g[k]
-        cards = self.ring[gk, (self.bottom[gk] + self.stock[gk] - 1 - j) % CARDS]
-        self.where[gk, cards] = seat[k]
-        self.size[g, seat] += count
-        lowest = self.stock[g] - count
-        self.stock[g] = lowest
-        # tracking: a block whose top the draw reached goes whole into the drawer's hand
-        # (its shown cards public, its own cards known to their players), or in part, its
-        # cards then in no certain place; only games whose topmost block was reached
-        top = self.top_block[g]
-        hit = (top >= 0) & (self.flushed[g] - top > lowest)
-        g, seat, lowest = g[hit], seat[hit], lowest[hit][:, None]
-        if g.size == 0:
-            return
-        lo = self.block_lo[g]
-        reached = (lo >= 0) & (self.flushed[g][:, None] - lo > lowest)
-        whole = reached & (self.flushed[g][:, None] - self.block_hi[g] >= lowest)
-        drawer = seat[:, None].astype(np.int8)
-        self.known_hand[g] = np.where(whole & self.shown[g], drawer, self.known_hand[g])
-        own = self.own_by[g]
-        secret = whole & (own >= 0) & (own != drawer)
-        self.secret_holder[g] = np.where(secret, drawer, self.secret_holder[g])
-        self.own_by[g] = np.where(reached & ~secret, -1, own)
-        lo = np.where(reached, -1, lo)
-        self.block_lo[g] = lo
-        self.block_hi[g] = np.where(reached, -1, self.block_hi[g])
-        self.shown[g] = self.shown[g] & ~reached
-        self.top_block[g] = np.where(lo >= 0, lo, np.iinfo(np.int32).max).min(axis=1)
-        self.top_block[g[(lo < 0).all(axis=1)]] = -1
-
-    def _turn_limit(self, g: IntArray, ended: BoolArray) -> None:
-        limit = self.rules.turn_limit
-        if limit is not None and g.size:
-            over = g[(self.turns[g] >= limit) & ~self.done[g]]
-            self._end(over, np.full(over.size, -1, dtype=np.int64), ended)
-
-    def _end(self, g: IntArray, winner: IntArray, ended: BoolArray) -> None:
-        """L11: the winner (if any) first, then by cards in hand, fewest first; a shared
-        place shares the rewards of the places it spans."""
-        if g.size == 0:
-            return
-        p = self.players
-        self.done[g] = True
-        self.winner[g] = winner
-        ended[g] = True
-        self.games_finished += g.size
-        sizes = self.size[g]
-        is_winner = np.arange(p)[None, :] == winner[:, None]
-        others = ~is_winner
-        # each seat's first place and the number sharing it, among the non-winners
-        smaller = ((sizes[:, None, :] < sizes[:, :, None]) & others[:, None, :]).sum(axis=2)
-        equal = ((sizes[:, None, :] == sizes[:, :, None]) & others[:, None, :]).sum(axis=2)
-        first = smaller + (winner >= 0)[:, None]
-        spans = np.arange(p)[None, None, :]
-        in_span = (spans >= first[:, :, None]) & (spans < (first + equal)[:, :, None])
-        value = (in_span * self._places[None, None, :]).sum(axis=2) / np.maximum(equal, 1)
-        self.rewards[g] = np.where(is_winner, self._places[0], value)
 
     # -- observations ---------------------------------------------------------------
     def observe(self, seats: IntArray | None = None) -> ObsArray:
         """(n, observation_size): each game's :class:`LiarCodec` tensor of the view of
         ``seats`` (default: the seat to move), seats relative to it."""
-        n, p, o = self.n, self.players, self.codec.offsets
         me = self.to_move if seats is None else np.asarray(seats, dtype=np.int64)
-        rows = np.arange(n)
-        mine = me[:, None].astype(np.int8)
-        out = np.zeros((n, self.observation_size), dtype=np.float32)
-        out[:, o["hand"]:o["hand"] + CARDS] = self.where == mine
-        rel = (np.arange(p)[None, :] - mine) % p
-        out[rows[:, None], o["hand_sizes"] + rel] = self.size / 52
-        out[:, o["stock"]] = self.stock / 52
-        field = self.cur_seat >= 0
-        f = rows[field]
-        i = o["current"]
-        out[f, i + (self.cur_seat[f] - me[f]) % p] = 1
-        out[f, i + p + self.cur_rate[f]] = 1
-        out[f, i + p + RATE_COUNT] = 1 / 52  # a single card
-        out[:, o["field"]] = self.field_cards / 52
-        out[:, o["field"] + 1] = self.field_cards / 52  # one card a play
-        out[:, o["own_field"]:o["own_field"] + CARDS] = (
-            (self.where == self.field_at) & (self.played_by == mine))
-        width = p + 1
-        for key, in_stock, holder in (
-                ("known", self.shown & (self.block_lo >= 0), self.known_hand),
-                ("own_places", (self.own_by == mine) & (self.block_lo >= 0),
-                 np.where(self.own_by == mine, self.secret_holder, np.int8(-1)))):
-            # each card's column: 0 in the stock, 1 + the relative seat holding it
-            column = np.where(holder >= 0, 1 + (holder - mine) % p, -1)
-            column[in_stock] = 0
-            g, c = np.nonzero(column >= 0)
-            out[g, o[key] + c * width + column[g, c]] = 1
-        i = o["flags"]
-        out[:, i] = self.jack_back  # the order in force: reversed by a J-back alone
-        out[:, i + 2] = self.jack_back
-        out[:, i + 3] = self.bound
-        out[f, i + 4] = self.cut[self.cur_rate[f]]  # O3 holds for the current play
-        live = rows[~self.done]
-        out[live, o["to_move"] + (self.to_move[live] - me[live]) % p] = 1
-        i = o["legal"]
-        pass_, doubt, accept = self._flags()
-        rates = self.allowed_rates()
-        play = np.asarray(rates.any(axis=1), dtype=bool)
-        out[:, i], out[:, i + 1], out[:, i + 2] = pass_, doubt, accept
-        out[:, i + 4] = play  # a play is one card (no O1)
-        out[:, i + 4 + CARDS:i + 4 + CARDS + RATE_COUNT] = rates & play[:, None]
-        if self.rules.turn_limit:
-            out[:, o["turns"]] = self.turns / self.rules.turn_limit
+        rates, moves = self._legal()
+        out = np.empty((self.n, self.observation_size), dtype=np.float32)
+        kernels.observe(me, self.where, self.size, self.stock, self.cur_seat, self.cur_rate,
+                        self.field_cards, self.played_by, self.shown, self.block_lo,
+                        self.known_hand, self.own_by, self.secret_holder, self.jack_back,
+                        self.bound, self.cut, self.to_move, self.done, self.turns,
+                        self.rules.turn_limit or 0, rates, moves, self._offsets,
+                        self.field_at, out)
         return out
 
     def standings(self, i: int) -> tuple[tuple[int, ...], ...] | None:

@@ -4,7 +4,8 @@
 :class:`LiarVectorEnv` (:class:`~usotsuki.research.batched_liar.BatchedLiar`) are
 ``gymnasium.vector.VectorEnv`` subclasses in self-play: each step the observation of each
 game is that of its seat to move (the codec's tensor, as ``usotsuki/Bluff-v0`` and
-``usotsuki/Liar-v0`` give their seat), and the action is that seat's. So one policy plays
+``usotsuki/Liar-v0`` give their seat; Bluff's as int8, a ``MultiBinary`` space, the
+Liar Game's float32), and the action is that seat's. So one policy plays
 every seat, as the single-seat environment's bots play the others.
 
 - ``infos["action_mask"]`` (num_envs, num_actions): the legal ids; ``infos["seat"]``: the
@@ -34,7 +35,7 @@ from usotsuki.liar import LiarRules
 from usotsuki.research.batched import BatchedBluff
 from usotsuki.research.batched_liar import BatchedLiar
 
-Obs = npt.NDArray[np.float32]
+Obs = npt.NDArray[np.int8] | npt.NDArray[np.float32]
 Engine = BatchedBluff | BatchedLiar
 
 
@@ -47,8 +48,12 @@ class BatchedVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], An
         engine.autoreset = False  # games restart here, a step after they end
         self.engine = engine
         self.num_envs = engine.n
-        self.single_observation_space = spaces.Box(0.0, 1.0, (engine.observation_size,),
-                                                   np.float32)
+        size = engine.observation_size
+        # Bluff's observation is all 0/1 (int8, Gymnasium's MultiBinary); the Liar Game's
+        # has fractions (counts / 52)
+        self.single_observation_space: spaces.Space[Any] = (
+            spaces.MultiBinary(size) if isinstance(engine, BatchedBluff)
+            else spaces.Box(0.0, 1.0, (size,), np.float32))
         self.single_action_space = spaces.Discrete(engine.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

@@ -118,7 +118,7 @@ class Trainer:
         e, net = self.engine, self.net
         out = Buffer([], [], [], [], [])
         while out.size() < self.settings.batch:
-            obs = e.observe()
+            obs = e.observe().astype(np.float32)  # the network takes float32
             mask = e.legal_mask()
             f = net.forward(obs, mask)
             cum = np.cumsum(f.probs, axis=1)

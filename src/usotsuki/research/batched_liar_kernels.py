@@ -1,0 +1,385 @@
+"""The batched Liar Game's per-game loops, compiled with Numba: what the player to move
+may do (the legal mask, a uniformly random legal id) and each game's observation, read
+from :class:`~usotsuki.research.batched_liar.BatchedLiar`'s state one game at a time, so
+that a step costs what its games hold, not a pass over every card of every game per
+piece. The engine holds the tables (from the core) and the state; these only read them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+IntArray = npt.NDArray[np.int64]
+SeatArray = npt.NDArray[np.int8]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+ObsArray = npt.NDArray[np.float32]
+
+CARDS = 52
+RATES = 13
+PASS, DOUBT, ACCEPT = 0, 1, 2  # rows of ``moves``
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def legal_moves(cur_seat: IntArray, size: IntArray, done: BoolArray, jack_back: BoolArray,
+                bound: BoolArray, cur_rate: IntArray, allowed: BoolArray, rates: BoolArray,
+                moves: BoolArray) -> None:
+    """For each game: ``rates[g]``, the rates the player to move may declare (none where
+    it may not play: L10, O3, a bound field with no next rate, or a game over), and
+    ``moves[g]``, whether it may pass, doubt and accept (L6, L9, L10)."""
+    for g in range(cur_seat.size):
+        field = cur_seat[g] >= 0 and not done[g]
+        final = field and size[g, cur_seat[g]] == 0  # L10: doubt or accept only
+        moves[g, PASS] = field and not final
+        moves[g, DOUBT] = field
+        moves[g, ACCEPT] = final
+        may_play = not (final or done[g])
+        row = allowed[int(jack_back[g]), int(bound[g]), cur_rate[g]]
+        for r in range(RATES):
+            rates[g, r] = may_play and row[r]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def legal_mask(where: SeatArray, to_move: IntArray, rates: BoolArray, moves: BoolArray,
+               pass_id: int, mask: BoolArray) -> None:
+    """``mask`` (n, ids), zeroed here: each held card with each allowed rate
+    (``13 * card + rate``), then pass, doubt and accept."""
+    for g in range(to_move.size):
+        mask[g] = False
+        me = to_move[g]
+        for c in range(CARDS):
+            if where[g, c] == me:
+                for r in range(RATES):
+                    mask[g, c * RATES + r] = rates[g, r]
+        for k in range(3):
+            mask[g, pass_id + k] = moves[g, k]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_ids(where: SeatArray, to_move: IntArray, size: IntArray, rates: BoolArray,
+               moves: BoolArray, done: BoolArray, uniforms: FloatArray, pass_id: int,
+               out: IntArray) -> None:
+    """A uniformly random legal id per game (-1 where done), from ``uniforms[g]``: the
+    ``k``-th of the legal ids in the order plays (card by card, rate by rate), pass,
+    doubt, accept."""
+    for g in range(to_move.size):
+        if done[g]:
+            out[g] = -1
+            continue
+        me = to_move[g]
+        n_rates = 0
+        for r in range(RATES):
+            n_rates += rates[g, r]
+        plays = size[g, me] * n_rates
+        count = plays + moves[g, PASS] + moves[g, DOUBT] + moves[g, ACCEPT]
+        k = int(uniforms[g] * max(count, 1))
+        if k < plays:
+            k_card, k_rate = k // n_rates, k % n_rates
+            card = 0
+            for c in range(CARDS):
+                if where[g, c] == me:
+                    if k_card == 0:
+                        card = c
+                        break
+                    k_card -= 1
+            rate = 0
+            for r in range(RATES):
+                if rates[g, r]:
+                    if k_rate == 0:
+                        rate = r
+                        break
+                    k_rate -= 1
+            out[g] = card * RATES + rate
+            continue
+        k -= plays
+        for m in range(3):
+            if moves[g, m]:
+                if k == 0:
+                    out[g] = pass_id + m
+                    break
+                k -= 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
+            cur_seat: IntArray, cur_rate: IntArray, field_cards: IntArray,
+            played_by: SeatArray, shown: BoolArray, block_lo: npt.NDArray[np.int32],
+            known_hand: SeatArray, own_by: SeatArray, secret_holder: SeatArray,
+            jack_back: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
+            done: BoolArray, turns: IntArray, turn_limit: int, rates: BoolArray,
+            moves: BoolArray, offsets: IntArray, field_at: int, out: ObsArray) -> None:
+    """``out[g]`` (zeroed here): the :class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of
+    seat ``seats[g]``'s view of game ``g``, seats relative to it. ``offsets``: where the
+    codec's pieces hand, hand_sizes, stock, current, field, own_field, known,
+    own_places, flags, to_move, legal and turns start."""
+    (o_hand, o_sizes, o_stock, o_current, o_field, o_own_field, o_known, o_own_places,
+     o_flags, o_to_move, o_legal, o_turns) = offsets
+    players = size.shape[1]
+    width = players + 1
+    for g in range(seats.size):
+        row = out[g]
+        row[:] = 0
+        me = seats[g]
+        for s in range(players):
+            row[o_sizes + (s - me) % players] = size[g, s] / 52
+        row[o_stock] = stock[g] / 52
+        has_field = cur_seat[g] >= 0
+        if has_field:
+            row[o_current + (cur_seat[g] - me) % players] = 1
+            row[o_current + players + cur_rate[g]] = 1
+            row[o_current + players + RATES] = 1 / 52  # a single card
+            row[o_flags + 4] = cut[cur_rate[g]]  # O3 holds for the current play
+        row[o_field] = field_cards[g] / 52
+        row[o_field + 1] = field_cards[g] / 52  # one card a play
+        for c in range(CARDS):
+            place = where[g, c]
+            row[o_hand + c] = place == me
+            row[o_own_field + c] = (place == field_at) & (played_by[g, c] == me)
+        for c in range(CARDS):
+            holder, tracked, own = known_hand[g, c], block_lo[g, c] >= 0, own_by[g, c] == me
+            if holder < 0 and not tracked and not own:
+                continue
+            # known: shown cards in the stock (column 0) or certainly in a hand
+            if shown[g, c] and tracked:
+                row[o_known + c * width] = 1
+            elif holder >= 0:
+                row[o_known + c * width + 1 + (holder - me) % players] = 1
+            # own_places: the seat's own face-down cards, in the stock or drawn whole
+            if own:
+                if tracked:
+                    row[o_own_places + c * width] = 1
+                elif secret_holder[g, c] >= 0:
+                    holder = secret_holder[g, c]
+                    row[o_own_places + c * width + 1 + (holder - me) % players] = 1
+        row[o_flags] = jack_back[g]  # the order in force: reversed by a J-back alone
+        row[o_flags + 2] = jack_back[g]
+        row[o_flags + 3] = bound[g]
+        if not done[g]:
+            row[o_to_move + (to_move[g] - me) % players] = 1
+        for k in range(3):
+            row[o_legal + k] = moves[g, k]
+        play = False
+        for r in range(RATES):
+            play = play or rates[g, r]
+        if play:  # a play is one card (no O1)
+            row[o_legal + 4] = 1
+            for r in range(RATES):
+                row[o_legal + 4 + CARDS + r] = rates[g, r]
+        if turn_limit:
+            row[o_turns] = turns[g] / turn_limit
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArray,
+         winners: IntArray, rewards: FloatArray, ended: BoolArray) -> None:
+    """L11: the winner (if any) first, then by cards in hand, fewest first; a shared
+    place shares the rewards of the places it spans."""
+    players = size.shape[1]
+    done[g] = True
+    winners[g] = winner
+    ended[g] = True
+    for s in range(players):
+        if s == winner:
+            rewards[g, s] = places[0]
+            continue
+        smaller = equal = 0
+        for t in range(players):
+            if t != winner:
+                smaller += size[g, t] < size[g, s]
+                equal += size[g, t] == size[g, s]
+        first = smaller + (1 if winner >= 0 else 0)
+        total = 0.0
+        for k in range(first, first + equal):
+            total += places[k]
+        rewards[g, s] = total / equal
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _flush(g: int, shown_card: int, uniforms: FloatArray, field_at: int, stock_at: int,
+           lead: int, where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
+           played_by: SeatArray, cur_seat: IntArray, cur_rate: IntArray,
+           field_cards: IntArray, jack_back: BoolArray, bound: BoolArray,
+           flushed: IntArray, block_lo: npt.NDArray[np.int32],
+           block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
+           own_by: SeatArray, known_before: BoolArray) -> None:
+    """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle driven
+    by ``uniforms``), go under the stock in one tracked block (positions ``flushed`` to
+    ``flushed + count`` counted from the start of the game; ``shown_card`` public, the
+    others known to their players); J-back and binding end; nothing of the field stays."""
+    count = field_cards[g]
+    cards = np.empty(count, dtype=np.int64)
+    k = 0
+    for c in range(CARDS):
+        if where[g, c] == field_at:
+            cards[k] = c
+            k += 1
+    for j in range(count - 1):
+        r = j + int(uniforms[j] * (count - j))
+        if r >= count:
+            r = count - 1
+        cards[j], cards[r] = cards[r], cards[j]
+    bottom[g] = (bottom[g] - count) % CARDS
+    for j in range(count):
+        ring[g, (bottom[g] + j) % CARDS] = cards[j]
+    stock[g] += count
+    if top_block[g] < 0:
+        top_block[g] = flushed[g]
+    lo, hi = flushed[g], flushed[g] + count
+    flushed[g] = hi
+    for j in range(count):
+        c = cards[j]
+        where[g, c] = stock_at
+        block_lo[g, c] = lo
+        block_hi[g, c] = hi
+        shown[g, c] = c == shown_card
+        own_by[g, c] = -1 if c == shown_card else played_by[g, c]
+    for c in range(CARDS):
+        played_by[g, c] = -1
+        known_before[g, c] = False
+    cur_seat[g] = -1
+    cur_rate[g] = lead
+    field_cards[g] = 0
+    jack_back[g] = False
+    bound[g] = False
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _draw(g: int, seat: int, count: int, where: SeatArray, size: IntArray, ring: SeatArray,
+          bottom: IntArray, stock: IntArray, flushed: IntArray,
+          block_lo: npt.NDArray[np.int32], block_hi: npt.NDArray[np.int32],
+          top_block: IntArray, shown: BoolArray, own_by: SeatArray, known_hand: SeatArray,
+          secret_holder: SeatArray) -> None:
+    """``seat`` draws ``count`` cards from the top of the stock. Tracking: a block whose
+    top the draw reached goes whole into the drawer's hand (its shown cards public, its
+    own cards known to their players), or in part, its cards then in no certain place;
+    a draw that does not reach the topmost block changes no tracking."""
+    for j in range(count):
+        where[g, ring[g, (bottom[g] + stock[g] - 1 - j) % CARDS]] = seat
+    size[g, seat] += count
+    lowest = stock[g] - count
+    stock[g] = lowest
+    top = top_block[g]
+    if top < 0 or flushed[g] - top <= lowest:
+        return
+    top = -1
+    for c in range(CARDS):
+        lo = block_lo[g, c]
+        if lo < 0:
+            continue
+        if flushed[g] - lo <= lowest:  # not reached: still tracked
+            top = lo if top < 0 else min(top, lo)
+            continue
+        whole = flushed[g] - block_hi[g, c] >= lowest
+        if whole and shown[g, c]:
+            known_hand[g, c] = seat
+        own = own_by[g, c]
+        if whole and own >= 0 and own != seat:
+            secret_holder[g, c] = seat
+        else:
+            own_by[g, c] = -1
+        block_lo[g, c] = -1
+        block_hi[g, c] = -1
+        shown[g, c] = False
+    top_block[g] = top
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArray,
+         pass_id: int, after: IntArray, card_rate: IntArray, places: FloatArray,
+         final_doubt: bool, turn_limit: int, field_at: int, stock_at: int, lead: int,
+         where: SeatArray, size: IntArray, ring: SeatArray, bottom: IntArray,
+         stock: IntArray, played_by: SeatArray, cur_seat: IntArray, cur_card: IntArray,
+         cur_rate: IntArray, field_cards: IntArray, jack_back: BoolArray, bound: BoolArray,
+         to_move: IntArray, turns: IntArray, done: BoolArray, winner: IntArray,
+         flushed: IntArray, block_lo: npt.NDArray[np.int32],
+         block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
+         own_by: SeatArray, known_hand: SeatArray, known_before: BoolArray,
+         secret_holder: SeatArray, rewards: FloatArray, ended: BoolArray) -> None:
+    """One legal id per live game (checked by the caller): a play (L5, L6, O3-O6 by
+    ``after``), a pass (L6 draw, L7 all passed: flush), a doubt (L9: flush, the loser
+    draws the field; L10) or an accept (L10), then L11's turn limit. ``uniforms[urow[g]]``
+    shuffles game ``g``'s flush; games that end are marked in ``ended`` with their
+    ``rewards``."""
+    players = size.shape[1]
+    for g in range(actions.size):
+        if not live[g]:
+            continue
+        a, s = actions[g], to_move[g]
+        if a < pass_id:  # a play: 13 * card + rate
+            c, r = a // RATES, a % RATES
+            flags = after[int(jack_back[g]), int(bound[g]), cur_rate[g], r]
+            jack_back[g], bound[g] = flags >= 2, flags & 1 == 1
+            for x in range(CARDS):  # the player's tracked cards may now be on the field
+                mine = known_hand[g, x] == s
+                known_before[g, x] = mine
+                if mine:
+                    known_hand[g, x] = -1
+                if secret_holder[g, x] == s:
+                    secret_holder[g, x] = -1
+            where[g, c] = field_at
+            played_by[g, c] = s
+            size[g, s] -= 1
+            cur_seat[g], cur_card[g], cur_rate[g] = s, c, r
+            field_cards[g] += 1
+            to_move[g] = (s + 1) % players
+            turns[g] += 1
+            if not final_doubt and size[g, s] == 0:  # L10: out at once
+                _end(g, s, size, places, done, winner, rewards, ended)
+                continue
+        elif a == pass_id:
+            if stock[g] > 0:  # L6: draw at once, if the stock is not empty
+                _draw(g, s, 1, where, size, ring, bottom, stock, flushed, block_lo,
+                      block_hi, top_block, shown, own_by, known_hand, secret_holder)
+            nxt = (s + 1) % players
+            if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
+                _flush(g, -1, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
+                       bottom, stock, played_by, cur_seat, cur_rate, field_cards,
+                       jack_back, bound, flushed, block_lo, block_hi, top_block, shown,
+                       own_by, known_before)
+            to_move[g] = nxt
+            turns[g] += 1
+        elif a == pass_id + 1:  # doubt
+            d, c = cur_seat[g], cur_card[g]
+            truthful = card_rate[c] == cur_rate[g]  # L9
+            went_out = size[g, d] == 0
+            count = field_cards[g]  # N: the whole field
+            for x in range(CARDS):  # what d certainly held and did not play is still held
+                if known_before[g, x] and x != c:
+                    known_hand[g, x] = d
+            _flush(g, c, uniforms[urow[g]], field_at, stock_at, lead, where, ring, bottom,
+                   stock, played_by, cur_seat, cur_rate, field_cards, jack_back, bound,
+                   flushed, block_lo, block_hi, top_block, shown, own_by, known_before)
+            _draw(g, s if truthful else d, count, where, size, ring, bottom, stock,
+                  flushed, block_lo, block_hi, top_block, shown, own_by, known_hand,
+                  secret_holder)
+            to_move[g] = d if truthful else s
+            turns[g] += 1
+            if truthful and went_out:  # L10: the player who went out wins
+                _end(g, d, size, places, done, winner, rewards, ended)
+                continue
+        else:  # accept (L10): the play stands; its player wins
+            turns[g] += 1
+            _end(g, cur_seat[g], size, places, done, winner, rewards, ended)
+            continue
+        if turn_limit and turns[g] >= turn_limit:  # L11
+            _end(g, -1, size, places, done, winner, rewards, ended)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, to_move: IntArray,
+                  rates: BoolArray, moves: BoolArray, pass_id: int) -> int:
+    """The first live game whose id is not legal (a held card with an allowed rate, or a
+    pass, doubt or accept where allowed), -1 if every one is."""
+    for g in range(actions.size):
+        if not live[g]:
+            continue
+        a = actions[g]
+        if 0 <= a < pass_id:
+            ok = where[g, a // RATES] == to_move[g] and rates[g, a % RATES]
+        else:
+            ok = pass_id <= a < pass_id + 3 and moves[g, a - pass_id]
+        if not ok:
+            return g
+    return -1
