@@ -100,6 +100,23 @@ def gibbs_choice(scored: list[tuple[float, Action]], temperature: float,
     return scored[-1][1]
 
 
+def gibbs_distribution(scored: list[tuple[float, Action]],
+                       temperature: float) -> dict[Action, float]:
+    """The probability :func:`gibbs_choice` gives each move of ``scored`` (moves scored
+    twice add up): what a reader of the rule, or an exact best response, needs."""
+    best = min(cost for cost, _ in scored)
+    if temperature <= 0.0:
+        weights = [float(cost <= best + 1e-9) for cost, _ in scored]
+    else:
+        weights = [math.exp((best - cost) / temperature) for cost, _ in scored]
+    total = sum(weights)
+    probs: dict[Action, float] = {}
+    for w, (_, action) in zip(weights, scored, strict=True):
+        if w:
+            probs[action] = probs.get(action, 0.0) + w / total
+    return probs
+
+
 class LevelBot:
     """Chooses the move of least expected cost to its own hand, from an estimate of the
     current play's truth (the exact odds for ``normal``, the calibrated belief for
@@ -117,6 +134,14 @@ class LevelBot:
         if legal.accept:  # L10: accepting loses at once; a doubt can only help
             return DOUBT
         return gibbs_choice(self.options(view, legal), self.weights.temperature, rng)
+
+    def distribution(self, view: LiarView, legal: LegalSummary) -> dict[Action, float]:
+        """Each move's probability under :meth:`act` (exact: the rule's own mixing)."""
+        if legal.give:
+            return {give_cards(view.hand or (), owed_size(view)): 1.0}
+        if legal.accept:
+            return {DOUBT: 1.0}
+        return gibbs_distribution(self.options(view, legal), self.weights.temperature)
 
     def options(self, view: LiarView, legal: LegalSummary) -> list[tuple[float, Action]]:
         """(expected cost, action) for each move worth considering."""
@@ -184,6 +209,38 @@ class EasyLiarBot:
             return kind
         count = legal.counts[rng.randrange(len(legal.counts))]
         return Play(tuple(rng.sample(hand, count)), legal.rates[rng.randrange(len(legal.rates))])
+
+    def distribution(self, view: LiarView, legal: LegalSummary) -> dict[Action, float]:
+        """Each move's probability under :meth:`act`, for one-card plays (without O1: a
+        multi-card play's cards are a random sample, left out here)."""
+        hand = view.hand or ()
+        if legal.give:
+            return {give_cards(hand, owed_size(view)): 1.0}
+        if legal.accept:
+            return {DOUBT: 1.0}
+        if legal.play and legal.counts != (1,):
+            raise ValueError("the distribution is written for one-card plays only")
+        truthful = truthful_plays(view, legal) if legal.play else []
+        probs: dict[Action, float] = {}
+
+        def add(action: Action, p: float) -> None:
+            probs[action] = probs.get(action, 0.0) + p
+
+        rest = 1.0
+        if truthful:
+            rest = 1 / 3
+            for play in truthful:
+                add(play, (2 / 3) / len(truthful))
+        kinds = int(legal.pass_) + int(legal.doubt) + int(legal.play)
+        if legal.pass_:
+            add(PASS, rest / kinds)
+        if legal.doubt:
+            add(DOUBT, rest / kinds)
+        if legal.play:
+            for card in hand:
+                for rate in legal.rates:
+                    add(Play((card,), rate), rest / kinds / len(hand) / len(legal.rates))
+        return probs
 
 
 NORMAL_HONESTY = 0.8  # the fixed share of able players taken to play truthfully

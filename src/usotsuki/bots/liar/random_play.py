@@ -31,3 +31,17 @@ class RandomLiarBot:
         count = legal.counts[rng.randrange(len(legal.counts))]
         return Play(tuple(rng.sample(hand, count)), legal.rates[rng.randrange(len(legal.rates))])
 
+    def distribution(self, view: LiarView, legal: LegalSummary) -> dict[Action, float]:
+        """Each move's probability under :meth:`act`, for one-card plays (without O1)."""
+        if legal.give or (legal.play and legal.counts != (1,)):
+            raise ValueError("the distribution is written for one-card plays, no gives")
+        kinds = [a for a, ok in ((PASS, legal.pass_), (DOUBT, legal.doubt),
+                                 (ACCEPT, legal.accept)) if ok]
+        share = 1 / (len(kinds) + legal.play)
+        probs: dict[Action, float] = {a: share for a in kinds}
+        hand = view.hand or ()
+        if legal.play:
+            for card in hand:
+                for rate in legal.rates:
+                    probs[Play((card,), rate)] = share / len(hand) / len(legal.rates)
+        return probs
