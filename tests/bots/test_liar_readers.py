@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from usotsuki.bots.exploit import exploiters
-from usotsuki.bots.liar.levels import LEVELS, EasyLiarBot
+from usotsuki.bots.liar.levels import LEVELS
 from usotsuki.bots.liar.random_play import RandomLiarBot
 from usotsuki.bots.liar.readers import FaithfulReader, after_my_play, predict
 from usotsuki.cards import DECK
