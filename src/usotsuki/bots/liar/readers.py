@@ -25,14 +25,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from usotsuki.bots.liar.exploiters import preplay, sample_hands
+from usotsuki.bots.liar.exploiters import ModelReader, makes, rebuilt_decisions
 from usotsuki.bots.liar.levels import LevelBot
 from usotsuki.cards import DECK, Card
 from usotsuki.liar.actions import CARD_RATE, DOUBT, Action, Play
 from usotsuki.liar.legal import LegalSummary, rates_above
 from usotsuki.liar.rules import HOUSE_RULES
 from usotsuki.liar.view import FieldView, LiarView, info_key
-from usotsuki.odds_liar import able_before_play
 
 Seen = tuple[str, int, int]
 """A move as the other seats see it: its kind, and a play's count and declared rate."""
@@ -44,31 +43,20 @@ def seen(action: Action) -> Seen:
     return (type(action).__name__.lower(), 0, 0)
 
 
-class FaithfulReader:
+class FaithfulReader(ModelReader):
     """P(the current play is truthful) for a player who follows ``model``'s rule: sampled
     hands weighted by the probability the rule gives the play made (see the module
     docstring)."""
 
-    def __init__(self, model: Callable[[], Any], samples: int = 48,
-                 fallback: float = 0.8) -> None:
-        self.model = model()
-        self.samples = samples
-        self.fallback = fallback
+    def __init__(self, model: Callable[[], Any], samples: int = 48) -> None:
+        super().__init__(model, samples)
 
-    def __call__(self, view: LiarView) -> float | None:
-        able = able_before_play(view)
-        if able is None or able <= 0.0:
-            return able
-        current = view.field[-1]
-        rng = random.Random(info_key(view))  # its own draws: the game's generator untouched
+    def read(self, view: LiarView, current: FieldView, able: float,
+             rng: random.Random) -> float:
         made = truthful = 0.0
-        for hand in sample_hands(view, self.samples, rng):
-            pre, legal = preplay(view, hand)
-            if not legal.rates:
-                continue
+        for pre, legal in rebuilt_decisions(view, self.samples, rng):
             for action, p in self.model.distribution(pre, legal).items():
-                if isinstance(action, Play) and len(action.cards) == current.count \
-                        and action.rate == current.rate:
+                if makes(action, current):
                     made += p
                     if all(CARD_RATE[c] == current.rate for c in action.cards):
                         truthful += p
@@ -100,36 +88,37 @@ def _as_seat(view: LiarView, seat: int, hand: tuple[Card, ...]) -> LiarView:
                    hand=tuple(sorted(hand, key=lambda c: (CARD_RATE[c], c.suit))))
 
 
-def predict(model: Any, view: LiarView, samples: int = 48) -> dict[Seen, float]:
-    """The faithful model's forecast of the next move of the seat to move (a level,
-    ``model``), from ``view``'s seat: the rule's exact distribution averaged over the
-    hands that seat may hold."""
+def forecast(view: LiarView, samples: int,
+             moves: Callable[[LiarView, LegalSummary], dict[Action, float]],
+             rng: random.Random) -> dict[Seen, float]:
+    """A model's forecast of the next move of the seat to move, from ``view``'s seat:
+    ``moves`` (that seat's move probabilities on a hand) averaged over the hands that seat
+    may hold (drawn from ``rng``), each move as ``view``'s seat would see it."""
     seat = view.to_move
     legal = view.legal
     assert seat is not None and legal is not None
-    rng = random.Random(info_key(view))
     out: dict[Seen, float] = {}
     hands = hands_of(view, seat, samples, rng)
     for hand in hands:
-        for action, p in model.distribution(_as_seat(view, seat, hand), legal).items():
+        for action, p in moves(_as_seat(view, seat, hand), legal).items():
             key = seen(action)
             out[key] = out.get(key, 0.0) + p / len(hands)
     return out
 
 
+def predict(model: Any, view: LiarView, samples: int = 48) -> dict[Seen, float]:
+    """The faithful model's forecast of a level's (``model``'s) next move: its rule's
+    exact distribution on each hand it may hold."""
+    distribution: Callable[[LiarView, LegalSummary], dict[Action, float]] = \
+        model.distribution
+    return forecast(view, samples, distribution, random.Random(info_key(view)))
+
+
 def predict_by_draws(model: Any, view: LiarView, samples: int = 40) -> dict[Seen, float]:
     """The one-draw model of ``x-br-...`` as a forecast: the share of sampled hands on
     which one run of the level's ``act`` makes each move."""
-    seat = view.to_move
-    legal = view.legal
-    assert seat is not None and legal is not None
     rng = random.Random(info_key(view))
-    out: dict[Seen, float] = {}
-    hands = hands_of(view, seat, samples, rng)
-    for hand in hands:
-        key = seen(model.act(_as_seat(view, seat, hand), legal, rng))
-        out[key] = out.get(key, 0.0) + 1 / len(hands)
-    return out
+    return forecast(view, samples, lambda pre, legal: {model.act(pre, legal, rng): 1.0}, rng)
 
 
 def after_my_play(view: LiarView, play: Play, hand: tuple[Card, ...]) -> LiarView:
