@@ -16,6 +16,11 @@ randomness from the ``rng`` it is given, so a game replays exactly.
   temperature.
 - ``expert`` (and ``expert-v1``, kept for comparisons, hidden from players): the search
   of :mod:`usotsuki.bots.liar.search`, with a ``hard``-like :class:`LevelBot` at its root.
+
+``easy``, ``normal`` and ``hard`` also give their exact mixed strategy
+(``distribution(view, legal)``: each move's probability under ``act``), which the
+faithful readers (:mod:`usotsuki.bots.liar.readers`) and the exact best response of
+:mod:`usotsuki.research.liar_small` read; the expert's search has none.
 """
 
 from __future__ import annotations
