@@ -104,7 +104,8 @@ def test_the_forecast_sums_to_one_and_the_next_view_is_legal() -> None:
         assert rebuilt.hand == real.hand
 
 
-@pytest.mark.parametrize(("players", "rules"), [(4, ""), (2, "multi,revolution,jack_back,eight_cut")])
+@pytest.mark.parametrize(("players", "rules"),
+                         [(4, ""), (2, "multi,revolution,jack_back,eight_cut")])
 def test_the_readers_play_any_table_to_its_end(players: int, rules: str) -> None:
     """At four players or with house rules the reader keeps its faithful doubts and the
     plain cost model's plays; every move it makes is legal (the tournament checks)."""
