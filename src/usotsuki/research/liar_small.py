@@ -26,7 +26,7 @@ worlds that differ only in suits are one world, and the responder's moves are "a
 rate ``x``". Draws come from the stock's unseen top (the field's cards go under it,
 L8, and ``T`` actions never reach them), each rate as likely as its unseen cards.
 
-    python -m usotsuki.research.liar_small --levels easy,normal,hard --hand 2 --turns 4
+    python -m usotsuki.research.liar_small --levels easy,normal,hard --hand 2 --turns 3
 """
 
 from __future__ import annotations
@@ -386,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="easy,normal,hard")
     parser.add_argument("--hand", type=int, default=2, help="hand_size (L3)")
-    parser.add_argument("--turns", type=int, default=4, help="turn_limit (L11)")
+    parser.add_argument("--turns", type=int, default=3, help="turn_limit (L11)")
     parser.add_argument("--json", help="append each row to this JSON-lines file")
     args = parser.parse_args(argv)
     rules = LiarRules(players=2, hand_size=args.hand, turn_limit=args.turns)
