@@ -8,6 +8,9 @@ for the seat to move and for every other seat), the same end, standings and rewa
 (:func:`~usotsuki.envs.deals.place_returns`). The L8 shuffle is the one thing the engine
 draws differently (numpy, not the record's seeded generator): the core is handed the
 engine's order of each flushed field, so the draws that follow take the same cards.
+A multi-card play (O1) is made of select ids and a completing id, as the environments
+make it: the core applies the play when it is complete, the selects only change the
+legal ids and the mover's observation.
 """
 
 from __future__ import annotations
@@ -46,12 +49,14 @@ class EngineShuffle(FlushRng):
 def rules(draw: st.DrawFn) -> LiarRules:
     players = draw(st.integers(2, 8))
     jack_back = draw(st.booleans())
+    multi = draw(st.booleans())
     return LiarRules(
         players=players, hand_size=draw(st.integers(1, 9)), deal_all=draw(st.booleans()),
         final_doubt=draw(st.booleans()),
         turn_limit=draw(st.sampled_from([None, None, 5, 40])),
         eight_cut=draw(st.booleans()), jack_back=jack_back,
-        six_up=jack_back and draw(st.booleans()), binding=draw(st.booleans()))
+        six_up=jack_back and draw(st.booleans()), binding=draw(st.booleans()),
+        multi=multi, revolution=multi and draw(st.booleans()))
 
 
 def _start(engine: BatchedLiar, i: int) -> LiarState:
@@ -70,24 +75,44 @@ def _flush_order(engine: BatchedLiar, i: int, state: LiarState) -> list[Card]:
 
 
 def _check_observations(engine: BatchedLiar, cores: list[LiarState],
-                        codec: liar_codec.LiarCodec) -> None:
+                        selected: list[list[Card]], codec: liar_codec.LiarCodec) -> None:
     obs = engine.observe()
     for seat in range(engine.players):
         of_seat = engine.observe(np.full(engine.n, seat))
         for i, state in enumerate(cores):
-            expected = codec.observation(liar.view(state, seat))
+            mine = selected[i] if state.to_move == seat else ()
+            expected = codec.observation(liar.view(state, seat), mine)
             np.testing.assert_array_equal(of_seat[i], expected)
             if state.to_move == seat:
                 np.testing.assert_array_equal(obs[i], expected)
 
 
-def play_against_core(engine: BatchedLiar) -> int:
-    """Play every game to its end, checking each step against the core; return steps."""
+def _actions(engine: BatchedLiar, mask: np.ndarray, rng: np.random.Generator,
+             select_bias: float) -> np.ndarray:
+    """The engine's uniformly random ids, except that with probability ``select_bias`` a
+    game where a select is legal takes one (uniformly among them): without it, plays of
+    four cards (O2) would be rare."""
+    actions = engine.random_actions()
+    assert mask[np.arange(engine.n)[~engine.done], actions[~engine.done]].all()
+    selects = mask[:, liar_codec.SELECT_BASE:liar_codec.GIVE_BASE]
+    for i in np.flatnonzero(selects.any(axis=1) & (rng.random(engine.n) < select_bias)):
+        actions[i] = liar_codec.SELECT_BASE + rng.choice(np.flatnonzero(selects[i]))
+    return actions
+
+
+def play_against_core(engine: BatchedLiar, select_bias: float = 0.0,
+                      seen: set[str] | None = None) -> int:
+    """Play every game to its end, checking each step against the core; return steps.
+    ``seen`` collects what happened: ``"multi"`` (a play of several cards doubted),
+    ``"revolution"`` (a revolution in force)."""
     cores = [_start(engine, i) for i in range(engine.n)]
+    selected: list[list[Card]] = [[] for _ in cores]
     codec = liar_codec.LiarCodec(engine.players, engine.rules.turn_limit)
+    rng = np.random.default_rng(int(engine.rng.integers(2**32)))
+    seen = set() if seen is None else seen
     steps = 0
     while True:
-        _check_observations(engine, cores, codec)
+        _check_observations(engine, cores, selected, codec)
         mask = engine.legal_mask()
         for i, state in enumerate(cores):
             assert engine.done[i] == state.is_over
@@ -95,21 +120,29 @@ def play_against_core(engine: BatchedLiar) -> int:
                 assert not mask[i].any()
                 continue
             assert engine.to_move[i] == state.to_move
-            assert np.flatnonzero(mask[i]).tolist() == liar_codec.legal_ids(state)
+            assert engine.selected_cards(i) == selected[i]
+            assert np.flatnonzero(mask[i]).tolist() == liar_codec.legal_ids(state, selected[i])
         if engine.done.all():
             break
-        actions = engine.random_actions()
-        assert mask[np.arange(engine.n)[~engine.done], actions[~engine.done]].all()
+        actions = _actions(engine, mask, rng, select_bias)
         live = ~engine.done
         ended = engine.step(actions)
         steps += 1
         for i in np.flatnonzero(live):
             state = cores[i]
+            action = liar_codec.decode(int(actions[i]), selected[i])
+            if isinstance(action, Card):  # O1: a card put aside; the core waits
+                selected[i].append(action)
+                assert not ended[i] and not engine.rewards[i].any()
+                continue
+            selected[i] = []
+            if isinstance(action, liar.Doubt) and len(state.field[-1].cards) > 1:
+                seen.add("multi")
             assert isinstance(state.rng, EngineShuffle)
             state.rng.order = _flush_order(engine, i, state)
-            action = liar_codec.decode(int(actions[i]))
-            assert not isinstance(action, Card)
             state = liar.apply(state, action).state
+            if state.revolution:
+                seen.add("revolution")
             assert [sorted(h) for h in state.hands] == engine.hands(i)
             assert list(state.stock) == engine.stock_cards(i)
             assert ended[i] == state.is_over
@@ -137,9 +170,26 @@ def test_plain_four_players_many_games() -> None:
     assert engine.games_finished == 24
 
 
+@settings(max_examples=25, deadline=None)
+@given(rules(), st.integers(0, 2**32 - 1))
+def test_select_heavy_games_replay_through_the_core(r: LiarRules, seed: int) -> None:
+    engine = BatchedLiar(r, n=4, seed=seed)
+    assert play_against_core(engine, select_bias=0.6) > 0
+
+
+def test_multi_and_revolution_many_games() -> None:
+    """O1 and O2 with every house rule the engine covers: several-card plays are doubted
+    (their cards all shown) and revolutions happen, and every step agrees with the core."""
+    rules = LiarRules(players=4, hand_size=7, multi=True, revolution=True, eight_cut=True,
+                      jack_back=True, six_up=True, binding=True)
+    engine = BatchedLiar(rules, n=16, seed=11)
+    seen: set[str] = set()
+    play_against_core(engine, select_bias=0.5, seen=seen)
+    assert engine.games_finished == 16
+    assert seen == {"multi", "revolution"}
+
+
 def test_house_rules_beyond_the_engine_are_refused() -> None:
-    with pytest.raises(ValueError, match="multi"):
-        BatchedLiar(LiarRules(players=4, multi=True), n=2)
     with pytest.raises(ValueError, match="classes"):
         BatchedLiar(LiarRules(players=4, classes=True), n=2)
 

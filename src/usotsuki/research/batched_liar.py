@@ -4,22 +4,26 @@ counterpart of :class:`~usotsuki.research.batched.BatchedBluff`, with the same A
 (:meth:`BatchedLiar.observe`, :meth:`BatchedLiar.legal_mask`, ``rewards``, ``done``,
 ``autoreset``).
 
-Actions are the ids of :mod:`usotsuki.envs.liar_codec` (783 of them; a single-card play
-is ``13 * card + rate``, then ``pass``, ``doubt``, ``accept``), and observations are its
-:class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of the seat to move's view, so a
-policy trained here runs on the Gymnasium and PettingZoo environments and back.
+Actions are the ids of :mod:`usotsuki.envs.liar_codec` (783 of them: a play's last card
+with its rate ``13 * card + rate``, ``select`` ids putting the cards of a multi-card play
+aside lowest first, then ``pass``, ``doubt``, ``accept``), and observations are its
+:class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of the seat to move's view (with the
+cards it selected so far), so a policy trained here runs on the Gymnasium and PettingZoo
+environments and back. A select is a step of its own (one decision): the same seat moves
+next and no turn passes.
 
 **Rules covered**, each from the core's own tables and functions (nothing re-derived):
-L1-L11 with single-card plays: the deal and ``deal_all`` (L3, ``LiarRules.hand_sizes``),
-the first player (L4, the core's ``L4_ORDER``), plays, passes and draws (L6), all passed
-(L7), flushes under the stock (L8, shuffled from the engine's numpy generator: the
-core's seeded generator is per game, Part 4), doubts (L9, ``CARD_RATE``),
+L1-L11: the deal and ``deal_all`` (L3, ``LiarRules.hand_sizes``), the first player (L4,
+the core's ``L4_ORDER``), plays, passes and draws (L6), all passed (L7), flushes under
+the stock (L8, shuffled from the engine's numpy generator: the core's seeded generator
+is per game, Part 4), doubts (L9, ``CARD_RATE``; every card of the doubted play shown),
 ``final_doubt`` on or off (L10), standings by cards and ``turn_limit`` (L11); and the
-house rules **O3** ``eight_cut``, **O4** ``jack_back``, **O5** ``six_up`` and **O6**
-``binding``, whose rates and flags come from :func:`usotsuki.liar.legal.rates_above`,
-:func:`~usotsuki.liar.legal.cuts` and :func:`~usotsuki.liar.legal.order_after`. Not
-covered (refused with ``ValueError``): **O1** ``multi`` (and so O2 ``revolution``, which
-needs it) and **O7** ``classes``.
+house rules **O1** ``multi`` (a lead of any count up to the whole hand, then the same
+count as the current play), **O2** ``revolution``, **O3** ``eight_cut``, **O4**
+``jack_back``, **O5** ``six_up`` and **O6** ``binding``, whose rates and flags come from
+:func:`usotsuki.liar.legal.rates_above`, :func:`~usotsuki.liar.legal.cuts`,
+:func:`~usotsuki.liar.legal.order_after` and :class:`~usotsuki.liar.legal.Order`. Not
+covered (refused with ``ValueError``): **O7** ``classes`` (matches of several games).
 
 The public card tracking of the view (which cards shown in doubts are certainly in the
 stock or in a hand; :mod:`usotsuki.liar.tracking`) and each seat's private tracking of
@@ -33,6 +37,9 @@ checking every step: mover, legal ids, observations, rewards and standings.
 
 from __future__ import annotations
 
+from itertools import product
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 
@@ -41,7 +48,7 @@ from usotsuki.envs import liar_codec
 from usotsuki.envs.liar_codec import LiarCodec
 from usotsuki.liar import LiarRules
 from usotsuki.liar.actions import CARD_RATE, RATE_COUNT
-from usotsuki.liar.legal import cuts, order_after, rates_above
+from usotsuki.liar.legal import Order, cuts, order_after, rates_above
 from usotsuki.liar.state import L4_ORDER
 from usotsuki.research import batched_liar_kernels as kernels
 from usotsuki.research.batched import as_actions, place_values
@@ -54,35 +61,52 @@ ObsArray = npt.NDArray[np.float32]
 
 CARDS = len(DECK)
 LEAD = RATE_COUNT  # the "previous rate" of a play that leads
-UNSUPPORTED = ("multi", "revolution", "classes")
+UNSUPPORTED = ("classes",)
 
 
-def _rate_tables(rules: LiarRules) -> tuple[BoolArray, BoolArray, IntArray]:
-    """From the core: the rates allowed on a current play (O3, L6, O6), by
-    ``[jack_back, bound, rate]`` (``rate`` LEAD for a lead: any rate); the rates that cut
-    (O3); and the flags a play leaves (O4-O6), by ``[jack_back, bound, previous, rate]``
-    as ``jack_back * 2 + bound``. Without O1/O2 the revolution stays off, so the order in
-    force is reversed exactly under a J-back."""
+class RateTables(NamedTuple):
+    """The core's play rules as tables the kernels index."""
+
+    reversed_order: BoolArray  # [revolution, jack_back]: the order in force (O2, O4)
+    allowed: BoolArray  # [reversed, bound, previous rate or LEAD, rate] (L6, O3, O6)
+    cut: BoolArray  # [rate]: the rates that cut (O3)
+    after: npt.NDArray[np.int8]  # [revolution, jack_back, bound, previous, count, rate]
+
+
+def _rate_tables(rules: LiarRules) -> RateTables:
+    """From the core: the order in force by its flags (:class:`Order`); the rates allowed
+    on a current play (:func:`rates_above`; any rate on a lead, none after a cut); the
+    rates that cut (:func:`cuts`); and the flags a play of ``count`` cards leaves (O2,
+    O4-O6, :func:`order_after`) as ``revolution * 4 + jack_back * 2 + bound``."""
+    flags = (False, True)
+    reversed_order = np.array([[Order(rev, jb, False).reversed for jb in flags]
+                               for rev in flags], dtype=bool)
     allowed = np.zeros((2, 2, RATE_COUNT + 1, RATE_COUNT), dtype=bool)
-    after = np.zeros((2, 2, RATE_COUNT + 1, RATE_COUNT), dtype=np.int64)
     cut = np.array([cuts(rules, r) for r in range(RATE_COUNT)], dtype=bool)
-    for jb in (0, 1):
-        for bd in (0, 1):
-            allowed[jb, bd, LEAD] = True
-            for prev in range(RATE_COUNT + 1):
-                if prev < LEAD and not cut[prev]:
-                    allowed[jb, bd, prev, list(rates_above(prev, bool(jb), bool(bd)))] = True
+    for rev in flags:
+        for bd in flags:
+            allowed[int(rev), int(bd), LEAD] = True
+            for prev in range(RATE_COUNT):
+                if not cut[prev]:
+                    allowed[int(rev), int(bd), prev, list(rates_above(prev, rev, bd))] = True
+    # a play's count goes from 1 to the whole deck; without O1 only 1 is ever played
+    counts = range(1, CARDS + 1) if rules.multi else (1,)
+    after = np.zeros((2, 2, 2, RATE_COUNT + 1, CARDS + 1, RATE_COUNT), dtype=np.int8)
+    for rev, jb, bd in product(flags, flags, flags):
+        for prev in range(RATE_COUNT + 1):
+            for count in counts:
                 for r in range(RATE_COUNT):
-                    _, j2, b2 = order_after(rules, False, bool(jb), bool(bd),
-                                            None if prev == LEAD else prev, 1, r)
-                    after[jb, bd, prev, r] = int(j2) * 2 + int(b2)
-    return allowed, cut, after
+                    rev2, jb2, bd2 = order_after(rules, rev, jb, bd,
+                                                 None if prev == LEAD else prev, count, r)
+                    after[int(rev), int(jb), int(bd), prev, count, r] = \
+                        int(rev2) * 4 + int(jb2) * 2 + int(bd2)
+    return RateTables(reversed_order, allowed, cut, after)
 
 
 class BatchedLiar:
     """``n`` Liar Games of ``rules`` played in lockstep; see the module docstring.
 
-    :raises ValueError: for rules with an option the engine does not cover (O1, O2, O7).
+    :raises ValueError: for rules with an option the engine does not cover (O7).
     """
 
     def __init__(self, rules: LiarRules, n: int, seed: int | None = None,
@@ -92,14 +116,14 @@ class BatchedLiar:
         unsupported = [name for name in UNSUPPORTED if getattr(rules, name)]
         if unsupported:
             raise ValueError(f"the batched Liar Game does not cover {', '.join(unsupported)} "
-                             "(O1, O2, O7): use the core or the environments")
+                             "(O7): use the core or the environments")
         self.rules, self.n, self.autoreset = rules, n, autoreset
         self.players = p = rules.players
         self.rng = np.random.default_rng(seed)
         self.codec = LiarCodec(p, rules.turn_limit)
         self.observation_size = self.codec.size
         self.num_actions = liar_codec.NUM_ACTIONS
-        self.allowed, self.cut, self.after = _rate_tables(rules)
+        self.tables = _rate_tables(rules)
         self.card_rate = np.array(CARD_RATE, dtype=np.int64)
         self.l4_place = np.empty(CARDS, dtype=np.int64)
         self.l4_place[[int(c) for c in L4_ORDER]] = np.arange(CARDS)
@@ -112,8 +136,9 @@ class BatchedLiar:
         self.rewards = np.zeros((n, p), dtype=np.float64)
         self._rates: BoolArray | None = None
         self._moves: BoolArray | None = None
+        self._need = np.zeros(n, dtype=np.int64)
         self._offsets = np.array([self.codec.offsets[k] for k in (
-            "hand", "hand_sizes", "stock", "current", "field", "own_field", "known",
+            "hand", "selected", "hand_sizes", "stock", "current", "field", "own_field", "known",
             "own_places", "flags", "to_move", "legal", "turns")], dtype=np.int64)
         self._allocate()
         self.reset()
@@ -127,10 +152,18 @@ class BatchedLiar:
         self.bottom = np.zeros(n, dtype=np.int64)
         self.stock = np.zeros(n, dtype=np.int64)
         self.played_by = np.full((n, CARDS), -1, dtype=np.int8)  # a field card's player
+        self.play_no = np.full((n, CARDS), -1, dtype=np.int8)  # its play's place on the field
+        # O1: the cards selected for a play in progress (still in the hand), how many, the
+        # highest (-1: none; selects go lowest first)
+        self.selected = np.zeros((n, CARDS), dtype=bool)
+        self.chosen = np.zeros(n, dtype=np.int64)
+        self.last = np.full(n, -1, dtype=np.int64)
         self.cur_seat = np.full(n, -1, dtype=np.int64)  # the current play (L5), -1: none
-        self.cur_card = np.zeros(n, dtype=np.int64)
         self.cur_rate = np.full(n, LEAD, dtype=np.int64)
+        self.cur_count = np.zeros(n, dtype=np.int64)
         self.field_cards = np.zeros(n, dtype=np.int64)
+        self.field_plays = np.zeros(n, dtype=np.int64)
+        self.revolution = np.zeros(n, dtype=bool)  # O2 (lasts past flushes, not games)
         self.jack_back = np.zeros(n, dtype=bool)  # O4
         self.bound = np.zeros(n, dtype=bool)  # O6
         self.to_move = np.zeros(n, dtype=np.int64)
@@ -163,13 +196,20 @@ class BatchedLiar:
         self._rates = None
         self.cur_seat[idx] = -1
         self.cur_rate[idx] = LEAD
+        self.cur_count[idx] = 0
         self.field_cards[idx] = 0
+        self.field_plays[idx] = 0
+        self.selected[idx] = False
+        self.chosen[idx] = 0
+        self.last[idx] = -1
+        self.revolution[idx] = False
         self.jack_back[idx] = False
         self.bound[idx] = False
         self.turns[idx] = 0
         self.done[idx] = False
         self.winner[idx] = -1
         self.played_by[idx] = -1
+        self.play_no[idx] = -1
         self.flushed[idx] = 0
         self.block_lo[idx] = -1
         self.block_hi[idx] = -1
@@ -202,26 +242,38 @@ class BatchedLiar:
         pos = (self.bottom[i] + np.arange(k - 1, -1, -1)) % CARDS
         return [DECK[int(c)] for c in self.ring[i, pos]]
 
+    def selected_cards(self, i: int) -> list[Card]:
+        """Game ``i``'s cards selected for a play in progress (O1), lowest first."""
+        return [DECK[int(c)] for c in np.flatnonzero(self.selected[i])]
+
     def hands(self, i: int) -> list[list[Card]]:
         """Game ``i``'s hands, each by card index."""
         return [[DECK[int(c)] for c in np.flatnonzero(self.where[i] == s)]
                 for s in range(self.players)]
 
     # -- legality ---------------------------------------------------------------------
+    def _reversed(self) -> BoolArray:
+        """(n,): the order in force (O2, O4)."""
+        return self.tables.reversed_order[self.revolution.astype(np.intp),
+                                          self.jack_back.astype(np.intp)]
+
     def _legal(self) -> tuple[BoolArray, BoolArray]:
         """The rates the player to move may declare (n, 13) and whether it may pass, doubt
-        and accept (n, 3), kept until the next step or reset."""
+        and accept (n, 3), kept until the next step or reset (with ``_need``, the count a
+        play must have, 0 for any)."""
         if self._rates is None or self._moves is None:
             self._rates = np.empty((self.n, RATE_COUNT), dtype=bool)
             self._moves = np.empty((self.n, 3), dtype=bool)
-            kernels.legal_moves(self.cur_seat, self.size, self.done, self.jack_back,
-                                self.bound, self.cur_rate, self.allowed, self._rates,
-                                self._moves)
+            kernels.legal_moves(self.cur_seat, self.cur_count, self.size, self.to_move,
+                                self.done, self._reversed(), self.bound, self.cur_rate,
+                                self.tables.allowed, self.rules.multi, self._rates,
+                                self._moves, self._need)
         return self._rates, self._moves
 
     def allowed_rates(self) -> BoolArray:
         """(n, 13): the rates the player to move may declare (none where it may not play:
-        L10, O3, a bound field with no next rate, or a game over)."""
+        L10, O3, a bound field with no next rate, a hand smaller than the current play
+        (O1), or a game over)."""
         return self._legal()[0]
 
     def _flags(self) -> tuple[BoolArray, BoolArray, BoolArray]:
@@ -233,15 +285,17 @@ class BatchedLiar:
         """(n, 783): the legal action ids of each game's player to move (none when done)."""
         rates, moves = self._legal()
         mask = np.empty((self.n, self.num_actions), dtype=bool)
-        kernels.legal_mask(self.where, self.to_move, rates, moves, liar_codec.PASS_ID, mask)
+        kernels.legal_mask(self.where, self.to_move, self.chosen, self.last, self._need,
+                           rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, mask)
         return mask
 
     def random_actions(self) -> IntArray:
         """A uniformly random legal id per game (-1 where done)."""
         rates, moves = self._legal()
         out = np.empty(self.n, dtype=np.int64)
-        kernels.random_ids(self.where, self.to_move, self.size, rates, moves, self.done,
-                           self.rng.random(self.n), liar_codec.PASS_ID, out)
+        kernels.random_ids(self.where, self.to_move, self.chosen, self.last, self._need,
+                           rates, moves, self.done, self.rng.random(self.n),
+                           liar_codec.SELECT_BASE, liar_codec.PASS_ID, out)
         return out
 
     # -- acting -----------------------------------------------------------------------
@@ -254,8 +308,9 @@ class BatchedLiar:
         actions = as_actions(actions, self.n)
         live = ~self.done
         rates, moves = self._legal()
-        bad = kernels.first_illegal(actions, live, self.where, self.to_move, rates, moves,
-                                    liar_codec.PASS_ID)
+        bad = kernels.first_illegal(actions, live, self.where, self.to_move, self.chosen,
+                                    self.last, self._need, rates, moves,
+                                    liar_codec.SELECT_BASE, liar_codec.PASS_ID)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
         self.decisions += int(live.sum())
@@ -269,13 +324,14 @@ class BatchedLiar:
         urow[flushing] = np.arange(flushing.size)
         width = int(self.field_cards[flushing].max()) if flushing.size else 0
         uniforms = self.rng.random((max(flushing.size, 1), max(width, 1)))
-        kernels.step(actions, live, uniforms, urow, liar_codec.PASS_ID, self.after,
-                     self.card_rate, self._places, self.rules.final_doubt,
+        kernels.step(actions, live, uniforms, urow, liar_codec.SELECT_BASE, liar_codec.PASS_ID,
+                     self.tables.after, self.card_rate, self._places, self.rules.final_doubt,
                      self.rules.turn_limit or 0, self.field_at, self.stock_at, LEAD,
                      self.where, self.size, self.ring, self.bottom, self.stock,
-                     self.played_by, self.cur_seat, self.cur_card, self.cur_rate,
-                     self.field_cards, self.jack_back, self.bound, self.to_move, self.turns,
-                     self.done, self.winner, self.flushed, self.block_lo, self.block_hi,
+                     self.played_by, self.play_no, self.selected, self.chosen, self.last,
+                     self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
+                     self.field_plays, self.revolution, self.jack_back, self.bound,
+                     self.to_move, self.turns, self.done, self.winner, self.flushed, self.block_lo, self.block_hi,
                      self.top_block, self.shown, self.own_by, self.known_hand,
                      self.known_before, self.secret_holder, self.rewards, ended)
         self.games_finished += int(ended.sum())
@@ -291,9 +347,11 @@ class BatchedLiar:
         rates, moves = self._legal()
         out = np.empty((self.n, self.observation_size), dtype=np.float32)
         kernels.observe(me, self.where, self.size, self.stock, self.cur_seat, self.cur_rate,
-                        self.field_cards, self.played_by, self.shown, self.block_lo,
-                        self.known_hand, self.own_by, self.secret_holder, self.jack_back,
-                        self.bound, self.cut, self.to_move, self.done, self.turns,
+                        self.cur_count, self.field_cards, self.field_plays, self.played_by,
+                        self.selected, self._need, self.shown, self.block_lo,
+                        self.known_hand, self.own_by, self.secret_holder, self._reversed(),
+                        self.revolution, self.jack_back, self.bound, self.tables.cut,
+                        self.to_move, self.done, self.turns,
                         self.rules.turn_limit or 0, rates, moves, self._offsets,
                         self.field_at, out)
         return out

@@ -3,6 +3,11 @@ may do (the legal mask, a uniformly random legal id) and each game's observation
 from :class:`~usotsuki.research.batched_liar.BatchedLiar`'s state one game at a time, so
 that a step costs what its games hold, not a pass over every card of every game per
 piece. The engine holds the tables (from the core) and the state; these only read them.
+
+A play of several cards (O1) is made card by card, as the environments' ids make it
+(:mod:`usotsuki.envs.liar_codec`): ``select`` ids put cards aside, lowest first, and the
+play id of the last card completes the play. ``need`` is the count a play must have:
+0 for any count up to the whole hand (an O1 lead), else exactly that many.
 """
 
 from __future__ import annotations
@@ -23,12 +28,15 @@ PASS, DOUBT, ACCEPT = 0, 1, 2  # rows of ``moves``
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def legal_moves(cur_seat: IntArray, size: IntArray, done: BoolArray, jack_back: BoolArray,
-                bound: BoolArray, cur_rate: IntArray, allowed: BoolArray, rates: BoolArray,
-                moves: BoolArray) -> None:
+def legal_moves(cur_seat: IntArray, cur_count: IntArray, size: IntArray, to_move: IntArray,
+                done: BoolArray, reversed_order: BoolArray, bound: BoolArray,
+                cur_rate: IntArray, allowed: BoolArray, multi: bool, rates: BoolArray,
+                moves: BoolArray, need: IntArray) -> None:
     """For each game: ``rates[g]``, the rates the player to move may declare (none where
-    it may not play: L10, O3, a bound field with no next rate, or a game over), and
-    ``moves[g]``, whether it may pass, doubt and accept (L6, L9, L10)."""
+    it may not play: L10, O3, a bound field with no next rate, a hand smaller than the
+    current play, or a game over), ``moves[g]``, whether it may pass, doubt and accept
+    (L6, L9, L10), and ``need[g]``, the count a play must have (O1: the current play's;
+    a lead any count with ``multi``, else one card)."""
     for g in range(cur_seat.size):
         field = cur_seat[g] >= 0 and not done[g]
         final = field and size[g, cur_seat[g]] == 0  # L10: doubt or accept only
@@ -36,34 +44,84 @@ def legal_moves(cur_seat: IntArray, size: IntArray, done: BoolArray, jack_back: 
         moves[g, DOUBT] = field
         moves[g, ACCEPT] = final
         may_play = not (final or done[g])
-        row = allowed[int(jack_back[g]), int(bound[g]), cur_rate[g]]
+        count = cur_count[g] if cur_seat[g] >= 0 else (0 if multi else 1)
+        need[g] = count
+        if count > size[g, to_move[g]]:  # O1: as many cards as the current play
+            may_play = False
+        row = allowed[int(reversed_order[g]), int(bound[g]), cur_rate[g]]
         for r in range(RATES):
             rates[g, r] = may_play and row[r]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def legal_mask(where: SeatArray, to_move: IntArray, rates: BoolArray, moves: BoolArray,
-               pass_id: int, mask: BoolArray) -> None:
-    """``mask`` (n, ids), zeroed here: each held card with each allowed rate
-    (``13 * card + rate``), then pass, doubt and accept."""
-    for g in range(to_move.size):
-        mask[g] = False
-        me = to_move[g]
-        for c in range(CARDS):
-            if where[g, c] == me:
-                for r in range(RATES):
-                    mask[g, c * RATES + r] = rates[g, r]
-        for k in range(3):
-            mask[g, pass_id + k] = moves[g, k]
+def _completion(need: int, chosen: int, above: int) -> tuple[bool, int]:
+    """With ``chosen`` cards selected and ``above`` held cards above the last of them:
+    whether the next card may complete the play, and how many of those cards (lowest
+    first) may be selected, leaving enough cards above to reach a count allowed (the
+    completions :func:`usotsuki.envs.liar_codec.summary_ids` offers)."""
+    if need == 0:  # any count: a select needs one more card above
+        return True, max(above - 1, 0)
+    if need < chosen + 2:
+        return need == chosen + 1, 0
+    return False, max(above - (need - chosen - 1), 0)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def random_ids(where: SeatArray, to_move: IntArray, size: IntArray, rates: BoolArray,
-               moves: BoolArray, done: BoolArray, uniforms: FloatArray, pass_id: int,
-               out: IntArray) -> None:
+def _held_above(where: SeatArray, g: int, me: int, last: int) -> int:
+    above = 0
+    for c in range(last + 1, CARDS):
+        above += where[g, c] == me
+    return above
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def legal_mask(where: SeatArray, to_move: IntArray, chosen: IntArray, last: IntArray,
+               need: IntArray, rates: BoolArray, moves: BoolArray, select_base: int,
+               pass_id: int, mask: BoolArray) -> None:
+    """``mask`` (n, ids), zeroed here: each held card above the last selected one with
+    each allowed rate where it completes the play (``13 * card + rate``), its select
+    where the play can still be completed after it (O1), then pass, doubt and accept
+    (before any select)."""
+    for g in range(to_move.size):
+        mask[g] = False
+        me = to_move[g]
+        play = False
+        for r in range(RATES):
+            play = play or rates[g, r]
+        if play:
+            finish, selects = _completion(need[g], chosen[g], _held_above(where, g, me,
+                                                                          last[g]))
+            i = 0
+            for c in range(last[g] + 1, CARDS):
+                if where[g, c] == me:
+                    if finish:
+                        for r in range(RATES):
+                            mask[g, c * RATES + r] = rates[g, r]
+                    mask[g, select_base + c] = i < selects
+                    i += 1
+        if chosen[g] == 0:
+            for k in range(3):
+                mask[g, pass_id + k] = moves[g, k]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _nth_held_above(where: SeatArray, g: int, me: int, last: int, k: int) -> int:
+    """The ``k``-th (from 0) card ``me`` holds above ``last``."""
+    for c in range(last + 1, CARDS):
+        if where[g, c] == me:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_ids(where: SeatArray, to_move: IntArray, chosen: IntArray, last: IntArray,
+               need: IntArray, rates: BoolArray, moves: BoolArray, done: BoolArray,
+               uniforms: FloatArray, select_base: int, pass_id: int, out: IntArray) -> None:
     """A uniformly random legal id per game (-1 where done), from ``uniforms[g]``: the
-    ``k``-th of the legal ids in the order plays (card by card, rate by rate), pass,
-    doubt, accept."""
+    ``k``-th of the legal ids in the order plays (card by card, rate by rate), selects,
+    pass, doubt, accept."""
     for g in range(to_move.size):
         if done[g]:
             out[g] = -1
@@ -72,18 +130,18 @@ def random_ids(where: SeatArray, to_move: IntArray, size: IntArray, rates: BoolA
         n_rates = 0
         for r in range(RATES):
             n_rates += rates[g, r]
-        plays = size[g, me] * n_rates
-        count = plays + moves[g, PASS] + moves[g, DOUBT] + moves[g, ACCEPT]
+        finish, selects, above = False, 0, 0
+        if n_rates:
+            above = _held_above(where, g, me, last[g])
+            finish, selects = _completion(need[g], chosen[g], above)
+        plays = above * n_rates if finish else 0
+        count = plays + selects
+        if chosen[g] == 0:
+            count += moves[g, PASS] + moves[g, DOUBT] + moves[g, ACCEPT]
         k = int(uniforms[g] * max(count, 1))
         if k < plays:
             k_card, k_rate = k // n_rates, k % n_rates
-            card = 0
-            for c in range(CARDS):
-                if where[g, c] == me:
-                    if k_card == 0:
-                        card = c
-                        break
-                    k_card -= 1
+            card = _nth_held_above(where, g, me, last[g], k_card)
             rate = 0
             for r in range(RATES):
                 if rates[g, r]:
@@ -94,6 +152,10 @@ def random_ids(where: SeatArray, to_move: IntArray, size: IntArray, rates: BoolA
             out[g] = card * RATES + rate
             continue
         k -= plays
+        if k < selects:
+            out[g] = select_base + _nth_held_above(where, g, me, last[g], k)
+            continue
+        k -= selects
         for m in range(3):
             if moves[g, m]:
                 if k == 0:
@@ -104,24 +166,28 @@ def random_ids(where: SeatArray, to_move: IntArray, size: IntArray, rates: BoolA
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
-            cur_seat: IntArray, cur_rate: IntArray, field_cards: IntArray,
-            played_by: SeatArray, shown: BoolArray, block_lo: npt.NDArray[np.int32],
-            known_hand: SeatArray, own_by: SeatArray, secret_holder: SeatArray,
+            cur_seat: IntArray, cur_rate: IntArray, cur_count: IntArray,
+            field_cards: IntArray, field_plays: IntArray, played_by: SeatArray,
+            selected: BoolArray, need: IntArray, shown: BoolArray,
+            block_lo: npt.NDArray[np.int32], known_hand: SeatArray, own_by: SeatArray,
+            secret_holder: SeatArray, reversed_order: BoolArray, revolution: BoolArray,
             jack_back: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
             done: BoolArray, turns: IntArray, turn_limit: int, rates: BoolArray,
             moves: BoolArray, offsets: IntArray, field_at: int, out: ObsArray) -> None:
     """``out[g]`` (zeroed here): the :class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of
-    seat ``seats[g]``'s view of game ``g``, seats relative to it. ``offsets``: where the
-    codec's pieces hand, hand_sizes, stock, current, field, own_field, known,
+    seat ``seats[g]``'s view of game ``g``, seats relative to it, with the cards selected
+    for a play in progress when that seat is to move. ``offsets``: where the codec's
+    pieces hand, selected, hand_sizes, stock, current, field, own_field, known,
     own_places, flags, to_move, legal and turns start."""
-    (o_hand, o_sizes, o_stock, o_current, o_field, o_own_field, o_known, o_own_places,
-     o_flags, o_to_move, o_legal, o_turns) = offsets
+    (o_hand, o_selected, o_sizes, o_stock, o_current, o_field, o_own_field, o_known,
+     o_own_places, o_flags, o_to_move, o_legal, o_turns) = offsets
     players = size.shape[1]
     width = players + 1
     for g in range(seats.size):
         row = out[g]
         row[:] = 0
         me = seats[g]
+        mover = me == to_move[g] and not done[g]
         for s in range(players):
             row[o_sizes + (s - me) % players] = size[g, s] / 52
         row[o_stock] = stock[g] / 52
@@ -129,13 +195,14 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
         if has_field:
             row[o_current + (cur_seat[g] - me) % players] = 1
             row[o_current + players + cur_rate[g]] = 1
-            row[o_current + players + RATES] = 1 / 52  # a single card
+            row[o_current + players + RATES] = cur_count[g] / 52
             row[o_flags + 4] = cut[cur_rate[g]]  # O3 holds for the current play
         row[o_field] = field_cards[g] / 52
-        row[o_field + 1] = field_cards[g] / 52  # one card a play
+        row[o_field + 1] = field_plays[g] / 52
         for c in range(CARDS):
             place = where[g, c]
             row[o_hand + c] = place == me
+            row[o_selected + c] = mover and selected[g, c]
             row[o_own_field + c] = (place == field_at) & (played_by[g, c] == me)
         for c in range(CARDS):
             holder, tracked, own = known_hand[g, c], block_lo[g, c] >= 0, own_by[g, c] == me
@@ -153,7 +220,8 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
                 elif secret_holder[g, c] >= 0:
                     holder = secret_holder[g, c]
                     row[o_own_places + c * width + 1 + (holder - me) % players] = 1
-        row[o_flags] = jack_back[g]  # the order in force: reversed by a J-back alone
+        row[o_flags] = reversed_order[g]
+        row[o_flags + 1] = revolution[g]
         row[o_flags + 2] = jack_back[g]
         row[o_flags + 3] = bound[g]
         if not done[g]:
@@ -163,8 +231,12 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
         play = False
         for r in range(RATES):
             play = play or rates[g, r]
-        if play:  # a play is one card (no O1)
-            row[o_legal + 4] = 1
+        if play:  # the counts allowed: the current play's, or any up to the hand (O1)
+            if need[g]:
+                row[o_legal + 4 + need[g] - 1] = 1
+            else:
+                for n in range(size[g, to_move[g]]):
+                    row[o_legal + 4 + n] = 1
             for r in range(RATES):
                 row[o_legal + 4 + CARDS + r] = rates[g, r]
         if turn_limit:
@@ -197,17 +269,19 @@ def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArra
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _flush(g: int, shown_card: int, uniforms: FloatArray, field_at: int, stock_at: int,
+def _flush(g: int, shown_play: int, uniforms: FloatArray, field_at: int, stock_at: int,
            lead: int, where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
-           played_by: SeatArray, cur_seat: IntArray, cur_rate: IntArray,
-           field_cards: IntArray, jack_back: BoolArray, bound: BoolArray,
+           played_by: SeatArray, play_no: SeatArray, cur_seat: IntArray,
+           cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
+           field_plays: IntArray, jack_back: BoolArray, bound: BoolArray,
            flushed: IntArray, block_lo: npt.NDArray[np.int32],
            block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
            own_by: SeatArray, known_before: BoolArray) -> None:
     """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle driven
     by ``uniforms``), go under the stock in one tracked block (positions ``flushed`` to
-    ``flushed + count`` counted from the start of the game; ``shown_card`` public, the
-    others known to their players); J-back and binding end; nothing of the field stays."""
+    ``flushed + count`` counted from the start of the game; the cards of play number
+    ``shown_play`` public (-1: none), the others known to their players); J-back and
+    binding end, a revolution stays (O2); nothing of the field stays."""
     count = field_cards[g]
     cards = np.empty(count, dtype=np.int64)
     k = 0
@@ -233,14 +307,18 @@ def _flush(g: int, shown_card: int, uniforms: FloatArray, field_at: int, stock_a
         where[g, c] = stock_at
         block_lo[g, c] = lo
         block_hi[g, c] = hi
-        shown[g, c] = c == shown_card
-        own_by[g, c] = -1 if c == shown_card else played_by[g, c]
+        is_shown = play_no[g, c] == shown_play
+        shown[g, c] = is_shown
+        own_by[g, c] = -1 if is_shown else played_by[g, c]
     for c in range(CARDS):
         played_by[g, c] = -1
+        play_no[g, c] = -1
         known_before[g, c] = False
     cur_seat[g] = -1
     cur_rate[g] = lead
+    cur_count[g] = 0
     field_cards[g] = 0
+    field_plays[g] = 0
     jack_back[g] = False
     bound[g] = False
 
@@ -287,30 +365,35 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, size: IntArray, ring:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArray,
-         pass_id: int, after: IntArray, card_rate: IntArray, places: FloatArray,
-         final_doubt: bool, turn_limit: int, field_at: int, stock_at: int, lead: int,
-         where: SeatArray, size: IntArray, ring: SeatArray, bottom: IntArray,
-         stock: IntArray, played_by: SeatArray, cur_seat: IntArray, cur_card: IntArray,
-         cur_rate: IntArray, field_cards: IntArray, jack_back: BoolArray, bound: BoolArray,
-         to_move: IntArray, turns: IntArray, done: BoolArray, winner: IntArray,
-         flushed: IntArray, block_lo: npt.NDArray[np.int32],
+         select_base: int, pass_id: int, after: npt.NDArray[np.int8], card_rate: IntArray,
+         places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
+         stock_at: int, lead: int, where: SeatArray, size: IntArray, ring: SeatArray,
+         bottom: IntArray, stock: IntArray, played_by: SeatArray, play_no: SeatArray,
+         selected: BoolArray, chosen: IntArray, last: IntArray, cur_seat: IntArray,
+         cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
+         field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
+         bound: BoolArray, to_move: IntArray, turns: IntArray, done: BoolArray,
+         winner: IntArray, flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
          own_by: SeatArray, known_hand: SeatArray, known_before: BoolArray,
          secret_holder: SeatArray, rewards: FloatArray, ended: BoolArray) -> None:
-    """One legal id per live game (checked by the caller): a play (L5, L6, O3-O6 by
-    ``after``), a pass (L6 draw, L7 all passed: flush), a doubt (L9: flush, the loser
-    draws the field; L10) or an accept (L10), then L11's turn limit. ``uniforms[urow[g]]``
-    shuffles game ``g``'s flush; games that end are marked in ``ended`` with their
-    ``rewards``."""
+    """One legal id per live game (checked by the caller): a select (O1: a card put aside,
+    the same player goes on; no turn), a play of the selected cards and one more (L5, L6,
+    O1, O2-O6 by ``after``), a pass (L6 draw, L7 all passed: flush), a doubt (L9: the
+    current play's cards shown, flush, the loser draws the field; L10) or an accept
+    (L10), then L11's turn limit. ``uniforms[urow[g]]`` shuffles game ``g``'s flush;
+    games that end are marked in ``ended`` with their ``rewards``."""
     players = size.shape[1]
     for g in range(actions.size):
         if not live[g]:
             continue
         a, s = actions[g], to_move[g]
-        if a < pass_id:  # a play: 13 * card + rate
+        if a < select_base:  # a play: 13 * card + rate, with the cards selected before
             c, r = a // RATES, a % RATES
-            flags = after[int(jack_back[g]), int(bound[g]), cur_rate[g], r]
-            jack_back[g], bound[g] = flags >= 2, flags & 1 == 1
+            count = chosen[g] + 1
+            flags = after[int(revolution[g]), int(jack_back[g]), int(bound[g]), cur_rate[g],
+                          count, r]
+            revolution[g], jack_back[g], bound[g] = flags >= 4, flags & 2 == 2, flags & 1 == 1
             for x in range(CARDS):  # the player's tracked cards may now be on the field
                 mine = known_hand[g, x] == s
                 known_before[g, x] = mine
@@ -318,16 +401,29 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
                     known_hand[g, x] = -1
                 if secret_holder[g, x] == s:
                     secret_holder[g, x] = -1
-            where[g, c] = field_at
-            played_by[g, c] = s
-            size[g, s] -= 1
-            cur_seat[g], cur_card[g], cur_rate[g] = s, c, r
-            field_cards[g] += 1
+            selected[g, c] = True
+            for x in range(CARDS):
+                if selected[g, x]:
+                    selected[g, x] = False
+                    where[g, x] = field_at
+                    played_by[g, x] = s
+                    play_no[g, x] = field_plays[g]
+            chosen[g], last[g] = 0, -1
+            size[g, s] -= count
+            cur_seat[g], cur_rate[g], cur_count[g] = s, r, count
+            field_cards[g] += count
+            field_plays[g] += 1
             to_move[g] = (s + 1) % players
             turns[g] += 1
             if not final_doubt and size[g, s] == 0:  # L10: out at once
                 _end(g, s, size, places, done, winner, rewards, ended)
                 continue
+        elif a < pass_id:  # a select (O1): no action of the core yet
+            c = a - select_base
+            selected[g, c] = True
+            chosen[g] += 1
+            last[g] = c
+            continue
         elif a == pass_id:
             if stock[g] > 0:  # L6: draw at once, if the stock is not empty
                 _draw(g, s, 1, where, size, ring, bottom, stock, flushed, block_lo,
@@ -335,22 +431,27 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
             nxt = (s + 1) % players
             if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
                 _flush(g, -1, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
-                       bottom, stock, played_by, cur_seat, cur_rate, field_cards,
-                       jack_back, bound, flushed, block_lo, block_hi, top_block, shown,
-                       own_by, known_before)
+                       bottom, stock, played_by, play_no, cur_seat, cur_rate, cur_count,
+                       field_cards, field_plays, jack_back, bound, flushed, block_lo,
+                       block_hi, top_block, shown, own_by, known_before)
             to_move[g] = nxt
             turns[g] += 1
         elif a == pass_id + 1:  # doubt
-            d, c = cur_seat[g], cur_card[g]
-            truthful = card_rate[c] == cur_rate[g]  # L9
+            d, current = cur_seat[g], field_plays[g] - 1
+            truthful = True  # L9: every card of the current play is of the declared rate
+            for x in range(CARDS):
+                in_play = where[g, x] == field_at and play_no[g, x] == current
+                if in_play and card_rate[x] != cur_rate[g]:
+                    truthful = False
+                # what d certainly held and did not play is still held
+                if known_before[g, x] and not in_play:
+                    known_hand[g, x] = d
             went_out = size[g, d] == 0
             count = field_cards[g]  # N: the whole field
-            for x in range(CARDS):  # what d certainly held and did not play is still held
-                if known_before[g, x] and x != c:
-                    known_hand[g, x] = d
-            _flush(g, c, uniforms[urow[g]], field_at, stock_at, lead, where, ring, bottom,
-                   stock, played_by, cur_seat, cur_rate, field_cards, jack_back, bound,
-                   flushed, block_lo, block_hi, top_block, shown, own_by, known_before)
+            _flush(g, current, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
+                   bottom, stock, played_by, play_no, cur_seat, cur_rate, cur_count,
+                   field_cards, field_plays, jack_back, bound, flushed, block_lo,
+                   block_hi, top_block, shown, own_by, known_before)
             _draw(g, s if truthful else d, count, where, size, ring, bottom, stock,
                   flushed, block_lo, block_hi, top_block, shown, own_by, known_hand,
                   secret_holder)
@@ -369,17 +470,30 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, to_move: IntArray,
-                  rates: BoolArray, moves: BoolArray, pass_id: int) -> int:
-    """The first live game whose id is not legal (a held card with an allowed rate, or a
-    pass, doubt or accept where allowed), -1 if every one is."""
+                  chosen: IntArray, last: IntArray, need: IntArray, rates: BoolArray,
+                  moves: BoolArray, select_base: int, pass_id: int) -> int:
+    """The first live game whose id is not one :func:`legal_mask` allows, -1 if every one
+    is."""
     for g in range(actions.size):
         if not live[g]:
             continue
-        a = actions[g]
-        if 0 <= a < pass_id:
-            ok = where[g, a // RATES] == to_move[g] and rates[g, a % RATES]
-        else:
-            ok = pass_id <= a < pass_id + 3 and moves[g, a - pass_id]
+        a, me = actions[g], to_move[g]
+        ok = False
+        if 0 <= a < pass_id + 3 and a >= pass_id:
+            ok = chosen[g] == 0 and moves[g, a - pass_id]
+        elif 0 <= a < pass_id:
+            c = a // RATES if a < select_base else a - select_base
+            play = False
+            for r in range(RATES):
+                play = play or rates[g, r]
+            if c < CARDS and play and c > last[g] and where[g, c] == me:
+                finish, selects = _completion(need[g], chosen[g],
+                                              _held_above(where, g, me, last[g]))
+                if a < select_base:
+                    ok = finish and rates[g, a % RATES]
+                else:  # its place among the held cards above the last selected one
+                    ok = _held_above(where, g, me, last[g]) - _held_above(where, g, me, c) \
+                        - 1 < selects
         if not ok:
             return g
     return -1
