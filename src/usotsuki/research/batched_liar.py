@@ -331,9 +331,9 @@ class BatchedLiar:
                      self.played_by, self.play_no, self.selected, self.chosen, self.last,
                      self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
                      self.field_plays, self.revolution, self.jack_back, self.bound,
-                     self.to_move, self.turns, self.done, self.winner, self.flushed, self.block_lo, self.block_hi,
-                     self.top_block, self.shown, self.own_by, self.known_hand,
-                     self.known_before, self.secret_holder, self.rewards, ended)
+                     self.to_move, self.turns, self.done, self.winner, self.flushed,
+                     self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
+                     self.known_hand, self.known_before, self.secret_holder, self.rewards, ended)
         self.games_finished += int(ended.sum())
         if self.autoreset and ended.any():
             self.reset(ended)
