@@ -5,7 +5,8 @@ lockstep, random legal play, finished games restarted at once (``autoreset``).
 - ``bluff/batched-obs``: the same, and every step what a learner reads: each seat to
   move's observation (``observe()``, the codec's tensor) and the legal-action mask.
 - ``liar/batched-obs``: :class:`~usotsuki.research.batched_liar.BatchedLiar`, the Liar
-  Game with observations and masks: plain rules, and the house rules it covers (O3-O6).
+  Game with observations and masks: plain rules, O3-O6, and O1-O6 (multi-card plays,
+  made of select ids, each select a decision; revolutions).
 
 A decision is one action of one game; a step of a batch of N makes N decisions. Deals
 (B3, L3) and flushes are not decisions, but their time counts. Bluff rows: heads-up
@@ -31,8 +32,8 @@ from usotsuki.research.batched_liar import BatchedLiar
 BATCHES = (1, 64, 4096)
 PLAYERS = (2, 5)
 LIAR_BATCHES = (64, 4096)
-LIAR_RULES = {"plain": {}, "o3-o6": {"eight_cut": True, "jack_back": True, "six_up": True,
-                                     "binding": True}}
+O3_O6 = {"eight_cut": True, "jack_back": True, "six_up": True, "binding": True}
+LIAR_RULES = {"plain": {}, "o3-o6": O3_O6, "o1-o6": {"multi": True, "revolution": True, **O3_O6}}
 
 
 def driver(make: Callable[[int], BatchedBluff | BatchedLiar], observe: bool) -> Driver:

@@ -285,16 +285,16 @@ class BatchedLiar:
         """(n, 783): the legal action ids of each game's player to move (none when done)."""
         rates, moves = self._legal()
         mask = np.empty((self.n, self.num_actions), dtype=bool)
-        kernels.legal_mask(self.where, self.to_move, self.chosen, self.last, self._need,
-                           rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, mask)
+        kernels.legal_mask(self.where, self.size, self.to_move, self.chosen, self.last,
+                           self._need, rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, mask)
         return mask
 
     def random_actions(self) -> IntArray:
         """A uniformly random legal id per game (-1 where done)."""
         rates, moves = self._legal()
         out = np.empty(self.n, dtype=np.int64)
-        kernels.random_ids(self.where, self.to_move, self.chosen, self.last, self._need,
-                           rates, moves, self.done, self.rng.random(self.n),
+        kernels.random_ids(self.where, self.size, self.to_move, self.chosen, self.last,
+                           self._need, rates, moves, self.done, self.rng.random(self.n),
                            liar_codec.SELECT_BASE, liar_codec.PASS_ID, out)
         return out
 
@@ -308,8 +308,8 @@ class BatchedLiar:
         actions = as_actions(actions, self.n)
         live = ~self.done
         rates, moves = self._legal()
-        bad = kernels.first_illegal(actions, live, self.where, self.to_move, self.chosen,
-                                    self.last, self._need, rates, moves,
+        bad = kernels.first_illegal(actions, live, self.where, self.size, self.to_move,
+                                    self.chosen, self.last, self._need, rates, moves,
                                     liar_codec.SELECT_BASE, liar_codec.PASS_ID)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")

@@ -67,7 +67,10 @@ def _completion(need: int, chosen: int, above: int) -> tuple[bool, int]:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _held_above(where: SeatArray, g: int, me: int, last: int) -> int:
+def _held_above(where: SeatArray, size: IntArray, g: int, me: int, last: int) -> int:
+    """How many cards ``me`` holds above card ``last`` (-1: its whole hand)."""
+    if last < 0:
+        return size[g, me]
     above = 0
     for c in range(last + 1, CARDS):
         above += where[g, c] == me
@@ -75,7 +78,8 @@ def _held_above(where: SeatArray, g: int, me: int, last: int) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def legal_mask(where: SeatArray, to_move: IntArray, chosen: IntArray, last: IntArray,
+def legal_mask(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntArray,
+               last: IntArray,
                need: IntArray, rates: BoolArray, moves: BoolArray, select_base: int,
                pass_id: int, mask: BoolArray) -> None:
     """``mask`` (n, ids), zeroed here: each held card above the last selected one with
@@ -89,8 +93,8 @@ def legal_mask(where: SeatArray, to_move: IntArray, chosen: IntArray, last: IntA
         for r in range(RATES):
             play = play or rates[g, r]
         if play:
-            finish, selects = _completion(need[g], chosen[g], _held_above(where, g, me,
-                                                                          last[g]))
+            above = _held_above(where, size, g, me, last[g])
+            finish, selects = _completion(need[g], chosen[g], above)
             i = 0
             for c in range(last[g] + 1, CARDS):
                 if where[g, c] == me:
@@ -116,7 +120,8 @@ def _nth_held_above(where: SeatArray, g: int, me: int, last: int, k: int) -> int
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def random_ids(where: SeatArray, to_move: IntArray, chosen: IntArray, last: IntArray,
+def random_ids(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntArray,
+               last: IntArray,
                need: IntArray, rates: BoolArray, moves: BoolArray, done: BoolArray,
                uniforms: FloatArray, select_base: int, pass_id: int, out: IntArray) -> None:
     """A uniformly random legal id per game (-1 where done), from ``uniforms[g]``: the
@@ -132,7 +137,7 @@ def random_ids(where: SeatArray, to_move: IntArray, chosen: IntArray, last: IntA
             n_rates += rates[g, r]
         finish, selects, above = False, 0, 0
         if n_rates:
-            above = _held_above(where, g, me, last[g])
+            above = _held_above(where, size, g, me, last[g])
             finish, selects = _completion(need[g], chosen[g], above)
         plays = above * n_rates if finish else 0
         count = plays + selects
@@ -402,7 +407,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
                 if secret_holder[g, x] == s:
                     secret_holder[g, x] = -1
             selected[g, c] = True
-            for x in range(CARDS):
+            for x in range(0 if chosen[g] else c, c + 1):  # the selected cards are below c
                 if selected[g, x]:
                     selected[g, x] = False
                     where[g, x] = field_at
@@ -469,7 +474,8 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, to_move: IntArray,
+def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, size: IntArray,
+                  to_move: IntArray,
                   chosen: IntArray, last: IntArray, need: IntArray, rates: BoolArray,
                   moves: BoolArray, select_base: int, pass_id: int) -> int:
     """The first live game whose id is not one :func:`legal_mask` allows, -1 if every one
@@ -487,13 +493,12 @@ def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, to_move:
             for r in range(RATES):
                 play = play or rates[g, r]
             if c < CARDS and play and c > last[g] and where[g, c] == me:
-                finish, selects = _completion(need[g], chosen[g],
-                                              _held_above(where, g, me, last[g]))
+                above = _held_above(where, size, g, me, last[g])
+                finish, selects = _completion(need[g], chosen[g], above)
                 if a < select_base:
                     ok = finish and rates[g, a % RATES]
                 else:  # its place among the held cards above the last selected one
-                    ok = _held_above(where, g, me, last[g]) - _held_above(where, g, me, c) \
-                        - 1 < selects
+                    ok = above - _held_above(where, size, g, me, c) - 1 < selects
         if not ok:
             return g
     return -1
