@@ -348,7 +348,7 @@ class BatchedLiar:
         out = np.empty((self.n, self.observation_size), dtype=np.float32)
         kernels.observe(me, self.where, self.size, self.stock, self.cur_seat, self.cur_rate,
                         self.cur_count, self.field_cards, self.field_plays, self.played_by,
-                        self.selected, self._need, self.shown, self.block_lo,
+                        self.selected, self.last, self._need, self.shown, self.block_lo,
                         self.known_hand, self.own_by, self.secret_holder, self._reversed(),
                         self.revolution, self.jack_back, self.bound, self.tables.cut,
                         self.to_move, self.done, self.turns,

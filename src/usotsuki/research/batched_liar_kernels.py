@@ -173,7 +173,7 @@ def random_ids(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntA
 def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
             cur_seat: IntArray, cur_rate: IntArray, cur_count: IntArray,
             field_cards: IntArray, field_plays: IntArray, played_by: SeatArray,
-            selected: BoolArray, need: IntArray, shown: BoolArray,
+            selected: BoolArray, last: IntArray, need: IntArray, shown: BoolArray,
             block_lo: npt.NDArray[np.int32], known_hand: SeatArray, own_by: SeatArray,
             secret_holder: SeatArray, reversed_order: BoolArray, revolution: BoolArray,
             jack_back: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
@@ -192,7 +192,6 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
         row = out[g]
         row[:] = 0
         me = seats[g]
-        mover = me == to_move[g] and not done[g]
         for s in range(players):
             row[o_sizes + (s - me) % players] = size[g, s] / 52
         row[o_stock] = stock[g] / 52
@@ -207,8 +206,10 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
         for c in range(CARDS):
             place = where[g, c]
             row[o_hand + c] = place == me
-            row[o_selected + c] = mover and selected[g, c]
             row[o_own_field + c] = (place == field_at) & (played_by[g, c] == me)
+        if me == to_move[g] and not done[g]:  # the selected cards: all up to the last
+            for c in range(last[g] + 1):
+                row[o_selected + c] = selected[g, c]
         for c in range(CARDS):
             holder, tracked, own = known_hand[g, c], block_lo[g, c] >= 0, own_by[g, c] == me
             if holder < 0 and not tracked and not own:
