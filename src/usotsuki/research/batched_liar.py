@@ -152,7 +152,7 @@ class BatchedLiar:
         self.bottom = np.zeros(n, dtype=np.int64)
         self.stock = np.zeros(n, dtype=np.int64)
         self.played_by = np.full((n, CARDS), -1, dtype=np.int8)  # a field card's player
-        self.play_no = np.full((n, CARDS), -1, dtype=np.int8)  # its play's place on the field
+        self.cur_cards = np.zeros((n, CARDS), dtype=np.int8)  # the current play's, cur_count
         # O1: the cards selected for a play in progress (still in the hand), how many, the
         # highest (-1: none; selects go lowest first)
         self.selected = np.zeros((n, CARDS), dtype=bool)
@@ -209,7 +209,6 @@ class BatchedLiar:
         self.done[idx] = False
         self.winner[idx] = -1
         self.played_by[idx] = -1
-        self.play_no[idx] = -1
         self.flushed[idx] = 0
         self.block_lo[idx] = -1
         self.block_hi[idx] = -1
@@ -252,11 +251,6 @@ class BatchedLiar:
                 for s in range(self.players)]
 
     # -- legality ---------------------------------------------------------------------
-    def _reversed(self) -> BoolArray:
-        """(n,): the order in force (O2, O4)."""
-        return self.tables.reversed_order[self.revolution.astype(np.intp),
-                                          self.jack_back.astype(np.intp)]
-
     def _legal(self) -> tuple[BoolArray, BoolArray]:
         """The rates the player to move may declare (n, 13) and whether it may pass, doubt
         and accept (n, 3), kept until the next step or reset (with ``_need``, the count a
@@ -265,7 +259,8 @@ class BatchedLiar:
             self._rates = np.empty((self.n, RATE_COUNT), dtype=bool)
             self._moves = np.empty((self.n, 3), dtype=bool)
             kernels.legal_moves(self.cur_seat, self.cur_count, self.size, self.to_move,
-                                self.done, self._reversed(), self.bound, self.cur_rate,
+                                self.done, self.revolution, self.jack_back, self.bound,
+                                self.cur_rate, self.tables.reversed_order,
                                 self.tables.allowed, self.rules.multi, self._rates,
                                 self._moves, self._need)
         return self._rates, self._moves
@@ -328,7 +323,7 @@ class BatchedLiar:
                      self.tables.after, self.card_rate, self._places, self.rules.final_doubt,
                      self.rules.turn_limit or 0, self.field_at, self.stock_at, LEAD,
                      self.where, self.size, self.ring, self.bottom, self.stock,
-                     self.played_by, self.play_no, self.selected, self.chosen, self.last,
+                     self.played_by, self.cur_cards, self.selected, self.chosen, self.last,
                      self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
                      self.field_plays, self.revolution, self.jack_back, self.bound,
                      self.to_move, self.turns, self.done, self.winner, self.flushed,
@@ -349,8 +344,8 @@ class BatchedLiar:
         kernels.observe(me, self.where, self.size, self.stock, self.cur_seat, self.cur_rate,
                         self.cur_count, self.field_cards, self.field_plays, self.played_by,
                         self.selected, self.last, self._need, self.shown, self.block_lo,
-                        self.known_hand, self.own_by, self.secret_holder, self._reversed(),
-                        self.revolution, self.jack_back, self.bound, self.tables.cut,
+                        self.known_hand, self.own_by, self.secret_holder, self.revolution,
+                        self.jack_back, self.tables.reversed_order, self.bound, self.tables.cut,
                         self.to_move, self.done, self.turns,
                         self.rules.turn_limit or 0, rates, moves, self._offsets,
                         self.field_at, out)

@@ -29,8 +29,9 @@ PASS, DOUBT, ACCEPT = 0, 1, 2  # rows of ``moves``
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def legal_moves(cur_seat: IntArray, cur_count: IntArray, size: IntArray, to_move: IntArray,
-                done: BoolArray, reversed_order: BoolArray, bound: BoolArray,
-                cur_rate: IntArray, allowed: BoolArray, multi: bool, rates: BoolArray,
+                done: BoolArray, revolution: BoolArray, jack_back: BoolArray,
+                bound: BoolArray, cur_rate: IntArray, reversed_order: BoolArray,
+                allowed: BoolArray, multi: bool, rates: BoolArray,
                 moves: BoolArray, need: IntArray) -> None:
     """For each game: ``rates[g]``, the rates the player to move may declare (none where
     it may not play: L10, O3, a bound field with no next rate, a hand smaller than the
@@ -48,7 +49,8 @@ def legal_moves(cur_seat: IntArray, cur_count: IntArray, size: IntArray, to_move
         need[g] = count
         if count > size[g, to_move[g]]:  # O1: as many cards as the current play
             may_play = False
-        row = allowed[int(reversed_order[g]), int(bound[g]), cur_rate[g]]
+        rev = reversed_order[int(revolution[g]), int(jack_back[g])]
+        row = allowed[int(rev), int(bound[g]), cur_rate[g]]
         for r in range(RATES):
             rates[g, r] = may_play and row[r]
 
@@ -175,8 +177,8 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
             field_cards: IntArray, field_plays: IntArray, played_by: SeatArray,
             selected: BoolArray, last: IntArray, need: IntArray, shown: BoolArray,
             block_lo: npt.NDArray[np.int32], known_hand: SeatArray, own_by: SeatArray,
-            secret_holder: SeatArray, reversed_order: BoolArray, revolution: BoolArray,
-            jack_back: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
+            secret_holder: SeatArray, revolution: BoolArray, jack_back: BoolArray,
+            reversed_order: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
             done: BoolArray, turns: IntArray, turn_limit: int, rates: BoolArray,
             moves: BoolArray, offsets: IntArray, field_at: int, out: ObsArray) -> None:
     """``out[g]`` (zeroed here): the :class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of
@@ -226,7 +228,7 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
                 elif secret_holder[g, c] >= 0:
                     holder = secret_holder[g, c]
                     row[o_own_places + c * width + 1 + (holder - me) % players] = 1
-        row[o_flags] = reversed_order[g]
+        row[o_flags] = reversed_order[int(revolution[g]), int(jack_back[g])]
         row[o_flags + 1] = revolution[g]
         row[o_flags + 2] = jack_back[g]
         row[o_flags + 3] = bound[g]
@@ -275,9 +277,9 @@ def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArra
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _flush(g: int, shown_play: int, uniforms: FloatArray, field_at: int, stock_at: int,
+def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: int,
            lead: int, where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
-           played_by: SeatArray, play_no: SeatArray, cur_seat: IntArray,
+           played_by: SeatArray, cur_cards: SeatArray, cur_seat: IntArray,
            cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
            field_plays: IntArray, jack_back: BoolArray, bound: BoolArray,
            flushed: IntArray, block_lo: npt.NDArray[np.int32],
@@ -285,8 +287,8 @@ def _flush(g: int, shown_play: int, uniforms: FloatArray, field_at: int, stock_a
            own_by: SeatArray, known_before: BoolArray) -> None:
     """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle driven
     by ``uniforms``), go under the stock in one tracked block (positions ``flushed`` to
-    ``flushed + count`` counted from the start of the game; the cards of play number
-    ``shown_play`` public (-1: none), the others known to their players); J-back and
+    ``flushed + count`` counted from the start of the game; the current play's cards
+    public if ``show``, the others known to their players); J-back and
     binding end, a revolution stays (O2); nothing of the field stays."""
     count = field_cards[g]
     cards = np.empty(count, dtype=np.int64)
@@ -313,12 +315,15 @@ def _flush(g: int, shown_play: int, uniforms: FloatArray, field_at: int, stock_a
         where[g, c] = stock_at
         block_lo[g, c] = lo
         block_hi[g, c] = hi
-        is_shown = play_no[g, c] == shown_play
-        shown[g, c] = is_shown
-        own_by[g, c] = -1 if is_shown else played_by[g, c]
+        shown[g, c] = False
+        own_by[g, c] = played_by[g, c]
+    if show:
+        for j in range(cur_count[g]):
+            c = cur_cards[g, j]
+            shown[g, c] = True
+            own_by[g, c] = -1
     for c in range(CARDS):
         played_by[g, c] = -1
-        play_no[g, c] = -1
         known_before[g, c] = False
     cur_seat[g] = -1
     cur_rate[g] = lead
@@ -374,7 +379,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
          select_base: int, pass_id: int, after: npt.NDArray[np.int8], card_rate: IntArray,
          places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
          stock_at: int, lead: int, where: SeatArray, size: IntArray, ring: SeatArray,
-         bottom: IntArray, stock: IntArray, played_by: SeatArray, play_no: SeatArray,
+         bottom: IntArray, stock: IntArray, played_by: SeatArray, cur_cards: SeatArray,
          selected: BoolArray, chosen: IntArray, last: IntArray, cur_seat: IntArray,
          cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
          field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
@@ -408,12 +413,14 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
                 if secret_holder[g, x] == s:
                     secret_holder[g, x] = -1
             selected[g, c] = True
+            j = 0
             for x in range(0 if chosen[g] else c, c + 1):  # the selected cards are below c
                 if selected[g, x]:
                     selected[g, x] = False
                     where[g, x] = field_at
                     played_by[g, x] = s
-                    play_no[g, x] = field_plays[g]
+                    cur_cards[g, j] = x
+                    j += 1
             chosen[g], last[g] = 0, -1
             size[g, s] -= count
             cur_seat[g], cur_rate[g], cur_count[g] = s, r, count
@@ -436,26 +443,24 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
                       block_hi, top_block, shown, own_by, known_hand, secret_holder)
             nxt = (s + 1) % players
             if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
-                _flush(g, -1, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
-                       bottom, stock, played_by, play_no, cur_seat, cur_rate, cur_count,
+                _flush(g, False, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
+                       bottom, stock, played_by, cur_cards, cur_seat, cur_rate, cur_count,
                        field_cards, field_plays, jack_back, bound, flushed, block_lo,
                        block_hi, top_block, shown, own_by, known_before)
             to_move[g] = nxt
             turns[g] += 1
         elif a == pass_id + 1:  # doubt
-            d, current = cur_seat[g], field_plays[g] - 1
+            d = cur_seat[g]
             truthful = True  # L9: every card of the current play is of the declared rate
-            for x in range(CARDS):
-                in_play = where[g, x] == field_at and play_no[g, x] == current
-                if in_play and card_rate[x] != cur_rate[g]:
-                    truthful = False
-                # what d certainly held and did not play is still held
-                if known_before[g, x] and not in_play:
+            for j in range(cur_count[g]):
+                truthful = truthful and card_rate[cur_cards[g, j]] == cur_rate[g]
+            for x in range(CARDS):  # what d certainly held and did not play is still held
+                if known_before[g, x] and where[g, x] != field_at:
                     known_hand[g, x] = d
             went_out = size[g, d] == 0
             count = field_cards[g]  # N: the whole field
-            _flush(g, current, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
-                   bottom, stock, played_by, play_no, cur_seat, cur_rate, cur_count,
+            _flush(g, True, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
+                   bottom, stock, played_by, cur_cards, cur_seat, cur_rate, cur_count,
                    field_cards, field_plays, jack_back, bound, flushed, block_lo,
                    block_hi, top_block, shown, own_by, known_before)
             _draw(g, s if truthful else d, count, where, size, ring, bottom, stock,
