@@ -281,7 +281,8 @@ class BatchedLiar:
         rates, moves = self._legal()
         mask = np.empty((self.n, self.num_actions), dtype=bool)
         kernels.legal_mask(self.where, self.size, self.to_move, self.chosen, self.last,
-                           self._need, rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, mask)
+                           self._need, rates, moves, liar_codec.SELECT_BASE,
+                           liar_codec.PASS_ID, mask)
         return mask
 
     def random_actions(self) -> IntArray:
