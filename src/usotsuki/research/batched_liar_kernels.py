@@ -72,7 +72,7 @@ def _completion(need: int, chosen: int, above: int) -> tuple[bool, int]:
 def _held_above(where: SeatArray, size: IntArray, g: int, me: int, last: int) -> int:
     """How many cards ``me`` holds above card ``last`` (-1: its whole hand)."""
     if last < 0:
-        return size[g, me]
+        return int(size[g, me])
     above = 0
     for c in range(last + 1, CARDS):
         above += where[g, c] == me
