@@ -8,6 +8,7 @@ same process, alternated ``--rounds`` times: CPU time leaves out the time other 
 the core, which on a shared machine moves ``make bench``'s wall-clock ratios a lot.
 
     python benchmarks/batched_parts.py --game liar [--players 4] [--batch 4096] [--steps 300]
+        [--rules multi,revolution,eight_cut]
     python benchmarks/batched_parts.py --game bluff --cpu-ratio
 """
 
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 from usotsuki.bluff import BluffRules
-from usotsuki.liar import LiarRules
+from usotsuki.liar.rules import parse_rules_text
 from usotsuki.research.batched import BatchedBluff
 from usotsuki.research.batched_liar import BatchedLiar
 
@@ -38,13 +39,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="also decisions per CPU second against liars_dice")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--rules", default="",
+                        help="Liar Game house rules, as the CLI takes them (e.g. "
+                             "multi,revolution); default: none")
     args = parser.parse_args(argv)
     engine: BatchedBluff | BatchedLiar
     if args.game == "bluff":
         engine = BatchedBluff(BluffRules(players=args.players or 2), args.batch,
                               seed=args.seed, autoreset=True)
     else:
-        engine = BatchedLiar(LiarRules(players=args.players or 4), args.batch,
+        engine = BatchedLiar(parse_rules_text(args.rules, args.players or 4), args.batch,
                              seed=args.seed, autoreset=True)
     for _ in range(50):
         engine.observe()

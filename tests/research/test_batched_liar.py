@@ -1,6 +1,6 @@
 """The batched Liar Game agrees with the scalar core on every step of every game.
 
-Games are played in lockstep by :class:`BatchedLiar` (uniformly random legal ids) while
+Games are played in lockstep by :class:`BatchedLiar` (random legal ids) while
 each one is followed through the core's checked ``apply``, started from the engine's
 deal: the same mover, the same legal ids (:func:`usotsuki.envs.liar_codec.legal_ids`),
 the same observation (:class:`~usotsuki.envs.liar_codec.LiarCodec` on the core's view,

@@ -8,8 +8,8 @@
   intervals over a seeded game set.
 - :mod:`usotsuki.research.batched` : N Bluff games in lockstep (numpy), checked against the
   scalar core, with the environments' observations, masks and rewards.
-- :mod:`usotsuki.research.batched_liar` : the same for the Liar Game (L1-L11 single-card
-  plays, O3-O6).
+- :mod:`usotsuki.research.batched_liar` : the same for the Liar Game (L1-L11 and the house
+  rules O1-O6; multi-card plays made of select ids, as the environments make them).
 - :mod:`usotsuki.research.vector` : Gymnasium vector environments over both, in self-play.
 - :mod:`usotsuki.research.baselines` : learning baselines, one command each: PSRO and
   magnetic mirror descent on the solved rounds (exact exploitability curves), PPO in
