@@ -18,6 +18,7 @@ def _masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 @pytest.mark.parametrize("env", [
     lambda: BluffVectorEnv(16, seed=1, players=3, max_cards=2, ranks=5),
     lambda: LiarVectorEnv(16, seed=1, players=3, hand_size=3, jack_back=True),
+    lambda: LiarVectorEnv(16, seed=1, players=3, hand_size=5, multi=True, revolution=True),
 ])
 def test_self_play_episodes(env: object) -> None:
     venv: BatchedVectorEnv = env()  # type: ignore[operator]
