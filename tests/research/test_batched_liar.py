@@ -15,6 +15,7 @@ legal ids and the mover's observation.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import fields
 
@@ -206,6 +207,29 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match="one action per game"):
         engine.step(engine.random_actions()[:1])
     assert (engine.where == before[0]).all() and engine.decisions == 0
+
+
+def test_step_refuses_exactly_the_ids_the_mask_leaves_out() -> None:
+    """Along a game with multi-card plays, every id the mask leaves out (a select that
+    could not be completed, a pass after a select, a card below the last selected) is
+    refused, and every id it offers is taken."""
+    engine = BatchedLiar(LiarRules(players=3, hand_size=6, multi=True, revolution=True),
+                         n=1, seed=2)
+    rng = np.random.default_rng(2)
+    steps = selecting = 0
+    while not engine.done[0] and steps < 60:
+        selecting += bool(engine.selected_cards(0))
+        mask = engine.legal_mask()[0]
+        for action in range(liar_codec.NUM_ACTIONS):
+            trial = copy.deepcopy(engine)
+            if mask[action]:
+                trial.step(np.array([action]))
+            else:
+                with pytest.raises(ValueError, match="not legal"):
+                    trial.step(np.array([action]))
+        engine.step(_actions(engine, engine.legal_mask(), rng, 0.7))
+        steps += 1
+    assert steps > 10 and selecting > 3
 
 
 def test_autoreset_keeps_every_game_playing() -> None:
