@@ -152,7 +152,7 @@ class BatchedLiar:
         self.bottom = np.zeros(n, dtype=np.int64)
         self.stock = np.zeros(n, dtype=np.int64)
         self.played_by = np.full((n, CARDS), -1, dtype=np.int8)  # a field card's player
-        self.cur_cards = np.zeros((n, CARDS), dtype=np.int8)  # the current play's, cur_count
+        self.cur_cards = np.zeros((n, CARDS), dtype=np.int8)  # the current play: cur_count cards
         # O1: the cards selected for a play in progress (still in the hand), how many, the
         # highest (-1: none; selects go lowest first)
         self.selected = np.zeros((n, CARDS), dtype=bool)
