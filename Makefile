@@ -31,7 +31,7 @@ CORE_SOURCES := setup.py src/usotsuki/_native.py $(wildcard src/usotsuki/cards.p
 # The rules and conformance tests, run again on the pure-Python cores by `make test`.
 PURE_TESTS := tests/bluff tests/liar tests/core tests/test_golden.py
 
-.PHONY: setup run test test-faults lint bench clean browser postgres native vendor-axe dist api-docs
+.PHONY: setup run test test-faults test-slow lint bench clean browser postgres native vendor-axe dist api-docs
 
 $(UV):
 	@$(PYTHON) -m venv .uv && .uv/bin/python -m pip install -q --disable-pip-version-check uv \
@@ -88,14 +88,19 @@ lint: setup
 # The fault suite's slow scenarios (marked slow_faults: a 10 s PostgreSQL outage, an owner
 # paused past its lease, a worker cut off from PostgreSQL) run in `make test-faults`,
 # which CI runs after `make test`; its quick ones run in `make test`.
+# Checks marked slow (the largest solved Bluff round's exploitability: a minute, GBs of
+# memory) run in `make test-slow`.
 XDIST := -n auto --maxprocesses 4 --dist loadfile
 test: setup lint browser postgres
-	USOTSUKI_REQUIRE_COMPILED=1 $(PY) -m pytest $(XDIST) --ignore=tests/e2e -m "not slow_faults"
+	USOTSUKI_REQUIRE_COMPILED=1 $(PY) -m pytest $(XDIST) --ignore=tests/e2e -m "not slow_faults and not slow"
 	USOTSUKI_PURE=1 $(PY) -m pytest $(XDIST) -q -p no:cacheprovider $(PURE_TESTS)
 	USOTSUKI_REQUIRE_BROWSER=1 $(PY) -m pytest $(XDIST) tests/e2e
 
 test-faults: setup postgres
 	$(PY) -m pytest -m slow_faults tests/server/test_faults.py
+
+test-slow: setup
+	$(PY) -m pytest -m slow tests/research
 
 # Debian's chromium and CJK fonts for the browser tests (never `playwright install`).
 browser:

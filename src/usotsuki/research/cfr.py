@@ -61,12 +61,19 @@ class Tree:
         """The nodes whose last call is ``j``."""
         return slice(1 << j, 1 << (j + 1))
 
-    def sum_children(self, x: FloatArray) -> FloatArray:
+    def sum_children(self, x: FloatArray, out: FloatArray | None = None) -> FloatArray:
         """(N, H): the sum over each node's call children of ``x`` (indexed by child)."""
-        out = np.zeros_like(x)
+        if out is None:
+            out = np.zeros_like(x)
+        else:
+            out.fill(0.0)
         for j in range(self.m):
             out[:1 << j] += x[self.block(j)]
         return out
+
+    def caller_sign(self, seat: int, dtype: npt.DTypeLike = np.float64) -> FloatArray:
+        """(N, 1): +1 where ``seat`` made the last call (the other seat acts), else -1."""
+        return np.where(self.actor == seat, -1.0, 1.0).astype(dtype)[:, None]
 
 
 @dataclass
@@ -82,27 +89,41 @@ class Strategy:
                         None if self.forfeit is None else [a.copy() for a in self.forfeit])
 
 
-def _terminal(game: RoundGame, tree: Tree, seat: int, opp_reach: FloatArray) -> FloatArray:
+def seat_payoff(game: RoundGame, seat: int, dtype: npt.DTypeLike = np.float64) -> FloatArray:
+    """(m, H_opp, H_seat), contiguous: chance times (+1 if call j is true, -1 if not),
+    laid out so that ``opp_reach @ seat_payoff[j]`` gives ``seat``'s values."""
+    a = game.payoff.transpose(0, 2, 1) if seat == 0 else game.payoff
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _terminal(game: RoundGame, tree: Tree, seat: int, opp_reach: FloatArray,
+              out: FloatArray | None = None, payoff: FloatArray | None = None,
+              sign: FloatArray | None = None) -> FloatArray:
     """(N, H_seat): the counterfactual value to ``seat`` of a challenge at each node,
-    given the opponent's reach times its challenge probability (B8, B9)."""
-    out = np.zeros((tree.size, len(game.hands[seat])))
+    given the opponent's reach times its challenge probability (B8, B9). ``payoff``
+    and ``sign`` (:func:`seat_payoff`, :meth:`Tree.caller_sign`) may be given
+    precomputed, ``out`` as a buffer."""
+    dtype = opp_reach.dtype
+    if payoff is None:
+        payoff = seat_payoff(game, seat, dtype)
+    if out is None:
+        out = np.empty((tree.size, len(game.hands[seat])), dtype=dtype)
+    out[0] = 0.0  # B5: no challenge before the first call
     for j in range(tree.m):
         blk = tree.block(j)
-        a = game.payoff[j] if seat == 0 else game.payoff[j].T  # (H_seat, H_opp)
-        # The caller of call j is the seat that moved into the node (1 - actor): it wins
-        # when the call is true (B9). Seat 0 is the caller where actor == 1.
-        caller_is_me = (tree.actor[blk] != seat)
-        sign = np.where(caller_is_me, 1.0, -1.0)
-        out[blk] = sign[:, None] * (opp_reach[blk] @ a.T)
+        np.matmul(opp_reach[blk], payoff[j], out=out[blk])
+    # The caller of the last call is the seat that moved into the node (1 - actor): it
+    # wins when the call is true (B9).
+    out *= tree.caller_sign(seat, dtype) if sign is None else sign
     return out
 
 
-def _reach(tree: Tree, call: FloatArray) -> FloatArray:
-    reach = np.empty_like(call)
+def _reach(tree: Tree, call: FloatArray, out: FloatArray | None = None) -> FloatArray:
+    reach = np.empty_like(call) if out is None else out
     reach[0] = 1.0
     for j in range(tree.m):
         blk = tree.block(j)
-        reach[blk] = reach[:1 << j] * call[blk]
+        np.multiply(reach[:1 << j], call[blk], out=reach[blk])
     return reach
 
 
@@ -170,35 +191,46 @@ def uniform(game: RoundGame, tree: Tree) -> Strategy:
     return Strategy(calls, chall)
 
 
-def normalise(tree: Tree, seat: int, call_w: FloatArray, chall_w: FloatArray
-              ) -> tuple[FloatArray, FloatArray]:
+def normalise(tree: Tree, seat: int, call_w: FloatArray, chall_w: FloatArray,
+              out: tuple[FloatArray, FloatArray] | None = None,
+              scratch: FloatArray | None = None) -> tuple[FloatArray, FloatArray]:
     """The strategy of ``seat`` proportional to non-negative weights per node (uniform
-    where they are all 0), with 1 where the seat does not act."""
-    total = chall_w + tree.sum_children(call_w)
-    positive = total > 0
-    inv = np.divide(1.0, total, out=np.zeros_like(total), where=positive)
-    fallback = np.where(positive, 0.0, (1.0 / tree.actions)[:, None])
-    ch = chall_w * inv
-    ch += fallback
-    np.copyto(ch, 1.0, where=(tree.actor != seat)[:, None])
+    where they are all 0), with 1 where the seat does not act. Only the weights where
+    the seat acts are read. ``out`` (call, challenge) and ``scratch`` are optional
+    buffers shaped like the weights."""
+    call, ch = out if out is not None else (np.empty_like(call_w), np.empty_like(chall_w))
+    mine = (tree.actor == seat)[:, None]
+    # The total weight at each node: its challenge (never at the root, B5) and calls.
+    inv = tree.sum_children(call_w, out=scratch)
+    np.add(inv, chall_w, out=inv, where=(np.arange(tree.size) > 0)[:, None])
+    empty = inv <= 0.0
+    np.copyto(inv, 1.0, where=empty)
+    np.reciprocal(inv, out=inv)
+    np.copyto(inv, 0.0, where=empty)
+    uniform = (1.0 / tree.actions).astype(inv.dtype)[:, None]
+    np.multiply(chall_w, inv, out=ch)
+    np.copyto(ch, uniform, where=empty)
+    np.copyto(ch, 1.0, where=~mine)
     ch[0] = 0.0 if seat == 0 else 1.0  # B5: no challenge before the first call
-    call = np.ones_like(call_w)
     for j in range(tree.m):
         blk = tree.block(j)
         np.multiply(call_w[blk], inv[:1 << j], out=call[blk])
-        call[blk] += fallback[:1 << j]
+        np.copyto(call[blk], uniform[:1 << j], where=empty[:1 << j])
     # The call into node c is the seat's own where its parent's actor (1 - actor[c]) is it.
-    np.copyto(call, 1.0, where=(tree.actor == seat)[:, None])
+    np.copyto(call, 1.0, where=mine)
     call[0] = 1.0
     return call, ch
 
 
-def _backward(tree: Tree, own_call: FloatArray, own_chall: FloatArray, tv: FloatArray
+def _backward(tree: Tree, own_call: FloatArray, own_chall: FloatArray, tv: FloatArray,
+              out: FloatArray | None = None, scratch: FloatArray | None = None
               ) -> FloatArray:
-    val = own_chall * tv
+    val = np.multiply(own_chall, tv, out=out)
     for j in reversed(range(tree.m)):
         blk = tree.block(j)
-        val[:1 << j] += own_call[blk] * val[blk]
+        add = np.multiply(own_call[blk], val[blk],
+                          out=None if scratch is None else scratch[blk])
+        val[:1 << j] += add
     return val
 
 
@@ -210,33 +242,49 @@ class Progress:
 
 
 class CFRPlus:
-    """CFR+ (Tammelin 2014): regret matching+, alternating updates, linear averaging."""
+    """CFR+ (Tammelin 2014): regret matching+, alternating updates, linear averaging.
 
-    def __init__(self, game: RoundGame) -> None:
+    ``dtype`` is the precision of the regrets, the strategy sums and the passes
+    (float32 halves the memory and the memory traffic, which bound the time); the
+    average strategy and every exploitability are computed in float64. All work arrays
+    are allocated once: an iteration allocates nothing of the tree's size.
+
+    Regrets and strategy sums are kept for every node; only those where the seat acts
+    are read (:func:`normalise`), so they are not masked: the challenge regret of the
+    root, where nobody may challenge (B5), is the one entry kept at 0."""
+
+    def __init__(self, game: RoundGame, dtype: npt.DTypeLike = np.float64) -> None:
         self.game = game
         self.tree = Tree.build(game.m)
         self.iterations = 0
+        self.dtype = np.dtype(dtype)
         n = self.tree.size
-        self.r_call = [np.zeros((n, len(game.hands[s]))) for s in (0, 1)]
-        self.r_chall = [np.zeros((n, len(game.hands[s]))) for s in (0, 1)]
-        self.s_call = [np.zeros((n, len(game.hands[s]))) for s in (0, 1)]
-        self.s_chall = [np.zeros((n, len(game.hands[s]))) for s in (0, 1)]
-        t = self.tree
-        node = np.arange(t.size)
-        # Where each seat's regrets live: call edges into nodes whose parent it acts at,
-        # challenges at the nodes it acts at (never at the root, B5).
-        self._call_mask = [((t.actor != s) & (node > 0)).astype(float)[:, None] for s in (0, 1)]
-        self._chall_mask = [((t.actor == s) & (node > 0)).astype(float)[:, None]
-                            for s in (0, 1)]
-        self._strategy = [normalise(t, s, self.r_call[s], self.r_chall[s]) for s in (0, 1)]
+
+        def table(seat: int) -> FloatArray:
+            return np.zeros((n, len(game.hands[seat])), dtype=self.dtype)
+
+        self.r_call = [table(s) for s in (0, 1)]
+        self.r_chall = [table(s) for s in (0, 1)]
+        self.s_call = [table(s) for s in (0, 1)]
+        self.s_chall = [table(s) for s in (0, 1)]
+        self._payoff = [seat_payoff(game, s, self.dtype) for s in (0, 1)]
+        self._sign = [self.tree.caller_sign(s, self.dtype) for s in (0, 1)]
+        # Per seat: reach (also the opponent's reach times challenge), values, scratch.
+        self._reach_buf = [table(s) for s in (0, 1)]
+        self._tv = [table(s) for s in (0, 1)]
+        self._v = [table(s) for s in (0, 1)]
+        self._strategy = [normalise(self.tree, s, self.r_call[s], self.r_chall[s],
+                                    out=(table(s), table(s))) for s in (0, 1)]
 
     def current(self) -> Strategy:
-        return Strategy([c for c, _ in self._strategy], [x for _, x in self._strategy])
+        return Strategy([c.astype(np.float64) for c, _ in self._strategy],
+                        [x.astype(np.float64) for _, x in self._strategy])
 
     def average(self) -> Strategy:
         calls, chall = [], []
         for s in (0, 1):
-            c, x = normalise(self.tree, s, self.s_call[s], self.s_chall[s])
+            c, x = normalise(self.tree, s, self.s_call[s].astype(np.float64),
+                             self.s_chall[s].astype(np.float64))
             calls.append(c)
             chall.append(x)
         return Strategy(calls, chall)
@@ -249,31 +297,40 @@ class CFRPlus:
             for seat in (0, 1):
                 own_call, own_chall = self._strategy[seat]
                 opp_call, opp_chall = self._strategy[1 - seat]
-                opp_reach = _reach(t, opp_call)
+                opp_reach = _reach(t, opp_call, out=self._reach_buf[1 - seat])
                 opp_reach *= opp_chall
-                tv = _terminal(self.game, t, seat, opp_reach)
-                v = _backward(t, own_call, own_chall, tv)
+                tv = _terminal(self.game, t, seat, opp_reach, out=self._tv[seat],
+                               payoff=self._payoff[seat], sign=self._sign[seat])
+                scratch = self._reach_buf[seat]
+                v = _backward(t, own_call, own_chall, tv, out=self._v[seat],
+                              scratch=scratch)
+                # Challenge regrets: the challenge's value minus the node's.
                 tv -= v
-                tv *= self._chall_mask[seat]
                 r_chall = self.r_chall[seat]
                 r_chall += tv
                 np.maximum(r_chall, 0.0, out=r_chall)
-                r_call = self.r_call[seat]
+                r_chall[0] = 0.0
+                # Call regrets: the child's value minus the parent's (scratch: tv).
+                diff = tv
                 for j in range(t.m):
                     blk = t.block(j)
-                    r_call[blk] += (v[blk] - v[:1 << j]) * self._call_mask[seat][blk]
+                    np.subtract(v[blk], v[:1 << j], out=diff[blk])
+                diff[0] = 0.0  # no call leads into the root
+                r_call = self.r_call[seat]
+                r_call += diff
                 np.maximum(r_call, 0.0, out=r_call)
-                own = _reach(t, own_call)
+                # Linear averaging: the seat's own reach, weighted by the iteration.
+                own = _reach(t, own_call, out=scratch)
                 own *= weight
-                self.s_call[seat] += own * self._call_mask[seat]
+                self.s_call[seat] += own
                 own *= own_chall
-                own *= self._chall_mask[seat]
                 self.s_chall[seat] += own
-                self._strategy[seat] = normalise(t, seat, r_call, r_chall)
+                self._strategy[seat] = normalise(t, seat, r_call, r_chall,
+                                                 out=self._strategy[seat], scratch=tv)
 
     def solve(self, target: float = 1e-3, max_iterations: int = 10_000,
-              max_seconds: float = 600.0, check_every: Callable[[int], bool] | None = None
-              ) -> list[Progress]:
+              max_seconds: float = 600.0, check_every: Callable[[int], bool] | None = None,
+              on_check: Callable[[Progress], None] | None = None) -> list[Progress]:
         """Iterate until the average strategy's exploitability is below ``target`` (or a
         limit); returns the exploitability measured along the way (time excludes it)."""
         check = check_every or (lambda i: i & (i - 1) == 0 or i % 50 == 0)
@@ -286,6 +343,8 @@ class CFRPlus:
             if check(self.iterations):
                 e = exploitability(self.game, self.average(), self.tree)[0]
                 history.append(Progress(self.iterations, spent, e))
+                if on_check is not None:
+                    on_check(history[-1])
                 if e < target:
                     break
         return history

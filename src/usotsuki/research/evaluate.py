@@ -55,10 +55,15 @@ from usotsuki.research.round import RoundGame
 from usotsuki.research.solve import DEFAULT_GAMES, parse_game
 from usotsuki.tournament import Spec, play_game, wilson
 
-SOLVED_ROUNDS: tuple[str, ...] = tuple(
-    r for r in DEFAULT_GAMES.split(",") if r not in ("r6-1v2", "r6-2v1"))
-"""The rounds whose CFR+ solution ships in ``usotsuki/data/solved_bluff.npz`` (the
-``r6`` rounds with two cards did not converge and are not shipped: ``docs/solver.md``)."""
+SOLVED_ROUNDS: tuple[str, ...] = tuple(DEFAULT_GAMES.split(","))
+"""The rounds whose CFR+ solution ships in ``usotsuki/data/solved_bluff.npz``
+(``docs/solver.md``)."""
+
+BOT_ROUNDS: tuple[str, ...] = tuple(r for r in SOLVED_ROUNDS
+                                    if RoundGame(parse_game(r)).m <= 15)
+"""The solved rounds a bot is measured on by default: reading a bot's policy asks it at
+every information state its play reaches, which the larger rounds (2^18 and more public
+nodes) make hours for the searching levels."""
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 """The bot levels players meet, weakest first (both games have them)."""
@@ -179,7 +184,7 @@ def evaluate(policy: AnyBot | TabularPolicy, *, game: str = "bluff",
     """Evaluate ``policy`` (a bot or a tabular policy: see the module docstring).
 
     :param rounds: the solved rounds to measure (Bluff only; by default every shipped one
-        a tabular policy covers, or all of them for a bot).
+        a tabular policy covers, or :data:`BOT_ROUNDS` for a bot).
     :param levels: the levels to play against (bots only; a tabular policy plays none).
     :param games: full games against each level (even: both seats equally often).
     :param seed: decides the game set; the same seed replays the same games.
@@ -194,7 +199,7 @@ def evaluate(policy: AnyBot | TabularPolicy, *, game: str = "bluff",
     if rounds is None and isinstance(policy, Mapping):
         rounds = [r for r in SOLVED_ROUNDS if r in policy]
     elif rounds is None:
-        rounds = SOLVED_ROUNDS if game == "bluff" else ()
+        rounds = BOT_ROUNDS if game == "bluff" else ()
     if rounds and game != "bluff":
         raise ValueError("the solved rounds are Bluff rounds: pass rounds=() for the Liar Game")
     round_rows = []
@@ -236,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="bluff", choices=("bluff", "liar"))
     parser.add_argument("--rounds", default=None,
                         help="solved rounds, comma-separated ('none' for none; default: all "
-                             "for Bluff)")
+                             "a tabular policy covers, the smaller ones for a bot)")
     parser.add_argument("--levels", default=",".join(LEVELS),
                         help="levels to play, comma-separated ('none' for none)")
     parser.add_argument("--games", type=int, default=40, help="games against each level")

@@ -1,29 +1,45 @@
 """Solve heads-up short-deck Bluff rounds with CFR+ and publish the numbers.
 
     python -m usotsuki.research.solve [--games r4-1v1,r5-1v1,...] [--target 1e-4]
-        [--max-seconds 300] [--out docs/solver] [--data src/usotsuki/data/solved_bluff.npz]
+        [--max-seconds 300] [--dtype float32] [--out docs/solver]
+        [--data src/usotsuki/data/solved_bluff.npz] [--raw DIR]
 
 Writes ``OUT/results.json`` (per round: tree size, iterations, seconds, exploitability
-along the way, the value), ``OUT/exploitability.png`` (exploitability against iterations
-and against seconds) and the solved strategies (:mod:`usotsuki.research.export`).
+along the way, of the stored strategy, the value, the process's peak memory),
+``OUT/exploitability.png`` (exploitability against iterations and against seconds) and
+the stored strategies (:mod:`usotsuki.research.export`). Rounds already in the results
+and the archive that this run does not solve are kept. ``--raw`` also saves each average
+strategy in float32, from which ``python -m usotsuki.research.export`` rebuilds the
+archive with other storage thresholds without solving again.
+
+The matrix products run on one BLAS thread: they are small (hands by hands), and
+threads only contend for the cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from usotsuki.bluff import calls_for
 from usotsuki.research.cfr import CFRPlus, exploitability, game_value
-from usotsuki.research.export import strategy_from_arrays, to_arrays
+from usotsuki.research.export import (
+    MIN_PROB,
+    archive_bytes,
+    strategy_from_arrays,
+    to_arrays,
+    write_archive,
+)
 from usotsuki.research.round import RoundGame, RoundSpec
 
-DEFAULT_GAMES = "r4-1v1,r5-1v1,r6-1v1,r4-1v2,r4-2v1,r5-1v2,r5-2v1,r6-1v2,r6-2v1"
+DEFAULT_GAMES = "r4-1v1,r5-1v1,r6-1v1,r4-1v2,r4-2v1,r5-1v2,r5-2v1,r6-1v2,r6-2v1,r4-2v2"
 
 
 def parse_game(name: str) -> RoundSpec:
@@ -48,23 +64,36 @@ def tree_size(game: RoundGame) -> dict[str, int]:
 
 
 def solve_one(spec: RoundSpec, target: float, max_seconds: float,
-              max_iterations: int) -> tuple[dict[str, Any], dict[str, Any]]:
+              max_iterations: int, dtype: str = "float32", raw: Path | None = None,
+              min_prob: float = MIN_PROB) -> tuple[dict[str, Any], dict[str, Any]]:
     game = RoundGame(spec)
-    solver = CFRPlus(game)
+    solver = CFRPlus(game, dtype=dtype)
     began = time.perf_counter()
     history = solver.solve(target=target, max_iterations=max_iterations,
-                           max_seconds=max_seconds)
+                           max_seconds=max_seconds,
+                           on_check=lambda p: print(f"  {spec.name}: {p.iterations} "
+                                                    f"iterations, {p.seconds:.1f} s, "
+                                                    f"exploitability {p.exploitability:.2e}",
+                                                    flush=True))
     wall = time.perf_counter() - began
     avg = solver.average()
-    arrays = to_arrays(game, avg, solver.tree)
+    del solver.r_call, solver.r_chall  # the memory the export needs
+    if raw is not None:
+        raw.mkdir(parents=True, exist_ok=True)
+        np.savez(raw / f"{spec.name}.npz",
+                 **{f"{k}{seat}": getattr(avg, k)[seat].astype(np.float32)
+                    for k in ("call", "challenge") for seat in (0, 1)})
+    arrays = to_arrays(game, avg, solver.tree, min_prob)
     stored = strategy_from_arrays(game, arrays, solver.tree)
     e, br0, br1 = exploitability(game, avg, solver.tree)
     e_stored = exploitability(game, stored, solver.tree)[0]
     row = {"game": spec.name, "ranks": spec.ranks, "sizes": list(spec.sizes),
-           "tree": tree_size(game), "iterations": solver.iterations,
+           "tree": tree_size(game), "iterations": solver.iterations, "dtype": dtype,
            "seconds": round(history[-1].seconds if history else 0.0, 2),
-           "wall_seconds": round(wall, 2), "exploitability": e,
-           "exploitability_stored": e_stored,
+           "wall_seconds": round(wall, 2),
+           "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+           "exploitability": e, "exploitability_stored": e_stored,
+           "stored_bytes": archive_bytes(arrays), "stored_min_prob": min_prob,
            "best_response": [br0, br1], "value_seat0": game_value(game, avg, solver.tree),
            "history": [[p.iterations, round(p.seconds, 3), p.exploitability]
                        for p in history]}
@@ -105,26 +134,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=1e-4)
     parser.add_argument("--max-seconds", type=float, default=300.0)
     parser.add_argument("--max-iterations", type=int, default=20_000)
+    parser.add_argument("--dtype", default="float32", choices=("float32", "float64"),
+                        help="precision of CFR+'s work arrays")
     parser.add_argument("--out", type=Path, default=Path("docs/solver"))
     parser.add_argument("--data", type=Path, default=None,
-                        help="write the solved strategies here (.npz)")
+                        help="write the stored strategies into this archive (.npz)")
+    parser.add_argument("--raw", type=Path, default=None,
+                        help="also save each average strategy here (float32 .npz)")
+    parser.add_argument("--min-prob", type=float, default=MIN_PROB)
     args = parser.parse_args(argv)
-    rows, arrays = [], {}
+    results = args.out / "results.json"
+    rows = json.loads(results.read_text()) if results.exists() else []
     for name in args.games.split(","):
-        row, arr = solve_one(parse_game(name), args.target, args.max_seconds,
-                             args.max_iterations)
-        rows.append(row)
-        arrays.update(arr)
+        with threadpool_limits(limits=1, user_api="blas"):
+            row, arrays = solve_one(parse_game(name), args.target, args.max_seconds,
+                                    args.max_iterations, args.dtype, args.raw,
+                                    args.min_prob)
+        rows = [r for r in rows if r["game"] != row["game"]] + [row]
         print(f"{row['game']}: {row['tree']['public_nodes']:,} nodes, "
               f"{row['iterations']} iterations, {row['seconds']} s, exploitability "
-              f"{row['exploitability']:.2e} (stored {row['exploitability_stored']:.2e}), "
-              f"value {row['value_seat0']:+.4f}", flush=True)
+              f"{row['exploitability']:.2e} (stored {row['exploitability_stored']:.2e}, "
+              f"{row['stored_bytes']:,} bytes), value {row['value_seat0']:+.4f}", flush=True)
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
+        results.write_text(json.dumps(rows, indent=1) + "\n")
         plot(rows, args.out / "exploitability.png")
         if args.data is not None:
-            args.data.parent.mkdir(parents=True, exist_ok=True)
-            np.savez_compressed(args.data, **arrays)
+            write_archive(args.data, arrays)
     return 0
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from usotsuki.bluff.actions import CHALLENGE, Action, Call, Challenge
 from usotsuki.bluff.view import BluffView
+from usotsuki.bots.bluff import solved
 from usotsuki.bots.bluff.calibration import beliefs, calibration
 from usotsuki.bots.bluff.policy import MixedRule, as_action, choose, deck_probs, first_legal_index
 from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
@@ -171,9 +172,18 @@ class ExpertBluffBot(SearchBluffBot):
       decisions play the candidate rule's own mixed distribution instead (its bluffs
       included), which keeps a reader's odds on "it holds what it calls" bounded; with
       three or more seats no reader came close, and the search alone lost fewer rounds.
+    - **Solved rounds**: in a heads-up round of a deck and hand sizes that have been solved
+      (:mod:`usotsuki.bots.bluff.solved`: ranks 4 to 6, up to two cards each where the
+      solution fits), it plays the stored equilibrium strategy instead of searching.
     """
 
     name = "expert"
 
     def __init__(self, **changes: Any) -> None:
         super().__init__(replace(EXPERT, **changes))
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        # A solved heads-up short-deck round (docs/solver.md): its stored equilibrium.
+        if (dist := solved.policy(v)) is not None:
+            return solved.sample(dist, rng)
+        return super().act(v, legal, rng)

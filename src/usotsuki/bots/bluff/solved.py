@@ -42,7 +42,26 @@ class _Round:
         self.hands = [{h: i for i, h in enumerate(archive[f"{name}/hands{s}"].tolist())}
                       for s in (0, 1)]
         self.nodes = [archive[f"{name}/nodes{s}"].astype(np.int64) for s in (0, 1)]
-        self.probs = [archive[f"{name}/probs{s}"] for s in (0, 1)]
+        self.start = [archive[f"{name}/start{s}"] for s in (0, 1)]
+        self.action = [archive[f"{name}/action{s}"] for s in (0, 1)]
+        self.prob = [archive[f"{name}/prob{s}"] for s in (0, 1)]
+
+    def strategy(self, seat: int, node: int, hand: int) -> dict[Action, float] | None:
+        """The stored distribution at (node, hand) for ``seat``, None if none is stored
+        (the seat's own play does not reach it; the layout: ``usotsuki.research.export``)."""
+        nodes = self.nodes[seat]
+        row = int(np.searchsorted(nodes, node))
+        if row >= len(nodes) or nodes[row] != node:
+            return None
+        r = row * len(self.hands[seat]) + hand
+        first, last = int(self.start[seat][r]), int(self.start[seat][r + 1])
+        weights = self.prob[seat][first:last].astype(np.float64)
+        total = float(weights.sum())
+        if total <= 0.0:
+            return None
+        return {CHALLENGE if a == 0 else self.calls[a - 1]: float(w) / total
+                for a, w in zip(self.action[seat][first:last].tolist(), weights.tolist(),
+                                strict=True)}
 
 
 @cache
@@ -89,20 +108,7 @@ def policy(v: BluffView) -> Mapping[Action, float] | None:
         node |= 1 << k
     me = 0 if v.seat == first else 1
     hand = solved.hands[me].get("".join(RANKS[r] for r in sorted(c.rank for c in v.hand)))
-    nodes = solved.nodes[me]
-    row = int(np.searchsorted(nodes, node))
-    if hand is None or row >= len(nodes) or nodes[row] != node:
-        return None
-    probs = solved.probs[me][row, hand].astype(np.float64)
-    total = float(probs.sum())
-    if total <= 0.0:
-        return None
-    out: dict[Action, float] = {}
-    if probs[0] > 0:
-        out[CHALLENGE] = float(probs[0]) / total
-    for j in np.flatnonzero(probs[1:]).tolist():
-        out[solved.calls[j]] = float(probs[1 + j]) / total
-    return out
+    return None if hand is None else solved.strategy(me, node, hand)
 
 
 def sample(dist: Mapping[Action, float], rng: random.Random) -> Action:
