@@ -21,6 +21,7 @@ from usotsuki.bluff.actions import CHALLENGE
 from usotsuki.bluff.notation import parse_action
 from usotsuki.bots.bluff import solved
 from usotsuki.bots.bluff.expert_v1 import ExpertV1BluffBot
+from usotsuki.bots.bluff.levels import ExpertBluffBot
 from usotsuki.cards import parse_cards
 
 
@@ -35,7 +36,8 @@ def heads_up(ranks: int, first: list[str], other: list[str], calls: list[str]) -
 
 
 def test_covered_rounds() -> None:
-    assert {"r4-1v1", "r4-1v2", "r4-2v1", "r5-1v1", "r6-1v1"} <= set(solved.covered())
+    assert set(solved.covered()) == {f"r{r}-{a}v{b}" for r in (4, 5, 6)
+                                     for a, b in ((1, 1), (1, 2), (2, 1))} | {"r4-2v2"}
 
 
 @pytest.mark.parametrize(("ranks", "first", "other", "calls"), [
@@ -71,11 +73,29 @@ def test_not_covered_elsewhere(rules: BluffRules) -> None:
     assert solved.policy(view(state, other)) is None  # not its turn
 
 
-def test_expert_v1_plays_the_solved_strategy_where_it_applies() -> None:
+@pytest.mark.parametrize("bot", [ExpertV1BluffBot, ExpertBluffBot])
+def test_the_experts_play_the_solved_strategy_where_it_applies(bot: type) -> None:
     state = heads_up(4, ["AS"], ["KH"], ["card A"])
     v = view(state, 1)
     dist = solved.policy(v)
     assert dist is not None
-    bot = ExpertV1BluffBot()
     for seed in range(5):
-        assert bot.act(v, legal_actions(state), random.Random(seed)) in dist
+        assert bot().act(v, legal_actions(state), random.Random(seed)) in dist
+
+
+@pytest.mark.parametrize(("ranks", "first", "other", "calls"), [
+    (4, ["JS", "AS"], ["KH", "KD"], []),  # r4-2v2
+    (4, ["JS", "AS"], ["KH", "KD"], ["pair K"]),
+    (6, ["9S"], ["KH", "AD"], ["card K"]),  # r6-1v2
+    (6, ["9S", "9H"], ["AD"], []),  # r6-2v1
+])
+def test_the_expert_plays_every_shipped_round(ranks: int, first: list[str], other: list[str],
+                                              calls: list[str]) -> None:
+    state = heads_up(ranks, first, other, calls)
+    v = view(state, state.to_move)
+    dist = solved.policy(v)
+    assert dist is not None and sum(dist.values()) == pytest.approx(1.0)
+    assert set(dist) <= set(legal_actions(state))
+    rng = random.Random(1)
+    draws = {ExpertBluffBot().act(v, legal_actions(state), rng) for _ in range(20)}
+    assert draws <= set(dist)

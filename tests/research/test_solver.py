@@ -18,6 +18,7 @@ from usotsuki.research.cfr import (
     _reach,
     exploitability,
     game_value,
+    normalise,
     uniform,
 )
 from usotsuki.research.export import strategy_from_arrays, to_arrays, write_archive
@@ -121,6 +122,19 @@ def test_float32_work_arrays_converge_like_float64() -> None:
     assert narrow.call[0].dtype == np.float64  # averages and measures are float64
     assert game_value(game, narrow) == pytest.approx(game_value(game, runs[0].average()),
                                                      abs=2e-3)
+
+
+def test_weights_below_the_smallest_float32_play_uniformly_not_nan() -> None:
+    # Deep in a large tree float32 regrets reach subnormal numbers, whose reciprocal
+    # overflows: such a node plays uniformly.
+    tree = Tree.build(3)
+    call_w = np.zeros((tree.size, 2), dtype=np.float32)
+    chall_w = np.zeros_like(call_w)
+    call_w[0b011, 0] = 1e-41  # seat 1 acts at 0b001; its call 1 into 0b011
+    chall_w[0b001, 0] = 1e-42
+    call, ch = normalise(tree, 1, call_w, chall_w)
+    assert np.isfinite(call).all() and np.isfinite(ch).all()
+    assert ch[0b001, 0] == pytest.approx(1 / 3) and call[0b011, 0] == pytest.approx(1 / 3)
 
 
 def test_the_stored_strategy_is_sparse_and_never_leaves_what_it_stores() -> None:

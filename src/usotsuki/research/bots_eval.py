@@ -153,32 +153,65 @@ def evaluate(names: list[str], bots: dict[str, tuple[Callable[[], Any], int]],
     return rows
 
 
+def table(rows: list[dict[str, Any]], solved: list[dict[str, Any]]) -> str:
+    """docs/solver.md's summary: each level's exploitability per solved round. The
+    ``expert`` plays the stored strategy in every shipped round, so its column is the
+    stored strategy's exploitability (``solved``: results.json's rows)."""
+    from usotsuki.research.solve import DEFAULT_GAMES
+
+    levels = ("easy", "normal", "hard", "expert-search")
+    found = {(r["game"], r["bot"]): r for r in rows}
+    stored = {r["game"]: r["exploitability_stored"] for r in solved}
+    lines = ["| round | easy | normal | hard | expert's own search | expert |",
+             "|---|---|---|---|---|---|"]
+    for name in DEFAULT_GAMES.split(","):
+        cells = [f"{found[name, b]['exploitability']:.3f}" if (name, b) in found
+                 else "not measured" for b in levels]
+        expert = f"{stored[name]:.1e}" if name in stored else "not shipped"
+        lines.append(f"| {name} | {' | '.join(cells)} | {expert} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     from usotsuki.bots.bluff.levels import (
+        EXPERT,
         EasyBluffBot,
         ExpertBluffBot,
         HardBluffBot,
         NormalBluffBot,
     )
+    from usotsuki.bots.bluff.search import SearchBluffBot
 
     parser = argparse.ArgumentParser(description="Exploitability of the Bluff bots.")
     parser.add_argument("--games", default="r4-1v1,r4-1v2,r4-2v1,r5-1v1,r6-1v1")
-    parser.add_argument("--bots", default="easy,normal,hard,expert")
+    parser.add_argument("--bots", default="easy,normal,hard,expert-search")
     parser.add_argument("--expert-games", default="r4-1v1")
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--data", type=Path, default=Path("src/usotsuki/data/solved_bluff.npz"))
     parser.add_argument("--out", type=Path, default=Path("docs/solver/bots.json"))
+    parser.add_argument("--table", action="store_true",
+                        help="print OUT and OUT's results.json as docs/solver.md's summary")
     args = parser.parse_args(argv)
+    if args.table:
+        results = json.loads((args.out.parent / "results.json").read_text())
+        print(table(json.loads(args.out.read_text()), results))
+        return 0
     levels: dict[str, tuple[Callable[[], Any], int]] = {
         "easy": (EasyBluffBot, args.samples), "normal": (NormalBluffBot, 1),
         "hard": (HardBluffBot, args.samples),
-        "expert": (ExpertBluffBot, max(2, args.samples // 4))}
+        # The expert plays the stored equilibrium in a shipped round; its own search
+        # (what it plays everywhere else) is measured on its own.
+        "expert": (ExpertBluffBot, max(2, args.samples // 4)),
+        "expert-search": (lambda: SearchBluffBot(EXPERT), max(2, args.samples // 4))}
     chosen = {k: levels[k] for k in args.bots.split(",")}
-    rows = []
+    # Rows of other rounds and bots already in the output are kept.
+    rows = json.loads(args.out.read_text()) if args.out.exists() else []
     for name in args.games.split(","):
         bots = {k: v for k, v in chosen.items()
-                if k != "expert" or name in args.expert_games.split(",")}
-        rows += evaluate([name], bots, args.data)
+                if not k.startswith("expert") or name in args.expert_games.split(",")}
+        new = evaluate([name], bots, args.data)
+        done = {(r["game"], r["bot"]) for r in new}
+        rows = [r for r in rows if (r["game"], r["bot"]) not in done] + new
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=1) + "\n")
     return 0

@@ -203,7 +203,9 @@ def normalise(tree: Tree, seat: int, call_w: FloatArray, chall_w: FloatArray,
     # The total weight at each node: its challenge (never at the root, B5) and calls.
     inv = tree.sum_children(call_w, out=scratch)
     np.add(inv, chall_w, out=inv, where=(np.arange(tree.size) > 0)[:, None])
-    empty = inv <= 0.0
+    # Below the smallest normal number (float32 regrets deep in the tree get there) a
+    # total is noise, and its reciprocal would overflow: such a node plays uniformly.
+    empty = inv < np.finfo(inv.dtype).tiny
     np.copyto(inv, 1.0, where=empty)
     np.reciprocal(inv, out=inv)
     np.copyto(inv, 0.0, where=empty)

@@ -155,7 +155,9 @@ def write_archive(path: Path, arrays: dict[str, Any]) -> None:
         with np.load(path) as old:
             kept = {k: old[k] for k in old.files if k.split("/")[0] not in names}
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **kept, **arrays)
+    partial = path.with_name(path.name + ".partial.npz")  # a reader never sees half of it
+    np.savez_compressed(partial, **kept, **arrays)
+    partial.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
     python -m usotsuki.research.solve [--games r4-1v1,r5-1v1,...] [--target 1e-4]
         [--max-seconds 300] [--dtype float32] [--out docs/solver]
         [--data src/usotsuki/data/solved_bluff.npz] [--raw DIR]
+    python -m usotsuki.research.solve --table [--out docs/solver]
 
 Writes ``OUT/results.json`` (per round: tree size, iterations, seconds, exploitability
 along the way, of the stored strategy, the value, the process's peak memory),
@@ -65,12 +66,16 @@ def tree_size(game: RoundGame) -> dict[str, int]:
 
 def solve_one(spec: RoundSpec, target: float, max_seconds: float,
               max_iterations: int, dtype: str = "float32", raw: Path | None = None,
-              min_prob: float = MIN_PROB) -> tuple[dict[str, Any], dict[str, Any]]:
+              min_prob: float = MIN_PROB, check_every: int | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
     game = RoundGame(spec)
     solver = CFRPlus(game, dtype=dtype)
     began = time.perf_counter()
+    every = check_every
     history = solver.solve(target=target, max_iterations=max_iterations,
                            max_seconds=max_seconds,
+                           check_every=None if every is None else (
+                               lambda i: i % every == 0 or i in (1, 10)),
                            on_check=lambda p: print(f"  {spec.name}: {p.iterations} "
                                                     f"iterations, {p.seconds:.1f} s, "
                                                     f"exploitability {p.exploitability:.2e}",
@@ -98,6 +103,27 @@ def solve_one(spec: RoundSpec, target: float, max_seconds: float,
            "history": [[p.iterations, round(p.seconds, 3), p.exploitability]
                        for p in history]}
     return row, arrays
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The per-round table of docs/solver.md, in markdown, rounds in solving order."""
+    order = {name: k for k, name in enumerate(DEFAULT_GAMES.split(","))}
+    lines = ["| round | calls kept (of the deck's) | public nodes | information states | "
+             "peak memory | iterations | seconds (CFR+) | iterations to < 0.001 | "
+             "exploitability | stored | stored size | value to the first caller |",
+             "|---" * 12 + "|"]
+    for row in sorted(rows, key=lambda r: order.get(r["game"], len(order))):
+        t = row["tree"]
+        reached = next((h for h in row["history"] if h[2] < 1e-3), None)
+        first = "not reached" if reached is None else f"{reached[0]} ({reached[1]:.1f} s)"
+        memory = f"{row['peak_rss_mb'] / 1024:.1f} GB" if "peak_rss_mb" in row else "-"
+        lines.append(
+            f"| {row['game']} | {t['calls']} of {t['full_calls']} | {t['public_nodes']:,} | "
+            f"{t['information_states']:,} | {memory} | {row['iterations']} | "
+            f"{row['seconds']:.1f} | {first} | {row['exploitability']:.1e} | "
+            f"{row['exploitability_stored']:.1e} | {row['stored_bytes'] / 1000:,.0f} kB | "
+            f"{row['value_seat0']:+.4f} |")
+    return "\n".join(lines)
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:
@@ -142,14 +168,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--raw", type=Path, default=None,
                         help="also save each average strategy here (float32 .npz)")
     parser.add_argument("--min-prob", type=float, default=MIN_PROB)
+    parser.add_argument("--check-every", type=int, default=None,
+                        help="measure the exploitability every this many iterations (default: "
+                             "at powers of 2 and every 50; a check costs a few iterations)")
+    parser.add_argument("--table", action="store_true",
+                        help="print OUT/results.json as docs/solver.md's table; solve nothing")
     args = parser.parse_args(argv)
     results = args.out / "results.json"
     rows = json.loads(results.read_text()) if results.exists() else []
+    if args.table:
+        print(table(rows))
+        return 0
     for name in args.games.split(","):
         with threadpool_limits(limits=1, user_api="blas"):
             row, arrays = solve_one(parse_game(name), args.target, args.max_seconds,
                                     args.max_iterations, args.dtype, args.raw,
-                                    args.min_prob)
+                                    args.min_prob, args.check_every)
         rows = [r for r in rows if r["game"] != row["game"]] + [row]
         print(f"{row['game']}: {row['tree']['public_nodes']:,} nodes, "
               f"{row['iterations']} iterations, {row['seconds']} s, exploitability "
