@@ -43,7 +43,7 @@ def test_covered_rounds() -> None:
 @pytest.mark.parametrize(("ranks", "first", "other", "calls"), [
     (4, ["AS"], ["KH"], []),
     (4, ["AS"], ["KH"], ["card K"]),
-    (5, ["TS"], ["KH", "KD"], ["card T", "pair K"]),
+    (5, ["TS"], ["KH", "KD"], ["card A", "pair K"]),
     (4, ["JS", "QS"], ["AH"], ["pair Q"]),
 ])
 def test_policy_is_a_distribution_over_legal_actions(ranks: int, first: list[str],
@@ -55,6 +55,18 @@ def test_policy_is_a_distribution_over_legal_actions(ranks: int, first: list[str
     assert sum(dist.values()) == pytest.approx(1.0)
     legal = set(legal_actions(state))
     assert set(dist) <= legal and all(p > 0 for p in dist.values())
+
+
+def test_a_history_the_stored_strategy_never_plays_into_is_not_covered() -> None:
+    # Holding T in r5-1v2 the first caller names A (the stored strategy keeps actions of
+    # probability 1e-3 and more, and what they reach): after its "card T" the archive has
+    # nothing, and the expert searches.
+    assert set(solved.policy(view(heads_up(5, ["TS"], ["KH", "KD"], []), 0)) or ()) <= {
+        parse_action("card A"), parse_action("card K")}
+    state = heads_up(5, ["TS"], ["KH", "KD"], ["card T", "pair K"])
+    assert solved.policy(view(state, 0)) is None
+    assert ExpertBluffBot().act(view(state, 0), legal_actions(state), random.Random(1)) in \
+        legal_actions(state)
 
 
 def test_a_call_that_cannot_be_true_is_challenged() -> None:

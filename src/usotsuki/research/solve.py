@@ -116,7 +116,8 @@ def table(rows: list[dict[str, Any]]) -> str:
         t = row["tree"]
         reached = next((h for h in row["history"] if h[2] < 1e-3), None)
         first = "not reached" if reached is None else f"{reached[0]} ({reached[1]:.1f} s)"
-        memory = f"{row['peak_rss_mb'] / 1024:.1f} GB" if "peak_rss_mb" in row else "-"
+        mb = row.get("peak_rss_mb")
+        memory = "-" if mb is None else f"{mb} MB" if mb < 1024 else f"{mb / 1024:.1f} GB"
         lines.append(
             f"| {row['game']} | {t['calls']} of {t['full_calls']} | {t['public_nodes']:,} | "
             f"{t['information_states']:,} | {memory} | {row['iterations']} | "
