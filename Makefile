@@ -88,7 +88,7 @@ lint: setup
 # The fault suite's slow scenarios (marked slow_faults: a 10 s PostgreSQL outage, an owner
 # paused past its lease, a worker cut off from PostgreSQL) run in `make test-faults`,
 # which CI runs after `make test`; its quick ones run in `make test`.
-# Checks marked slow (the largest solved Bluff round's exploitability: a minute, GBs of
+# Checks marked slow (the largest solved Bluff round's exploitability: 20 s and 3.3 GB of
 # memory) run in `make test-slow`.
 XDIST := -n auto --maxprocesses 4 --dist loadfile
 test: setup lint browser postgres
