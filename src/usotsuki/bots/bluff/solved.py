@@ -2,8 +2,10 @@
 
 ``src/usotsuki/data/solved_bluff.npz`` holds CFR+ strategies (``usotsuki.research``;
 ``docs/solver.md`` has their exploitability) for rounds of two players with one or two
-cards each on decks of 4 to 6 ranks (B13). :func:`policy` answers for a seat's view when
-its round is one of them, and None otherwise. The archive is read on first use.
+cards each on decks of 4 to 6 ranks (B13), two cards each only on 4 ranks (the larger such
+rounds do not fit in memory). :func:`policy` answers for a seat's view when its round is
+one of them and the stored strategy's own play reaches the view (the archive keeps
+nothing else), and None otherwise. The archive is read on first use.
 
 A call that cannot be true with the cards in play (it names more cards than the round
 holds) is answered with a challenge: it wins for certain (the proof is in
