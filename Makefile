@@ -89,10 +89,10 @@ lint: setup
 # paused past its lease, a worker cut off from PostgreSQL) run in `make test-faults`,
 # which CI runs after `make test`; its quick ones run in `make test`.
 # Checks marked slow (the largest solved Bluff round's exploitability: 20 s and 3.3 GB of
-# memory) run in `make test-slow`.
+# memory) run in `make test` too; `make test-slow` runs them alone.
 XDIST := -n auto --maxprocesses 4 --dist loadfile
 test: setup lint browser postgres
-	USOTSUKI_REQUIRE_COMPILED=1 $(PY) -m pytest $(XDIST) --ignore=tests/e2e -m "not slow_faults and not slow"
+	USOTSUKI_REQUIRE_COMPILED=1 $(PY) -m pytest $(XDIST) --ignore=tests/e2e -m "not slow_faults"
 	USOTSUKI_PURE=1 $(PY) -m pytest $(XDIST) -q -p no:cacheprovider $(PURE_TESTS)
 	USOTSUKI_REQUIRE_BROWSER=1 $(PY) -m pytest $(XDIST) tests/e2e
 
