@@ -24,7 +24,16 @@ from usotsuki.bluff.actions import CHALLENGE, Action, Call, Challenge
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff import solved
 from usotsuki.bots.bluff.calibration import beliefs, calibration
-from usotsuki.bots.bluff.policy import MixedRule, as_action, choose, deck_probs, first_legal_index
+from usotsuki.bots.bluff.policy import (
+    FloatArray,
+    IntArray,
+    MixedRule,
+    as_action,
+    deck_probs,
+    distribution,
+    draw,
+    first_legal_index,
+)
 from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
 from usotsuki.odds import call_probabilities, call_probability
 
@@ -98,9 +107,15 @@ class NormalBluffBot:
         self.cal = calibration("normal")
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return as_action(draw(*self.distribution(v, rng), rng))
+
+    def distribution(self, v: BluffView, rng: random.Random) -> tuple[IntArray, FloatArray]:
+        """The actions (indices into ALL_CALLS, -1 to challenge) this level may take at
+        ``v`` and their probabilities, over a belief drawn from ``rng``: what :meth:`act`
+        draws from, and what a faithful reader of it (:mod:`.faithful`) rebuilds."""
         probs, p_current = beliefs(v, rng, self.cal, self.particles)
-        return as_action(choose(deck_probs(probs, v.ranks), first_legal_index(v), p_current,
-                                self.rule, rng))
+        return distribution(deck_probs(probs, v.ranks), first_legal_index(v), p_current,
+                            self.rule)
 
 
 HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04,
