@@ -8,7 +8,15 @@ import random
 import numpy as np
 import pytest
 
-from usotsuki.bluff import BluffRules, legal_actions, new_game, parse_action, push, start_round
+from usotsuki.bluff import (
+    BluffRules,
+    BluffState,
+    legal_actions,
+    new_game,
+    parse_action,
+    push,
+    start_round,
+)
 from usotsuki.bluff import view as seat_view
 from usotsuki.bluff.actions import ALL_CALLS, Call
 from usotsuki.bots import make_bot
@@ -20,7 +28,7 @@ from usotsuki.cards import parse_cards
 from usotsuki.tournament import Spec, play_game
 
 
-def heads_up(hand0: str, hand1: str) -> object:
+def heads_up(hand0: str, hand1: str) -> BluffState:
     state = new_game(BluffRules(players=2, dealer=1))
     return start_round(state, (tuple(parse_cards([hand0])), tuple(parse_cards([hand1])))).state
 
