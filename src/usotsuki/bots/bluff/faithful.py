@@ -81,8 +81,8 @@ class FaithfulReader:
 
     deals = 96  # hypothetical deals a round
     lookahead_deals = 24  # deals redrawn from the posterior to value each raise
-    raises = 4  # raises weighed: the weakest this many its posterior puts at 0.3 or more
-    floor = 0.3
+    raises = 4  # raises weighed: the weakest this many its posterior puts at ``floor`` or more
+    floor = 0.3  # (and the likeliest legal call, whatever its probability)
     slack = 0.001  # a floor on each likelihood, so a wrong model cannot zero every deal
     later = 0.5  # the reader's chance of losing once the round goes on past its answer
 
