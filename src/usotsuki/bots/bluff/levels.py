@@ -146,7 +146,7 @@ EXPERT_RULE = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04
 call and the jump); a narrower challenge band than ``normal``'s, over sharper beliefs."""
 
 HARD = SearchSettings(
-    worlds=32, particles=256, margin=0.1, temperature=0.05,  # mixes close actions widely
+    worlds=32, particles=256, margin=0.05, temperature=0.02,
     cal="normal", current_only=True,  # normal's belief: its map for the current call only
     rule=HARD_CANDIDATES, playout=NORMAL_RULE, mix=0.2,
     challenge_map=None, challenge_seats=2,
@@ -157,11 +157,7 @@ HARD = SearchSettings(
 """``hard``: the search on a small budget (32 worlds, three candidate raises at most), so a
 decision stays within a few milliseconds, over ``normal``'s calibrated belief on 256
 particles, with none of the expert's options. A little search is what sets it apart from
-``normal``: the mixed rule alone over the same belief was no stronger at four players.
-Its choice mixes every action within 0.1 of the best loss rate, weighted
-``exp(-(loss - best) / 0.05)`` (the expert: 0.05 and 0.02), so that a reader that rebuilds
-its search per hand (``x-faithful-hard``) learns less from each action; 32 worlds leave
-the loss rates that noisy anyway."""
+``normal``: the mixed rule alone over the same belief was no stronger at four players."""
 
 EXPERT = SearchSettings(
     worlds=160, particles=256, margin=0.05, temperature=0.02,
