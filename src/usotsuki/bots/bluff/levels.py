@@ -20,13 +20,24 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from usotsuki.bluff.actions import CHALLENGE, Action, Call, Challenge
 from usotsuki.bluff.view import BluffView
 from usotsuki.bots.bluff import solved
 from usotsuki.bots.bluff.calibration import beliefs, calibration
-from usotsuki.bots.bluff.policy import MixedRule, as_action, choose, deck_probs, first_legal_index
+from usotsuki.bots.bluff.policy import (
+    FloatArray,
+    IntArray,
+    MixedRule,
+    as_action,
+    deck_probs,
+    distribution,
+    draw,
+    first_legal_index,
+)
 from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
-from usotsuki.odds import call_probabilities, call_probability
+from usotsuki.odds import call_probabilities, call_probability, deck_mask
 
 
 class CautiousBluffBot:
@@ -75,6 +86,23 @@ class EasyBluffBot:
                 return CHALLENGE
         return calls[rng.randrange(min(self.reach, len(calls)))]
 
+    def distribution(self, v: BluffView, rng: random.Random) -> tuple[IntArray, FloatArray]:
+        """The actions (indices into ALL_CALLS, -1 to challenge) :meth:`act` may take at
+        ``v`` and their probabilities (for a faithful reader, :mod:`.faithful`)."""
+        start = first_legal_index(v)
+        calls = start + np.flatnonzero(deck_mask(v.ranks)[start:])[:self.reach]
+        challenge = 0.0
+        current = v.current_call
+        if current is not None:
+            hand = v.hand or ()
+            p = call_probability(current, hand, v.cards_in_play - len(hand), v.ranks)
+            challenge = 1.0 if not calls.size or p == 0.0 else self.whim if p < 1.0 else 0.0
+        weights = np.concatenate([[challenge], np.full(calls.size, (1.0 - challenge)
+                                                       / max(1, calls.size))])
+        indices = np.concatenate([[-1], calls]).astype(np.int64)
+        keep = weights > 0.0
+        return indices[keep], weights[keep]
+
 
 NORMAL_RULE = MixedRule(plausible=0.5, doubt=0.3, next_doubt=0.6, softness=0.05, spread=2,
                         bluff=0.15)
@@ -98,9 +126,15 @@ class NormalBluffBot:
         self.cal = calibration("normal")
 
     def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return as_action(draw(*self.distribution(v, rng), rng))
+
+    def distribution(self, v: BluffView, rng: random.Random) -> tuple[IntArray, FloatArray]:
+        """The actions (indices into ALL_CALLS, -1 to challenge) this level may take at
+        ``v`` and their probabilities, over a belief drawn from ``rng``: what :meth:`act`
+        draws from, and what a faithful reader of it (:mod:`.faithful`) rebuilds."""
         probs, p_current = beliefs(v, rng, self.cal, self.particles)
-        return as_action(choose(deck_probs(probs, v.ranks), first_legal_index(v), p_current,
-                                self.rule, rng))
+        return distribution(deck_probs(probs, v.ranks), first_legal_index(v), p_current,
+                            self.rule)
 
 
 HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04,

@@ -176,7 +176,12 @@ def choose(probs: FloatArray, start: int, p_current: float | None, rule: MixedRu
            rng: random.Random) -> int:
     """One action drawn from :func:`distribution` with ``rng`` (at most one draw per
     decision, so a seeded game replays exactly)."""
-    indices, weights = distribution(probs, start, p_current, rule)
+    return draw(*distribution(probs, start, p_current, rule), rng)
+
+
+def draw(indices: IntArray, weights: FloatArray, rng: random.Random) -> int:
+    """One of ``indices`` drawn with ``weights`` (unnormalised): no draw when there is one,
+    else exactly one ``rng.random()``."""
     if indices.size == 1:
         return int(indices[0])
     u = rng.random() * float(weights.sum())

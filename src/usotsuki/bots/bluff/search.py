@@ -28,11 +28,14 @@ from usotsuki.bots.bluff.belief import N1, N2, R1, R2, SF_CARDS, Particles, samp
 from usotsuki.bots.bluff.calibration import Calibration, calibration, recalibrate
 from usotsuki.bots.bluff.playouts import playouts
 from usotsuki.bots.bluff.policy import (
+    FloatArray,
+    IntArray,
     MixedRule,
     as_action,
     choose,
     deck_probs,
     distribution,
+    draw,
     first_legal_index,
 )
 from usotsuki.odds import call_probabilities
@@ -126,15 +129,37 @@ class SearchBluffBot:
         searched = self.search(v, rng, belief)
         if searched is None:
             return as_action(-1)  # B10
-        actions, loss = searched
-        if len(actions) == 1:
-            return as_action(actions[0])
+        return as_action(draw(*self.choice(*searched), rng))
+
+    def choice(self, actions: list[int], loss: np.ndarray) -> tuple[IntArray, FloatArray]:
+        """The searched ``actions`` with their unnormalised weights: those within
+        ``margin`` of the best loss rate, ``exp(-(loss - best) / temperature)``."""
         best = float(loss.min())
         weights = np.where(loss <= best + self.settings.margin,
                            np.exp(-(loss - best) / max(self.settings.temperature, 1e-9)), 0.0)
-        pick = rng.random() * float(weights.sum())
-        k = int(np.searchsorted(np.cumsum(weights), pick, side="right"))
-        return as_action(actions[min(k, len(actions) - 1)])
+        return np.asarray(actions, dtype=np.int64), weights
+
+    def distribution(self, v: BluffView, rng: random.Random) -> tuple[IntArray, FloatArray]:
+        """The actions (indices into ALL_CALLS, -1 to challenge) :meth:`act` may take at
+        ``v`` and their probabilities, over one belief and one search drawn from ``rng``
+        (the mixed share and the search's choice weighed together): what a faithful
+        reader of the level (:mod:`.faithful`) rebuilds."""
+        belief = self.believe(v, rng)
+        many = v.seats_in_play >= 3
+        mix = self.settings.many_mix if many and self.settings.many_mix is not None \
+            else self.settings.mix
+        start = first_legal_index(v)
+        mixed_i, mixed_w = distribution(belief.probs, start, belief.p_current, self.rule_for(v))
+        searched = self.search(v, rng, belief)
+        if searched is None:
+            return np.array([-1], dtype=np.int64), np.ones(1)  # B10
+        found_i, found_w = self.choice(*searched)
+        indices = np.concatenate([mixed_i, found_i])
+        weights = np.concatenate([mix * mixed_w / mixed_w.sum(),
+                                  (1.0 - mix) * found_w / found_w.sum()])
+        merged, where = np.unique(indices, return_inverse=True)
+        return (np.asarray(merged, dtype=np.int64),
+                np.asarray(np.bincount(where, weights=weights), dtype=np.float64))
 
     def particles_for(self, v: BluffView) -> int:
         """The belief's particles: ``many_particles`` with three or more seats in play."""
