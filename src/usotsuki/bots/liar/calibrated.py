@@ -94,13 +94,13 @@ def features(view: LiarView) -> list[float] | None:
 
 
 SIMPLE = ("bias", "able", "leading", "field", "lies", "truths", "heads", "liar", "liar_able")
-"""The small model ``normal`` doubts by: the log-odds that the player could make the play
-truthfully, the player's record in this game's doubts (counts, ``liar`` and its product
-with the able odds: without the product a few caught lies barely move a mostly honest
-population's belief) and three facts read straight off the table (a lead, the field's
-size, heads-up: they spread predictions that the record's few counts would bunch on a few
-values); none needs more than the able odds' one count of hands
-(:func:`simple_features`)."""
+"""The small model ``normal`` doubts by with three or more players (:func:`normal_truth`):
+the log-odds that the player could make the play truthfully, the player's record in
+this game's doubts (counts, ``liar`` and its product with the able odds: without the
+product a few caught lies barely move a mostly honest population's belief) and three
+facts read straight off the table (a lead, the field's size, heads-up: they spread
+predictions that the record's few counts would bunch on a few values); none needs more
+than the able odds' one count of hands (:func:`simple_features`)."""
 
 
 def simple_features(view: LiarView, able: float) -> list[float]:
@@ -226,6 +226,21 @@ def simple_truth(view: LiarView) -> float | None:
         return 0.0
     return probability(simple_features(view, able), coefficients("simple"), link("simple"),
                        isotonic("simple"))
+
+
+def normal_truth(view: LiarView) -> float | None:
+    """``normal``'s belief: heads-up the full calibrated belief (:func:`calibrated_truth`),
+    with three or more players the small model (:func:`simple_truth`). Heads-up every
+    play ``normal`` believes is a gain to its one opponent, and a reader of ``normal``'s
+    rule lies where the small model believes the play, at the lowest rate legal then,
+    while its truthful plays are often higher; the small model, which reads only the odds
+    and the record, cannot tell the two apart, the full one reads the declared rate's
+    place among the legal ones, the passes and the structural belief
+    (``docs/experiments.md``, Liar `normal` heads-up). With more players the decisions
+    stay those of the small model."""
+    if view.rules.players == 2:
+        return calibrated_truth(view)
+    return simple_truth(view)
 
 
 LEAD_READ = (20.0, 0.2)

@@ -9,11 +9,12 @@ randomness from the ``rng`` it is given, so a game replays exactly.
 - ``normal`` and ``hard``: :class:`LevelBot`, a cost model over the moves (each legal move
   gets an expected change of its own hand size) mixed by a Gibbs choice
   (:func:`gibbs_choice`), so that near-equal moves are both played and a reader cannot
-  pin the hand down. ``normal`` reads the current play by a small calibrated belief
-  (:func:`usotsuki.bots.liar.calibrated.simple_truth`) and doubts a player caught lying
+  pin the hand down. ``normal`` reads the current play by a small calibrated belief with
+  three or more players, the full one heads-up
+  (:func:`usotsuki.bots.liar.calibrated.normal_truth`), and doubts a player caught lying
   more often than not more readily (``Weights.record``); ``hard`` by the full calibrated
-  belief (:func:`usotsuki.bots.liar.calibrated.calibrated_truth`), at a higher
-  temperature.
+  belief (:func:`usotsuki.bots.liar.calibrated.calibrated_truth`) at every table size,
+  at a higher temperature.
 - ``expert`` (and ``expert-v1``, kept for comparisons, hidden from players): the search
   of :mod:`usotsuki.bots.liar.search`, with a ``hard``-like :class:`LevelBot` at its root.
 
@@ -282,9 +283,9 @@ are fixed guesses); they lead low (``high_lead=False``). The trials are in
 
 
 def normal_bot() -> LevelBot:
-    from usotsuki.bots.liar.calibrated import simple_truth
+    from usotsuki.bots.liar.calibrated import normal_truth
 
-    return LevelBot("normal", simple_truth, NORMAL_WEIGHTS)
+    return LevelBot("normal", normal_truth, NORMAL_WEIGHTS)
 
 
 def hard_bot() -> LevelBot:
