@@ -18,8 +18,9 @@ alternating, seeded); a game without a winner counts one half. The variants:
   doubts of its plays (a Beta(1, 2) prior on the rate; a doubt's lie or truth counted);
 - ``floorX``: the small belief, and a doubt at least X of the time wherever one is
   legal (an audit);
-- ``other1``: the small belief with a card the opponent draws worth a card of one's own
-  (``Weights.other_loss`` 1, where ``normal`` has 0.5).
+- ``other1``, ``full-other1``: the small belief, or ``normal`` as shipped, with a card the
+  opponent draws worth a card of one's own (``Weights.other_loss`` 1, where ``normal``
+  has 0.5).
 
     python benchmarks/liar_doubt_trials.py [--variants small,full,cap0.8,...] [--games 60]
         [--seed 1] [--opponents reader,x-never-lie]
@@ -73,7 +74,7 @@ class Floored:
 
 def variant(name: str) -> Callable[[], Any]:
     from usotsuki.bots.liar.belief import doubted_record
-    from usotsuki.bots.liar.calibrated import simple_truth
+    from usotsuki.bots.liar.calibrated import normal_truth, simple_truth
     from usotsuki.bots.liar.levels import NORMAL_WEIGHTS, LevelBot, normal_bot
     from usotsuki.liar.view import LiarView
     from usotsuki.odds_liar import able_before_play
@@ -94,6 +95,8 @@ def variant(name: str) -> Callable[[], Any]:
 
     if name == "full":
         return normal_bot
+    if name == "full-other1":
+        return lambda: LevelBot("normal", normal_truth, replace(NORMAL_WEIGHTS, other_loss=1.0))
     if name.startswith("floor"):
         return lambda: Floored(float(name[5:]))
     weights = replace(NORMAL_WEIGHTS, other_loss=1.0) if name == "other1" else NORMAL_WEIGHTS
