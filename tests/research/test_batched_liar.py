@@ -77,9 +77,9 @@ def _flush_order(engine: BatchedLiar, i: int, state: LiarState) -> list[Card]:
 
 def _check_observations(engine: BatchedLiar, cores: list[LiarState],
                         selected: list[list[Card]], codec: liar_codec.LiarCodec) -> None:
-    obs = engine.observe()
+    obs = engine.to_codec(engine.observe())
     for seat in range(engine.players):
-        of_seat = engine.observe(np.full(engine.n, seat))
+        of_seat = engine.to_codec(engine.observe(np.full(engine.n, seat)))
         for i, state in enumerate(cores):
             mine = selected[i] if state.to_move == seat else ()
             expected = codec.observation(liar.view(state, seat), mine)

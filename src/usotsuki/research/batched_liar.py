@@ -57,7 +57,7 @@ IntArray = npt.NDArray[np.int64]
 SeatArray = npt.NDArray[np.int8]  # a seat (or place) per card: small, so fast to scan
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
-ObsArray = npt.NDArray[np.float32]
+ObsArray = npt.NDArray[np.uint8] | npt.NDArray[np.uint16]
 
 CARDS = len(DECK)
 LEAD = RATE_COUNT  # the "previous rate" of a play that leads
@@ -103,6 +103,21 @@ def _rate_tables(rules: LiarRules) -> RateTables:
     return RateTables(reversed_order, allowed, cut, after)
 
 
+def _divisors(codec: LiarCodec, turn_limit: int | None) -> npt.NDArray[np.float32]:
+    """What each value of the engine's observation is divided by to give the codec's
+    tensor: 52 for the counts of cards and plays, the turn limit for the turns, 8 for the
+    game's index, 1 for everything else (already 0 or 1)."""
+    p, o = codec.players, codec.offsets
+    out = np.ones(codec.size, dtype=np.float32)
+    out[o["hand_sizes"]:o["hand_sizes"] + p] = CARDS
+    out[o["stock"]] = CARDS
+    out[o["current"] + p + RATE_COUNT] = CARDS
+    out[o["field"]:o["field"] + 2] = CARDS
+    out[o["turns"]] = turn_limit or 1
+    out[o["turns"] + 1] = 8
+    return out
+
+
 class BatchedLiar:
     """``n`` Liar Games of ``rules`` played in lockstep; see the module docstring.
 
@@ -122,6 +137,9 @@ class BatchedLiar:
         self.rng = np.random.default_rng(seed)
         self.codec = LiarCodec(p, rules.turn_limit)
         self.observation_size = self.codec.size
+        self.divisors = _divisors(self.codec, rules.turn_limit)
+        # the largest count is 52, or the turns of a turn limit above that
+        self.observation_dtype = np.dtype(np.uint8 if self.divisors.max() <= 255 else np.uint16)
         self.num_actions = liar_codec.NUM_ACTIONS
         self.tables = _rate_tables(rules)
         self.card_rate = np.array(CARD_RATE, dtype=np.int64)
@@ -146,6 +164,7 @@ class BatchedLiar:
     def _allocate(self) -> None:
         n, p = self.n, self.players
         self.where = np.zeros((n, CARDS), dtype=np.int8)  # a seat, field_at or stock_at
+        self.held = np.zeros((n, p), dtype=np.uint64)  # each hand as a set: bit c, card c
         self.size = np.zeros((n, p), dtype=np.int64)  # cards in each hand
         # the stock, a ring: position i from the bottom is ring[(bottom + i) % 52]
         self.ring = np.zeros((n, CARDS), dtype=np.int8)
@@ -153,6 +172,7 @@ class BatchedLiar:
         self.stock = np.zeros(n, dtype=np.int64)
         self.played_by = np.full((n, CARDS), -1, dtype=np.int8)  # a field card's player
         self.cur_cards = np.zeros((n, CARDS), dtype=np.int8)  # the current play: cur_count cards
+        self.field_list = np.zeros((n, CARDS), dtype=np.int8)  # the field: field_cards cards
         # O1: the cards selected for a play in progress (still in the hand), how many, the
         # highest (-1: none; selects go lowest first)
         self.selected = np.zeros((n, CARDS), dtype=bool)
@@ -168,6 +188,7 @@ class BatchedLiar:
         self.bound = np.zeros(n, dtype=bool)  # O6
         self.to_move = np.zeros(n, dtype=np.int64)
         self.turns = np.zeros(n, dtype=np.int64)
+        self.game = np.zeros(n, dtype=np.int64)  # the game's index in its match (O7)
         self.done = np.zeros(n, dtype=bool)
         self.winner = np.full(n, -1, dtype=np.int64)
         # tracking: each flushed card's block (cumulative flushed count before and after
@@ -194,46 +215,14 @@ class BatchedLiar:
         if idx.size == 0:
             return
         self._rates = None
-        self.cur_seat[idx] = -1
-        self.cur_rate[idx] = LEAD
-        self.cur_count[idx] = 0
-        self.field_cards[idx] = 0
-        self.field_plays[idx] = 0
-        self.selected[idx] = False
-        self.chosen[idx] = 0
-        self.last[idx] = -1
-        self.revolution[idx] = False
-        self.jack_back[idx] = False
-        self.bound[idx] = False
-        self.turns[idx] = 0
-        self.done[idx] = False
-        self.winner[idx] = -1
-        self.played_by[idx] = -1
-        self.flushed[idx] = 0
-        self.block_lo[idx] = -1
-        self.block_hi[idx] = -1
-        self.top_block[idx] = -1
-        self.shown[idx] = False
-        self.own_by[idx] = -1
-        self.known_hand[idx] = -1
-        self.known_before[idx] = False
-        self.secret_holder[idx] = -1
-        # L3: a shuffled deck dealt one card at a time from seat 0; the rest, top first,
-        # is the stock (its last card at the bottom, position 0)
-        deck = np.argsort(self.rng.random((idx.size, CARDS)), axis=1)
-        p, dealt = self.players, self.dealt
-        seats = np.full(CARDS, self.stock_at, dtype=np.int8)
-        seats[:dealt] = np.arange(dealt) % p
-        self.where[idx[:, None], deck] = seats
-        self.size[idx] = self.hand_sizes
-        rest = CARDS - dealt
-        self.ring[idx, :rest] = deck[:, ::-1][:, :rest]
-        self.bottom[idx] = 0
-        self.stock[idx] = rest
-        # L4: the holder of the first card of L4_ORDER that anyone holds
-        held = self.where[idx] < p
-        first = np.argmin(np.where(held, self.l4_place, CARDS), axis=1)
-        self.to_move[idx] = self.where[idx, first]
+        kernels.deal(idx, self.rng.random((idx.size, CARDS)), self.hand_sizes, self.l4_place,
+                     LEAD, self.stock_at, self.where, self.held, self.size, self.ring, self.bottom,
+                     self.stock, self.to_move, self.played_by, self.selected, self.chosen,
+                     self.last, self.cur_seat, self.cur_rate, self.cur_count,
+                     self.field_cards, self.field_plays, self.revolution, self.jack_back,
+                     self.bound, self.turns, self.done, self.winner, self.flushed,
+                     self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
+                     self.known_hand, self.known_before, self.secret_holder)
 
     def stock_cards(self, i: int) -> list[Card]:
         """Game ``i``'s stock, top first (as the core holds it)."""
@@ -280,16 +269,15 @@ class BatchedLiar:
         """(n, 783): the legal action ids of each game's player to move (none when done)."""
         rates, moves = self._legal()
         mask = np.empty((self.n, self.num_actions), dtype=bool)
-        kernels.legal_mask(self.where, self.size, self.to_move, self.chosen, self.last,
-                           self._need, rates, moves, liar_codec.SELECT_BASE,
-                           liar_codec.PASS_ID, mask)
+        kernels.legal_mask(self.held, self.to_move, self.chosen, self.last, self._need,
+                           rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, mask)
         return mask
 
     def random_actions(self) -> IntArray:
         """A uniformly random legal id per game (-1 where done)."""
         rates, moves = self._legal()
         out = np.empty(self.n, dtype=np.int64)
-        kernels.random_ids(self.where, self.size, self.to_move, self.chosen, self.last,
+        kernels.random_ids(self.held, self.to_move, self.chosen, self.last,
                            self._need, rates, moves, self.done, self.rng.random(self.n),
                            liar_codec.SELECT_BASE, liar_codec.PASS_ID, out)
         return out
@@ -304,7 +292,7 @@ class BatchedLiar:
         actions = as_actions(actions, self.n)
         live = ~self.done
         rates, moves = self._legal()
-        bad = kernels.first_illegal(actions, live, self.where, self.size, self.to_move,
+        bad = kernels.first_illegal(actions, live, self.held, self.to_move,
                                     self.chosen, self.last, self._need, rates, moves,
                                     liar_codec.SELECT_BASE, liar_codec.PASS_ID)
         if bad >= 0:
@@ -313,18 +301,19 @@ class BatchedLiar:
         self.rewards[:] = 0.0
         self._rates = None
         ended = np.zeros(self.n, dtype=bool)
-        # the uniforms of the flushes a pass or a doubt may make (L7, L9)
-        flushing = np.flatnonzero(live & ((actions == liar_codec.PASS_ID)
-                                          | (actions == liar_codec.DOUBT_ID)))
-        urow = np.zeros(self.n, dtype=np.int64)
-        urow[flushing] = np.arange(flushing.size)
-        width = int(self.field_cards[flushing].max()) if flushing.size else 0
-        uniforms = self.rng.random((max(flushing.size, 1), max(width, 1)))
-        kernels.step(actions, live, uniforms, urow, liar_codec.SELECT_BASE, liar_codec.PASS_ID,
+        # the uniforms of the flushes this step makes: a doubt's (L9), a pass's that comes
+        # back to the current play's player (L7); one a card of each flushed field
+        flushing = live & ((actions == liar_codec.DOUBT_ID)
+                           | ((actions == liar_codec.PASS_ID)
+                              & ((self.to_move + 1) % self.players == self.cur_seat)))
+        counts = np.where(flushing, self.field_cards, 0)
+        ustart = np.cumsum(counts) - counts
+        uniforms = self.rng.random(int(ustart[-1] + counts[-1]))
+        kernels.step(actions, live, uniforms, ustart, liar_codec.SELECT_BASE, liar_codec.PASS_ID,
                      self.tables.after, self.card_rate, self._places, self.rules.final_doubt,
                      self.rules.turn_limit or 0, self.field_at, self.stock_at, LEAD,
-                     self.where, self.size, self.ring, self.bottom, self.stock,
-                     self.played_by, self.cur_cards, self.selected, self.chosen, self.last,
+                     self.where, self.held, self.size, self.ring, self.bottom, self.stock,
+                     self.played_by, self.field_list, self.cur_cards, self.selected, self.chosen, self.last,
                      self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
                      self.field_plays, self.revolution, self.jack_back, self.bound,
                      self.to_move, self.turns, self.done, self.winner, self.flushed,
@@ -337,20 +326,26 @@ class BatchedLiar:
 
     # -- observations ---------------------------------------------------------------
     def observe(self, seats: IntArray | None = None) -> ObsArray:
-        """(n, observation_size): each game's :class:`LiarCodec` tensor of the view of
-        ``seats`` (default: the seat to move), seats relative to it."""
+        """(n, observation_size) of ``observation_dtype``: each game's :class:`LiarCodec`
+        tensor of the view of ``seats`` (default: the seat to move), seats relative to it,
+        as counts: ``observe() / divisors`` is the codec's float32 tensor, value for
+        value (:meth:`to_codec`)."""
         me = self.to_move if seats is None else np.asarray(seats, dtype=np.int64)
         rates, moves = self._legal()
-        out = np.empty((self.n, self.observation_size), dtype=np.float32)
-        kernels.observe(me, self.where, self.size, self.stock, self.cur_seat, self.cur_rate,
+        out = np.empty((self.n, self.observation_size), dtype=self.observation_dtype)
+        kernels.observe(me, self.held, self.size, self.stock, self.cur_seat, self.cur_rate,
                         self.cur_count, self.field_cards, self.field_plays, self.played_by,
                         self.selected, self.last, self._need, self.shown, self.block_lo,
                         self.known_hand, self.own_by, self.secret_holder, self.revolution,
                         self.jack_back, self.tables.reversed_order, self.bound, self.tables.cut,
-                        self.to_move, self.done, self.turns,
-                        self.rules.turn_limit or 0, rates, moves, self._offsets,
-                        self.field_at, out)
+                        self.to_move, self.done, self.turns, self.rules.turn_limit or 0,
+                        self.game, rates, moves, self._offsets, out)
         return out
+
+    def to_codec(self, obs: ObsArray) -> npt.NDArray[np.float32]:
+        """Observations of :meth:`observe` as the codec's float32 tensors (the values the
+        Gymnasium and PettingZoo environments give)."""
+        return obs / self.divisors
 
     def standings(self, i: int) -> tuple[tuple[int, ...], ...] | None:
         """L11 for game ``i``: the winner, then by cards in hand (shared places)."""

@@ -8,13 +8,19 @@ A play of several cards (O1) is made card by card, as the environments' ids make
 (:mod:`usotsuki.envs.liar_codec`): ``select`` ids put cards aside, lowest first, and the
 play id of the last card completes the play. ``need`` is the count a play must have:
 0 for any count up to the whole hand (an O1 lead), else exactly that many.
+
+Each seat's hand is also kept as a 52-bit set (``held``, bit ``c`` for card ``c``), so
+that the mask, random ids and the observation visit the cards held rather than scan the
+deck: a scan's unpredictable branch per card cost more than the rest of those kernels.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 IntArray = npt.NDArray[np.int64]
 SeatArray = npt.NDArray[np.int8]
@@ -25,6 +31,107 @@ ObsArray = npt.NDArray[np.float32]
 CARDS = 52
 RATES = 13
 PASS, DOUBT, ACCEPT = 0, 1, 2  # rows of ``moves``
+BitArray = npt.NDArray[np.uint64]  # sets of cards, bit c for card c
+ONE = np.uint64(1)
+ALL = np.uint64((1 << CARDS) - 1)
+
+
+@intrinsic
+def _lowest(typingctx, bits):  # type: ignore[no-untyped-def]
+    """The index of the lowest set bit of a nonzero uint64 (LLVM's cttz)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.zext(builder.cttz(args[0], ir.Constant(ir.IntType(1), 1)),
+                            ir.IntType(64))
+    return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def _count(typingctx, bits):  # type: ignore[no-untyped-def]
+    """The number of set bits of a uint64 (LLVM's ctpop)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.zext(builder.ctpop(args[0]), ir.IntType(64))
+    return types.int64(types.uint64), codegen
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _above(last: int) -> np.uint64:
+    """The cards above card ``last`` (-1: every card)."""
+    return ALL & ~((ONE << np.uint64(last + 1)) - ONE)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _nth(bits: np.uint64, k: int) -> int:
+    """The ``k``-th (from 0) lowest card of ``bits`` (-1 if it has fewer)."""
+    for _ in range(k):
+        bits &= bits - ONE
+    return _lowest(bits) if bits else -1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def deal(rows: IntArray, uniforms: FloatArray, hand_sizes: IntArray, l4_place: IntArray,
+         lead: int, stock_at: int, where: SeatArray, held: BitArray, size: IntArray,
+         ring: SeatArray, bottom: IntArray, stock: IntArray, to_move: IntArray,
+         played_by: SeatArray,
+         selected: BoolArray, chosen: IntArray, last: IntArray, cur_seat: IntArray,
+         cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
+         field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
+         bound: BoolArray, turns: IntArray, done: BoolArray, winner: IntArray,
+         flushed: IntArray, block_lo: npt.NDArray[np.int32],
+         block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
+         own_by: SeatArray, known_hand: SeatArray, known_before: BoolArray,
+         secret_holder: SeatArray) -> None:
+    """A new game in each of ``rows`` (the ``k``-th shuffled by ``uniforms[k]``, a
+    Fisher-Yates shuffle): L3, the deck dealt one card at a time from seat 0, the rest
+    the stock (top first; its last card at the bottom, ring position 0); L4, the holder
+    of the first card of ``L4_ORDER`` anyone holds to move; nothing on the field,
+    nothing tracked, the order normal."""
+    players = size.shape[1]
+    dealt = 0
+    for s in range(players):
+        dealt += hand_sizes[s]
+    deck = np.empty(CARDS, dtype=np.int64)
+    for k in range(rows.size):
+        g = rows[k]
+        for c in range(CARDS):
+            deck[c] = c
+        for j in range(CARDS - 1):
+            r = j + int(uniforms[k, j] * (CARDS - j))
+            r = min(r, CARDS - 1)
+            deck[j], deck[r] = deck[r], deck[j]
+        first, starter = CARDS, -1
+        for s in range(players):
+            held[g, s] = 0
+            size[g, s] = hand_sizes[s]
+        for i in range(dealt):
+            c, s = deck[i], i % players
+            where[g, c] = s
+            held[g, s] |= ONE << np.uint64(c)
+            if l4_place[c] < first:
+                first, starter = l4_place[c], s
+        rest = CARDS - dealt
+        for j in range(rest):  # position j from the bottom
+            c = deck[CARDS - 1 - j]
+            where[g, c] = stock_at
+            ring[g, j] = c
+        bottom[g] = 0
+        stock[g] = rest
+        to_move[g] = starter
+        for c in range(CARDS):
+            played_by[g, c] = -1
+            selected[g, c] = False
+            block_lo[g, c] = -1
+            block_hi[g, c] = -1
+            shown[g, c] = False
+            own_by[g, c] = -1
+            known_hand[g, c] = -1
+            known_before[g, c] = False
+            secret_holder[g, c] = -1
+        chosen[g], last[g] = 0, -1
+        cur_seat[g], cur_rate[g], cur_count[g] = -1, lead, 0
+        field_cards[g], field_plays[g] = 0, 0
+        revolution[g], jack_back[g], bound[g] = False, False, False
+        turns[g], done[g], winner[g] = 0, False, -1
+        flushed[g], top_block[g] = 0, -1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -69,61 +176,40 @@ def _completion(need: int, chosen: int, above: int) -> tuple[bool, int]:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _held_above(where: SeatArray, size: IntArray, g: int, me: int, last: int) -> int:
-    """How many cards ``me`` holds above card ``last`` (-1: its whole hand)."""
-    if last < 0:
-        return int(size[g, me])
-    above = 0
-    for c in range(last + 1, CARDS):
-        above += where[g, c] == me
-    return above
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def legal_mask(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntArray,
-               last: IntArray,
+def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
                need: IntArray, rates: BoolArray, moves: BoolArray, select_base: int,
                pass_id: int, mask: BoolArray) -> None:
     """``mask`` (n, ids), zeroed here: each held card above the last selected one with
     each allowed rate where it completes the play (``13 * card + rate``), its select
     where the play can still be completed after it (O1), then pass, doubt and accept
     (before any select)."""
+    allowed = np.empty(RATES, dtype=np.int64)
     for g in range(to_move.size):
         mask[g] = False
-        me = to_move[g]
-        play = False
+        n_rates = 0
         for r in range(RATES):
-            play = play or rates[g, r]
-        if play:
-            above = _held_above(where, size, g, me, last[g])
-            finish, selects = _completion(need[g], chosen[g], above)
+            if rates[g, r]:
+                allowed[n_rates] = r
+                n_rates += 1
+        if n_rates:
+            bits = held[g, to_move[g]] & _above(last[g])
+            finish, selects = _completion(need[g], chosen[g], _count(bits))
             i = 0
-            for c in range(last[g] + 1, CARDS):
-                if where[g, c] == me:
-                    if finish:
-                        for r in range(RATES):
-                            mask[g, c * RATES + r] = rates[g, r]
-                    mask[g, select_base + c] = i < selects
-                    i += 1
+            while bits:
+                c = _lowest(bits)
+                bits &= bits - ONE
+                if finish:
+                    for k in range(n_rates):
+                        mask[g, c * RATES + allowed[k]] = True
+                mask[g, select_base + c] = i < selects
+                i += 1
         if chosen[g] == 0:
             for k in range(3):
                 mask[g, pass_id + k] = moves[g, k]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _nth_held_above(where: SeatArray, g: int, me: int, last: int, k: int) -> int:
-    """The ``k``-th (from 0) card ``me`` holds above ``last``."""
-    for c in range(last + 1, CARDS):
-        if where[g, c] == me:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def random_ids(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntArray,
-               last: IntArray,
+def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
                need: IntArray, rates: BoolArray, moves: BoolArray, done: BoolArray,
                uniforms: FloatArray, select_base: int, pass_id: int, out: IntArray) -> None:
     """A uniformly random legal id per game (-1 where done), from ``uniforms[g]``: the
@@ -133,13 +219,13 @@ def random_ids(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntA
         if done[g]:
             out[g] = -1
             continue
-        me = to_move[g]
         n_rates = 0
         for r in range(RATES):
             n_rates += rates[g, r]
         finish, selects, above = False, 0, 0
+        bits = held[g, to_move[g]] & _above(last[g])
         if n_rates:
-            above = _held_above(where, size, g, me, last[g])
+            above = _count(bits)
             finish, selects = _completion(need[g], chosen[g], above)
         plays = above * n_rates if finish else 0
         count = plays + selects
@@ -148,7 +234,7 @@ def random_ids(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntA
         k = int(uniforms[g] * max(count, 1))
         if k < plays:
             k_card, k_rate = k // n_rates, k % n_rates
-            card = _nth_held_above(where, g, me, last[g], k_card)
+            card = _nth(bits, k_card)
             rate = 0
             for r in range(RATES):
                 if rates[g, r]:
@@ -160,7 +246,7 @@ def random_ids(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntA
             continue
         k -= plays
         if k < selects:
-            out[g] = select_base + _nth_held_above(where, g, me, last[g], k)
+            out[g] = select_base + _nth(bits, k)
             continue
         k -= selects
         for m in range(3):
@@ -172,20 +258,28 @@ def random_ids(where: SeatArray, size: IntArray, to_move: IntArray, chosen: IntA
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
+def _rel(seat: int, me: int, players: int) -> int:
+    """``seat`` relative to ``me`` (0 is ``me``, 1 the next seat clockwise)."""
+    return seat - me + (players if seat < me else 0)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def observe(seats: IntArray, held: BitArray, size: IntArray, stock: IntArray,
             cur_seat: IntArray, cur_rate: IntArray, cur_count: IntArray,
             field_cards: IntArray, field_plays: IntArray, played_by: SeatArray,
             selected: BoolArray, last: IntArray, need: IntArray, shown: BoolArray,
             block_lo: npt.NDArray[np.int32], known_hand: SeatArray, own_by: SeatArray,
             secret_holder: SeatArray, revolution: BoolArray, jack_back: BoolArray,
             reversed_order: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
-            done: BoolArray, turns: IntArray, turn_limit: int, rates: BoolArray,
-            moves: BoolArray, offsets: IntArray, field_at: int, out: ObsArray) -> None:
+            done: BoolArray, turns: IntArray, turn_limit: int, game: IntArray,
+            rates: BoolArray, moves: BoolArray, offsets: IntArray, out: npt.NDArray[np.unsignedinteger]
+            ) -> None:
     """``out[g]`` (zeroed here): the :class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of
-    seat ``seats[g]``'s view of game ``g``, seats relative to it, with the cards selected
-    for a play in progress when that seat is to move. ``offsets``: where the codec's
-    pieces hand, selected, hand_sizes, stock, current, field, own_field, known,
-    own_places, flags, to_move, legal and turns start."""
+    seat ``seats[g]``'s view of game ``g`` as counts (a count where the tensor has a
+    fraction ``count / d``), seats relative to it, with the cards selected for a play in
+    progress when that seat is to move. ``offsets``: where the codec's pieces hand,
+    selected, hand_sizes, stock, current, field, own_field, known, own_places, flags,
+    to_move, legal and turns start."""
     (o_hand, o_selected, o_sizes, o_stock, o_current, o_field, o_own_field, o_known,
      o_own_places, o_flags, o_to_move, o_legal, o_turns) = offsets
     players = size.shape[1]
@@ -194,46 +288,54 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
         row = out[g]
         row[:] = 0
         me = seats[g]
+        bits = held[g, me]
+        while bits:
+            row[o_hand + _lowest(bits)] = 1
+            bits &= bits - ONE
         for s in range(players):
-            row[o_sizes + (s - me) % players] = size[g, s] / 52
-        row[o_stock] = stock[g] / 52
-        has_field = cur_seat[g] >= 0
-        if has_field:
-            row[o_current + (cur_seat[g] - me) % players] = 1
+            row[o_sizes + _rel(s, me, players)] = size[g, s]
+        row[o_stock] = stock[g]
+        if cur_seat[g] >= 0:
+            row[o_current + _rel(cur_seat[g], me, players)] = 1
             row[o_current + players + cur_rate[g]] = 1
-            row[o_current + players + RATES] = cur_count[g] / 52
+            row[o_current + players + RATES] = cur_count[g]
             row[o_flags + 4] = cut[cur_rate[g]]  # O3 holds for the current play
-        row[o_field] = field_cards[g] / 52
-        row[o_field + 1] = field_plays[g] / 52
-        for c in range(CARDS):
-            place = where[g, c]
-            row[o_hand + c] = place == me
-            row[o_own_field + c] = (place == field_at) & (played_by[g, c] == me)
+            mine = played_by[g]
+            for c in range(CARDS):
+                row[o_own_field + c] = mine[c] == me
+        row[o_field] = field_cards[g]
+        row[o_field + 1] = field_plays[g]
         if me == to_move[g] and not done[g]:  # the selected cards: all up to the last
             for c in range(last[g] + 1):
                 row[o_selected + c] = selected[g, c]
+        # the tracked cards (a set first: a branch per card of the deck costs more)
+        holders, blocks, owners = known_hand[g], block_lo[g], own_by[g]
+        tracked = np.uint64(0)
         for c in range(CARDS):
-            holder, tracked, own = known_hand[g, c], block_lo[g, c] >= 0, own_by[g, c] == me
-            if holder < 0 and not tracked and not own:
-                continue
+            track = (holders[c] >= 0) | (blocks[c] >= 0) | (owners[c] == me)
+            tracked |= np.uint64(track) << np.uint64(c)
+        while tracked:
+            c = _lowest(tracked)
+            tracked &= tracked - ONE
+            holder, in_stock = holders[c], blocks[c] >= 0
             # known: shown cards in the stock (column 0) or certainly in a hand
-            if shown[g, c] and tracked:
+            if shown[g, c] and in_stock:
                 row[o_known + c * width] = 1
             elif holder >= 0:
-                row[o_known + c * width + 1 + (holder - me) % players] = 1
+                row[o_known + c * width + 1 + _rel(holder, me, players)] = 1
             # own_places: the seat's own face-down cards, in the stock or drawn whole
-            if own:
-                if tracked:
+            if owners[c] == me:
+                if in_stock:
                     row[o_own_places + c * width] = 1
                 elif secret_holder[g, c] >= 0:
-                    holder = secret_holder[g, c]
-                    row[o_own_places + c * width + 1 + (holder - me) % players] = 1
+                    row[o_own_places + c * width + 1
+                        + _rel(secret_holder[g, c], me, players)] = 1
         row[o_flags] = reversed_order[int(revolution[g]), int(jack_back[g])]
         row[o_flags + 1] = revolution[g]
         row[o_flags + 2] = jack_back[g]
         row[o_flags + 3] = bound[g]
         if not done[g]:
-            row[o_to_move + (to_move[g] - me) % players] = 1
+            row[o_to_move + _rel(to_move[g], me, players)] = 1
         for k in range(3):
             row[o_legal + k] = moves[g, k]
         play = False
@@ -248,7 +350,8 @@ def observe(seats: IntArray, where: SeatArray, size: IntArray, stock: IntArray,
             for r in range(RATES):
                 row[o_legal + 4 + CARDS + r] = rates[g, r]
         if turn_limit:
-            row[o_turns] = turns[g] / turn_limit
+            row[o_turns] = turns[g]
+        row[o_turns + 1] = min(game[g], 8)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -279,7 +382,8 @@ def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArra
 @njit(cache=True, nogil=True, error_model="numpy")
 def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: int,
            lead: int, where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
-           played_by: SeatArray, cur_cards: SeatArray, cur_seat: IntArray,
+           played_by: SeatArray, field_list: SeatArray, cur_cards: SeatArray,
+           cur_seat: IntArray,
            cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
            field_plays: IntArray, jack_back: BoolArray, bound: BoolArray,
            flushed: IntArray, block_lo: npt.NDArray[np.int32],
@@ -291,12 +395,7 @@ def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: in
     public if ``show``, the others known to their players); J-back and
     binding end, a revolution stays (O2); nothing of the field stays."""
     count = field_cards[g]
-    cards = np.empty(count, dtype=np.int64)
-    k = 0
-    for c in range(CARDS):
-        if where[g, c] == field_at:
-            cards[k] = c
-            k += 1
+    cards = field_list[g]  # shuffled in place: the field is empty after
     for j in range(count - 1):
         r = j + int(uniforms[j] * (count - j))
         if r >= count:
@@ -335,7 +434,8 @@ def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: in
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _draw(g: int, seat: int, count: int, where: SeatArray, size: IntArray, ring: SeatArray,
+def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size: IntArray,
+          ring: SeatArray,
           bottom: IntArray, stock: IntArray, flushed: IntArray,
           block_lo: npt.NDArray[np.int32], block_hi: npt.NDArray[np.int32],
           top_block: IntArray, shown: BoolArray, own_by: SeatArray, known_hand: SeatArray,
@@ -345,7 +445,9 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, size: IntArray, ring:
     own cards known to their players), or in part, its cards then in no certain place;
     a draw that does not reach the topmost block changes no tracking."""
     for j in range(count):
-        where[g, ring[g, (bottom[g] + stock[g] - 1 - j) % CARDS]] = seat
+        c = ring[g, (bottom[g] + stock[g] - 1 - j) % CARDS]
+        where[g, c] = seat
+        held[g, seat] |= ONE << np.uint64(c)
     size[g, seat] += count
     lowest = stock[g] - count
     stock[g] = lowest
@@ -375,12 +477,12 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, size: IntArray, ring:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArray,
+def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntArray,
          select_base: int, pass_id: int, after: npt.NDArray[np.int8], card_rate: IntArray,
          places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
-         stock_at: int, lead: int, where: SeatArray, size: IntArray, ring: SeatArray,
-         bottom: IntArray, stock: IntArray, played_by: SeatArray, cur_cards: SeatArray,
-         selected: BoolArray, chosen: IntArray, last: IntArray, cur_seat: IntArray,
+         stock_at: int, lead: int, where: SeatArray, held: BitArray, size: IntArray,
+         ring: SeatArray, bottom: IntArray, stock: IntArray, played_by: SeatArray,
+         field_list: SeatArray, cur_cards: SeatArray, selected: BoolArray, chosen: IntArray, last: IntArray, cur_seat: IntArray,
          cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
          field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
          bound: BoolArray, to_move: IntArray, turns: IntArray, done: BoolArray,
@@ -392,7 +494,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
     the same player goes on; no turn), a play of the selected cards and one more (L5, L6,
     O1, O2-O6 by ``after``), a pass (L6 draw, L7 all passed: flush), a doubt (L9: the
     current play's cards shown, flush, the loser draws the field; L10) or an accept
-    (L10), then L11's turn limit. ``uniforms[urow[g]]`` shuffles game ``g``'s flush;
+    (L10), then L11's turn limit. ``uniforms[ustart[g]:]`` shuffles game ``g``'s flush;
     games that end are marked in ``ended`` with their ``rewards``."""
     players = size.shape[1]
     for g in range(actions.size):
@@ -405,20 +507,21 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
             flags = after[int(revolution[g]), int(jack_back[g]), int(bound[g]), cur_rate[g],
                           count, r]
             revolution[g], jack_back[g], bound[g] = flags >= 4, flags & 2 == 2, flags & 1 == 1
+            holders, before, secrets = known_hand[g], known_before[g], secret_holder[g]
             for x in range(CARDS):  # the player's tracked cards may now be on the field
-                mine = known_hand[g, x] == s
-                known_before[g, x] = mine
-                if mine:
-                    known_hand[g, x] = -1
-                if secret_holder[g, x] == s:
-                    secret_holder[g, x] = -1
+                mine = holders[x] == s
+                before[x] = mine
+                holders[x] = -1 if mine else holders[x]
+                secrets[x] = -1 if secrets[x] == s else secrets[x]
             selected[g, c] = True
             j = 0
             for x in range(0 if chosen[g] else c, c + 1):  # the selected cards are below c
                 if selected[g, x]:
                     selected[g, x] = False
                     where[g, x] = field_at
+                    held[g, s] &= ~(ONE << np.uint64(x))
                     played_by[g, x] = s
+                    field_list[g, field_cards[g] + j] = x
                     cur_cards[g, j] = x
                     j += 1
             chosen[g], last[g] = 0, -1
@@ -439,14 +542,14 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
             continue
         elif a == pass_id:
             if stock[g] > 0:  # L6: draw at once, if the stock is not empty
-                _draw(g, s, 1, where, size, ring, bottom, stock, flushed, block_lo,
+                _draw(g, s, 1, where, held, size, ring, bottom, stock, flushed, block_lo,
                       block_hi, top_block, shown, own_by, known_hand, secret_holder)
             nxt = (s + 1) % players
             if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
-                _flush(g, False, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
-                       bottom, stock, played_by, cur_cards, cur_seat, cur_rate, cur_count,
-                       field_cards, field_plays, jack_back, bound, flushed, block_lo,
-                       block_hi, top_block, shown, own_by, known_before)
+                _flush(g, False, uniforms[ustart[g]:], field_at, stock_at, lead, where, ring,
+                       bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
+                       cur_count, field_cards, field_plays, jack_back, bound, flushed,
+                       block_lo, block_hi, top_block, shown, own_by, known_before)
             to_move[g] = nxt
             turns[g] += 1
         elif a == pass_id + 1:  # doubt
@@ -459,11 +562,11 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
                     known_hand[g, x] = d
             went_out = size[g, d] == 0
             count = field_cards[g]  # N: the whole field
-            _flush(g, True, uniforms[urow[g]], field_at, stock_at, lead, where, ring,
-                   bottom, stock, played_by, cur_cards, cur_seat, cur_rate, cur_count,
-                   field_cards, field_plays, jack_back, bound, flushed, block_lo,
+            _flush(g, True, uniforms[ustart[g]:], field_at, stock_at, lead, where, ring,
+                   bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
+                   cur_count, field_cards, field_plays, jack_back, bound, flushed, block_lo,
                    block_hi, top_block, shown, own_by, known_before)
-            _draw(g, s if truthful else d, count, where, size, ring, bottom, stock,
+            _draw(g, s if truthful else d, count, where, held, size, ring, bottom, stock,
                   flushed, block_lo, block_hi, top_block, shown, own_by, known_hand,
                   secret_holder)
             to_move[g] = d if truthful else s
@@ -480,8 +583,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, urow: IntArra
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, size: IntArray,
-                  to_move: IntArray,
+def first_illegal(actions: IntArray, live: BoolArray, held: BitArray, to_move: IntArray,
                   chosen: IntArray, last: IntArray, need: IntArray, rates: BoolArray,
                   moves: BoolArray, select_base: int, pass_id: int) -> int:
     """The first live game whose id is not one :func:`legal_mask` allows, -1 if every one
@@ -489,7 +591,7 @@ def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, size: In
     for g in range(actions.size):
         if not live[g]:
             continue
-        a, me = actions[g], to_move[g]
+        a = actions[g]
         ok = False
         if 0 <= a < pass_id + 3 and a >= pass_id:
             ok = chosen[g] == 0 and moves[g, a - pass_id]
@@ -498,13 +600,13 @@ def first_illegal(actions: IntArray, live: BoolArray, where: SeatArray, size: In
             play = False
             for r in range(RATES):
                 play = play or rates[g, r]
-            if c < CARDS and play and c > last[g] and where[g, c] == me:
-                above = _held_above(where, size, g, me, last[g])
-                finish, selects = _completion(need[g], chosen[g], above)
+            bits = held[g, to_move[g]] & _above(last[g])
+            if c < CARDS and play and (bits >> np.uint64(c)) & ONE:
+                finish, selects = _completion(need[g], chosen[g], _count(bits))
                 if a < select_base:
                     ok = finish and rates[g, a % RATES]
                 else:  # its place among the held cards above the last selected one
-                    ok = above - _held_above(where, size, g, me, c) - 1 < selects
+                    ok = _count(bits & ((ONE << np.uint64(c)) - ONE)) < selects
         if not ok:
             return g
     return -1
