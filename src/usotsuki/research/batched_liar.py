@@ -193,9 +193,9 @@ class BatchedLiar:
         self.winner = np.full(n, -1, dtype=np.int64)
         # tracking: each flushed card's block (cumulative flushed count before and after
         # its flush; -1 while untracked), shown in a doubt (public) or put face down by
-        # ``own_by`` (private to that seat); shown cards certainly in a hand
-        # (``known_hand``), those the current play's player held before it
-        # (``known_before``), and own cards drawn whole into a hand (``secret_holder``)
+        # ``own_by`` (private to that seat); and as the views show it, as card sets
+        # (``sets``: shown cards in the stock or certainly in a hand, each seat's own
+        # cards in the stock or drawn whole into a hand)
         self.flushed = np.zeros(n, dtype=np.int64)
         self.block_lo = np.full((n, CARDS), -1, dtype=np.int32)
         self.block_hi = np.full((n, CARDS), -1, dtype=np.int32)
@@ -204,9 +204,12 @@ class BatchedLiar:
         self.top_block = np.full(n, -1, dtype=np.int64)
         self.shown = np.zeros((n, CARDS), dtype=bool)
         self.own_by = np.full((n, CARDS), -1, dtype=np.int8)
-        self.known_hand = np.full((n, CARDS), -1, dtype=np.int8)
-        self.known_before = np.zeros((n, CARDS), dtype=bool)
-        self.secret_holder = np.full((n, CARDS), -1, dtype=np.int8)
+        self.sets = kernels.Sets(
+            field_by=np.zeros((n, p), dtype=np.uint64),
+            known_before=np.zeros(n, dtype=np.uint64),
+            shown_stock=np.zeros(n, dtype=np.uint64), known=np.zeros((n, p), dtype=np.uint64),
+            own_stock=np.zeros((n, p), dtype=np.uint64),
+            own_held=np.zeros((n, p, p), dtype=np.uint64))
 
     # -- state ------------------------------------------------------------------------
     def reset(self, which: BoolArray | None = None) -> None:
@@ -222,7 +225,7 @@ class BatchedLiar:
                      self.field_cards, self.field_plays, self.revolution, self.jack_back,
                      self.bound, self.turns, self.done, self.winner, self.flushed,
                      self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
-                     self.known_hand, self.known_before, self.secret_holder)
+                     self.sets)
 
     def stock_cards(self, i: int) -> list[Card]:
         """Game ``i``'s stock, top first (as the core holds it)."""
@@ -318,7 +321,7 @@ class BatchedLiar:
                      self.field_plays, self.revolution, self.jack_back, self.bound,
                      self.to_move, self.turns, self.done, self.winner, self.flushed,
                      self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
-                     self.known_hand, self.known_before, self.secret_holder, self.rewards, ended)
+                     self.sets, self.rewards, ended)
         self.games_finished += int(ended.sum())
         if self.autoreset and ended.any():
             self.reset(ended)
@@ -333,11 +336,9 @@ class BatchedLiar:
         me = self.to_move if seats is None else np.asarray(seats, dtype=np.int64)
         rates, moves = self._legal()
         out = np.empty((self.n, self.observation_size), dtype=self.observation_dtype)
-        kernels.observe(me, self.held, self.size, self.stock, self.cur_seat, self.cur_rate,
-                        self.cur_count, self.field_cards, self.field_plays, self.played_by,
-                        self.selected, self.last, self._need, self.shown, self.block_lo,
-                        self.known_hand, self.own_by, self.secret_holder, self.revolution,
-                        self.jack_back, self.tables.reversed_order, self.bound, self.tables.cut,
+        kernels.observe(me, self.held, self.sets, self.size, self.stock, self.cur_seat,
+                        self.cur_rate, self.cur_count, self.field_cards, self.field_plays,
+                        self.selected, self.last, self._need, self.revolution, self.jack_back, self.tables.reversed_order, self.bound, self.tables.cut,
                         self.to_move, self.done, self.turns, self.rules.turn_limit or 0,
                         self.game, rates, moves, self._offsets, out)
         return out

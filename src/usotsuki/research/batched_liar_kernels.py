@@ -16,6 +16,8 @@ deck: a scan's unpredictable branch per card cost more than the rest of those ke
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 from llvmlite import ir
@@ -34,6 +36,19 @@ PASS, DOUBT, ACCEPT = 0, 1, 2  # rows of ``moves``
 BitArray = npt.NDArray[np.uint64]  # sets of cards, bit c for card c
 ONE = np.uint64(1)
 ALL = np.uint64((1 << CARDS) - 1)
+
+
+class Sets(NamedTuple):
+    """What the views show of the field and the tracking, as card sets (bit ``c`` for
+    card ``c``), kept by the step beside the per-card blocks, so that an observation
+    visits the cards in them rather than the deck."""
+
+    field_by: BitArray  # (n, P): the cards on the field, by the seat that played them
+    known_before: BitArray  # (n,): the current play's player's known cards before it
+    shown_stock: BitArray  # (n,): cards shown in doubts, certainly in the stock
+    known: BitArray  # (n, P): cards shown in doubts, certainly in seat s's hand
+    own_stock: BitArray  # (n, P): seat s's own face-down cards certainly in the stock
+    own_held: BitArray  # (n, P, P): seat s's own cards certainly in seat h's hand
 
 
 @intrinsic
@@ -78,8 +93,7 @@ def deal(rows: IntArray, uniforms: FloatArray, hand_sizes: IntArray, l4_place: I
          bound: BoolArray, turns: IntArray, done: BoolArray, winner: IntArray,
          flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-         own_by: SeatArray, known_hand: SeatArray, known_before: BoolArray,
-         secret_holder: SeatArray) -> None:
+         own_by: SeatArray, sets: Sets) -> None:
     """A new game in each of ``rows`` (the ``k``-th shuffled by ``uniforms[k]``, a
     Fisher-Yates shuffle): L3, the deck dealt one card at a time from seat 0, the rest
     the stock (top first; its last card at the bottom, ring position 0); L4, the holder
@@ -99,9 +113,13 @@ def deal(rows: IntArray, uniforms: FloatArray, hand_sizes: IntArray, l4_place: I
             r = min(r, CARDS - 1)
             deck[j], deck[r] = deck[r], deck[j]
         first, starter = CARDS, -1
+        sets.known_before[g], sets.shown_stock[g] = 0, 0
         for s in range(players):
             held[g, s] = 0
             size[g, s] = hand_sizes[s]
+            sets.field_by[g, s], sets.known[g, s], sets.own_stock[g, s] = 0, 0, 0
+            for h in range(players):
+                sets.own_held[g, s, h] = 0
         for i in range(dealt):
             c, s = deck[i], i % players
             where[g, c] = s
@@ -123,9 +141,6 @@ def deal(rows: IntArray, uniforms: FloatArray, hand_sizes: IntArray, l4_place: I
             block_hi[g, c] = -1
             shown[g, c] = False
             own_by[g, c] = -1
-            known_hand[g, c] = -1
-            known_before[g, c] = False
-            secret_holder[g, c] = -1
         chosen[g], last[g] = 0, -1
         cur_seat[g], cur_rate[g], cur_count[g] = -1, lead, 0
         field_cards[g], field_plays[g] = 0, 0
@@ -264,12 +279,19 @@ def _rel(seat: int, me: int, players: int) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def observe(seats: IntArray, held: BitArray, size: IntArray, stock: IntArray,
+def _put(row: npt.NDArray[np.unsignedinteger], start: int, stride: int,
+         bits: np.uint64) -> None:
+    """1 at ``start + stride * c`` for each card ``c`` of ``bits``."""
+    while bits:
+        row[start + stride * _lowest(bits)] = 1
+        bits &= bits - ONE
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def observe(seats: IntArray, held: BitArray, sets: Sets, size: IntArray, stock: IntArray,
             cur_seat: IntArray, cur_rate: IntArray, cur_count: IntArray,
-            field_cards: IntArray, field_plays: IntArray, played_by: SeatArray,
-            selected: BoolArray, last: IntArray, need: IntArray, shown: BoolArray,
-            block_lo: npt.NDArray[np.int32], known_hand: SeatArray, own_by: SeatArray,
-            secret_holder: SeatArray, revolution: BoolArray, jack_back: BoolArray,
+            field_cards: IntArray, field_plays: IntArray, selected: BoolArray,
+            last: IntArray, need: IntArray, revolution: BoolArray, jack_back: BoolArray,
             reversed_order: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
             done: BoolArray, turns: IntArray, turn_limit: int, game: IntArray,
             rates: BoolArray, moves: BoolArray, offsets: IntArray, out: npt.NDArray[np.unsignedinteger]
@@ -288,10 +310,7 @@ def observe(seats: IntArray, held: BitArray, size: IntArray, stock: IntArray,
         row = out[g]
         row[:] = 0
         me = seats[g]
-        bits = held[g, me]
-        while bits:
-            row[o_hand + _lowest(bits)] = 1
-            bits &= bits - ONE
+        _put(row, o_hand, 1, held[g, me])
         for s in range(players):
             row[o_sizes + _rel(s, me, players)] = size[g, s]
         row[o_stock] = stock[g]
@@ -300,36 +319,20 @@ def observe(seats: IntArray, held: BitArray, size: IntArray, stock: IntArray,
             row[o_current + players + cur_rate[g]] = 1
             row[o_current + players + RATES] = cur_count[g]
             row[o_flags + 4] = cut[cur_rate[g]]  # O3 holds for the current play
-            mine = played_by[g]
-            for c in range(CARDS):
-                row[o_own_field + c] = mine[c] == me
+            _put(row, o_own_field, 1, sets.field_by[g, me])
         row[o_field] = field_cards[g]
         row[o_field + 1] = field_plays[g]
         if me == to_move[g] and not done[g]:  # the selected cards: all up to the last
             for c in range(last[g] + 1):
                 row[o_selected + c] = selected[g, c]
-        # the tracked cards (a set first: a branch per card of the deck costs more)
-        holders, blocks, owners = known_hand[g], block_lo[g], own_by[g]
-        tracked = np.uint64(0)
-        for c in range(CARDS):
-            track = (holders[c] >= 0) | (blocks[c] >= 0) | (owners[c] == me)
-            tracked |= np.uint64(track) << np.uint64(c)
-        while tracked:
-            c = _lowest(tracked)
-            tracked &= tracked - ONE
-            holder, in_stock = holders[c], blocks[c] >= 0
-            # known: shown cards in the stock (column 0) or certainly in a hand
-            if shown[g, c] and in_stock:
-                row[o_known + c * width] = 1
-            elif holder >= 0:
-                row[o_known + c * width + 1 + _rel(holder, me, players)] = 1
-            # own_places: the seat's own face-down cards, in the stock or drawn whole
-            if owners[c] == me:
-                if in_stock:
-                    row[o_own_places + c * width] = 1
-                elif secret_holder[g, c] >= 0:
-                    row[o_own_places + c * width + 1
-                        + _rel(secret_holder[g, c], me, players)] = 1
+        # known: shown cards in the stock (column 0) or certainly in a hand; own_places:
+        # the seat's own face-down cards, in the stock or drawn whole into a hand
+        _put(row, o_known, width, sets.shown_stock[g])
+        _put(row, o_own_places, width, sets.own_stock[g, me])
+        for s in range(players):
+            column = 1 + _rel(s, me, players)
+            _put(row, o_known + column, width, sets.known[g, s])
+            _put(row, o_own_places + column, width, sets.own_held[g, me, s])
         row[o_flags] = reversed_order[int(revolution[g]), int(jack_back[g])]
         row[o_flags + 1] = revolution[g]
         row[o_flags + 2] = jack_back[g]
@@ -388,7 +391,7 @@ def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: in
            field_plays: IntArray, jack_back: BoolArray, bound: BoolArray,
            flushed: IntArray, block_lo: npt.NDArray[np.int32],
            block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-           own_by: SeatArray, known_before: BoolArray) -> None:
+           own_by: SeatArray, sets: Sets) -> None:
     """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle driven
     by ``uniforms``), go under the stock in one tracked block (positions ``flushed`` to
     ``flushed + count`` counted from the start of the game; the current play's cards
@@ -421,9 +424,15 @@ def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: in
             c = cur_cards[g, j]
             shown[g, c] = True
             own_by[g, c] = -1
-    for c in range(CARDS):
-        played_by[g, c] = -1
-        known_before[g, c] = False
+            sets.shown_stock[g] |= ONE << np.uint64(c)
+            sets.field_by[g, played_by[g, c]] &= ~(ONE << np.uint64(c))
+    for s in range(sets.field_by.shape[1]):  # the other cards: known to their players
+        sets.own_stock[g, s] |= sets.field_by[g, s]
+    for j in range(count):
+        played_by[g, cards[j]] = -1
+    for s in range(sets.field_by.shape[1]):
+        sets.field_by[g, s] = 0
+    sets.known_before[g] = 0
     cur_seat[g] = -1
     cur_rate[g] = lead
     cur_count[g] = 0
@@ -438,8 +447,7 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
           ring: SeatArray,
           bottom: IntArray, stock: IntArray, flushed: IntArray,
           block_lo: npt.NDArray[np.int32], block_hi: npt.NDArray[np.int32],
-          top_block: IntArray, shown: BoolArray, own_by: SeatArray, known_hand: SeatArray,
-          secret_holder: SeatArray) -> None:
+          top_block: IntArray, shown: BoolArray, own_by: SeatArray, sets: Sets) -> None:
     """``seat`` draws ``count`` cards from the top of the stock. Tracking: a block whose
     top the draw reached goes whole into the drawer's hand (its shown cards public, its
     own cards known to their players), or in part, its cards then in no certain place;
@@ -463,13 +471,18 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
             top = lo if top < 0 else min(top, lo)
             continue
         whole = flushed[g] - block_hi[g, c] >= lowest
-        if whole and shown[g, c]:
-            known_hand[g, c] = seat
+        bit = ONE << np.uint64(c)
         own = own_by[g, c]
-        if whole and own >= 0 and own != seat:
-            secret_holder[g, c] = seat
-        else:
-            own_by[g, c] = -1
+        if shown[g, c]:
+            sets.shown_stock[g] &= ~bit
+            if whole:
+                sets.known[g, seat] |= bit
+        elif own >= 0:
+            sets.own_stock[g, own] &= ~bit
+            if whole and own != seat:
+                sets.own_held[g, own, seat] |= bit
+            else:
+                own_by[g, c] = -1
         block_lo[g, c] = -1
         block_hi[g, c] = -1
         shown[g, c] = False
@@ -482,14 +495,13 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
          places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
          stock_at: int, lead: int, where: SeatArray, held: BitArray, size: IntArray,
          ring: SeatArray, bottom: IntArray, stock: IntArray, played_by: SeatArray,
-         field_list: SeatArray, cur_cards: SeatArray, selected: BoolArray, chosen: IntArray, last: IntArray, cur_seat: IntArray,
-         cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
+         field_list: SeatArray, cur_cards: SeatArray, selected: BoolArray,
+         chosen: IntArray, last: IntArray, cur_seat: IntArray, cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
          field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
          bound: BoolArray, to_move: IntArray, turns: IntArray, done: BoolArray,
          winner: IntArray, flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-         own_by: SeatArray, known_hand: SeatArray, known_before: BoolArray,
-         secret_holder: SeatArray, rewards: FloatArray, ended: BoolArray) -> None:
+         own_by: SeatArray, sets: Sets, rewards: FloatArray, ended: BoolArray) -> None:
     """One legal id per live game (checked by the caller): a select (O1: a card put aside,
     the same player goes on; no turn), a play of the selected cards and one more (L5, L6,
     O1, O2-O6 by ``after``), a pass (L6 draw, L7 all passed: flush), a doubt (L9: the
@@ -507,12 +519,11 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
             flags = after[int(revolution[g]), int(jack_back[g]), int(bound[g]), cur_rate[g],
                           count, r]
             revolution[g], jack_back[g], bound[g] = flags >= 4, flags & 2 == 2, flags & 1 == 1
-            holders, before, secrets = known_hand[g], known_before[g], secret_holder[g]
-            for x in range(CARDS):  # the player's tracked cards may now be on the field
-                mine = holders[x] == s
-                before[x] = mine
-                holders[x] = -1 if mine else holders[x]
-                secrets[x] = -1 if secrets[x] == s else secrets[x]
+            # the player's tracked cards may now be on the field
+            sets.known_before[g] = sets.known[g, s]
+            sets.known[g, s] = 0
+            for owner in range(players):
+                sets.own_held[g, owner, s] = 0
             selected[g, c] = True
             j = 0
             for x in range(0 if chosen[g] else c, c + 1):  # the selected cards are below c
@@ -520,6 +531,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
                     selected[g, x] = False
                     where[g, x] = field_at
                     held[g, s] &= ~(ONE << np.uint64(x))
+                    sets.field_by[g, s] |= ONE << np.uint64(x)
                     played_by[g, x] = s
                     field_list[g, field_cards[g] + j] = x
                     cur_cards[g, j] = x
@@ -543,13 +555,13 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
         elif a == pass_id:
             if stock[g] > 0:  # L6: draw at once, if the stock is not empty
                 _draw(g, s, 1, where, held, size, ring, bottom, stock, flushed, block_lo,
-                      block_hi, top_block, shown, own_by, known_hand, secret_holder)
+                      block_hi, top_block, shown, own_by, sets)
             nxt = (s + 1) % players
             if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
                 _flush(g, False, uniforms[ustart[g]:], field_at, stock_at, lead, where, ring,
                        bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
                        cur_count, field_cards, field_plays, jack_back, bound, flushed,
-                       block_lo, block_hi, top_block, shown, own_by, known_before)
+                       block_lo, block_hi, top_block, shown, own_by, sets)
             to_move[g] = nxt
             turns[g] += 1
         elif a == pass_id + 1:  # doubt
@@ -557,18 +569,16 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
             truthful = True  # L9: every card of the current play is of the declared rate
             for j in range(cur_count[g]):
                 truthful = truthful and card_rate[cur_cards[g, j]] == cur_rate[g]
-            for x in range(CARDS):  # what d certainly held and did not play is still held
-                if known_before[g, x] and where[g, x] != field_at:
-                    known_hand[g, x] = d
+            # what d certainly held and did not play is still held
+            sets.known[g, d] |= sets.known_before[g] & held[g, d]
             went_out = size[g, d] == 0
             count = field_cards[g]  # N: the whole field
             _flush(g, True, uniforms[ustart[g]:], field_at, stock_at, lead, where, ring,
                    bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
                    cur_count, field_cards, field_plays, jack_back, bound, flushed, block_lo,
-                   block_hi, top_block, shown, own_by, known_before)
+                   block_hi, top_block, shown, own_by, sets)
             _draw(g, s if truthful else d, count, where, held, size, ring, bottom, stock,
-                  flushed, block_lo, block_hi, top_block, shown, own_by, known_hand,
-                  secret_holder)
+                  flushed, block_lo, block_hi, top_block, shown, own_by, sets)
             to_move[g] = d if truthful else s
             turns[g] += 1
             if truthful and went_out:  # L10: the player who went out wins
