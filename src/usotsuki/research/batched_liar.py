@@ -219,8 +219,8 @@ class BatchedLiar:
             return
         self._rates = None
         kernels.deal(idx, self.rng.random((idx.size, CARDS)), self.hand_sizes, self.l4_place,
-                     LEAD, self.stock_at, self.where, self.held, self.size, self.ring, self.bottom,
-                     self.stock, self.to_move, self.played_by, self.selected, self.chosen,
+                     LEAD, self.stock_at, self.where, self.held, self.size, self.ring,
+                     self.bottom, self.stock, self.to_move, self.played_by, self.selected, self.chosen,
                      self.last, self.cur_seat, self.cur_rate, self.cur_count,
                      self.field_cards, self.field_plays, self.revolution, self.jack_back,
                      self.bound, self.turns, self.done, self.winner, self.flushed,
@@ -293,37 +293,32 @@ class BatchedLiar:
         :raises ValueError: if an action is illegal in a game still in play (nothing changes).
         """
         actions = as_actions(actions, self.n)
-        live = ~self.done
         rates, moves = self._legal()
-        bad = kernels.first_illegal(actions, live, self.held, self.to_move,
-                                    self.chosen, self.last, self._need, rates, moves,
-                                    liar_codec.SELECT_BASE, liar_codec.PASS_ID)
+        ustart = np.empty(self.n, dtype=np.int64)
+        bad, live, flushed = kernels.check(
+            actions, self.done, self.held, self.to_move, self.chosen, self.last, self._need,
+            rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, self.cur_seat,
+            self.field_cards, ustart)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
-        self.decisions += int(live.sum())
-        self.rewards[:] = 0.0
+        self.decisions += live
+        self.rewards.fill(0.0)
         self._rates = None
         ended = np.zeros(self.n, dtype=bool)
-        # the uniforms of the flushes this step makes: a doubt's (L9), a pass's that comes
-        # back to the current play's player (L7); one a card of each flushed field
-        flushing = live & ((actions == liar_codec.DOUBT_ID)
-                           | ((actions == liar_codec.PASS_ID)
-                              & ((self.to_move + 1) % self.players == self.cur_seat)))
-        counts = np.where(flushing, self.field_cards, 0)
-        ustart = np.cumsum(counts) - counts
-        uniforms = self.rng.random(int(ustart[-1] + counts[-1]))
-        kernels.step(actions, live, uniforms, ustart, liar_codec.SELECT_BASE, liar_codec.PASS_ID,
+        uniforms = self.rng.random(flushed)  # the flushes' shuffles (L8)
+        kernels.step(actions, uniforms, ustart, liar_codec.SELECT_BASE, liar_codec.PASS_ID,
                      self.tables.after, self.card_rate, self._places, self.rules.final_doubt,
                      self.rules.turn_limit or 0, self.field_at, self.stock_at, LEAD,
                      self.where, self.held, self.size, self.ring, self.bottom, self.stock,
-                     self.played_by, self.field_list, self.cur_cards, self.selected, self.chosen, self.last,
-                     self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
+                     self.played_by, self.field_list, self.cur_cards, self.selected,
+                     self.chosen, self.last, self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
                      self.field_plays, self.revolution, self.jack_back, self.bound,
                      self.to_move, self.turns, self.done, self.winner, self.flushed,
                      self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
                      self.sets, self.rewards, ended)
-        self.games_finished += int(ended.sum())
-        if self.autoreset and ended.any():
+        finished = int(ended.sum())
+        self.games_finished += finished
+        if self.autoreset and finished:
             self.reset(ended)
         return ended
 

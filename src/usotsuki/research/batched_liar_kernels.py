@@ -463,10 +463,13 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
     if top < 0 or flushed[g] - top <= lowest:
         return
     top = -1
-    for c in range(CARDS):
+    blocks = sets.shown_stock[g]  # every card of a tracked block: shown, or its player's
+    for s in range(sets.own_stock.shape[1]):
+        blocks |= sets.own_stock[g, s]
+    while blocks:
+        c = _lowest(blocks)
+        blocks &= blocks - ONE
         lo = block_lo[g, c]
-        if lo < 0:
-            continue
         if flushed[g] - lo <= lowest:  # not reached: still tracked
             top = lo if top < 0 else min(top, lo)
             continue
@@ -490,7 +493,7 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntArray,
+def step(actions: IntArray, uniforms: FloatArray, ustart: IntArray,
          select_base: int, pass_id: int, after: npt.NDArray[np.int8], card_rate: IntArray,
          places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
          stock_at: int, lead: int, where: SeatArray, held: BitArray, size: IntArray,
@@ -502,7 +505,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
          winner: IntArray, flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
          own_by: SeatArray, sets: Sets, rewards: FloatArray, ended: BoolArray) -> None:
-    """One legal id per live game (checked by the caller): a select (O1: a card put aside,
+    """One legal id per game still in play (checked by :func:`check`): a select (O1: a card put aside,
     the same player goes on; no turn), a play of the selected cards and one more (L5, L6,
     O1, O2-O6 by ``after``), a pass (L6 draw, L7 all passed: flush), a doubt (L9: the
     current play's cards shown, flush, the loser draws the field; L10) or an accept
@@ -510,7 +513,7 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
     games that end are marked in ``ended`` with their ``rewards``."""
     players = size.shape[1]
     for g in range(actions.size):
-        if not live[g]:
+        if done[g]:
             continue
         a, s = actions[g], to_move[g]
         if a < select_base:  # a play: 13 * card + rate, with the cards selected before
@@ -593,15 +596,25 @@ def step(actions: IntArray, live: BoolArray, uniforms: FloatArray, ustart: IntAr
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def first_illegal(actions: IntArray, live: BoolArray, held: BitArray, to_move: IntArray,
-                  chosen: IntArray, last: IntArray, need: IntArray, rates: BoolArray,
-                  moves: BoolArray, select_base: int, pass_id: int) -> int:
-    """The first live game whose id is not one :func:`legal_mask` allows, -1 if every one
-    is."""
+def check(actions: IntArray, done: BoolArray, held: BitArray, to_move: IntArray,
+          chosen: IntArray, last: IntArray, need: IntArray, rates: BoolArray,
+          moves: BoolArray, select_base: int, pass_id: int, cur_seat: IntArray,
+          field_cards: IntArray, ustart: IntArray) -> tuple[int, int, int]:
+    """Before a step: the first game still in play whose id is not one
+    :func:`legal_mask` allows (-1 if every one is), how many games are in play, and how
+    many uniforms the step's flushes take: one a card of each field that a doubt (L9) or
+    a pass coming back to the current play's player (L7) flushes, game ``g``'s from
+    ``ustart[g]``."""
+    live = total = 0
+    players = held.shape[1]
     for g in range(actions.size):
-        if not live[g]:
+        ustart[g] = total
+        if done[g]:
             continue
+        live += 1
         a = actions[g]
+        if a == pass_id + 1 or (a == pass_id and (to_move[g] + 1) % players == cur_seat[g]):
+            total += field_cards[g]
         ok = False
         if 0 <= a < pass_id + 3 and a >= pass_id:
             ok = chosen[g] == 0 and moves[g, a - pass_id]
@@ -618,5 +631,5 @@ def first_illegal(actions: IntArray, live: BoolArray, held: BitArray, to_move: I
                 else:  # its place among the held cards above the last selected one
                     ok = _count(bits & ((ONE << np.uint64(c)) - ONE)) < selects
         if not ok:
-            return g
-    return -1
+            return g, live, total
+    return -1, live, total
