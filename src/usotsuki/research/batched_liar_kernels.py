@@ -273,6 +273,12 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _next(seat: int, players: int) -> int:
+    """The seat after ``seat`` clockwise (no division: the step takes this per game)."""
+    return seat + 1 if seat + 1 < players else 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _rel(seat: int, me: int, players: int) -> int:
     """``seat`` relative to ``me`` (0 is ``me``, 1 the next seat clockwise)."""
     return seat - me + (players if seat < me else 0)
@@ -544,7 +550,7 @@ def step(actions: IntArray, uniforms: FloatArray, ustart: IntArray,
             cur_seat[g], cur_rate[g], cur_count[g] = s, r, count
             field_cards[g] += count
             field_plays[g] += 1
-            to_move[g] = (s + 1) % players
+            to_move[g] = _next(s, players)
             turns[g] += 1
             if not final_doubt and size[g, s] == 0:  # L10: out at once
                 _end(g, s, size, places, done, winner, rewards, ended)
@@ -559,7 +565,7 @@ def step(actions: IntArray, uniforms: FloatArray, ustart: IntArray,
             if stock[g] > 0:  # L6: draw at once, if the stock is not empty
                 _draw(g, s, 1, where, held, size, ring, bottom, stock, flushed, block_lo,
                       block_hi, top_block, shown, own_by, sets)
-            nxt = (s + 1) % players
+            nxt = _next(s, players)
             if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
                 _flush(g, False, uniforms[ustart[g]:], field_at, stock_at, lead, where, ring,
                        bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
@@ -613,7 +619,7 @@ def check(actions: IntArray, done: BoolArray, held: BitArray, to_move: IntArray,
             continue
         live += 1
         a = actions[g]
-        if a == pass_id + 1 or (a == pass_id and (to_move[g] + 1) % players == cur_seat[g]):
+        if a == pass_id + 1 or (a == pass_id and _next(to_move[g], players) == cur_seat[g]):
             total += field_cards[g]
         ok = False
         if 0 <= a < pass_id + 3 and a >= pass_id:
