@@ -218,7 +218,7 @@ class BatchedLiar:
         if idx.size == 0:
             return
         self._rates = None
-        kernels.deal(idx, self.rng.random((idx.size, CARDS)), self.hand_sizes, self.l4_place,
+        kernels.deal(idx, self.rng, self.hand_sizes, self.l4_place,
                      LEAD, self.stock_at, self.where, self.held, self.size, self.ring,
                      self.bottom, self.stock, self.to_move, self.played_by, self.selected, self.chosen,
                      self.last, self.cur_seat, self.cur_rate, self.cur_count,
@@ -281,7 +281,7 @@ class BatchedLiar:
         rates, moves = self._legal()
         out = np.empty(self.n, dtype=np.int64)
         kernels.random_ids(self.held, self.to_move, self.chosen, self.last,
-                           self._need, rates, moves, self.done, self.rng.random(self.n),
+                           self._need, rates, moves, self.done, self.rng,
                            liar_codec.SELECT_BASE, liar_codec.PASS_ID, out)
         return out
 
@@ -294,29 +294,21 @@ class BatchedLiar:
         """
         actions = as_actions(actions, self.n)
         rates, moves = self._legal()
-        ustart = np.empty(self.n, dtype=np.int64)
-        bad, live, flushed = kernels.check(
-            actions, self.done, self.held, self.to_move, self.chosen, self.last, self._need,
-            rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, self.cur_seat,
-            self.field_cards, ustart)
+        ended = np.zeros(self.n, dtype=bool)
+        bad, live, finished = kernels.step(
+            actions, self.rng, rates, moves, self._need, liar_codec.SELECT_BASE,
+            liar_codec.PASS_ID, self.tables.after, self.card_rate, self._places,
+            self.rules.final_doubt, self.rules.turn_limit or 0, self.field_at, self.stock_at,
+            LEAD, self.where, self.held, self.size, self.ring, self.bottom, self.stock,
+            self.played_by, self.field_list, self.cur_cards, self.selected, self.chosen,
+            self.last, self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
+            self.field_plays, self.revolution, self.jack_back, self.bound, self.to_move,
+            self.turns, self.done, self.winner, self.flushed, self.block_lo, self.block_hi,
+            self.top_block, self.shown, self.own_by, self.sets, self.rewards, ended)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
-        self.decisions += live
-        self.rewards.fill(0.0)
         self._rates = None
-        ended = np.zeros(self.n, dtype=bool)
-        uniforms = self.rng.random(flushed)  # the flushes' shuffles (L8)
-        kernels.step(actions, uniforms, ustart, liar_codec.SELECT_BASE, liar_codec.PASS_ID,
-                     self.tables.after, self.card_rate, self._places, self.rules.final_doubt,
-                     self.rules.turn_limit or 0, self.field_at, self.stock_at, LEAD,
-                     self.where, self.held, self.size, self.ring, self.bottom, self.stock,
-                     self.played_by, self.field_list, self.cur_cards, self.selected,
-                     self.chosen, self.last, self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
-                     self.field_plays, self.revolution, self.jack_back, self.bound,
-                     self.to_move, self.turns, self.done, self.winner, self.flushed,
-                     self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
-                     self.sets, self.rewards, ended)
-        finished = int(ended.sum())
+        self.decisions += live
         self.games_finished += finished
         if self.autoreset and finished:
             self.reset(ended)

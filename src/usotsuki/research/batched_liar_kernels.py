@@ -83,7 +83,8 @@ def _nth(bits: np.uint64, k: int) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def deal(rows: IntArray, uniforms: FloatArray, hand_sizes: IntArray, l4_place: IntArray,
+def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
+         l4_place: IntArray,
          lead: int, stock_at: int, where: SeatArray, held: BitArray, size: IntArray,
          ring: SeatArray, bottom: IntArray, stock: IntArray, to_move: IntArray,
          played_by: SeatArray,
@@ -94,8 +95,8 @@ def deal(rows: IntArray, uniforms: FloatArray, hand_sizes: IntArray, l4_place: I
          flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
          own_by: SeatArray, sets: Sets) -> None:
-    """A new game in each of ``rows`` (the ``k``-th shuffled by ``uniforms[k]``, a
-    Fisher-Yates shuffle): L3, the deck dealt one card at a time from seat 0, the rest
+    """A new game in each of ``rows`` (the deck shuffled by a Fisher-Yates shuffle drawn
+    from the engine's generator ``rng``): L3, the deck dealt one card at a time from seat 0, the rest
     the stock (top first; its last card at the bottom, ring position 0); L4, the holder
     of the first card of ``L4_ORDER`` anyone holds to move; nothing on the field,
     nothing tracked, the order normal."""
@@ -109,7 +110,7 @@ def deal(rows: IntArray, uniforms: FloatArray, hand_sizes: IntArray, l4_place: I
         for c in range(CARDS):
             deck[c] = c
         for j in range(CARDS - 1):
-            r = j + int(uniforms[k, j] * (CARDS - j))
+            r = j + int(rng.random() * (CARDS - j))
             r = min(r, CARDS - 1)
             deck[j], deck[r] = deck[r], deck[j]
         first, starter = CARDS, -1
@@ -226,8 +227,9 @@ def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
                need: IntArray, rates: BoolArray, moves: BoolArray, done: BoolArray,
-               uniforms: FloatArray, select_base: int, pass_id: int, out: IntArray) -> None:
-    """A uniformly random legal id per game (-1 where done), from ``uniforms[g]``: the
+               rng: np.random.Generator, select_base: int, pass_id: int,
+               out: IntArray) -> None:
+    """A uniformly random legal id per game (-1 where done), from a uniform of ``rng``: the
     ``k``-th of the legal ids in the order plays (card by card, rate by rate), selects,
     pass, doubt, accept."""
     for g in range(to_move.size):
@@ -246,7 +248,7 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
         count = plays + selects
         if chosen[g] == 0:
             count += moves[g, PASS] + moves[g, DOUBT] + moves[g, ACCEPT]
-        k = int(uniforms[g] * max(count, 1))
+        k = int(rng.random() * max(count, 1))
         if k < plays:
             k_card, k_rate = k // n_rates, k % n_rates
             card = _nth(bits, k_card)
@@ -389,7 +391,7 @@ def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArra
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: int,
+def _flush(g: int, show: bool, rng: np.random.Generator, field_at: int, stock_at: int,
            lead: int, where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
            played_by: SeatArray, field_list: SeatArray, cur_cards: SeatArray,
            cur_seat: IntArray,
@@ -399,14 +401,14 @@ def _flush(g: int, show: bool, uniforms: FloatArray, field_at: int, stock_at: in
            block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
            own_by: SeatArray, sets: Sets) -> None:
     """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle driven
-    by ``uniforms``), go under the stock in one tracked block (positions ``flushed`` to
+    drawn from ``rng``), go under the stock in one tracked block (positions ``flushed`` to
     ``flushed + count`` counted from the start of the game; the current play's cards
     public if ``show``, the others known to their players); J-back and
     binding end, a revolution stays (O2); nothing of the field stays."""
     count = field_cards[g]
     cards = field_list[g]  # shuffled in place: the field is empty after
     for j in range(count - 1):
-        r = j + int(uniforms[j] * (count - j))
+        r = j + int(rng.random() * (count - j))
         if r >= count:
             r = count - 1
         cards[j], cards[r] = cards[r], cards[j]
@@ -499,25 +501,38 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def step(actions: IntArray, uniforms: FloatArray, ustart: IntArray,
-         select_base: int, pass_id: int, after: npt.NDArray[np.int8], card_rate: IntArray,
+def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: BoolArray,
+         need: IntArray, select_base: int, pass_id: int, after: npt.NDArray[np.int8],
+         card_rate: IntArray,
          places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
          stock_at: int, lead: int, where: SeatArray, held: BitArray, size: IntArray,
          ring: SeatArray, bottom: IntArray, stock: IntArray, played_by: SeatArray,
          field_list: SeatArray, cur_cards: SeatArray, selected: BoolArray,
-         chosen: IntArray, last: IntArray, cur_seat: IntArray, cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
-         field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
+         chosen: IntArray, last: IntArray, cur_seat: IntArray, cur_rate: IntArray,
+         cur_count: IntArray, field_cards: IntArray, field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
          bound: BoolArray, to_move: IntArray, turns: IntArray, done: BoolArray,
          winner: IntArray, flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-         own_by: SeatArray, sets: Sets, rewards: FloatArray, ended: BoolArray) -> None:
-    """One legal id per game still in play (checked by :func:`check`): a select (O1: a card put aside,
-    the same player goes on; no turn), a play of the selected cards and one more (L5, L6,
-    O1, O2-O6 by ``after``), a pass (L6 draw, L7 all passed: flush), a doubt (L9: the
-    current play's cards shown, flush, the loser draws the field; L10) or an accept
-    (L10), then L11's turn limit. ``uniforms[ustart[g]:]`` shuffles game ``g``'s flush;
-    games that end are marked in ``ended`` with their ``rewards``."""
+         own_by: SeatArray, sets: Sets, rewards: FloatArray, ended: BoolArray
+         ) -> tuple[int, int, int]:
+    """One id per game still in play, each checked first against ``rates``, ``moves``
+    and ``need`` (:func:`legal_moves`): the first game whose id :func:`legal_mask` does
+    not allow is returned at once, nothing changed. Then: a select (O1: a card put
+    aside, the same player goes on; no turn), a play of the selected cards and one more
+    (L5, L6, O1, O2-O6 by ``after``), a pass (L6 draw, L7 all passed: flush), a doubt
+    (L9: the current play's cards shown, flush, the loser draws the field; L10) or an
+    accept (L10), then L11's turn limit; flushes shuffle with ``rng``. Games that end
+    are marked in ``ended`` with their ``rewards`` (zero elsewhere). Returns (the
+    illegal game or -1, the games in play, the games ended)."""
     players = size.shape[1]
+    live = 0
+    for g in range(actions.size):
+        if not done[g]:
+            live += 1
+            if not _legal_id(g, actions[g], held, to_move, chosen, last, need, rates, moves,
+                             select_base, pass_id):
+                return g, live, 0
+    rewards[:] = 0.0
     for g in range(actions.size):
         if done[g]:
             continue
@@ -567,7 +582,7 @@ def step(actions: IntArray, uniforms: FloatArray, ustart: IntArray,
                       block_hi, top_block, shown, own_by, sets)
             nxt = _next(s, players)
             if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
-                _flush(g, False, uniforms[ustart[g]:], field_at, stock_at, lead, where, ring,
+                _flush(g, False, rng, field_at, stock_at, lead, where, ring,
                        bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
                        cur_count, field_cards, field_plays, jack_back, bound, flushed,
                        block_lo, block_hi, top_block, shown, own_by, sets)
@@ -582,7 +597,7 @@ def step(actions: IntArray, uniforms: FloatArray, ustart: IntArray,
             sets.known[g, d] |= sets.known_before[g] & held[g, d]
             went_out = size[g, d] == 0
             count = field_cards[g]  # N: the whole field
-            _flush(g, True, uniforms[ustart[g]:], field_at, stock_at, lead, where, ring,
+            _flush(g, True, rng, field_at, stock_at, lead, where, ring,
                    bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
                    cur_count, field_cards, field_plays, jack_back, bound, flushed, block_lo,
                    block_hi, top_block, shown, own_by, sets)
@@ -599,43 +614,27 @@ def step(actions: IntArray, uniforms: FloatArray, ustart: IntArray,
             continue
         if turn_limit and turns[g] >= turn_limit:  # L11
             _end(g, -1, size, places, done, winner, rewards, ended)
+    return -1, live, int(ended.sum())
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def check(actions: IntArray, done: BoolArray, held: BitArray, to_move: IntArray,
-          chosen: IntArray, last: IntArray, need: IntArray, rates: BoolArray,
-          moves: BoolArray, select_base: int, pass_id: int, cur_seat: IntArray,
-          field_cards: IntArray, ustart: IntArray) -> tuple[int, int, int]:
-    """Before a step: the first game still in play whose id is not one
-    :func:`legal_mask` allows (-1 if every one is), how many games are in play, and how
-    many uniforms the step's flushes take: one a card of each field that a doubt (L9) or
-    a pass coming back to the current play's player (L7) flushes, game ``g``'s from
-    ``ustart[g]``."""
-    live = total = 0
-    players = held.shape[1]
-    for g in range(actions.size):
-        ustart[g] = total
-        if done[g]:
-            continue
-        live += 1
-        a = actions[g]
-        if a == pass_id + 1 or (a == pass_id and _next(to_move[g], players) == cur_seat[g]):
-            total += field_cards[g]
-        ok = False
-        if 0 <= a < pass_id + 3 and a >= pass_id:
-            ok = chosen[g] == 0 and moves[g, a - pass_id]
-        elif 0 <= a < pass_id:
-            c = a // RATES if a < select_base else a - select_base
-            play = False
-            for r in range(RATES):
-                play = play or rates[g, r]
-            bits = held[g, to_move[g]] & _above(last[g])
-            if c < CARDS and play and (bits >> np.uint64(c)) & ONE:
-                finish, selects = _completion(need[g], chosen[g], _count(bits))
-                if a < select_base:
-                    ok = finish and rates[g, a % RATES]
-                else:  # its place among the held cards above the last selected one
-                    ok = _count(bits & ((ONE << np.uint64(c)) - ONE)) < selects
-        if not ok:
-            return g, live, total
-    return -1, live, total
+def _legal_id(g: int, a: int, held: BitArray, to_move: IntArray, chosen: IntArray,
+              last: IntArray, need: IntArray, rates: BoolArray, moves: BoolArray,
+              select_base: int, pass_id: int) -> bool:
+    """Whether id ``a`` is one :func:`legal_mask` allows in game ``g``."""
+    if pass_id <= a < pass_id + 3:
+        return chosen[g] == 0 and moves[g, a - pass_id]
+    if not 0 <= a < pass_id:
+        return False
+    c = a // RATES if a < select_base else a - select_base
+    play = False
+    for r in range(RATES):
+        play = play or rates[g, r]
+    bits = held[g, to_move[g]] & _above(last[g])
+    if c >= CARDS or not play or not (bits >> np.uint64(c)) & ONE:
+        return False
+    finish, selects = _completion(need[g], chosen[g], _count(bits))
+    if a < select_base:
+        return finish and rates[g, a % RATES]
+    # a select: its place among the held cards above the last selected one
+    return _count(bits & ((ONE << np.uint64(c)) - ONE)) < selects
