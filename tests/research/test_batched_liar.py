@@ -54,7 +54,7 @@ def rules(draw: st.DrawFn) -> LiarRules:
     return LiarRules(
         players=players, hand_size=draw(st.integers(1, 9)), deal_all=draw(st.booleans()),
         final_doubt=draw(st.booleans()),
-        turn_limit=draw(st.sampled_from([None, None, 5, 40])),
+        turn_limit=draw(st.sampled_from([None, None, 5, 40, 300])),  # 300: uint16 counts
         eight_cut=draw(st.booleans()), jack_back=jack_back,
         six_up=jack_back and draw(st.booleans()), binding=draw(st.booleans()),
         multi=multi, revolution=multi and draw(st.booleans()))
@@ -188,6 +188,13 @@ def test_multi_and_revolution_many_games() -> None:
     play_against_core(engine, select_bias=0.5, seen=seen)
     assert engine.games_finished == 16
     assert seen == {"multi", "revolution"}
+
+
+def test_observations_are_counts_in_the_smallest_dtype_that_holds_them() -> None:
+    """uint8 while every count fits (52 cards, a turn limit up to 255), else uint16."""
+    assert BatchedLiar(LiarRules(players=4), n=1).observe().dtype == np.uint8
+    assert BatchedLiar(LiarRules(players=4, turn_limit=255), n=1).observe().dtype == np.uint8
+    assert BatchedLiar(LiarRules(players=4, turn_limit=256), n=1).observe().dtype == np.uint16
 
 
 def test_house_rules_beyond_the_engine_are_refused() -> None:

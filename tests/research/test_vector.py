@@ -55,6 +55,22 @@ def test_bluff_observations_are_multibinary() -> None:
     assert obs.dtype == np.int8 and venv.observation_space.contains(obs)
 
 
+def test_liar_observations_are_counts_of_the_codec_tensor() -> None:
+    """The Liar Game's observations are uint8 counts in their Box; divided by the
+    engine's divisors they are the codec's float32 tensor of the seat to move."""
+    venv = LiarVectorEnv(4, seed=0, players=3, hand_size=4, turn_limit=30)
+    obs, infos = venv.reset(seed=2)
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        assert obs.dtype == np.uint8 and venv.observation_space.contains(obs)
+        engine = venv.engine
+        tensors = engine.to_codec(obs)
+        assert tensors.dtype == np.float32 and tensors.max() <= 1.0
+        turns = tensors[:, engine.codec.offsets["turns"]]
+        assert np.array_equal(turns, (engine.turns / np.float32(30)).astype(np.float32))
+        obs, _r, _t, _tr, infos = venv.step(_masked_random(infos["action_mask"], rng))
+
+
 def test_illegal_action_raises() -> None:
     venv = LiarVectorEnv(2, seed=0, players=3)
     venv.reset()

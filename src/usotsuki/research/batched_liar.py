@@ -218,9 +218,9 @@ class BatchedLiar:
         if idx.size == 0:
             return
         self._rates = None
-        kernels.deal(idx, self.rng, self.hand_sizes, self.l4_place,
-                     LEAD, self.stock_at, self.where, self.held, self.size, self.ring,
-                     self.bottom, self.stock, self.to_move, self.played_by, self.selected, self.chosen,
+        kernels.deal(idx, self.rng, self.hand_sizes, self.l4_place, LEAD, self.stock_at,
+                     self.where, self.held, self.size, self.ring, self.bottom, self.stock,
+                     self.to_move, self.played_by, self.selected, self.chosen,
                      self.last, self.cur_seat, self.cur_rate, self.cur_count,
                      self.field_cards, self.field_plays, self.revolution, self.jack_back,
                      self.bound, self.turns, self.done, self.winner, self.flushed,
@@ -325,7 +325,8 @@ class BatchedLiar:
         out = np.empty((self.n, self.observation_size), dtype=self.observation_dtype)
         kernels.observe(me, self.held, self.sets, self.size, self.stock, self.cur_seat,
                         self.cur_rate, self.cur_count, self.field_cards, self.field_plays,
-                        self.selected, self.last, self._need, self.revolution, self.jack_back, self.tables.reversed_order, self.bound, self.tables.cut,
+                        self.selected, self.last, self._need, self.revolution, self.jack_back,
+                        self.tables.reversed_order, self.bound, self.tables.cut,
                         self.to_move, self.done, self.turns, self.rules.turn_limit or 0,
                         self.game, rates, moves, self._offsets, out)
         return out
@@ -333,7 +334,7 @@ class BatchedLiar:
     def to_codec(self, obs: ObsArray) -> npt.NDArray[np.float32]:
         """Observations of :meth:`observe` as the codec's float32 tensors (the values the
         Gymnasium and PettingZoo environments give)."""
-        return obs / self.divisors
+        return (obs / self.divisors).astype(np.float32, copy=False)
 
     def standings(self, i: int) -> tuple[tuple[int, ...], ...] | None:
         """L11 for game ``i``: the winner, then by cards in hand (shared places)."""

@@ -16,11 +16,11 @@ deck: a scan's unpredictable branch per card cost more than the rest of those ke
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -51,21 +51,23 @@ class Sets(NamedTuple):
     own_held: BitArray  # (n, P, P): seat s's own cards certainly in seat h's hand
 
 
-@intrinsic
-def _lowest(typingctx, bits):  # type: ignore[no-untyped-def]
-    """The index of the lowest set bit of a nonzero uint64 (LLVM's cttz)."""
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.zext(builder.cttz(args[0], ir.Constant(ir.IntType(1), 1)),
-                            ir.IntType(64))
+def _cttz(typingctx: Any, bits: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        nonzero = context.get_constant(types.boolean, True)  # undefined for 0: faster
+        return builder.zext(builder.cttz(args[0], nonzero), context.get_value_type(types.int64))
     return types.int64(types.uint64), codegen
 
 
-@intrinsic
-def _count(typingctx, bits):  # type: ignore[no-untyped-def]
-    """The number of set bits of a uint64 (LLVM's ctpop)."""
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.zext(builder.ctpop(args[0]), ir.IntType(64))
+def _ctpop(typingctx: Any, bits: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.zext(builder.ctpop(args[0]), context.get_value_type(types.int64))
     return types.int64(types.uint64), codegen
+
+
+_lowest = cast(Callable[[np.uint64], int], intrinsic(_cttz))
+"""The index of the lowest set bit of a nonzero uint64 (LLVM's cttz)."""
+_count = cast(Callable[[np.uint64], int], intrinsic(_ctpop))
+"""The number of set bits of a uint64 (LLVM's ctpop)."""
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -84,11 +86,10 @@ def _nth(bits: np.uint64, k: int) -> int:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
-         l4_place: IntArray,
-         lead: int, stock_at: int, where: SeatArray, held: BitArray, size: IntArray,
-         ring: SeatArray, bottom: IntArray, stock: IntArray, to_move: IntArray,
-         played_by: SeatArray,
-         selected: BoolArray, chosen: IntArray, last: IntArray, cur_seat: IntArray,
+         l4_place: IntArray, lead: int, stock_at: int, where: SeatArray, held: BitArray,
+         size: IntArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
+         to_move: IntArray, played_by: SeatArray, selected: BoolArray, chosen: IntArray,
+         last: IntArray, cur_seat: IntArray,
          cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
          field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
          bound: BoolArray, turns: IntArray, done: BoolArray, winner: IntArray,
@@ -96,10 +97,10 @@ def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
          own_by: SeatArray, sets: Sets) -> None:
     """A new game in each of ``rows`` (the deck shuffled by a Fisher-Yates shuffle drawn
-    from the engine's generator ``rng``): L3, the deck dealt one card at a time from seat 0, the rest
-    the stock (top first; its last card at the bottom, ring position 0); L4, the holder
-    of the first card of ``L4_ORDER`` anyone holds to move; nothing on the field,
-    nothing tracked, the order normal."""
+    from the engine's generator ``rng``): L3, the deck dealt one card at a time from
+    seat 0, the rest the stock (top first; its last card at the bottom, ring position
+    0); L4, the holder of the first card of ``L4_ORDER`` anyone holds to move; nothing
+    on the field, nothing tracked, the order normal."""
     players = size.shape[1]
     dealt = 0
     for s in range(players):
@@ -302,8 +303,8 @@ def observe(seats: IntArray, held: BitArray, sets: Sets, size: IntArray, stock: 
             last: IntArray, need: IntArray, revolution: BoolArray, jack_back: BoolArray,
             reversed_order: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
             done: BoolArray, turns: IntArray, turn_limit: int, game: IntArray,
-            rates: BoolArray, moves: BoolArray, offsets: IntArray, out: npt.NDArray[np.unsignedinteger]
-            ) -> None:
+            rates: BoolArray, moves: BoolArray, offsets: IntArray,
+            out: npt.NDArray[np.unsignedinteger]) -> None:
     """``out[g]`` (zeroed here): the :class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of
     seat ``seats[g]``'s view of game ``g`` as counts (a count where the tensor has a
     fraction ``count / d``), seats relative to it, with the cards selected for a play in
@@ -509,7 +510,8 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: B
          ring: SeatArray, bottom: IntArray, stock: IntArray, played_by: SeatArray,
          field_list: SeatArray, cur_cards: SeatArray, selected: BoolArray,
          chosen: IntArray, last: IntArray, cur_seat: IntArray, cur_rate: IntArray,
-         cur_count: IntArray, field_cards: IntArray, field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
+         cur_count: IntArray, field_cards: IntArray, field_plays: IntArray,
+         revolution: BoolArray, jack_back: BoolArray,
          bound: BoolArray, to_move: IntArray, turns: IntArray, done: BoolArray,
          winner: IntArray, flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
@@ -623,7 +625,7 @@ def _legal_id(g: int, a: int, held: BitArray, to_move: IntArray, chosen: IntArra
               select_base: int, pass_id: int) -> bool:
     """Whether id ``a`` is one :func:`legal_mask` allows in game ``g``."""
     if pass_id <= a < pass_id + 3:
-        return chosen[g] == 0 and moves[g, a - pass_id]
+        return chosen[g] == 0 and bool(moves[g, a - pass_id])
     if not 0 <= a < pass_id:
         return False
     c = a // RATES if a < select_base else a - select_base
@@ -635,6 +637,6 @@ def _legal_id(g: int, a: int, held: BitArray, to_move: IntArray, chosen: IntArra
         return False
     finish, selects = _completion(need[g], chosen[g], _count(bits))
     if a < select_base:
-        return finish and rates[g, a % RATES]
+        return finish and bool(rates[g, a % RATES])
     # a select: its place among the held cards above the last selected one
     return _count(bits & ((ONE << np.uint64(c)) - ONE)) < selects

@@ -5,7 +5,9 @@
 ``gymnasium.vector.VectorEnv`` subclasses in self-play: each step the observation of each
 game is that of its seat to move (the codec's tensor, as ``usotsuki/Bluff-v0`` and
 ``usotsuki/Liar-v0`` give their seat; Bluff's as int8, a ``MultiBinary`` space, the
-Liar Game's float32), and the action is that seat's. So one policy plays
+Liar Game's as counts, a uint8 ``Box`` whose ``high`` is each value's divisor:
+``obs / env.engine.divisors`` is the codec's float32 tensor), and the action is that
+seat's. So one policy plays
 every seat, as the single-seat environment's bots play the others.
 
 - ``infos["action_mask"]`` (num_envs, num_actions): the legal ids; ``infos["seat"]``: the
@@ -35,7 +37,7 @@ from usotsuki.liar import LiarRules
 from usotsuki.research.batched import BatchedBluff
 from usotsuki.research.batched_liar import BatchedLiar
 
-Obs = npt.NDArray[np.int8] | npt.NDArray[np.float32]
+Obs = npt.NDArray[np.int8] | npt.NDArray[np.uint8] | npt.NDArray[np.uint16]
 Engine = BatchedBluff | BatchedLiar
 
 
@@ -50,10 +52,11 @@ class BatchedVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], An
         self.num_envs = engine.n
         size = engine.observation_size
         # Bluff's observation is all 0/1 (int8, Gymnasium's MultiBinary); the Liar Game's
-        # has fractions (counts / 52)
+        # holds counts, each at most its divisor (52 for cards, the turn limit for turns)
         self.single_observation_space: spaces.Space[Any] = (
             spaces.MultiBinary(size) if isinstance(engine, BatchedBluff)
-            else spaces.Box(0.0, 1.0, (size,), np.float32))
+            else spaces.Box(0, engine.divisors.astype(engine.observation_dtype), (size,),
+                            engine.observation_dtype))
         self.single_action_space = spaces.Discrete(engine.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
