@@ -8,9 +8,11 @@ for the seat to move and for every other seat), the same end, standings and rewa
 (:func:`~usotsuki.envs.deals.place_returns`). The L8 shuffle is the one thing the engine
 draws differently (numpy, not the record's seeded generator): the core is handed the
 engine's order of each flushed field, so the draws that follow take the same cards.
-A multi-card play (O1) is made of select ids and a completing id, as the environments
-make it: the core applies the play when it is complete, the selects only change the
-legal ids and the mover's observation.
+A multi-card play (O1) or give (O7) is made of select ids and a completing id, as the
+environments make it: the core applies the play when it is complete, the selects only
+change the legal ids and the mover's observation. With O7 the engine plays matches of
+several games; the core starts each next game (``next_game``) from the engine's deal,
+so its exchanges are checked against the engine's.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from usotsuki import liar
-from usotsuki.cards import Card
+from usotsuki.cards import DECK, Card
 from usotsuki.envs import liar_codec
 from usotsuki.envs.deals import place_returns
 from usotsuki.liar import LiarRules, LiarState
 from usotsuki.liar.rng import FlushRng
+from usotsuki.liar.state import class_order, exchange_pairs
 from usotsuki.research.batched_liar import BatchedLiar
 
 
@@ -57,7 +60,7 @@ def rules(draw: st.DrawFn) -> LiarRules:
         turn_limit=draw(st.sampled_from([None, None, 5, 40, 300])),  # 300: uint16 counts
         eight_cut=draw(st.booleans()), jack_back=jack_back,
         six_up=jack_back and draw(st.booleans()), binding=draw(st.booleans()),
-        multi=multi, revolution=multi and draw(st.booleans()))
+        multi=multi, revolution=multi and draw(st.booleans()), classes=draw(st.booleans()))
 
 
 def _start(engine: BatchedLiar, i: int) -> LiarState:
@@ -73,6 +76,20 @@ def _flush_order(engine: BatchedLiar, i: int, state: LiarState) -> list[Card]:
     stock = set(engine.stock_cards(i))
     return [c for c in field if c not in stock] + \
         [c for c in engine.stock_cards(i) if c in set(field)]
+
+
+def _dealt_hands(engine: BatchedLiar, i: int, over: LiarState) -> list[list[Card]]:
+    """The hands of game ``i``'s new game as dealt, before the O7 gifts: the engine's
+    hands with each lower player's gift (the cards it knows it gave) given back."""
+    hands = [set(hand) for hand in engine.hands(i)]
+    assert over.standings is not None
+    classes = class_order(over.standings, over.winner, engine.players)
+    for higher, lower, _ in exchange_pairs(classes):
+        gift = {c for c in DECK if int(engine.sets.own_held[i, lower, higher]) >> int(c) & 1}
+        assert gift <= hands[higher]
+        hands[higher] -= gift
+        hands[lower] |= gift
+    return [sorted(hand) for hand in hands]
 
 
 def _check_observations(engine: BatchedLiar, cores: list[LiarState],
@@ -103,14 +120,15 @@ def _actions(engine: BatchedLiar, mask: np.ndarray, rng: np.random.Generator,
 
 def play_against_core(engine: BatchedLiar, select_bias: float = 0.0,
                       seen: set[str] | None = None) -> int:
-    """Play every game to its end, checking each step against the core; return steps.
-    ``seen`` collects what happened: ``"multi"`` (a play of several cards doubted),
-    ``"revolution"`` (a revolution in force)."""
+    """Play every game (or match) to its end, checking each step against the core; return
+    steps. ``seen`` collects what happened: ``"multi"`` (a play of several cards
+    doubted), ``"revolution"`` (a revolution in force), ``"give"`` (an O7 give)."""
     cores = [_start(engine, i) for i in range(engine.n)]
     selected: list[list[Card]] = [[] for _ in cores]
     codec = liar_codec.LiarCodec(engine.players, engine.rules.turn_limit)
     rng = np.random.default_rng(int(engine.rng.integers(2**32)))
     seen = set() if seen is None else seen
+    returns: list[list[list[float]]] = [[] for _ in cores]  # each finished game's
     steps = 0
     while True:
         _check_observations(engine, cores, selected, codec)
@@ -121,6 +139,7 @@ def play_against_core(engine: BatchedLiar, select_bias: float = 0.0,
                 assert not mask[i].any()
                 continue
             assert engine.to_move[i] == state.to_move
+            assert engine.game[i] == state.game
             assert engine.selected_cards(i) == selected[i]
             assert np.flatnonzero(mask[i]).tolist() == liar_codec.legal_ids(state, selected[i])
         if engine.done.all():
@@ -139,19 +158,27 @@ def play_against_core(engine: BatchedLiar, select_bias: float = 0.0,
             selected[i] = []
             if isinstance(action, liar.Doubt) and len(state.field[-1].cards) > 1:
                 seen.add("multi")
+            if isinstance(action, liar.Give):
+                seen.add("give")
             assert isinstance(state.rng, EngineShuffle)
             state.rng.order = _flush_order(engine, i, state)
             state = liar.apply(state, action).state
             if state.revolution:
                 seen.add("revolution")
+            if state.is_over:
+                assert state.standings is not None
+                returns[i].append(place_returns(state.standings, engine.players))
+                if len(returns[i]) < engine.games:  # O7: the match's next game
+                    state = liar.next_game(state, _dealt_hands(engine, i, state),
+                                           engine.stock_cards(i)).state
+                else:
+                    assert engine.standings(i) == state.standings
             assert [sorted(h) for h in state.hands] == engine.hands(i)
             assert list(state.stock) == engine.stock_cards(i)
             assert ended[i] == state.is_over
-            if state.is_over:
-                assert state.standings is not None
-                assert engine.standings(i) == state.standings
+            if state.is_over:  # by place, averaged over the match's games
                 assert engine.rewards[i].tolist() == pytest.approx(
-                    place_returns(state.standings, engine.players))
+                    np.mean(returns[i], axis=0).tolist())
             else:
                 assert not engine.rewards[i].any()
             cores[i] = state
@@ -159,9 +186,10 @@ def play_against_core(engine: BatchedLiar, select_bias: float = 0.0,
 
 
 @settings(max_examples=25, deadline=None)
-@given(rules(), st.integers(0, 2**32 - 1))
-def test_batched_liar_games_replay_through_the_core(r: LiarRules, seed: int) -> None:
-    engine = BatchedLiar(r, n=4, seed=seed)
+@given(rules(), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_batched_liar_games_replay_through_the_core(r: LiarRules, games: int,
+                                                    seed: int) -> None:
+    engine = BatchedLiar(r, n=4, seed=seed, games=games if r.classes else 1)
     assert play_against_core(engine) > 0
 
 
@@ -172,9 +200,10 @@ def test_plain_four_players_many_games() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(rules(), st.integers(0, 2**32 - 1))
-def test_select_heavy_games_replay_through_the_core(r: LiarRules, seed: int) -> None:
-    engine = BatchedLiar(r, n=4, seed=seed)
+@given(rules(), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_select_heavy_games_replay_through_the_core(r: LiarRules, games: int,
+                                                    seed: int) -> None:
+    engine = BatchedLiar(r, n=4, seed=seed, games=games if r.classes else 1)
     assert play_against_core(engine, select_bias=0.6) > 0
 
 
@@ -197,9 +226,30 @@ def test_observations_are_counts_in_the_smallest_dtype_that_holds_them() -> None
     assert BatchedLiar(LiarRules(players=4, turn_limit=256), n=1).observe().dtype == np.uint16
 
 
-def test_house_rules_beyond_the_engine_are_refused() -> None:
+def test_matches_with_classes_many_games() -> None:
+    """O7 with every other house rule: matches of three games, their exchanges (two
+    pairs at four players) and gives checked against the core's, rewards averaged."""
+    rules = LiarRules(players=4, hand_size=5, multi=True, revolution=True, eight_cut=True,
+                      jack_back=True, six_up=True, binding=True, classes=True)
+    engine = BatchedLiar(rules, n=8, seed=13, games=3)
+    seen: set[str] = set()
+    play_against_core(engine, select_bias=0.5, seen=seen)
+    assert engine.games_finished == 8 * 3
+    assert "give" in seen
+
+
+def test_three_players_give_one_card() -> None:
+    """O7 with fewer than four players: one pair, one card each way."""
+    engine = BatchedLiar(LiarRules(players=3, hand_size=4, classes=True), n=6, seed=5,
+                         games=2)
+    seen: set[str] = set()
+    play_against_core(engine, seen=seen)
+    assert "give" in seen
+
+
+def test_matches_need_classes() -> None:
     with pytest.raises(ValueError, match="classes"):
-        BatchedLiar(LiarRules(players=4, classes=True), n=2)
+        BatchedLiar(LiarRules(players=4), n=2, games=2)
 
 
 def test_illegal_action_is_refused_and_changes_nothing() -> None:

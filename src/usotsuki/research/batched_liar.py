@@ -49,7 +49,8 @@ from usotsuki.envs.liar_codec import LiarCodec
 from usotsuki.liar import LiarRules
 from usotsuki.liar.actions import CARD_RATE, RATE_COUNT
 from usotsuki.liar.legal import Order, cuts, order_after, rates_above
-from usotsuki.liar.state import L4_ORDER
+from usotsuki.liar.state import _GIFT_ORDER as GIFT_ORDER
+from usotsuki.liar.state import L4_ORDER, class_order, exchange_pairs
 from usotsuki.research import batched_liar_kernels as kernels
 from usotsuki.research.batched import as_actions, place_values
 
@@ -61,7 +62,6 @@ ObsArray = npt.NDArray[np.uint8] | npt.NDArray[np.uint16]
 
 CARDS = len(DECK)
 LEAD = RATE_COUNT  # the "previous rate" of a play that leads
-UNSUPPORTED = ("classes",)
 
 
 class RateTables(NamedTuple):
@@ -119,20 +119,19 @@ def _divisors(codec: LiarCodec, turn_limit: int | None) -> npt.NDArray[np.float3
 
 
 class BatchedLiar:
-    """``n`` Liar Games of ``rules`` played in lockstep; see the module docstring.
+    """``n`` Liar Games (or, with O7 and ``games`` above 1, matches of ``games`` games) of
+    ``rules`` played in lockstep; see the module docstring.
 
-    :raises ValueError: for rules with an option the engine does not cover (O7).
+    :raises ValueError: for ``n`` below 1, or ``games`` above 1 without O7 ``classes``.
     """
 
     def __init__(self, rules: LiarRules, n: int, seed: int | None = None,
-                 autoreset: bool = False) -> None:
+                 autoreset: bool = False, games: int = 1) -> None:
         if n < 1:
             raise ValueError(f"n must be at least 1, not {n}")
-        unsupported = [name for name in UNSUPPORTED if getattr(rules, name)]
-        if unsupported:
-            raise ValueError(f"the batched Liar Game does not cover {', '.join(unsupported)} "
-                             "(O7): use the core or the environments")
-        self.rules, self.n, self.autoreset = rules, n, autoreset
+        if games < 1 or (games > 1 and not rules.classes):
+            raise ValueError(f"games must be 1, or more with classes (O7), not {games}")
+        self.rules, self.n, self.autoreset, self.games = rules, n, autoreset, games
         self.players = p = rules.players
         self.rng = np.random.default_rng(seed)
         self.codec = LiarCodec(p, rules.turn_limit)
@@ -143,8 +142,10 @@ class BatchedLiar:
         self.num_actions = liar_codec.NUM_ACTIONS
         self.tables = _rate_tables(rules)
         self.card_rate = np.array(CARD_RATE, dtype=np.int64)
+        self.l4_order = np.array([int(c) for c in L4_ORDER], dtype=np.int64)
         self.l4_place = np.empty(CARDS, dtype=np.int64)
-        self.l4_place[[int(c) for c in L4_ORDER]] = np.arange(CARDS)
+        self.l4_place[self.l4_order] = np.arange(CARDS)
+        self.gift_order = np.argsort(np.array(GIFT_ORDER)).astype(np.int64)  # O7
         self.hand_sizes = np.array(rules.hand_sizes(), dtype=np.int64)
         self.dealt = int(self.hand_sizes.sum())  # L3: the rest is the stock
         self._places = place_values(p)
@@ -189,6 +190,11 @@ class BatchedLiar:
         self.to_move = np.zeros(n, dtype=np.int64)
         self.turns = np.zeros(n, dtype=np.int64)
         self.game = np.zeros(n, dtype=np.int64)  # the game's index in its match (O7)
+        self.match_returns = np.zeros((n, p), dtype=np.float64)  # its games' so far
+        self.owed = kernels.Owed(
+            giver=np.zeros((n, 2), dtype=np.int64), receiver=np.zeros((n, 2), dtype=np.int64),
+            size=np.zeros((n, 2), dtype=np.int64), next=np.zeros(n, dtype=np.int64),
+            count=np.zeros(n, dtype=np.int64))
         self.done = np.zeros(n, dtype=bool)
         self.winner = np.full(n, -1, dtype=np.int64)
         # tracking: each flushed card's block (cumulative flushed count before and after
@@ -213,10 +219,16 @@ class BatchedLiar:
 
     # -- state ------------------------------------------------------------------------
     def reset(self, which: BoolArray | None = None) -> None:
-        """New games (all, or where ``which``): dealt (L3), the first player to move (L4)."""
+        """New games (all, or where ``which``), each the first of its match: dealt (L3),
+        the first player to move (L4)."""
         idx = np.arange(self.n) if which is None else np.flatnonzero(which)
         if idx.size == 0:
             return
+        self.game[idx] = 0
+        self.match_returns[idx] = 0.0
+        self._deal(idx)
+
+    def _deal(self, idx: IntArray) -> None:
         self._rates = None
         kernels.deal(idx, self.rng, self.hand_sizes, self.l4_place, LEAD, self.stock_at,
                      self.where, self.held, self.size, self.ring, self.bottom, self.stock,
@@ -225,7 +237,25 @@ class BatchedLiar:
                      self.field_cards, self.field_plays, self.revolution, self.jack_back,
                      self.bound, self.turns, self.done, self.winner, self.flushed,
                      self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
-                     self.sets)
+                     self.sets, self.owed)
+
+    def _next_games(self, idx: IntArray) -> None:
+        """O7: the next game of the matches ``idx``, their games just over: dealt, then the
+        class system's exchanges (classes and pairs from the core's
+        :func:`~usotsuki.liar.state.class_order` and
+        :func:`~usotsuki.liar.state.exchange_pairs` on the standings)."""
+        pairs = np.full((idx.size, 2, 3), -1, dtype=np.int64)
+        for k, g in enumerate(idx):
+            standings = self.standings(int(g))
+            assert standings is not None
+            winner = int(self.winner[g])
+            classes = class_order(standings, None if winner < 0 else winner, self.players)
+            for j, pair in enumerate(exchange_pairs(classes)):
+                pairs[k, j] = pair
+        self.game[idx] += 1
+        self._deal(idx)
+        kernels.exchange(idx, pairs, self.gift_order, self.l4_order, self.where, self.held,
+                         self.size, self.to_move, self.sets, self.owed)
 
     def stock_cards(self, i: int) -> list[Card]:
         """Game ``i``'s stock, top first (as the core holds it)."""
@@ -244,16 +274,16 @@ class BatchedLiar:
 
     # -- legality ---------------------------------------------------------------------
     def _legal(self) -> tuple[BoolArray, BoolArray]:
-        """The rates the player to move may declare (n, 13) and whether it may pass, doubt
-        and accept (n, 3), kept until the next step or reset (with ``_need``, the count a
-        play must have, 0 for any)."""
+        """The rates the player to move may declare (n, 13) and whether it may pass, doubt,
+        accept and give (n, 4), kept until the next step or reset (with ``_need``, the
+        count a play or give must have, 0 for any)."""
         if self._rates is None or self._moves is None:
             self._rates = np.empty((self.n, RATE_COUNT), dtype=bool)
-            self._moves = np.empty((self.n, 3), dtype=bool)
+            self._moves = np.empty((self.n, 4), dtype=bool)
             kernels.legal_moves(self.cur_seat, self.cur_count, self.size, self.to_move,
                                 self.done, self.revolution, self.jack_back, self.bound,
                                 self.cur_rate, self.tables.reversed_order,
-                                self.tables.allowed, self.rules.multi, self._rates,
+                                self.tables.allowed, self.rules.multi, self.owed, self._rates,
                                 self._moves, self._need)
         return self._rates, self._moves
 
@@ -273,7 +303,8 @@ class BatchedLiar:
         rates, moves = self._legal()
         mask = np.empty((self.n, self.num_actions), dtype=bool)
         kernels.legal_mask(self.held, self.to_move, self.chosen, self.last, self._need,
-                           rates, moves, liar_codec.SELECT_BASE, liar_codec.PASS_ID, mask)
+                           rates, moves, liar_codec.SELECT_BASE, liar_codec.GIVE_BASE,
+                           liar_codec.PASS_ID, mask)
         return mask
 
     def random_actions(self) -> IntArray:
@@ -282,13 +313,16 @@ class BatchedLiar:
         out = np.empty(self.n, dtype=np.int64)
         kernels.random_ids(self.held, self.to_move, self.chosen, self.last,
                            self._need, rates, moves, self.done, self.rng,
-                           liar_codec.SELECT_BASE, liar_codec.PASS_ID, out)
+                           liar_codec.SELECT_BASE, liar_codec.GIVE_BASE, liar_codec.PASS_ID,
+                           out)
         return out
 
     # -- acting -----------------------------------------------------------------------
     def step(self, actions: IntArray) -> BoolArray:
-        """Apply one action id per game (ignored where done). Returns where a game ended;
-        ``rewards`` holds each ended game's rewards by place (L11).
+        """Apply one action id per game (ignored where done). Returns where a game (a
+        match, with ``games`` above 1) ended; ``rewards`` holds each ended game's rewards
+        by place (L11; a match's, its games' averaged, as the environments give them).
+        The next game of a match starts at once (O7), its first player (or giver) to move.
 
         :raises ValueError: if an action is illegal in a game still in play (nothing changes).
         """
@@ -297,7 +331,8 @@ class BatchedLiar:
         ended = np.zeros(self.n, dtype=bool)
         bad, live, finished = kernels.step(
             actions, self.rng, rates, moves, self._need, liar_codec.SELECT_BASE,
-            liar_codec.PASS_ID, self.tables.after, self.card_rate, self._places,
+            liar_codec.GIVE_BASE, liar_codec.PASS_ID, self.tables.after, self.card_rate,
+            self.l4_order, self.owed, self._places,
             self.rules.final_doubt, self.rules.turn_limit or 0, self.field_at, self.stock_at,
             LEAD, self.where, self.held, self.size, self.ring, self.bottom, self.stock,
             self.played_by, self.field_list, self.cur_cards, self.selected, self.chosen,
@@ -310,6 +345,15 @@ class BatchedLiar:
         self._rates = None
         self.decisions += live
         self.games_finished += finished
+        if finished and self.games > 1:
+            self.match_returns[ended] += self.rewards[ended]
+            going_on = ended & (self.game + 1 < self.games)
+            if going_on.any():
+                self._next_games(np.flatnonzero(going_on))
+                ended &= ~going_on
+                self.rewards[going_on] = 0.0
+            self.rewards[ended] = self.match_returns[ended] / self.games
+            finished = int(ended.sum())
         if self.autoreset and finished:
             self.reset(ended)
         return ended

@@ -32,7 +32,7 @@ ObsArray = npt.NDArray[np.float32]
 
 CARDS = 52
 RATES = 13
-PASS, DOUBT, ACCEPT = 0, 1, 2  # rows of ``moves``
+PASS, DOUBT, ACCEPT, GIVE = 0, 1, 2, 3  # columns of ``moves``
 BitArray = npt.NDArray[np.uint64]  # sets of cards, bit c for card c
 ONE = np.uint64(1)
 ALL = np.uint64((1 << CARDS) - 1)
@@ -49,6 +49,16 @@ class Sets(NamedTuple):
     known: BitArray  # (n, P): cards shown in doubts, certainly in seat s's hand
     own_stock: BitArray  # (n, P): seat s's own face-down cards certainly in the stock
     own_held: BitArray  # (n, P, P): seat s's own cards certainly in seat h's hand
+
+
+class Owed(NamedTuple):
+    """O7: the gives still owed in each game (at most two, made in order)."""
+
+    giver: IntArray  # (n, 2): the higher player, who gives back
+    receiver: IntArray  # (n, 2): the lower player
+    size: IntArray  # (n, 2): how many cards
+    next: IntArray  # (n,): the first still owed
+    count: IntArray  # (n,): how many were owed
 
 
 def _cttz(typingctx: Any, bits: Any) -> Any:
@@ -95,7 +105,7 @@ def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
          bound: BoolArray, turns: IntArray, done: BoolArray, winner: IntArray,
          flushed: IntArray, block_lo: npt.NDArray[np.int32],
          block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-         own_by: SeatArray, sets: Sets) -> None:
+         own_by: SeatArray, sets: Sets, owed: Owed) -> None:
     """A new game in each of ``rows`` (the deck shuffled by a Fisher-Yates shuffle drawn
     from the engine's generator ``rng``): L3, the deck dealt one card at a time from
     seat 0, the rest the stock (top first; its last card at the bottom, ring position
@@ -116,6 +126,7 @@ def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
             deck[j], deck[r] = deck[r], deck[j]
         first, starter = CARDS, -1
         sets.known_before[g], sets.shown_stock[g] = 0, 0
+        owed.next[g], owed.count[g] = 0, 0
         for s in range(players):
             held[g, s] = 0
             size[g, s] = hand_sizes[s]
@@ -152,17 +163,65 @@ def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def exchange(rows: IntArray, pairs: IntArray, gift_order: IntArray, l4_order: IntArray,
+             where: SeatArray, held: BitArray, size: IntArray, to_move: IntArray,
+             sets: Sets, owed: Owed) -> None:
+    """O7, in each of ``rows`` (a match's next game, just dealt): for each pair
+    ``pairs[k, j]`` (higher, lower, cards; -1 for none) the lower player's highest cards
+    (``gift_order``: normal order, spades first among equals) go to the higher player,
+    as many as both hands allow, the lower player knowing where they went; the higher
+    then owes as many back, first pair first, and moves; with nothing owed, L4."""
+    players = size.shape[1]
+    for k in range(rows.size):
+        g = rows[k]
+        n = 0
+        for j in range(pairs.shape[1]):
+            higher, lower, count = pairs[k, j, 0], pairs[k, j, 1], pairs[k, j, 2]
+            if higher < 0:
+                continue
+            count = min(count, size[g, lower], size[g, higher])
+            if count == 0:
+                continue
+            gift, taken = np.uint64(0), 0
+            for c in gift_order:
+                if taken == count:
+                    break
+                if where[g, c] == lower:
+                    where[g, c] = higher
+                    gift |= ONE << np.uint64(c)
+                    taken += 1
+            held[g, lower] &= ~gift
+            held[g, higher] |= gift
+            size[g, lower] -= count
+            size[g, higher] += count
+            sets.own_held[g, lower, higher] |= gift
+            owed.giver[g, n], owed.receiver[g, n], owed.size[g, n] = higher, lower, count
+            n += 1
+        owed.next[g], owed.count[g] = 0, n
+        to_move[g] = owed.giver[g, 0] if n else _starter(g, where, players, l4_order)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def legal_moves(cur_seat: IntArray, cur_count: IntArray, size: IntArray, to_move: IntArray,
                 done: BoolArray, revolution: BoolArray, jack_back: BoolArray,
                 bound: BoolArray, cur_rate: IntArray, reversed_order: BoolArray,
-                allowed: BoolArray, multi: bool, rates: BoolArray,
+                allowed: BoolArray, multi: bool, owed: Owed, rates: BoolArray,
                 moves: BoolArray, need: IntArray) -> None:
     """For each game: ``rates[g]``, the rates the player to move may declare (none where
     it may not play: L10, O3, a bound field with no next rate, a hand smaller than the
-    current play, or a game over), ``moves[g]``, whether it may pass, doubt and accept
-    (L6, L9, L10), and ``need[g]``, the count a play must have (O1: the current play's;
-    a lead any count with ``multi``, else one card)."""
+    current play, a give owed, or a game over), ``moves[g]``, whether it may pass, doubt,
+    accept (L6, L9, L10) and must give (O7), and ``need[g]``, the count a play or give
+    must have (O1: the current play's; a lead any count with ``multi``, else one card;
+    O7: the cards owed)."""
     for g in range(cur_seat.size):
+        if owed.next[g] < owed.count[g] and not done[g]:  # O7: a give, nothing else
+            moves[g, PASS] = moves[g, DOUBT] = moves[g, ACCEPT] = False
+            moves[g, GIVE] = True
+            need[g] = owed.size[g, owed.next[g]]
+            for r in range(RATES):
+                rates[g, r] = False
+            continue
+        moves[g, GIVE] = False
         field = cur_seat[g] >= 0 and not done[g]
         final = field and size[g, cur_seat[g]] == 0  # L10: doubt or accept only
         moves[g, PASS] = field and not final
@@ -195,11 +254,12 @@ def _completion(need: int, chosen: int, above: int) -> tuple[bool, int]:
 @njit(cache=True, nogil=True, error_model="numpy")
 def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
                need: IntArray, rates: BoolArray, moves: BoolArray, select_base: int,
-               pass_id: int, mask: BoolArray) -> None:
+               give_base: int, pass_id: int, mask: BoolArray) -> None:
     """``mask`` (n, ids), zeroed here: each held card above the last selected one with
-    each allowed rate where it completes the play (``13 * card + rate``), its select
-    where the play can still be completed after it (O1), then pass, doubt and accept
-    (before any select)."""
+    each allowed rate where it completes the play (``13 * card + rate``), or its give
+    where it completes an O7 give (``give_base + card``), its select where the play or
+    give can still be completed after it (O1, O7), then pass, doubt and accept (before
+    any select)."""
     allowed = np.empty(RATES, dtype=np.int64)
     for g in range(to_move.size):
         mask[g] = False
@@ -208,7 +268,8 @@ def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
             if rates[g, r]:
                 allowed[n_rates] = r
                 n_rates += 1
-        if n_rates:
+        give = moves[g, GIVE]
+        if n_rates or give:
             bits = held[g, to_move[g]] & _above(last[g])
             finish, selects = _completion(need[g], chosen[g], _count(bits))
             i = 0
@@ -216,6 +277,8 @@ def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
                 c = _lowest(bits)
                 bits &= bits - ONE
                 if finish:
+                    if give:
+                        mask[g, give_base + c] = True
                     for k in range(n_rates):
                         mask[g, c * RATES + allowed[k]] = True
                 mask[g, select_base + c] = i < selects
@@ -228,11 +291,11 @@ def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
                need: IntArray, rates: BoolArray, moves: BoolArray, done: BoolArray,
-               rng: np.random.Generator, select_base: int, pass_id: int,
+               rng: np.random.Generator, select_base: int, give_base: int, pass_id: int,
                out: IntArray) -> None:
     """A uniformly random legal id per game (-1 where done), from a uniform of ``rng``: the
-    ``k``-th of the legal ids in the order plays (card by card, rate by rate), selects,
-    pass, doubt, accept."""
+    ``k``-th of the legal ids in the order plays (card by card, rate by rate) or gives,
+    selects, pass, doubt, accept."""
     for g in range(to_move.size):
         if done[g]:
             out[g] = -1
@@ -242,14 +305,18 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
             n_rates += rates[g, r]
         finish, selects, above = False, 0, 0
         bits = held[g, to_move[g]] & _above(last[g])
-        if n_rates:
+        give = moves[g, GIVE]
+        if n_rates or give:
             above = _count(bits)
             finish, selects = _completion(need[g], chosen[g], above)
-        plays = above * n_rates if finish else 0
+        plays = above * (1 if give else n_rates) if finish else 0
         count = plays + selects
         if chosen[g] == 0:
             count += moves[g, PASS] + moves[g, DOUBT] + moves[g, ACCEPT]
         k = int(rng.random() * max(count, 1))
+        if k < plays and give:
+            out[g] = give_base + _nth(bits, k)
+            continue
         if k < plays:
             k_card, k_rate = k // n_rates, k % n_rates
             card = _nth(bits, k_card)
@@ -273,6 +340,15 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
                     out[g] = pass_id + m
                     break
                 k -= 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _starter(g: int, where: SeatArray, players: int, l4_order: IntArray) -> int:
+    """L4: the holder of the first card of ``l4_order`` anyone holds."""
+    for c in l4_order:
+        if where[g, c] < players:
+            return int(where[g, c])
+    return -1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -348,7 +424,7 @@ def observe(seats: IntArray, held: BitArray, sets: Sets, size: IntArray, stock: 
         row[o_flags + 3] = bound[g]
         if not done[g]:
             row[o_to_move + _rel(to_move[g], me, players)] = 1
-        for k in range(3):
+        for k in range(4):
             row[o_legal + k] = moves[g, k]
         play = False
         for r in range(RATES):
@@ -503,8 +579,8 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: BoolArray,
-         need: IntArray, select_base: int, pass_id: int, after: npt.NDArray[np.int8],
-         card_rate: IntArray,
+         need: IntArray, select_base: int, give_base: int, pass_id: int,
+         after: npt.NDArray[np.int8], card_rate: IntArray, l4_order: IntArray, owed: Owed,
          places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
          stock_at: int, lead: int, where: SeatArray, held: BitArray, size: IntArray,
          ring: SeatArray, bottom: IntArray, stock: IntArray, played_by: SeatArray,
@@ -523,7 +599,9 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: B
     aside, the same player goes on; no turn), a play of the selected cards and one more
     (L5, L6, O1, O2-O6 by ``after``), a pass (L6 draw, L7 all passed: flush), a doubt
     (L9: the current play's cards shown, flush, the loser draws the field; L10) or an
-    accept (L10), then L11's turn limit; flushes shuffle with ``rng``. Games that end
+    accept (L10), then L11's turn limit; flushes shuffle with ``rng``. Or an O7 give
+    (the selected cards and one more to the lower player; no turn), after the last of
+    which L4 finds the first player. Games that end
     are marked in ``ended`` with their ``rewards`` (zero elsewhere). Returns (the
     illegal game or -1, the games in play, the games ended)."""
     players = size.shape[1]
@@ -532,7 +610,7 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: B
         if not done[g]:
             live += 1
             if not _legal_id(g, actions[g], held, to_move, chosen, last, need, rates, moves,
-                             select_base, pass_id):
+                             select_base, give_base, pass_id):
                 return g, live, 0
     rewards[:] = 0.0
     for g in range(actions.size):
@@ -572,11 +650,36 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: B
             if not final_doubt and size[g, s] == 0:  # L10: out at once
                 _end(g, s, size, places, done, winner, rewards, ended)
                 continue
-        elif a < pass_id:  # a select (O1): no action of the core yet
+        elif a < give_base:  # a select (O1, O7): no action of the core yet
             c = a - select_base
             selected[g, c] = True
             chosen[g] += 1
             last[g] = c
+            continue
+        elif a < pass_id:  # an O7 give: the selected cards and this one
+            c = a - give_base
+            k = owed.next[g]
+            receiver = owed.receiver[g, k]
+            selected[g, c] = True
+            gift = np.uint64(0)
+            for x in range(0 if chosen[g] else c, c + 1):
+                if selected[g, x]:
+                    selected[g, x] = False
+                    where[g, x] = receiver
+                    gift |= ONE << np.uint64(x)
+            count = chosen[g] + 1
+            chosen[g], last[g] = 0, -1
+            held[g, s] &= ~gift
+            held[g, receiver] |= gift
+            size[g, s] -= count
+            size[g, receiver] += count
+            for o in range(players):  # the giver knows where its cards went, none other
+                for h in range(players):
+                    sets.own_held[g, o, h] &= ~gift
+            sets.own_held[g, s, receiver] |= gift
+            owed.next[g] = k + 1
+            to_move[g] = (owed.giver[g, k + 1] if k + 1 < owed.count[g]
+                          else _starter(g, where, players, l4_order))
             continue
         elif a == pass_id:
             if stock[g] > 0:  # L6: draw at once, if the stock is not empty
@@ -622,21 +725,23 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: B
 @njit(cache=True, nogil=True, error_model="numpy")
 def _legal_id(g: int, a: int, held: BitArray, to_move: IntArray, chosen: IntArray,
               last: IntArray, need: IntArray, rates: BoolArray, moves: BoolArray,
-              select_base: int, pass_id: int) -> bool:
+              select_base: int, give_base: int, pass_id: int) -> bool:
     """Whether id ``a`` is one :func:`legal_mask` allows in game ``g``."""
     if pass_id <= a < pass_id + 3:
         return chosen[g] == 0 and bool(moves[g, a - pass_id])
     if not 0 <= a < pass_id:
         return False
-    c = a // RATES if a < select_base else a - select_base
-    play = False
+    c = a // RATES if a < select_base else a - (select_base if a < give_base else give_base)
+    may = moves[g, GIVE]  # a give, or a play at some rate
     for r in range(RATES):
-        play = play or rates[g, r]
+        may = may or rates[g, r]
     bits = held[g, to_move[g]] & _above(last[g])
-    if c >= CARDS or not play or not (bits >> np.uint64(c)) & ONE:
+    if not may or not (bits >> np.uint64(c)) & ONE:
         return False
     finish, selects = _completion(need[g], chosen[g], _count(bits))
     if a < select_base:
         return finish and bool(rates[g, a % RATES])
+    if a >= give_base:
+        return finish and bool(moves[g, GIVE])
     # a select: its place among the held cards above the last selected one
     return _count(bits & ((ONE << np.uint64(c)) - ONE)) < selects
