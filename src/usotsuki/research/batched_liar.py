@@ -6,24 +6,32 @@ counterpart of :class:`~usotsuki.research.batched.BatchedBluff`, with the same A
 
 Actions are the ids of :mod:`usotsuki.envs.liar_codec` (783 of them: a play's last card
 with its rate ``13 * card + rate``, ``select`` ids putting the cards of a multi-card play
-aside lowest first, then ``pass``, ``doubt``, ``accept``), and observations are its
-:class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of the seat to move's view (with the
-cards it selected so far), so a policy trained here runs on the Gymnasium and PettingZoo
-environments and back. A select is a step of its own (one decision): the same seat moves
-next and no turn passes.
+or an O7 give aside lowest first, a give's last card, then ``pass``, ``doubt``,
+``accept``), and observations are its :class:`~usotsuki.envs.liar_codec.LiarCodec`
+tensor of the seat to move's view (with the cards it selected so far) as counts: uint8
+(uint16 with a turn limit above 255) where the tensor has ``count / d``, ``d`` in
+:attr:`BatchedLiar.divisors` (:meth:`BatchedLiar.to_codec` divides, giving the tensor
+value for value), a quarter of the memory a step writes as float32. So a policy trained
+here runs on the Gymnasium and PettingZoo environments and back. A select is a step of
+its own (one decision): the same seat moves next and no turn passes.
 
 **Rules covered**, each from the core's own tables and functions (nothing re-derived):
 L1-L11: the deal and ``deal_all`` (L3, ``LiarRules.hand_sizes``), the first player (L4,
 the core's ``L4_ORDER``), plays, passes and draws (L6), all passed (L7), flushes under
 the stock (L8, shuffled from the engine's numpy generator: the core's seeded generator
 is per game, Part 4), doubts (L9, ``CARD_RATE``; every card of the doubted play shown),
-``final_doubt`` on or off (L10), standings by cards and ``turn_limit`` (L11); and the
-house rules **O1** ``multi`` (a lead of any count up to the whole hand, then the same
+``final_doubt`` on or off (L10), standings by cards and ``turn_limit`` (L11); and every
+house rule: **O1** ``multi`` (a lead of any count up to the whole hand, then the same
 count as the current play), **O2** ``revolution``, **O3** ``eight_cut``, **O4**
 ``jack_back``, **O5** ``six_up`` and **O6** ``binding``, whose rates and flags come from
 :func:`usotsuki.liar.legal.rates_above`, :func:`~usotsuki.liar.legal.cuts`,
-:func:`~usotsuki.liar.legal.order_after` and :class:`~usotsuki.liar.legal.Order`. Not
-covered (refused with ``ValueError``): **O7** ``classes`` (matches of several games).
+:func:`~usotsuki.liar.legal.order_after` and :class:`~usotsuki.liar.legal.Order`; and
+**O7** ``classes``, matches of ``games`` games: when a game ends the next is dealt at
+once, classes and pairs from the core's :func:`~usotsuki.liar.state.class_order` and
+:func:`~usotsuki.liar.state.exchange_pairs`, the lower players' gifts made (its order of
+gifts), the higher players then to give as many back (select and give ids; gives are no
+turns), after which L4 finds the first player; the match ends after its last game,
+rewarded by place averaged over its games (as the environments reward it).
 
 The public card tracking of the view (which cards shown in doubts are certainly in the
 stock or in a hand; :mod:`usotsuki.liar.tracking`) and each seat's private tracking of
@@ -31,8 +39,12 @@ its own face-down cards are kept per card: a flush puts its cards in one block o
 stock, known by the cumulative count of flushed cards before and after it, so a draw
 that reaches the block tells at once whether it took it whole.
 
-``tests/research/test_batched_liar.py`` replays batched games through the scalar core,
-checking every step: mover, legal ids, observations, rewards and standings.
+Hands, each seat's field cards and the views' tracking are also kept as 52-bit card sets
+(:class:`~usotsuki.research.batched_liar_kernels.Sets`), so the mask, random ids and the
+observation visit the cards in them rather than scan the deck.
+
+``tests/research/test_batched_liar.py`` replays batched games and matches through the
+scalar core, checking every step: mover, legal ids, observations, rewards and standings.
 """
 
 from __future__ import annotations
@@ -194,7 +206,7 @@ class BatchedLiar:
         self.owed = kernels.Owed(
             giver=np.zeros((n, 2), dtype=np.int64), receiver=np.zeros((n, 2), dtype=np.int64),
             size=np.zeros((n, 2), dtype=np.int64), next=np.zeros(n, dtype=np.int64),
-            count=np.zeros(n, dtype=np.int64))
+            total=np.zeros(n, dtype=np.int64))
         self.done = np.zeros(n, dtype=bool)
         self.winner = np.full(n, -1, dtype=np.int64)
         # tracking: each flushed card's block (cumulative flushed count before and after

@@ -58,7 +58,7 @@ class Owed(NamedTuple):
     receiver: IntArray  # (n, 2): the lower player
     size: IntArray  # (n, 2): how many cards
     next: IntArray  # (n,): the first still owed
-    count: IntArray  # (n,): how many were owed
+    total: IntArray  # (n,): how many were owed
 
 
 def _cttz(typingctx: Any, bits: Any) -> Any:
@@ -126,7 +126,7 @@ def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
             deck[j], deck[r] = deck[r], deck[j]
         first, starter = CARDS, -1
         sets.known_before[g], sets.shown_stock[g] = 0, 0
-        owed.next[g], owed.count[g] = 0, 0
+        owed.next[g], owed.total[g] = 0, 0
         for s in range(players):
             held[g, s] = 0
             size[g, s] = hand_sizes[s]
@@ -197,7 +197,7 @@ def exchange(rows: IntArray, pairs: IntArray, gift_order: IntArray, l4_order: In
             sets.own_held[g, lower, higher] |= gift
             owed.giver[g, n], owed.receiver[g, n], owed.size[g, n] = higher, lower, count
             n += 1
-        owed.next[g], owed.count[g] = 0, n
+        owed.next[g], owed.total[g] = 0, n
         to_move[g] = owed.giver[g, 0] if n else _starter(g, where, players, l4_order)
 
 
@@ -214,7 +214,7 @@ def legal_moves(cur_seat: IntArray, cur_count: IntArray, size: IntArray, to_move
     must have (O1: the current play's; a lead any count with ``multi``, else one card;
     O7: the cards owed)."""
     for g in range(cur_seat.size):
-        if owed.next[g] < owed.count[g] and not done[g]:  # O7: a give, nothing else
+        if owed.next[g] < owed.total[g] and not done[g]:  # O7: a give, nothing else
             moves[g, PASS] = moves[g, DOUBT] = moves[g, ACCEPT] = False
             moves[g, GIVE] = True
             need[g] = owed.size[g, owed.next[g]]
@@ -678,7 +678,7 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: B
                     sets.own_held[g, o, h] &= ~gift
             sets.own_held[g, s, receiver] |= gift
             owed.next[g] = k + 1
-            to_move[g] = (owed.giver[g, k + 1] if k + 1 < owed.count[g]
+            to_move[g] = (owed.giver[g, k + 1] if k + 1 < owed.total[g]
                           else _starter(g, where, players, l4_order))
             continue
         elif a == pass_id:

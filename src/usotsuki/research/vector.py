@@ -105,9 +105,11 @@ class BluffVectorEnv(BatchedVectorEnv):
 
 
 class LiarVectorEnv(BatchedVectorEnv):
-    """``num_envs`` Liar Games (options as :class:`~usotsuki.liar.LiarRules`, within what
-    :class:`~usotsuki.research.batched_liar.BatchedLiar` covers)."""
+    """``num_envs`` Liar Games (options as :class:`~usotsuki.liar.LiarRules`), or with O7
+    ``classes`` matches of ``games`` games, each an episode (as ``usotsuki/Liar-v0``'s
+    ``games``)."""
 
-    def __init__(self, num_envs: int, seed: int | None = None, **options: Any) -> None:
+    def __init__(self, num_envs: int, seed: int | None = None, games: int = 1,
+                 **options: Any) -> None:
         options.setdefault("players", 4)
-        super().__init__(BatchedLiar(LiarRules(**options), num_envs, seed=seed))
+        super().__init__(BatchedLiar(LiarRules(**options), num_envs, seed=seed, games=games))
