@@ -5,8 +5,9 @@ lockstep, random legal play, finished games restarted at once (``autoreset``).
 - ``bluff/batched-obs``: the same, and every step what a learner reads: each seat to
   move's observation (``observe()``, the codec's tensor) and the legal-action mask.
 - ``liar/batched-obs``: :class:`~usotsuki.research.batched_liar.BatchedLiar`, the Liar
-  Game with observations and masks: plain rules, O3-O6, and O1-O6 (multi-card plays,
-  made of select ids, each select a decision; revolutions).
+  Game with observations and masks: plain rules, O3-O6, O1-O6 (multi-card plays, made
+  of select ids, each select a decision; revolutions) and O1-O7 (matches of three games
+  with the class system's exchanges, each give a decision).
 
 A decision is one action of one game; a step of a batch of N makes N decisions. Deals
 (B3, L3) and flushes are not decisions, but their time counts. Bluff rows: heads-up
@@ -33,7 +34,9 @@ BATCHES = (1, 64, 4096)
 PLAYERS = (2, 5)
 LIAR_BATCHES = (64, 4096)
 O3_O6 = {"eight_cut": True, "jack_back": True, "six_up": True, "binding": True}
-LIAR_RULES = {"plain": {}, "o3-o6": O3_O6, "o1-o6": {"multi": True, "revolution": True, **O3_O6}}
+O1_O6 = {"multi": True, "revolution": True, **O3_O6}
+LIAR_RULES = {"plain": {}, "o3-o6": O3_O6, "o1-o6": O1_O6, "o1-o7": {**O1_O6, "classes": True}}
+MATCH_GAMES = 3  # with O7 (classes), the games of a match
 
 
 def driver(make: Callable[[int], BatchedBluff | BatchedLiar], observe: bool) -> Driver:
@@ -61,8 +64,9 @@ def _bluff(players: int, batch: int) -> Callable[[int], BatchedBluff]:
 
 
 def _liar(options: dict[str, bool], batch: int) -> Callable[[int], BatchedLiar]:
+    games = MATCH_GAMES if options.get("classes") else 1
     return lambda seed: BatchedLiar(LiarRules(players=4, **options), batch, seed=seed,
-                                    autoreset=True)
+                                    autoreset=True, games=games)
 
 
 def cases(seed: int) -> list[Case]:
@@ -88,8 +92,10 @@ def cases(seed: int) -> list[Case]:
                 f"liar/batched-obs/{label}/4/b{batch}", "Liar Game",
                 f"batched x{batch} +obs", 4,
                 lambda o=options, b=batch: driver(_liar(o, b), True),
-                params={"batch": batch, "observe": True, **options},
-                note=f"batch {batch}, {label}",
+                params={"batch": batch, "observe": True, **options,
+                        **({"games": MATCH_GAMES} if options.get("classes") else {})},
+                note=f"batch {batch}, {label}"
+                     + (f" (matches of {MATCH_GAMES} games)" if options.get("classes") else ""),
                 detail="Liar Game batched (usotsuki.research.batched_liar, numpy and Numba) with "
                        "observations and masks: N games in lockstep, uniformly random legal "
                        "ids, autoreset; decisions summed over the batch"))
