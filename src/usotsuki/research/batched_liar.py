@@ -69,6 +69,7 @@ from usotsuki.research.batched import as_actions, place_values
 IntArray = npt.NDArray[np.int64]
 SeatArray = npt.NDArray[np.int8]  # a seat (or place) per card: small, so fast to scan
 BoolArray = npt.NDArray[np.bool_]
+BitArray = npt.NDArray[np.uint64]
 FloatArray = npt.NDArray[np.float64]
 ObsArray = npt.NDArray[np.uint8] | npt.NDArray[np.uint16]
 
@@ -81,6 +82,7 @@ class RateTables(NamedTuple):
 
     reversed_order: BoolArray  # [revolution, jack_back]: the order in force (O2, O4)
     allowed: BoolArray  # [reversed, bound, previous rate or LEAD, rate] (L6, O3, O6)
+    allowed_sets: BitArray  # [reversed, bound, previous rate or LEAD]: the same as sets
     cut: BoolArray  # [rate]: the rates that cut (O3)
     after: npt.NDArray[np.int8]  # [revolution, jack_back, bound, previous, count, rate]
 
@@ -112,7 +114,8 @@ def _rate_tables(rules: LiarRules) -> RateTables:
                                                  None if prev == LEAD else prev, count, r)
                     after[int(rev), int(jb), int(bd), prev, count, r] = \
                         int(rev2) * 4 + int(jb2) * 2 + int(bd2)
-    return RateTables(reversed_order, allowed, cut, after)
+    allowed_sets = (allowed * (1 << np.arange(RATE_COUNT))).sum(axis=-1).astype(np.uint64)
+    return RateTables(reversed_order, allowed, allowed_sets, cut, after)
 
 
 def _divisors(codec: LiarCodec, turn_limit: int | None) -> npt.NDArray[np.float32]:
@@ -165,7 +168,7 @@ class BatchedLiar:
         self.decisions = 0
         self.games_finished = 0
         self.rewards = np.zeros((n, p), dtype=np.float64)
-        self._rates: BoolArray | None = None
+        self._rates: BitArray | None = None
         self._moves: BoolArray | None = None
         self._need = np.zeros(n, dtype=np.int64)
         self._offsets = np.array([self.codec.offsets[k] for k in (
@@ -285,25 +288,28 @@ class BatchedLiar:
                 for s in range(self.players)]
 
     # -- legality ---------------------------------------------------------------------
-    def _legal(self) -> tuple[BoolArray, BoolArray]:
-        """The rates the player to move may declare (n, 13) and whether it may pass, doubt,
-        accept and give (n, 4), kept until the next step or reset (with ``_need``, the
-        count a play or give must have, 0 for any)."""
+    def _legal(self) -> tuple[BitArray, BoolArray]:
+        """The rates the player to move may declare (n,), as sets (bit ``r`` for rate
+        ``r``), and whether it may pass, doubt, accept and give (n, 4), kept until the next
+        step or reset (with ``_need``, the count a play or give must have, 0 for any)."""
         if self._rates is None or self._moves is None:
-            self._rates = np.empty((self.n, RATE_COUNT), dtype=bool)
+            self._rates = np.empty(self.n, dtype=np.uint64)
             self._moves = np.empty((self.n, 4), dtype=bool)
             kernels.legal_moves(self.cur_seat, self.cur_count, self.size, self.to_move,
                                 self.done, self.revolution, self.jack_back, self.bound,
                                 self.cur_rate, self.tables.reversed_order,
-                                self.tables.allowed, self.rules.multi, self.owed, self._rates,
+                                self.tables.allowed_sets, self.rules.multi, self.owed,
+                                self._rates,
                                 self._moves, self._need)
         return self._rates, self._moves
 
     def allowed_rates(self) -> BoolArray:
         """(n, 13): the rates the player to move may declare (none where it may not play:
         L10, O3, a bound field with no next rate, a hand smaller than the current play
-        (O1), or a game over)."""
-        return self._legal()[0]
+        (O1), a give owed (O7), or a game over)."""
+        sets = self._legal()[0]
+        bits: BoolArray = (sets[:, None] >> np.arange(RATE_COUNT, dtype=np.uint64)) & 1 == 1
+        return bits
 
     def _flags(self) -> tuple[BoolArray, BoolArray, BoolArray]:
         """Where the player to move may pass, doubt and accept (L6, L9, L10)."""

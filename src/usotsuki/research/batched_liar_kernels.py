@@ -205,21 +205,21 @@ def exchange(rows: IntArray, pairs: IntArray, gift_order: IntArray, l4_order: In
 def legal_moves(cur_seat: IntArray, cur_count: IntArray, size: IntArray, to_move: IntArray,
                 done: BoolArray, revolution: BoolArray, jack_back: BoolArray,
                 bound: BoolArray, cur_rate: IntArray, reversed_order: BoolArray,
-                allowed: BoolArray, multi: bool, owed: Owed, rates: BoolArray,
+                allowed: BitArray, multi: bool, owed: Owed, rates: BitArray,
                 moves: BoolArray, need: IntArray) -> None:
-    """For each game: ``rates[g]``, the rates the player to move may declare (none where
-    it may not play: L10, O3, a bound field with no next rate, a hand smaller than the
-    current play, a give owed, or a game over), ``moves[g]``, whether it may pass, doubt,
-    accept (L6, L9, L10) and must give (O7), and ``need[g]``, the count a play or give
-    must have (O1: the current play's; a lead any count with ``multi``, else one card;
-    O7: the cards owed)."""
+    """For each game: ``rates[g]``, the set of rates (bit ``r`` for rate ``r``; ``allowed``
+    the table of them by order, binding and previous rate) the player to move may
+    declare (none where it may not play: L10, O3, a bound field with no next rate, a
+    hand smaller than the current play, a give owed, or a game over), ``moves[g]``,
+    whether it may pass, doubt, accept (L6, L9, L10) and must give (O7), and
+    ``need[g]``, the count a play or give must have (O1: the current play's; a lead any
+    count with ``multi``, else one card; O7: the cards owed)."""
     for g in range(cur_seat.size):
         if owed.next[g] < owed.total[g] and not done[g]:  # O7: a give, nothing else
             moves[g, PASS] = moves[g, DOUBT] = moves[g, ACCEPT] = False
             moves[g, GIVE] = True
             need[g] = owed.size[g, owed.next[g]]
-            for r in range(RATES):
-                rates[g, r] = False
+            rates[g] = 0
             continue
         moves[g, GIVE] = False
         field = cur_seat[g] >= 0 and not done[g]
@@ -233,9 +233,7 @@ def legal_moves(cur_seat: IntArray, cur_count: IntArray, size: IntArray, to_move
         if count > size[g, to_move[g]]:  # O1: as many cards as the current play
             may_play = False
         rev = reversed_order[int(revolution[g]), int(jack_back[g])]
-        row = allowed[int(rev), int(bound[g]), cur_rate[g]]
-        for r in range(RATES):
-            rates[g, r] = may_play and row[r]
+        rates[g] = allowed[int(rev), int(bound[g]), cur_rate[g]] if may_play else 0
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -253,23 +251,17 @@ def _completion(need: int, chosen: int, above: int) -> tuple[bool, int]:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
-               need: IntArray, rates: BoolArray, moves: BoolArray, select_base: int,
+               need: IntArray, rates: BitArray, moves: BoolArray, select_base: int,
                give_base: int, pass_id: int, mask: BoolArray) -> None:
     """``mask`` (n, ids), zeroed here: each held card above the last selected one with
     each allowed rate where it completes the play (``13 * card + rate``), or its give
     where it completes an O7 give (``give_base + card``), its select where the play or
     give can still be completed after it (O1, O7), then pass, doubt and accept (before
     any select)."""
-    allowed = np.empty(RATES, dtype=np.int64)
     for g in range(to_move.size):
         mask[g] = False
-        n_rates = 0
-        for r in range(RATES):
-            if rates[g, r]:
-                allowed[n_rates] = r
-                n_rates += 1
         give = moves[g, GIVE]
-        if n_rates or give:
+        if rates[g] or give:
             bits = held[g, to_move[g]] & _above(last[g])
             finish, selects = _completion(need[g], chosen[g], _count(bits))
             i = 0
@@ -279,8 +271,7 @@ def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
                 if finish:
                     if give:
                         mask[g, give_base + c] = True
-                    for k in range(n_rates):
-                        mask[g, c * RATES + allowed[k]] = True
+                    _put(mask[g], c * RATES, 1, rates[g])
                 mask[g, select_base + c] = i < selects
                 i += 1
         if chosen[g] == 0:
@@ -290,7 +281,7 @@ def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
-               need: IntArray, rates: BoolArray, moves: BoolArray, done: BoolArray,
+               need: IntArray, rates: BitArray, moves: BoolArray, done: BoolArray,
                rng: np.random.Generator, select_base: int, give_base: int, pass_id: int,
                out: IntArray) -> None:
     """A uniformly random legal id per game (-1 where done), from a uniform of ``rng``: the
@@ -300,9 +291,7 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
         if done[g]:
             out[g] = -1
             continue
-        n_rates = 0
-        for r in range(RATES):
-            n_rates += rates[g, r]
+        n_rates = _count(rates[g])
         finish, selects, above = False, 0, 0
         bits = held[g, to_move[g]] & _above(last[g])
         give = moves[g, GIVE]
@@ -319,15 +308,7 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
             continue
         if k < plays:
             k_card, k_rate = k // n_rates, k % n_rates
-            card = _nth(bits, k_card)
-            rate = 0
-            for r in range(RATES):
-                if rates[g, r]:
-                    if k_rate == 0:
-                        rate = r
-                        break
-                    k_rate -= 1
-            out[g] = card * RATES + rate
+            out[g] = _nth(bits, k_card) * RATES + _nth(rates[g], k_rate)
             continue
         k -= plays
         if k < selects:
@@ -379,7 +360,7 @@ def observe(seats: IntArray, held: BitArray, sets: Sets, size: IntArray, stock: 
             last: IntArray, need: IntArray, revolution: BoolArray, jack_back: BoolArray,
             reversed_order: BoolArray, bound: BoolArray, cut: BoolArray, to_move: IntArray,
             done: BoolArray, turns: IntArray, turn_limit: int, game: IntArray,
-            rates: BoolArray, moves: BoolArray, offsets: IntArray,
+            rates: BitArray, moves: BoolArray, offsets: IntArray,
             out: npt.NDArray[np.unsignedinteger]) -> None:
     """``out[g]`` (zeroed here): the :class:`~usotsuki.envs.liar_codec.LiarCodec` tensor of
     seat ``seats[g]``'s view of game ``g`` as counts (a count where the tensor has a
@@ -426,17 +407,13 @@ def observe(seats: IntArray, held: BitArray, sets: Sets, size: IntArray, stock: 
             row[o_to_move + _rel(to_move[g], me, players)] = 1
         for k in range(4):
             row[o_legal + k] = moves[g, k]
-        play = False
-        for r in range(RATES):
-            play = play or rates[g, r]
-        if play:  # the counts allowed: the current play's, or any up to the hand (O1)
+        if rates[g]:  # the counts allowed: the current play's, or any up to the hand (O1)
             if need[g]:
                 row[o_legal + 4 + need[g] - 1] = 1
             else:
                 for n in range(size[g, to_move[g]]):
                     row[o_legal + 4 + n] = 1
-            for r in range(RATES):
-                row[o_legal + 4 + CARDS + r] = rates[g, r]
+            _put(row, o_legal + 4 + CARDS, 1, rates[g])
         if turn_limit:
             row[o_turns] = turns[g]
         row[o_turns + 1] = min(game[g], 8)
@@ -578,7 +555,7 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: BoolArray,
+def step(actions: IntArray, rng: np.random.Generator, rates: BitArray, moves: BoolArray,
          need: IntArray, select_base: int, give_base: int, pass_id: int,
          after: npt.NDArray[np.int8], card_rate: IntArray, l4_order: IntArray, owed: Owed,
          places: FloatArray, final_doubt: bool, turn_limit: int, field_at: int,
@@ -724,7 +701,7 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BoolArray, moves: B
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _legal_id(g: int, a: int, held: BitArray, to_move: IntArray, chosen: IntArray,
-              last: IntArray, need: IntArray, rates: BoolArray, moves: BoolArray,
+              last: IntArray, need: IntArray, rates: BitArray, moves: BoolArray,
               select_base: int, give_base: int, pass_id: int) -> bool:
     """Whether id ``a`` is one :func:`legal_mask` allows in game ``g``."""
     if pass_id <= a < pass_id + 3:
@@ -732,15 +709,13 @@ def _legal_id(g: int, a: int, held: BitArray, to_move: IntArray, chosen: IntArra
     if not 0 <= a < pass_id:
         return False
     c = a // RATES if a < select_base else a - (select_base if a < give_base else give_base)
-    may = moves[g, GIVE]  # a give, or a play at some rate
-    for r in range(RATES):
-        may = may or rates[g, r]
+    may = moves[g, GIVE] or rates[g] != 0  # a give, or a play at some rate
     bits = held[g, to_move[g]] & _above(last[g])
     if not may or not (bits >> np.uint64(c)) & ONE:
         return False
     finish, selects = _completion(need[g], chosen[g], _count(bits))
     if a < select_base:
-        return finish and bool(rates[g, a % RATES])
+        return finish and bool((rates[g] >> np.uint64(a % RATES)) & ONE)
     if a >= give_base:
         return finish and bool(moves[g, GIVE])
     # a select: its place among the held cards above the last selected one
