@@ -81,15 +81,15 @@ class RateTables(NamedTuple):
     """The core's play rules as tables the kernels index."""
 
     reversed_order: BoolArray  # [revolution, jack_back]: the order in force (O2, O4)
-    allowed: BoolArray  # [reversed, bound, previous rate or LEAD, rate] (L6, O3, O6)
-    allowed_sets: BitArray  # [reversed, bound, previous rate or LEAD]: the same as sets
+    allowed: BitArray  # [reversed, bound, previous rate or LEAD]: rates as sets (L6, O3, O6)
     cut: BoolArray  # [rate]: the rates that cut (O3)
     after: npt.NDArray[np.int8]  # [revolution, jack_back, bound, previous, count, rate]
 
 
 def _rate_tables(rules: LiarRules) -> RateTables:
     """From the core: the order in force by its flags (:class:`Order`); the rates allowed
-    on a current play (:func:`rates_above`; any rate on a lead, none after a cut); the
+    on a current play, as a set (:func:`rates_above`; any rate on a lead, none after a
+    cut); the
     rates that cut (:func:`cuts`); and the flags a play of ``count`` cards leaves (O2,
     O4-O6, :func:`order_after`) as ``revolution * 4 + jack_back * 2 + bound``."""
     flags = (False, True)
@@ -114,8 +114,8 @@ def _rate_tables(rules: LiarRules) -> RateTables:
                                                  None if prev == LEAD else prev, count, r)
                     after[int(rev), int(jb), int(bd), prev, count, r] = \
                         int(rev2) * 4 + int(jb2) * 2 + int(bd2)
-    allowed_sets = (allowed * (1 << np.arange(RATE_COUNT))).sum(axis=-1).astype(np.uint64)
-    return RateTables(reversed_order, allowed, allowed_sets, cut, after)
+    sets = (allowed * (1 << np.arange(RATE_COUNT))).sum(axis=-1).astype(np.uint64)
+    return RateTables(reversed_order, sets, cut, after)
 
 
 def _divisors(codec: LiarCodec, turn_limit: int | None) -> npt.NDArray[np.float32]:
@@ -298,7 +298,7 @@ class BatchedLiar:
             kernels.legal_moves(self.cur_seat, self.cur_count, self.size, self.to_move,
                                 self.done, self.revolution, self.jack_back, self.bound,
                                 self.cur_rate, self.tables.reversed_order,
-                                self.tables.allowed_sets, self.rules.multi, self.owed,
+                                self.tables.allowed, self.rules.multi, self.owed,
                                 self._rates,
                                 self._moves, self._need)
         return self._rates, self._moves
