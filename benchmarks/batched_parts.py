@@ -8,7 +8,7 @@ same process, alternated ``--rounds`` times: CPU time leaves out the time other 
 the core, which on a shared machine moves ``make bench``'s wall-clock ratios a lot.
 
     python benchmarks/batched_parts.py --game liar [--players 4] [--batch 4096] [--steps 300]
-        [--rules multi,revolution,eight_cut]
+        [--rules multi,revolution,eight_cut] [--games 3 (with classes: matches)]
     python benchmarks/batched_parts.py --game bluff --cpu-ratio
 """
 
@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="",
                         help="Liar Game house rules, as the CLI takes them (e.g. "
                              "multi,revolution); default: none")
+    parser.add_argument("--games", type=int, default=1,
+                        help="the Liar Game's matches of this many games (needs classes)")
     args = parser.parse_args(argv)
     engine: BatchedBluff | BatchedLiar
     if args.game == "bluff":
@@ -49,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
                               seed=args.seed, autoreset=True)
     else:
         engine = BatchedLiar(parse_rules_text(args.rules, args.players or 4), args.batch,
-                             seed=args.seed, autoreset=True)
+                             seed=args.seed, autoreset=True, games=args.games)
     for _ in range(50):
         engine.observe()
         engine.legal_mask()
