@@ -1,23 +1,25 @@
-"""The batched Liar Game's per-game loops, compiled with Numba: what the player to move
-may do (the legal mask, a uniformly random legal id) and each game's observation, read
-from :class:`~usotsuki.research.batched_liar.BatchedLiar`'s state one game at a time, so
-that a step costs what its games hold, not a pass over every card of every game per
-piece. The engine holds the tables (from the core) and the state; these only read them.
+"""The batched Liar Game's per-game loops, compiled with Numba: the deal (and O7's
+exchanges), what the player to move may do (the legal mask, a uniformly random legal
+id), each game's observation and the step, one game at a time over
+:class:`~usotsuki.research.batched_liar.BatchedLiar`'s state, so that a step costs what
+its games hold, not a pass over every card of every game per piece. The engine holds the
+tables (from the core) and the state; the step and the deal change it, the others only
+read it. Randomness (shuffles, random ids) comes from the engine's numpy generator.
 
-A play of several cards (O1) is made card by card, as the environments' ids make it
-(:mod:`usotsuki.envs.liar_codec`): ``select`` ids put cards aside, lowest first, and the
-play id of the last card completes the play. ``need`` is the count a play must have:
-0 for any count up to the whole hand (an O1 lead), else exactly that many.
+A play of several cards (O1) or an O7 give is made card by card, as the environments'
+ids make it (:mod:`usotsuki.envs.liar_codec`): ``select`` ids put cards aside, lowest
+first, and the play or give id of the last card completes it. ``need`` is the count a
+play or give must have: 0 for any count up to the whole hand (an O1 lead), else exactly
+that many.
 
-The flush, the draw and the end of a game are inlined into the step (Numba's
-``inline="always"``): called, each passed its thirty arrays field by field, they cost
-the step about a tenth more.
-
-Each seat's hand is also kept as a 52-bit set (``held``, bit ``c`` for card ``c``), so
-that the mask, random ids and the observation visit the cards held rather than scan the
-deck: a scan's unpredictable branch per card cost more than the rest of those kernels.
+Each seat's hand (``held``), each seat's cards on the field, the views' card tracking
+(:class:`Sets`) and the rates allowed are kept as bit sets (bit ``c`` for card ``c``),
+so that the mask, random ids and the observation visit the cards in a set (LLVM's
+``cttz``) rather than scan the deck: a scan's unpredictable branch per card cost more
+than the rest of those kernels. The flush, the draw and the end of a game are inlined
+into the step (Numba's ``inline="always"``): called, each passed its thirty arrays
+field by field, they cost the step about a tenth more.
 """
-
 from __future__ import annotations
 
 from collections.abc import Callable
