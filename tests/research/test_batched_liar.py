@@ -220,10 +220,11 @@ def test_multi_and_revolution_many_games() -> None:
 
 
 def test_observations_are_counts_in_the_smallest_dtype_that_holds_them() -> None:
-    """uint8 while every count fits (52 cards, a turn limit up to 255), else uint16."""
-    assert BatchedLiar(LiarRules(players=4), n=1).observe().dtype == np.uint8
-    assert BatchedLiar(LiarRules(players=4, turn_limit=255), n=1).observe().dtype == np.uint8
-    assert BatchedLiar(LiarRules(players=4, turn_limit=256), n=1).observe().dtype == np.uint16
+    """uint8 while every count fits (52 cards, a turn limit up to 255), else wider."""
+    for limit, dtype in ((None, np.uint8), (255, np.uint8), (256, np.uint16),
+                         (65_535, np.uint16), (65_536, np.uint32)):
+        engine = BatchedLiar(LiarRules(players=4, turn_limit=limit), n=1)
+        assert engine.observe().dtype == dtype
 
 
 def test_matches_with_classes_many_games() -> None:

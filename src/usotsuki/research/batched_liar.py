@@ -9,7 +9,7 @@ with its rate ``13 * card + rate``, ``select`` ids putting the cards of a multi-
 or an O7 give aside lowest first, a give's last card, then ``pass``, ``doubt``,
 ``accept``), and observations are its :class:`~usotsuki.envs.liar_codec.LiarCodec`
 tensor of the seat to move's view (with the cards it selected so far) as counts: uint8
-(uint16 with a turn limit above 255) where the tensor has ``count / d``, ``d`` in
+(wider with a turn limit above 255) where the tensor has ``count / d``, ``d`` in
 :attr:`BatchedLiar.divisors` (:meth:`BatchedLiar.to_codec` divides, giving the tensor
 value for value), a quarter of the memory a step writes as float32. So a policy trained
 here runs on the Gymnasium and PettingZoo environments and back. A select is a step of
@@ -71,7 +71,7 @@ SeatArray = npt.NDArray[np.int8]  # a seat (or place) per card: small, so fast t
 BoolArray = npt.NDArray[np.bool_]
 BitArray = npt.NDArray[np.uint64]
 FloatArray = npt.NDArray[np.float64]
-ObsArray = npt.NDArray[np.uint8] | npt.NDArray[np.uint16]
+ObsArray = npt.NDArray[np.unsignedinteger]
 
 CARDS = len(DECK)
 LEAD = RATE_COUNT  # the "previous rate" of a play that leads
@@ -152,8 +152,10 @@ class BatchedLiar:
         self.codec = LiarCodec(p, rules.turn_limit)
         self.observation_size = self.codec.size
         self.divisors = _divisors(self.codec, rules.turn_limit)
-        # the largest count is 52, or the turns of a turn limit above that
-        self.observation_dtype = np.dtype(np.uint8 if self.divisors.max() <= 255 else np.uint16)
+        # the smallest that holds every count: 52 cards, or the turns of a long turn limit
+        self.observation_dtype = next(
+            np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+            if t is np.uint64 or self.divisors.max() <= np.iinfo(t).max)
         self.num_actions = liar_codec.NUM_ACTIONS
         self.tables = _rate_tables(rules)
         self.card_rate = np.array(CARD_RATE, dtype=np.int64)

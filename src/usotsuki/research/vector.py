@@ -5,7 +5,8 @@
 ``gymnasium.vector.VectorEnv`` subclasses in self-play: each step the observation of each
 game is that of its seat to move (the codec's tensor, as ``usotsuki/Bluff-v0`` and
 ``usotsuki/Liar-v0`` give their seat; Bluff's as int8, a ``MultiBinary`` space, the
-Liar Game's as counts, a uint8 ``Box`` whose ``high`` is each value's divisor:
+Liar Game's as counts, a uint8 ``Box`` (wider with a turn limit above 255) whose ``high``
+is each value's divisor:
 ``obs / env.engine.divisors`` is the codec's float32 tensor), and the action is that
 seat's. So one policy plays
 every seat, as the single-seat environment's bots play the others.
@@ -37,7 +38,7 @@ from usotsuki.liar import LiarRules
 from usotsuki.research.batched import BatchedBluff
 from usotsuki.research.batched_liar import BatchedLiar
 
-Obs = npt.NDArray[np.int8] | npt.NDArray[np.uint8] | npt.NDArray[np.uint16]
+Obs = npt.NDArray[np.int8] | npt.NDArray[np.unsignedinteger]
 Engine = BatchedBluff | BatchedLiar
 
 
