@@ -5,11 +5,10 @@
 ``gymnasium.vector.VectorEnv`` subclasses in self-play: each step the observation of each
 game is that of its seat to move (the codec's tensor, as ``usotsuki/Bluff-v0`` and
 ``usotsuki/Liar-v0`` give their seat; Bluff's as int8, a ``MultiBinary`` space, the
-Liar Game's as counts, a uint8 ``Box`` (wider with a turn limit above 255) whose ``high``
-is each value's divisor:
-``obs / env.engine.divisors`` is the codec's float32 tensor), and the action is that
-seat's. So one policy plays
-every seat, as the single-seat environment's bots play the others.
+Liar Game's as counts, a uint8 ``Box`` (wider with a turn limit above 255) whose
+``high`` is each value's divisor: ``obs / env.engine.divisors`` is the codec's float32
+tensor), and the action is that seat's. So one policy plays every seat, as the
+single-seat environment's bots play the others.
 
 - ``infos["action_mask"]`` (num_envs, num_actions): the legal ids; ``infos["seat"]``: the
   seat each observation belongs to.
