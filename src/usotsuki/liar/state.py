@@ -284,7 +284,7 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
         if count == 0:
             continue
         # O7: the lower player's highest cards (normal order), spades first among equals
-        gift = tuple(sorted(held[lower], key=_GIFT_ORDER.__getitem__)[:count])
+        gift = tuple(sorted(held[lower], key=GIFT_ORDER.__getitem__)[:count])
         held[lower] = tuple([c for c in held[lower] if c not in gift])
         held[higher] = held[higher] + gift
         events += (Gave(lower, higher, count, True), GaveCards(lower, higher, gift))
@@ -298,7 +298,7 @@ def next_game(state: LiarState, hands: Sequence[Iterable[Card]],
     return Step(new, tuple(events))
 
 
-_GIFT_ORDER: Final = tuple((RATE_COUNT - 1 - CARD_RATE[c]) * 4 + (c & 3) for c in DECK)
+GIFT_ORDER: Final = tuple((RATE_COUNT - 1 - CARD_RATE[c]) * 4 + (c & 3) for c in DECK)
 """O7's order of gifts by card index: highest rate first (normal order), then S H D C."""
 
 

@@ -61,8 +61,7 @@ from usotsuki.envs.liar_codec import LiarCodec
 from usotsuki.liar import LiarRules
 from usotsuki.liar.actions import CARD_RATE, RATE_COUNT
 from usotsuki.liar.legal import Order, cuts, order_after, rates_above
-from usotsuki.liar.state import _GIFT_ORDER as GIFT_ORDER
-from usotsuki.liar.state import L4_ORDER, class_order, exchange_pairs
+from usotsuki.liar.state import GIFT_ORDER, L4_ORDER, class_order, exchange_pairs
 from usotsuki.research import batched_liar_kernels as kernels
 from usotsuki.research.batched import as_actions, place_values
 
