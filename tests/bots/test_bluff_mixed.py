@@ -13,15 +13,23 @@ import pytest
 from usotsuki.bluff import BluffRules, legal_actions, new_game, parse_action, push, start_round
 from usotsuki.bluff import view as seat_view
 from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER
+from usotsuki.bluff.deal import deal_hands
 from usotsuki.bots import bot_names, make_bot
 from usotsuki.bots.bluff.calibration import Calibration
 from usotsuki.bots.bluff.exploiters import HARD_RULE
 from usotsuki.bots.bluff.hints import calibrated_truth
-from usotsuki.bots.bluff.levels import NORMAL_RULE, ExpertBluffBot
+from usotsuki.bots.bluff.levels import (
+    NORMAL_HEADS_UP,
+    NORMAL_RULE,
+    ExpertBluffBot,
+    NormalBluffBot,
+)
 from usotsuki.bots.bluff.policy import (
     DETERMINISTIC,
+    deck_probs,
     distribution,
     distribution_rows,
+    first_legal_index,
 )
 from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
 from usotsuki.bots.exploit import PREFIX, Exploiter, exploiters
@@ -38,9 +46,22 @@ def heads_up(hand0: str, hand1: str) -> object:
     return start_round(state, (tuple(parse_cards([hand0])), tuple(parse_cards([hand1])))).state
 
 
+def three_seats(hand0: str, hand1: str, hand2: str = "2C") -> object:
+    state = new_game(BluffRules(players=3, dealer=2))
+    hands = tuple(tuple(parse_cards([h])) for h in (hand0, hand1, hand2))
+    return start_round(state, hands).state
+
+
+def mixed_table(name: str, hand0: str, hand1: str) -> object:
+    """A first decision where ``name`` plays its mixed rule: heads-up, or for ``normal``
+    three seats (heads-up it plays NORMAL_HEADS_UP, which does not bluff: holding one
+    card it opens with that card)."""
+    return three_seats(hand0, hand1) if name == "normal" else heads_up(hand0, hand1)
+
+
 @pytest.mark.parametrize("name", MIXED)
 def test_mixed_play_is_determined_by_the_seed_and_varies_with_it(name: str) -> None:
-    state = heads_up("KS", "7H")
+    state = mixed_table(name, "KS", "7H")
     v, legal = seat_view(state, 0), legal_actions(state)
     # the expert with a small search, so the test stays fast
     bot = ExpertBluffBot(worlds=24, particles=64) if name == "expert" else make_bot("bluff", name)
@@ -56,10 +77,52 @@ def test_one_call_does_not_pin_the_hand(name: str) -> None:
     bot = make_bot("bluff", name)
     calls = []
     for hand in ("KS", "4D"):
-        state = heads_up(hand, "7H")
+        state = mixed_table(name, hand, "7H")
         v, legal = seat_view(state, 0), legal_actions(state)
         calls.append({bot.act(v, legal, random.Random(s)) for s in range(60)})
     assert calls[0] & calls[1]
+
+
+def test_normal_plays_its_heads_up_rule_with_two_seats_only() -> None:
+    # With three or more seats in play normal's decision is NORMAL_RULE's over its belief
+    # (the 4-player ladder's decisions); with two, NORMAL_HEADS_UP's: no bluffs, and a
+    # raise below 0.7 by its belief only when it is the likeliest legal call.
+    from usotsuki.bots.bluff.calibration import beliefs
+
+    bot = NormalBluffBot()
+    bluffs = 0
+    for players in (2, 3, 4):
+        for seed in range(6):
+            state = new_game(BluffRules(players=players))
+            state = start_round(state, deal_hands(state, random.Random(seed))).state
+            state = push(state, parse_action("card 9"))
+            seat = state.to_move
+            v = seat_view(state, seat)
+            rule = NORMAL_HEADS_UP if players == 2 else NORMAL_RULE
+            assert bot.rule_for(v) is rule
+            probs, p_current = beliefs(v, random.Random(seed), bot.cal, bot.particles)
+            probs = deck_probs(probs, v.ranks)
+            start = first_legal_index(v)
+            got = bot.distribution(v, random.Random(seed))
+            for mine, expected in zip(got, distribution(probs, start, p_current, rule),
+                                      strict=True):
+                assert np.array_equal(mine, expected)
+            raises = got[0][got[0] >= 0]
+            likeliest = start + int(np.argmax(probs[start:]))
+            weak = [int(r) for r in raises if probs[r] < 0.7 and r != likeliest]
+            if players == 2:
+                assert not weak
+            bluffs += len(weak)
+    assert bluffs  # with more seats, normal does bluff
+    # the seats still in the game decide, not the seats at the table (B2)
+    four = seat_view(push(mid_four(), parse_action("card 9")), 1)
+    assert bot.rule_for(four) is NORMAL_RULE
+    assert bot.rule_for(replace(four, hand_sizes=(0, 2, 0, 3))) is NORMAL_HEADS_UP
+
+
+def mid_four() -> object:
+    state = new_game(BluffRules(players=4))
+    return start_round(state, deal_hands(state, random.Random(0))).state
 
 
 def test_the_rule_gives_two_hands_a_common_call_and_the_old_rule_does_not() -> None:
