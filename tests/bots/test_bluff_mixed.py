@@ -13,23 +13,15 @@ import pytest
 from usotsuki.bluff import BluffRules, legal_actions, new_game, parse_action, push, start_round
 from usotsuki.bluff import view as seat_view
 from usotsuki.bluff.actions import ALL_CALLS, FIRST_STRONGER
-from usotsuki.bluff.deal import deal_hands
 from usotsuki.bots import bot_names, make_bot
 from usotsuki.bots.bluff.calibration import Calibration
 from usotsuki.bots.bluff.exploiters import HARD_RULE
 from usotsuki.bots.bluff.hints import calibrated_truth
-from usotsuki.bots.bluff.levels import (
-    NORMAL_HEADS_UP,
-    NORMAL_RULE,
-    ExpertBluffBot,
-    NormalBluffBot,
-)
+from usotsuki.bots.bluff.levels import NORMAL_RULE, ExpertBluffBot
 from usotsuki.bots.bluff.policy import (
     DETERMINISTIC,
-    deck_probs,
     distribution,
     distribution_rows,
-    first_legal_index,
 )
 from usotsuki.bots.bluff.search import SearchBluffBot, SearchSettings
 from usotsuki.bots.exploit import PREFIX, Exploiter, exploiters
@@ -81,48 +73,6 @@ def test_one_call_does_not_pin_the_hand(name: str) -> None:
         v, legal = seat_view(state, 0), legal_actions(state)
         calls.append({bot.act(v, legal, random.Random(s)) for s in range(60)})
     assert calls[0] & calls[1]
-
-
-def test_normal_plays_its_heads_up_rule_with_two_seats_only() -> None:
-    # With three or more seats in play normal's decision is NORMAL_RULE's over its belief
-    # (the 4-player ladder's decisions); with two, NORMAL_HEADS_UP's: no bluffs, and a
-    # raise below 0.7 by its belief only when it is the likeliest legal call.
-    from usotsuki.bots.bluff.calibration import beliefs
-
-    bot = NormalBluffBot()
-    bluffs = 0
-    for players in (2, 3, 4):
-        for seed in range(6):
-            state = new_game(BluffRules(players=players))
-            state = start_round(state, deal_hands(state, random.Random(seed))).state
-            state = push(state, parse_action("card 9"))
-            seat = state.to_move
-            v = seat_view(state, seat)
-            rule = NORMAL_HEADS_UP if players == 2 else NORMAL_RULE
-            assert bot.rule_for(v) is rule
-            probs, p_current = beliefs(v, random.Random(seed), bot.cal, bot.particles)
-            probs = deck_probs(probs, v.ranks)
-            start = first_legal_index(v)
-            got = bot.distribution(v, random.Random(seed))
-            for mine, expected in zip(got, distribution(probs, start, p_current, rule),
-                                      strict=True):
-                assert np.array_equal(mine, expected)
-            raises = got[0][got[0] >= 0]
-            likeliest = start + int(np.argmax(probs[start:]))
-            weak = [int(r) for r in raises if probs[r] < 0.7 and r != likeliest]
-            if players == 2:
-                assert not weak
-            bluffs += len(weak)
-    assert bluffs  # with more seats, normal does bluff
-    # the seats still in the game decide, not the seats at the table (B2)
-    four = seat_view(push(mid_four(), parse_action("card 9")), 1)
-    assert bot.rule_for(four) is NORMAL_RULE
-    assert bot.rule_for(replace(four, hand_sizes=(0, 2, 0, 3))) is NORMAL_HEADS_UP
-
-
-def mid_four() -> object:
-    state = new_game(BluffRules(players=4))
-    return start_round(state, deal_hands(state, random.Random(0))).state
 
 
 def test_the_rule_gives_two_hands_a_common_call_and_the_old_rule_does_not() -> None:
