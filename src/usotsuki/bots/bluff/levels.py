@@ -121,10 +121,10 @@ weakest ones it does not believe); against that reader this rule lost fewer roun
 :data:`NORMAL_RULE` (docs/experiments.md, "Bluff `normal` heads-up").
 
 It is keyed on the table, not on the seats still in the game: this rule also beats
-``hard`` heads-up, and in the endgames of 4-player games (two seats left) it cost
-``hard`` its margin over three ``normal``, the ladder's row. At a table of three or more
-``normal`` plays :data:`NORMAL_RULE` to the end, so every decision of the 4-player
-ladder is :data:`NORMAL_RULE`'s."""
+``hard`` heads-up, and played in the endgames of 4-player games (two seats left) it
+lowered ``hard``'s share against three ``normal`` (the ladder's row) below the ladder's
+interval. At a table of three or more ``normal`` plays :data:`NORMAL_RULE` to the end,
+so every decision of the 4-player ladder is :data:`NORMAL_RULE`'s."""
 
 
 class NormalBluffBot:
