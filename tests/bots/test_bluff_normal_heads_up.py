@@ -25,7 +25,7 @@ def facing_card_9(players: int, seed: int) -> BluffState:
     return push(state, parse_action("card 9"))
 
 
-def test_normal_plays_its_heads_up_rule_with_two_seats_only() -> None:
+def test_normal_plays_its_heads_up_rule_at_a_table_of_two_only() -> None:
     # At a table of three or more normal's decision is NORMAL_RULE's over its belief (the
     # 4-player ladder's decisions); at a table of two, NORMAL_HEADS_UP's: no bluffs, and
     # a raise below 0.7 by its belief only when it is the likeliest legal call.
