@@ -38,9 +38,22 @@ def heads_up(hand0: str, hand1: str) -> object:
     return start_round(state, (tuple(parse_cards([hand0])), tuple(parse_cards([hand1])))).state
 
 
+def three_seats(hand0: str, hand1: str, hand2: str = "2C") -> object:
+    state = new_game(BluffRules(players=3, dealer=2))
+    hands = tuple(tuple(parse_cards([h])) for h in (hand0, hand1, hand2))
+    return start_round(state, hands).state
+
+
+def mixed_table(name: str, hand0: str, hand1: str) -> object:
+    """A first decision where ``name`` plays its mixed rule: heads-up, or for ``normal``
+    three seats (heads-up it plays NORMAL_HEADS_UP, which does not bluff: holding one
+    card it opens with that card)."""
+    return three_seats(hand0, hand1) if name == "normal" else heads_up(hand0, hand1)
+
+
 @pytest.mark.parametrize("name", MIXED)
 def test_mixed_play_is_determined_by_the_seed_and_varies_with_it(name: str) -> None:
-    state = heads_up("KS", "7H")
+    state = mixed_table(name, "KS", "7H")
     v, legal = seat_view(state, 0), legal_actions(state)
     # the expert with a small search, so the test stays fast
     bot = ExpertBluffBot(worlds=24, particles=64) if name == "expert" else make_bot("bluff", name)
@@ -56,7 +69,7 @@ def test_one_call_does_not_pin_the_hand(name: str) -> None:
     bot = make_bot("bluff", name)
     calls = []
     for hand in ("KS", "4D"):
-        state = heads_up(hand, "7H")
+        state = mixed_table(name, hand, "7H")
         v, legal = seat_view(state, 0), legal_actions(state)
         calls.append({bot.act(v, legal, random.Random(s)) for s in range(60)})
     assert calls[0] & calls[1]

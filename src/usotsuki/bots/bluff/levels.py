@@ -9,6 +9,8 @@ They differ in where their probabilities come from more than in how they act on 
   explain the round's calls, :mod:`usotsuki.bots.bluff.calibration`) and a mixed rule
   (:mod:`usotsuki.bots.bluff.policy`): it bluffs, challenges near its threshold only some
   of the time, and varies among near-equal calls, so one call does not pin its hand.
+  At a table of two it plays a rule of its own (:data:`NORMAL_HEADS_UP`): no bluffs, and
+  raises only to calls it finds likelier.
 - ``hard`` and ``expert``: the same search over calibrated beliefs, ``hard`` on a budget
   of a few milliseconds a decision, ``expert`` with more worlds, particles and options.
 """
@@ -111,15 +113,31 @@ every seat plays in the searching levels' playouts (a mixed policy, so a playout
 assume opponents who never bluff)."""
 
 
+NORMAL_HEADS_UP = replace(NORMAL_RULE, plausible=0.7, bluff=0.0)
+"""``normal``'s rule at a table of two: no bluffs, and an honest raise only to a call it
+finds at least 0.7 likely (else, as always, the likeliest call). Heads-up, a reader that
+rebuilds ``normal``'s rule (``x-faithful-normal``) knows which calls it bluffs to (the
+weakest ones it does not believe); against that reader this rule lost fewer rounds than
+:data:`NORMAL_RULE` (docs/experiments.md, "Bluff `normal` heads-up").
+
+It is keyed on the table, not on the seats still in the game: this rule also beats
+``hard`` heads-up, and played in the endgames of 4-player games (two seats left) it
+lowered ``hard``'s share against three ``normal`` (the ladder's row) below the ladder's
+interval. At a table of three or more ``normal`` plays :data:`NORMAL_RULE` to the end,
+so every decision of the 4-player ladder is :data:`NORMAL_RULE`'s."""
+
+
 class NormalBluffBot:
     """``normal``: the mixed rule over a small calibrated belief (64 particles) that reads
     every call of the round (:func:`usotsuki.bots.bluff.calibration.beliefs`): its raises
     are judged by the particle weights fitted to ``normal``'s self-play, the call in front
     of it also through the fitted recalibration map. (Its raises are not: the map lifts
-    hopeless raises to "plausible", and a reader of its rule then challenges them.)"""
+    hopeless raises to "plausible", and a reader of its rule then challenges them.) The
+    rule is :data:`NORMAL_RULE`, or :data:`NORMAL_HEADS_UP` at a table of two."""
 
     name = "normal"
     rule = NORMAL_RULE
+    heads_up_rule = NORMAL_HEADS_UP
     particles = 64
 
     def __init__(self) -> None:
@@ -134,7 +152,12 @@ class NormalBluffBot:
         draws from, and what a faithful reader of it (:mod:`.faithful`) rebuilds."""
         probs, p_current = beliefs(v, rng, self.cal, self.particles)
         return distribution(deck_probs(probs, v.ranks), first_legal_index(v), p_current,
-                            self.rule)
+                            self.rule_for(v))
+
+    def rule_for(self, v: BluffView) -> MixedRule:
+        """The mixed rule at ``v``: :attr:`heads_up_rule` at a table of two (B1's
+        variant), else :attr:`rule`, also once only two seats are left."""
+        return self.heads_up_rule if v.players == 2 else self.rule
 
 
 HARD_CANDIDATES = MixedRule(plausible=0.5, doubt=0.35, next_doubt=0.6, softness=0.04,
