@@ -5,9 +5,10 @@ cards and 3 to 39 unseen cards: the median and 95th percentile per call of the w
 cold (every cache of the odds module cleared first) and warm, in CPU time. Target: under 2 ms.
 
 **Decision time.** A fixed sample of decision points (the views of seats to move, from
-4-player games of ``normal`` bots, fixed seed) is handed to each level's ``act``; the
-median and 95th percentile of the CPU time per decision are reported. Targets:
-``hard`` under 20 ms, ``expert`` under 1 s.
+4-player games of ``normal`` bots, fixed seed; heads-up games with
+``--bluff-timing-players 2``, where the searching levels have settings of their own) is
+handed to each level's ``act``; the median and 95th percentile of the CPU time per
+decision are reported. Targets: ``hard`` under 20 ms, ``expert`` under 1 s.
 
 **Strength** (``--bluff-bots all``; a few minutes on two cores). Each level against three
 copies of the level below (``easy`` against three ``random``), 4 players, default rules,
@@ -17,7 +18,7 @@ least 50%.
 
     python benchmarks/bluff_levels_bench.py [--bluff-bots all|timing|none]
         [--bluff-bot-games 400] [--bluff-expert-games 200] [--bluff-decisions 150]
-        [--bluff-jobs 2] [--seed 1]
+        [--bluff-timing-players 4] [--bluff-jobs 2] [--seed 1]
 """
 
 from __future__ import annotations
@@ -58,9 +59,9 @@ def time_odds(samples: int, seed: int) -> dict[str, dict[str, float]]:
     return {"cold": percentiles(cold), "warm": percentiles(warm)}
 
 
-def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
-    """``count`` (view, legal) decision points from 4-player games of ``normal`` bots,
-    every 3rd decision."""
+def sample_decisions(count: int, seed: int, players: int = 4) -> list[tuple[Any, Any]]:
+    """``count`` (view, legal) decision points from ``players``-player games of
+    ``normal`` bots, every 3rd decision."""
     from usotsuki.bluff import BluffRules, legal_actions, new_game, push, start_round, view
     from usotsuki.bluff.deal import deal_hands
     from usotsuki.bots import make_bot
@@ -70,7 +71,7 @@ def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
     out: list[tuple[Any, Any]] = []
     step = 0
     while len(out) < count:
-        state = new_game(BluffRules(players=4))
+        state = new_game(BluffRules(players=players))
         while not state.is_over and len(out) < count:
             if state.needs_deal:
                 state = start_round(state, deal_hands(state, rng)).state
@@ -84,11 +85,11 @@ def sample_decisions(count: int, seed: int) -> list[tuple[Any, Any]]:
     return out
 
 
-def time_levels(decisions: int, seed: int) -> dict[str, dict[str, float]]:
+def time_levels(decisions: int, seed: int, players: int = 4) -> dict[str, dict[str, float]]:
     """Each level's CPU time per decision (``time.process_time``: what the bot costs,
     whatever else the machine runs) over the same sample of decision points."""
     return bot_bench.time_levels("bluff", (*LEVELS, "expert-v1"),
-                                 sample_decisions(decisions, seed), seed)
+                                 sample_decisions(decisions, seed, players), seed)
 
 
 def strength(games: int, expert_games: int, jobs: int, seed: int,
@@ -99,7 +100,7 @@ def strength(games: int, expert_games: int, jobs: int, seed: int,
 
 
 def print_tables(odds: dict[str, Any] | None, timing: dict[str, Any] | None,
-                 rows: list[dict[str, Any]] | None) -> None:
+                 rows: list[dict[str, Any]] | None, players: int = 4) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -114,7 +115,7 @@ def print_tables(odds: dict[str, Any] | None, timing: dict[str, Any] | None,
                           "< 2 ms: " + ("met" if t["p95_s"] < ODDS_TARGET else "NOT met"))
         console.print(table)
     if timing:
-        table = Table(title="Bluff bots: CPU time per decision (4 players)")
+        table = Table(title=f"Bluff bots: CPU time per decision ({players} players)")
         for col in ("level", "median", "p95", "max", "decisions", "target"):
             table.add_column(col, justify="left" if col == "level" else "right")
         for name, t in timing.items():
@@ -151,6 +152,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="games of expert against three hard (default 200)")
     group.add_argument("--bluff-decisions", type=int, default=150,
                        help="decision points timed per level (default 150)")
+    group.add_argument("--bluff-timing-players", type=int, default=4,
+                       help="players in the games the timed decisions come from (default 4)")
     group.add_argument("--bluff-jobs", type=int, default=2,
                        help="processes for the strength games (default 2)")
 
@@ -161,15 +164,16 @@ def run(args: argparse.Namespace, seed: int) -> dict[str, Any]:
         return {"skipped": "--bluff-bots none"}
     print("Bluff: timing odds and bot decisions ...", flush=True)
     odds = time_odds(200, seed)
-    timing = time_levels(args.bluff_decisions, seed)
+    timing = time_levels(args.bluff_decisions, seed, args.bluff_timing_players)
     rows = None
     if args.bluff_bots == "all":
         unpin()  # run.py pins itself to one core for its timings; the games use ``jobs``
         print("Bluff bots: strength games ...", flush=True)
         rows = strength(args.bluff_bot_games, args.bluff_expert_games, args.bluff_jobs, seed,
                         lambda s: print(s, flush=True))
-    print_tables(odds, timing, rows)
-    return {"odds": odds, "timing": timing, "strength": rows}
+    print_tables(odds, timing, rows, args.bluff_timing_players)
+    return {"odds": odds, "timing": timing, "timing_players": args.bluff_timing_players,
+            "strength": rows}
 
 
 def main(argv: list[str] | None = None) -> int:
