@@ -331,7 +331,7 @@ class BatchedLiar:
         rates, moves = self._legal()
         out = np.empty(self.n, dtype=np.int64)
         kernels.random_ids(self.held, self.to_move, self.chosen, self.last,
-                           self._need, rates, moves, self.done, self.rng,
+                           self._need, rates, moves, self.done, self.rng.random(self.n),
                            liar_codec.SELECT_BASE, liar_codec.GIVE_BASE, liar_codec.PASS_ID,
                            out)
         return out

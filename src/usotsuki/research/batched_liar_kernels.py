@@ -288,10 +288,10 @@ def legal_mask(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArray,
                need: IntArray, rates: BitArray, moves: BoolArray, done: BoolArray,
-               rng: np.random.Generator, select_base: int, give_base: int, pass_id: int,
+               uniforms: FloatArray, select_base: int, give_base: int, pass_id: int,
                out: IntArray) -> None:
-    """A uniformly random legal id per game (-1 where done), from a uniform of ``rng``: the
-    ``k``-th of the legal ids in the order plays (card by card, rate by rate) or gives,
+    """A uniformly random legal id per game (-1 where done), from its uniform in [0, 1) of
+    ``uniforms``: the ``k``-th of the legal ids in the order plays (card by card, rate by rate) or gives,
     selects, pass, doubt, accept."""
     for g in range(to_move.size):
         if done[g]:
@@ -308,7 +308,7 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
         count = plays + selects
         if chosen[g] == 0:
             count += moves[g, PASS] + moves[g, DOUBT] + moves[g, ACCEPT]
-        k = int(rng.random() * max(count, 1))
+        k = int(uniforms[g] * max(count, 1))
         if k < plays and give:
             out[g] = give_base + _nth(bits, k)
             continue
