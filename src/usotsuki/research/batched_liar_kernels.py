@@ -291,8 +291,8 @@ def random_ids(held: BitArray, to_move: IntArray, chosen: IntArray, last: IntArr
                uniforms: FloatArray, select_base: int, give_base: int, pass_id: int,
                out: IntArray) -> None:
     """A uniformly random legal id per game (-1 where done), from its uniform in [0, 1) of
-    ``uniforms``: the ``k``-th of the legal ids in the order plays (card by card, rate by rate) or gives,
-    selects, pass, doubt, accept."""
+    ``uniforms``: the ``k``-th of the legal ids in the order plays (card by card, rate by
+    rate) or gives, selects, pass, doubt, accept."""
     for g in range(to_move.size):
         if done[g]:
             out[g] = -1
