@@ -17,7 +17,7 @@ from usotsuki.bots import bot_names, make_bot
 from usotsuki.bots.bluff.calibration import Calibration
 from usotsuki.bots.bluff.exploiters import HARD_RULE
 from usotsuki.bots.bluff.hints import calibrated_truth
-from usotsuki.bots.bluff.levels import NORMAL_RULE, ExpertBluffBot
+from usotsuki.bots.bluff.levels import NORMAL_RULE, ExpertBluffBot, HardBluffBot
 from usotsuki.bots.bluff.policy import (
     DETERMINISTIC,
     distribution,
@@ -236,9 +236,12 @@ def test_playout_steps_on_a_window_match_the_whole_rule(rule: object) -> None:
             assert choice[r] == int(np.argmax(cum > target))
 
 
-def settings(level: str) -> SearchSettings:
-    """The search settings of a searching level, as the registry makes it."""
+def settings(level: str, table: int = 4) -> SearchSettings:
+    """The search settings of a searching level, as the registry makes it, at a table of
+    ``table`` seats (``hard`` has its own at a table of two)."""
     bot = make_bot("bluff", level)
+    if isinstance(bot, HardBluffBot):
+        return bot.search_for(seat_view(new_game(BluffRules(players=table)), 0)).settings
     assert isinstance(bot, SearchBluffBot)
     return bot.settings
 
@@ -254,7 +257,8 @@ def test_expert_judges_the_call_through_its_heads_up_map_only_heads_up() -> None
     bot = ExpertBluffBot(challenge_map="heads-up", many_challenge_map=None)
     hard = make_bot("bluff", "hard")
     assert bot.challenge_map == calibration("heads-up") and bot.settings.challenge_seats == 2
-    assert getattr(hard, "challenge_map", 0) is None
+    assert isinstance(hard, HardBluffBot)
+    assert all(search.challenge_map is None for search in (hard.table, hard.heads_up))
     assert ExpertBluffBot().challenge_map is None
     assert getattr(make_bot("bluff", "expert"), "challenge_map", 0) is None
     raw = np.full(len(ALL_CALLS), 0.3)
@@ -309,9 +313,9 @@ def test_expert_reads_how_often_its_opponents_calls_were_true() -> None:
     # The read (issue 11, sixth session; on heads-up since the ninth): the chance that
     # the call in front of the expert is true moves up after the caller's earlier calls
     # it answered were true, down after they were false, not at all without history;
-    # hard does not read.
+    # hard reads only at a table of two.
     bot = ExpertBluffBot(read=1.0)
-    assert settings("hard").read is None
+    assert settings("hard").read is None and settings("hard", table=2).read == 1.0
     assert settings("expert").read == 1.0
     honest = seat_view(_rounds_with_history([True, True, True]), 1)  # type: ignore[arg-type]
     liar = seat_view(_rounds_with_history([False, False, False]), 1)  # type: ignore[arg-type]
@@ -361,7 +365,7 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
     from usotsuki.bots.bluff.levels import first_legal_index
 
     expert, hard = ExpertBluffBot(jump_seats=2), make_bot("bluff", "hard")
-    assert settings("hard").jump_seats == 0
+    assert settings("hard").jump_seats == settings("hard", table=2).jump_seats == 0
     assert settings("expert").jump_seats == 2
     probs = np.full(len(ALL_CALLS), 0.1)
     probs[[40, 41, 200]] = 0.8  # two plausible calls near the start, one far above
@@ -375,7 +379,7 @@ def test_expert_weighs_the_jump_raise_heads_up_only() -> None:
         raises = expert.raises(v, probs, 0.5)
         assert (200 in raises) == jumps and {40, 41} <= set(raises)
         assert not jumps or raises.index(200) > raises.index(41)  # after the rule's own
-        assert 200 not in hard.raises(v, probs, 0.5)  # type: ignore[attr-defined]
+        assert 200 not in hard.search_for(v).raises(v, probs, 0.5)  # type: ignore[attr-defined]
         assert 200 not in ExpertBluffBot(jump_seats=2, jump_p=0.9).raises(v, probs, 0.5)
 
 
@@ -470,7 +474,8 @@ def test_expert_with_three_or_more_seats_uses_more_particles_and_its_map() -> No
     assert getattr(expert, "many_challenge_map", None) == calibration("many-4096")
     assert settings("expert").particles == 256
     assert settings("hard").many_particles is None
-    assert getattr(hard, "many_challenge_map", 0) is None
+    assert isinstance(hard, HardBluffBot)
+    assert all(s.many_challenge_map is None for s in (hard.table, hard.heads_up))
     raw = np.full(len(ALL_CALLS), 0.1)
     exact = np.full(len(ALL_CALLS), 0.3)
     for players in (2, 3):

@@ -194,13 +194,37 @@ EXPERT = SearchSettings(
 """``expert``'s settings (what each does and why: :class:`ExpertBluffBot`)."""
 
 
-class HardBluffBot(SearchBluffBot):
-    """``hard``: the search with the :data:`HARD` settings."""
+HARD_HEADS_UP = replace(HARD, cal="search", current_only=False, read=1.0)
+"""``hard`` at a table of two: the expert's belief (the ``search`` calibration for every
+call, not ``normal``'s map for the call in front) and its read of the caller (trust in
+the caller's calls moved by how honest its revealed hands proved this game), on
+``hard``'s budget. Heads-up, ``normal``'s own rule (:data:`NORMAL_HEADS_UP`) never
+bluffs, and over ``normal``'s belief ``hard`` challenged its true calls too often; the
+read of the caller learns such a caller (docs/experiments.md, "Bluff `hard` at a table
+of two")."""
+
+
+class HardBluffBot:
+    """``hard``: the search with the :data:`HARD` settings, or :data:`HARD_HEADS_UP` at a
+    table of two (keyed on the table, not on the seats still in the game, so a 4-player
+    game plays :data:`HARD` to its end)."""
 
     name = "hard"
 
     def __init__(self) -> None:
-        super().__init__(HARD)
+        self.table = SearchBluffBot(HARD)
+        self.heads_up = SearchBluffBot(HARD_HEADS_UP)
+
+    def search_for(self, v: BluffView) -> SearchBluffBot:
+        """The search that plays at ``v``'s table."""
+        return self.heads_up if v.players == 2 else self.table
+
+    def act(self, v: BluffView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return self.search_for(v).act(v, legal, rng)
+
+    def distribution(self, v: BluffView, rng: random.Random) -> tuple[IntArray, FloatArray]:
+        """What :meth:`act` draws from at ``v`` (:meth:`SearchBluffBot.distribution`)."""
+        return self.search_for(v).distribution(v, rng)
 
 
 class ExpertBluffBot(SearchBluffBot):
