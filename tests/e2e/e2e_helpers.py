@@ -167,10 +167,17 @@ def play_out(page: Any, turn: Any, limit_s: float = 60.0, seen: set[str] | None 
 
 def see_results(page: Any) -> None:
     """At a game's end the reveal that ended it comes first, with a button to the results
-    (a game that ended otherwise shows its results at once)."""
+    (a game that ended otherwise shows its results at once). A rematch offer shows the
+    results by itself and takes the button away, even between finding it and clicking it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    results = page.locator("#results:not([hidden])")
     page.wait_for_selector("#reveal-results, #results:not([hidden])")
-    if page.locator("#reveal-results").count():
-        page.click("#reveal-results")
+    while not results.count():
+        try:
+            page.click("#reveal-results", timeout=2000)
+        except PlaywrightTimeout:  # the button went: the results show, or it comes back
+            page.wait_for_selector("#reveal-results, #results:not([hidden])")
     page.wait_for_selector("#results:not([hidden])")
 
 
