@@ -20,6 +20,7 @@ const problem = document.getElementById("play-error");
 let last = null; // the server's last answer
 let lastAt = 0; // when it came (the time waited counts on between answers)
 let stopped = false;
+let leaving = false; // on the way to a table
 
 function wanted() {
   const q = new URLSearchParams(location.search);
@@ -74,18 +75,26 @@ function render() {
 function seated(s) {
   rememberSeat(s.table_id, { seat: s.seat, token: s.token });
   finish("play.matched");
-  location.href = `/table.html?t=${encodeURIComponent(s.table_id)}`;
+  goTo(s.table_id);
 }
 
-// What the server said: go to the table, or keep waiting.
+function goTo(tableId) {
+  leaving = true;
+  location.href = `/table.html?t=${encodeURIComponent(tableId)}`;
+}
+
+// What the server said: go to the table, or keep waiting. Once the page is on its way
+// to a table (the bots' answer and the long poll can both say so), later answers are
+// ignored: a second navigation would abort the first.
 function told(s) {
+  if (leaving) return false;
   last = s;
   lastAt = Date.now();
   if (s.state === "matched") { seated(s); return false; }
   if (s.state === "idle") { finish("play.ended"); return false; }
   if (s.state === "seated") {
     finish(null);
-    location.href = `/table.html?t=${encodeURIComponent(s.table_id)}`;
+    goTo(s.table_id);
     return false;
   }
   render();
