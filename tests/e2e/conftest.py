@@ -102,9 +102,12 @@ class LiveServer:
         # One server serves a whole session of tests from one address: its quotas are
         # raised so that the number of tests never decides whether a table can be made
         # (the quotas themselves are tested in tests/security).
+        # Its bots think at nice 10, not in SCHED_IDLE: with the browsers of several test
+        # workers using every core, an idle-class bot got no CPU at all, missed its 5 s
+        # deadline at each seat, and a table of seven bots took longer than a page's wait.
         settings = Settings(bot_delay=bot_delay, deal_seed=deal_seed, tables_per_minute=10_000,
                             open_tables=10_000, bot_tables=100,
-                            contribute_seconds=contribute_seconds)
+                            contribute_seconds=contribute_seconds, bot_idle=False)
         self.app = create_app(clock=clock, settings=settings,
                               allowed_hosts=allowed_hosts("127.0.0.1"),
                               script_sources=("'unsafe-eval'",), **app_options)
@@ -210,7 +213,7 @@ def new_page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
         else:
             options["viewport"] = {"width": size[0], "height": size[1]}
         context = browser.new_context(**options)
-        context.set_default_timeout(30_000)  # bots think at the lowest CPU priority
+        context.set_default_timeout(30_000)  # bots think at nice 10, behind the browsers
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
