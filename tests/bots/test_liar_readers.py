@@ -18,10 +18,10 @@ from usotsuki.liar.legal import legal_summary
 from usotsuki.tournament import Spec, play_game
 
 
-def states(seed: int, count: int, players: int = 2):
+def states(seed: int, count: int, players: int = 2, multi: bool = False):
     """States met in random heads-up games, each with a choice to make."""
     rng = random.Random(seed)
-    rules = LiarRules(players=players, hand_size=5)
+    rules = LiarRules(players=players, hand_size=5, multi=multi)
     bot = RandomLiarBot()
     out = []
     while len(out) < count:
@@ -65,11 +65,41 @@ def test_distribution_is_what_act_plays(name: str) -> None:
         assert all(abs(x) < 0.04 for x in by_rate.values())
 
 
+def test_easy_distribution_covers_plays_of_several_cards() -> None:
+    """With O1, easy's plays of several cards (its cards in the hand's order) have the
+    shares its draws give them, by count, rate and honesty (within 0.04)."""
+    bot = LEVELS["easy"]()
+
+    def kind(action: object) -> object:
+        if not isinstance(action, Play):
+            return action
+        honest = all(CARD_RATE[c] == action.rate for c in action.cards)
+        return (len(action.cards), action.rate, honest)
+
+    several = 0
+    for state in states(4, 8, multi=True):
+        v = view(state, state.to_move)
+        legal = legal_summary(state)
+        probs = bot.distribution(v, legal)
+        assert sum(probs.values()) == pytest.approx(1.0)
+        several += any(isinstance(a, Play) and len(a.cards) > 1 for a in probs)
+        expected: Counter = Counter()
+        for action, p in probs.items():
+            expected[kind(action)] += p
+        rng = random.Random(6)
+        n = 1500
+        drawn = Counter(kind(bot.act(v, legal, rng)) for _ in range(n))
+        for key in set(expected) | set(drawn):
+            assert drawn[key] / n == pytest.approx(expected.get(key, 0.0), abs=0.04), key
+    assert several  # the states held plays of several cards
+
+
 def test_the_faithful_readers_are_exploiters() -> None:
     names = {x.name: x for x in exploiters("liar")}
-    assert names["x-fr-normal"].held_out and names["x-fr-hard"].held_out
-    result = play_game(Spec("liar", 2, ("x-fr-hard", "hard"), 1, 4), 0)
-    assert result.winner is not None or result.places
+    assert all(names[f"x-fr-{level}"].held_out for level in ("easy", "normal", "hard"))
+    for level in ("easy", "hard"):
+        result = play_game(Spec("liar", 2, (f"x-fr-{level}", level), 1, 4), 0)
+        assert result.winner is not None or result.places
 
 
 def test_a_read_is_a_probability_and_sees_impossible_claims() -> None:

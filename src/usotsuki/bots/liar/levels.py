@@ -30,6 +30,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from usotsuki.bots.liar.belief import doubted_record
@@ -217,15 +218,15 @@ class EasyLiarBot:
         return Play(tuple(rng.sample(hand, count)), legal.rates[rng.randrange(len(legal.rates))])
 
     def distribution(self, view: LiarView, legal: LegalSummary) -> dict[Action, float]:
-        """Each move's probability under :meth:`act`, for one-card plays (without O1: a
-        multi-card play's cards are a random sample, left out here)."""
+        """Each move's probability under :meth:`act`. A play of several cards (O1) is
+        keyed by its cards in the hand's order, its probability summed over the orders
+        :meth:`act` may name them in (the order changes nothing in the game)."""
         hand = view.hand or ()
         if legal.give:
             return {give_cards(hand, owed_size(view)): 1.0}
         if legal.accept:
             return {DOUBT: 1.0}
-        if legal.play and legal.counts != (1,):
-            raise ValueError("the distribution is written for one-card plays only")
+        place = {card: i for i, card in enumerate(hand)}
         truthful = truthful_plays(view, legal) if legal.play else []
         probs: dict[Action, float] = {}
 
@@ -236,16 +237,20 @@ class EasyLiarBot:
         if truthful:
             rest = 1 / 3
             for play in truthful:
-                add(play, (2 / 3) / len(truthful))
+                cards = tuple(sorted(play.cards, key=place.__getitem__))
+                add(Play(cards, play.rate), (2 / 3) / len(truthful))
         kinds = int(legal.pass_) + int(legal.doubt) + int(legal.play)
         if legal.pass_:
             add(PASS, rest / kinds)
         if legal.doubt:
             add(DOUBT, rest / kinds)
         if legal.play:
-            for card in hand:
-                for rate in legal.rates:
-                    add(Play((card,), rate), rest / kinds / len(hand) / len(legal.rates))
+            share = rest / kinds / len(legal.counts) / len(legal.rates)
+            for count in legal.counts:  # a count, then that many cards, then a rate
+                subsets = list(combinations(hand, count))
+                for cards in subsets:
+                    for rate in legal.rates:
+                        add(Play(cards, rate), share / len(subsets))
         return probs
 
 
