@@ -9,7 +9,7 @@ from another generator: one draw, as the reader uses it) and by the model of the
 reader (``x-read-LEVEL``: the level's mixed rule over the exact odds of the hand), each
 probability floored at 1e-3 before the log.
 
-    python benchmarks/bluff_faithful.py [--levels normal,hard] [--games 10] [--seed 1]
+    python benchmarks/bluff_faithful.py [--levels normal,hard,expert] [--games 10] [--seed 1]
 """
 
 from __future__ import annotations
@@ -44,7 +44,13 @@ def record(level: str, games: int, seed: int) -> tuple[list[Any], list[int]]:
 def main(argv: list[str] | None = None) -> int:
     from usotsuki.bots.bluff.exploiters import HARD_RULE, ExactOddsModel
     from usotsuki.bots.bluff.faithful import model_probabilities
-    from usotsuki.bots.bluff.levels import NORMAL_RULE, HardBluffBot, NormalBluffBot
+    from usotsuki.bots.bluff.levels import (
+        EXPERT_RULE,
+        NORMAL_RULE,
+        ExpertBluffBot,
+        HardBluffBot,
+        NormalBluffBot,
+    )
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="normal,hard")
@@ -55,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         "normal": {"x-faithful-normal": NormalBluffBot(),
                    "x-read-normal": ExactOddsModel(NORMAL_RULE)},
         "hard": {"x-faithful-hard": HardBluffBot(), "x-read-hard": ExactOddsModel(HARD_RULE)},
+        "expert": {"x-faithful-expert": ExpertBluffBot(),
+                   "x-read-expert": ExactOddsModel(EXPERT_RULE)},
     }
     for level in [s.strip() for s in args.levels.split(",") if s.strip()]:
         views, actions = record(level, args.games, args.seed)

@@ -77,7 +77,8 @@ class RoundBelief:
 class FaithfulReader:
     """A best response to ``level`` built by rebuilding it per hypothetical hand (see the
     module docstring). ``answer``: the model of the next seat's answer to a raise in the
-    look-ahead (default: the level itself)."""
+    look-ahead (default: the level itself); ``deals``: hypothetical deals a round (default
+    :attr:`deals`)."""
 
     deals = 96  # hypothetical deals a round
     lookahead_deals = 24  # deals redrawn from the posterior to value each raise
@@ -87,8 +88,10 @@ class FaithfulReader:
     later = 0.5  # the reader's chance of losing once the round goes on past its answer
 
     def __init__(self, name: str, level: Callable[[], Level],
-                 answer: Callable[[], Level] | None = None) -> None:
+                 answer: Callable[[], Level] | None = None, deals: int | None = None) -> None:
         self.name = name
+        if deals is not None:  # fewer for a level whose decision is slow (the expert's)
+            self.deals = deals
         self.level = level()
         self.answer = self.level if answer is None else answer()
         self.round: RoundBelief | None = None

@@ -268,3 +268,12 @@ class ExpertBluffBot(SearchBluffBot):
         if (dist := solved.policy(v)) is not None:
             return solved.sample(dist, rng)
         return super().act(v, legal, rng)
+
+    def distribution(self, v: BluffView, rng: random.Random) -> tuple[IntArray, FloatArray]:
+        """What :meth:`act` draws from at ``v``: the stored equilibrium's probabilities in a
+        solved round, else the search's (:meth:`SearchBluffBot.distribution`)."""
+        if (dist := solved.policy(v)) is not None:
+            indices = [a.index if isinstance(a, Call) else -1 for a in dist]
+            weights = np.fromiter(dist.values(), dtype=np.float64, count=len(dist))
+            return np.asarray(indices, dtype=np.int64), weights / weights.sum()
+        return super().distribution(v, rng)
