@@ -19,8 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The server tests' helpers (bounded waits); appended, so that `conftest` stays this one.
 sys.path.append(str(Path(__file__).resolve().parent.parent / "server"))
 
-from reniced import reniced_bots  # noqa: E402, F401 (an autouse fixture)
-
 from usotsuki.server.app import create_app  # noqa: E402
 
 

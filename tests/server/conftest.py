@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from pg_helpers import new_database, throwaway_postgres
-from reniced import reniced_bots  # noqa: F401 (an autouse fixture)
 from server_helpers import close_all
 
 from usotsuki.server.app import create_app
