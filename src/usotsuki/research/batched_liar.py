@@ -35,13 +35,13 @@ rewarded by place averaged over its games (as the environments reward it).
 
 The public card tracking of the view (which cards shown in doubts are certainly in the
 stock or in a hand; :mod:`usotsuki.liar.tracking`) and each seat's private tracking of
-its own face-down cards are kept per card: a flush puts its cards in one block of the
-stock, known by the cumulative count of flushed cards before and after it, so a draw
-that reaches the block tells at once whether it took it whole.
-
-Hands, each seat's field cards and the views' tracking are also kept as 52-bit card sets
-(:class:`~usotsuki.research.batched_liar_kernels.Sets`), so the mask, random ids and the
-observation visit the cards in them rather than scan the deck.
+its own face-down cards are kept as 52-bit card sets
+(:class:`~usotsuki.research.batched_liar_kernels.Sets`), as are hands and each seat's
+field cards, so the mask, random ids and the observation visit the cards in them rather
+than scan the deck. A flush puts its cards under the stock as one block, queued
+(:class:`~usotsuki.research.batched_liar_kernels.Blocks`) with its first position
+counted in flushed cards, so a draw tells at once which blocks it reached and whether
+it took each whole, and visits only those.
 
 ``tests/research/test_batched_liar.py`` replays batched games and matches through the
 scalar core, checking every step: mover, legal ids, observations, rewards and standings.
@@ -213,19 +213,16 @@ class BatchedLiar:
             total=np.zeros(n, dtype=np.int64))
         self.done = np.zeros(n, dtype=bool)
         self.winner = np.full(n, -1, dtype=np.int64)
-        # tracking: each flushed card's block (cumulative flushed count before and after
-        # its flush; -1 while untracked), shown in a doubt (public) or put face down by
-        # ``own_by`` (private to that seat); and as the views show it, as card sets
-        # (``sets``: shown cards in the stock or certainly in a hand, each seat's own
-        # cards in the stock or drawn whole into a hand)
+        # tracking: the stock's flushed blocks, a queue (``blocks``: each block's first
+        # position in flushed cards, counted from the start of the game, and its cards);
+        # and as the views show it, as card sets (``sets``: shown cards in the stock or
+        # certainly in a hand, each seat's own cards in the stock or drawn whole into a
+        # hand)
         self.flushed = np.zeros(n, dtype=np.int64)
-        self.block_lo = np.full((n, CARDS), -1, dtype=np.int32)
-        self.block_hi = np.full((n, CARDS), -1, dtype=np.int32)
-        # the lowest block_lo tracked (the topmost block), -1 for none: a draw that does
-        # not reach it changes no tracking
-        self.top_block = np.full(n, -1, dtype=np.int64)
-        self.shown = np.zeros((n, CARDS), dtype=bool)
-        self.own_by = np.full((n, CARDS), -1, dtype=np.int8)
+        self.blocks = kernels.Blocks(
+            start=np.zeros((n, CARDS), dtype=np.int32),
+            cards=np.zeros((n, CARDS), dtype=np.uint64),
+            head=np.zeros(n, dtype=np.int64), count=np.zeros(n, dtype=np.int64))
         self.sets = kernels.Sets(
             field_by=np.zeros((n, p), dtype=np.uint64),
             known_before=np.zeros(n, dtype=np.uint64),
@@ -252,8 +249,7 @@ class BatchedLiar:
                      self.last, self.cur_seat, self.cur_rate, self.cur_count,
                      self.field_cards, self.field_plays, self.revolution, self.jack_back,
                      self.bound, self.turns, self.done, self.winner, self.flushed,
-                     self.block_lo, self.block_hi, self.top_block, self.shown, self.own_by,
-                     self.sets, self.owed)
+                     self.blocks, self.sets, self.owed)
 
     def _next_games(self, idx: IntArray) -> None:
         """O7: the next game of the matches ``idx``, their games just over: dealt, then the
@@ -357,8 +353,8 @@ class BatchedLiar:
             self.played_by, self.field_list, self.cur_cards, self.selected, self.chosen,
             self.last, self.cur_seat, self.cur_rate, self.cur_count, self.field_cards,
             self.field_plays, self.revolution, self.jack_back, self.bound, self.to_move,
-            self.turns, self.done, self.winner, self.flushed, self.block_lo, self.block_hi,
-            self.top_block, self.shown, self.own_by, self.sets, self.rewards, ended)
+            self.turns, self.done, self.winner, self.flushed, self.blocks, self.sets,
+            self.rewards, ended)
         if bad >= 0:
             raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
         self._rates = None

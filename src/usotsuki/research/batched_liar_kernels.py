@@ -67,6 +67,18 @@ class Owed(NamedTuple):
     total: IntArray  # (n,): how many were owed
 
 
+class Blocks(NamedTuple):
+    """The tracked blocks of the stock, a queue per game (at most 52: each holds a card
+    of the stock): a flush puts its field under the stock as one block, and a draw that
+    reaches a block's top takes it off the queue, whole or in part. Its cards stay
+    tracked in :class:`Sets` (shown, or known to their players) until then."""
+
+    start: npt.NDArray[np.int32]  # (n, 52): a block's first position, flushed cards
+    cards: BitArray  # (n, 52): its cards as a set
+    head: IntArray  # (n,): the ring index of the oldest (topmost) block
+    count: IntArray  # (n,): how many blocks are queued
+
+
 def _cttz(typingctx: Any, bits: Any) -> Any:
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         nonzero = context.get_constant(types.boolean, True)  # undefined for 0: faster
@@ -109,9 +121,7 @@ def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
          cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
          field_plays: IntArray, revolution: BoolArray, jack_back: BoolArray,
          bound: BoolArray, turns: IntArray, done: BoolArray, winner: IntArray,
-         flushed: IntArray, block_lo: npt.NDArray[np.int32],
-         block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-         own_by: SeatArray, sets: Sets, owed: Owed) -> None:
+         flushed: IntArray, blocks: Blocks, sets: Sets, owed: Owed) -> None:
     """A new game in each of ``rows`` (the deck shuffled by a Fisher-Yates shuffle drawn
     from the engine's generator ``rng``): L3, the deck dealt one card at a time from
     seat 0, the rest the stock (top first; its last card at the bottom, ring position
@@ -156,16 +166,12 @@ def deal(rows: IntArray, rng: np.random.Generator, hand_sizes: IntArray,
         for c in range(CARDS):
             played_by[g, c] = -1
             selected[g, c] = False
-            block_lo[g, c] = -1
-            block_hi[g, c] = -1
-            shown[g, c] = False
-            own_by[g, c] = -1
         chosen[g], last[g] = 0, -1
         cur_seat[g], cur_rate[g], cur_count[g] = -1, lead, 0
         field_cards[g], field_plays[g] = 0, 0
         revolution[g], jack_back[g], bound[g] = False, False, False
         turns[g], done[g], winner[g] = 0, False, -1
-        flushed[g], top_block[g] = 0, -1
+        flushed[g], blocks.head[g], blocks.count[g] = 0, 0, 0
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -451,19 +457,16 @@ def _end(g: int, winner: int, size: IntArray, places: FloatArray, done: BoolArra
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _flush(g: int, show: bool, rng: np.random.Generator, field_at: int, stock_at: int,
-           lead: int, where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
+def _flush(g: int, show: bool, rng: np.random.Generator, stock_at: int, lead: int,
+           where: SeatArray, ring: SeatArray, bottom: IntArray, stock: IntArray,
            played_by: SeatArray, field_list: SeatArray, cur_cards: SeatArray,
-           cur_seat: IntArray,
-           cur_rate: IntArray, cur_count: IntArray, field_cards: IntArray,
-           field_plays: IntArray, jack_back: BoolArray, bound: BoolArray,
-           flushed: IntArray, block_lo: npt.NDArray[np.int32],
-           block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-           own_by: SeatArray, sets: Sets) -> None:
-    """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle driven
-    drawn from ``rng``), go under the stock in one tracked block (positions ``flushed`` to
-    ``flushed + count`` counted from the start of the game; the current play's cards
-    public if ``show``, the others known to their players); J-back and
+           cur_seat: IntArray, cur_rate: IntArray, cur_count: IntArray,
+           field_cards: IntArray, field_plays: IntArray, jack_back: BoolArray,
+           bound: BoolArray, flushed: IntArray, blocks: Blocks, sets: Sets) -> None:
+    """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle drawn
+    from ``rng``), go under the stock as one block queued last (its first position
+    ``flushed``, counted in flushed cards from the start of the game; the current
+    play's cards public if ``show``, the others known to their players); J-back and
     binding end, a revolution stays (O2); nothing of the field stays."""
     count = field_cards[g]
     cards = field_list[g]  # shuffled in place: the field is empty after
@@ -473,32 +476,28 @@ def _flush(g: int, show: bool, rng: np.random.Generator, field_at: int, stock_at
             r = count - 1
         cards[j], cards[r] = cards[r], cards[j]
     bottom[g] = (bottom[g] - count) % CARDS
-    for j in range(count):
-        ring[g, (bottom[g] + j) % CARDS] = cards[j]
-    stock[g] += count
-    if top_block[g] < 0:
-        top_block[g] = flushed[g]
-    lo, hi = flushed[g], flushed[g] + count
-    flushed[g] = hi
+    block = np.uint64(0)
     for j in range(count):
         c = cards[j]
+        ring[g, (bottom[g] + j) % CARDS] = c
         where[g, c] = stock_at
-        block_lo[g, c] = lo
-        block_hi[g, c] = hi
-        shown[g, c] = False
-        own_by[g, c] = played_by[g, c]
+        played_by[g, c] = -1
+        block |= ONE << np.uint64(c)
+    stock[g] += count
+    k = blocks.head[g] + blocks.count[g]
+    k = k - CARDS if k >= CARDS else k
+    blocks.start[g, k] = flushed[g]
+    blocks.cards[g, k] = block
+    blocks.count[g] += 1
+    flushed[g] += count
     if show:
         for j in range(cur_count[g]):
-            c = cur_cards[g, j]
-            shown[g, c] = True
-            own_by[g, c] = -1
-            sets.shown_stock[g] |= ONE << np.uint64(c)
-            sets.field_by[g, played_by[g, c]] &= ~(ONE << np.uint64(c))
+            bit = ONE << np.uint64(cur_cards[g, j])
+            sets.shown_stock[g] |= bit
+            for s in range(sets.field_by.shape[1]):
+                sets.field_by[g, s] &= ~bit
     for s in range(sets.field_by.shape[1]):  # the other cards: known to their players
         sets.own_stock[g, s] |= sets.field_by[g, s]
-    for j in range(count):
-        played_by[g, cards[j]] = -1
-    for s in range(sets.field_by.shape[1]):
         sets.field_by[g, s] = 0
     sets.known_before[g] = 0
     cur_seat[g] = -1
@@ -512,52 +511,39 @@ def _flush(g: int, show: bool, rng: np.random.Generator, field_at: int, stock_at
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size: IntArray,
-          ring: SeatArray,
-          bottom: IntArray, stock: IntArray, flushed: IntArray,
-          block_lo: npt.NDArray[np.int32], block_hi: npt.NDArray[np.int32],
-          top_block: IntArray, shown: BoolArray, own_by: SeatArray, sets: Sets) -> None:
-    """``seat`` draws ``count`` cards from the top of the stock. Tracking: a block whose
-    top the draw reached goes whole into the drawer's hand (its shown cards public, its
-    own cards known to their players), or in part, its cards then in no certain place;
-    a draw that does not reach the topmost block changes no tracking."""
+          ring: SeatArray, bottom: IntArray, stock: IntArray, flushed: IntArray,
+          blocks: Blocks, sets: Sets) -> None:
+    """``seat`` draws ``count`` cards from the top of the stock. Tracking: each block
+    whose top the draw reached leaves the queue, oldest first, and goes whole into the
+    drawer's hand (its shown cards public, its own cards known to their players), or in
+    part, its cards then in no certain place; a draw that does not reach the oldest
+    block changes no tracking."""
     for j in range(count):
         c = ring[g, (bottom[g] + stock[g] - 1 - j) % CARDS]
         where[g, c] = seat
         held[g, seat] |= ONE << np.uint64(c)
     size[g, seat] += count
-    lowest = stock[g] - count
+    lowest = stock[g] - count  # the cards left under the draw
     stock[g] = lowest
-    top = top_block[g]
-    if top < 0 or flushed[g] - top <= lowest:
-        return
-    top = -1
-    blocks = sets.shown_stock[g]  # every card of a tracked block: shown, or its player's
-    for s in range(sets.own_stock.shape[1]):
-        blocks |= sets.own_stock[g, s]
-    while blocks:
-        c = _lowest(blocks)
-        blocks &= blocks - ONE
-        lo = block_lo[g, c]
-        if flushed[g] - lo <= lowest:  # not reached: still tracked
-            top = lo if top < 0 else min(top, lo)
-            continue
-        whole = flushed[g] - block_hi[g, c] >= lowest
-        bit = ONE << np.uint64(c)
-        own = own_by[g, c]
-        if shown[g, c]:
-            sets.shown_stock[g] &= ~bit
-            if whole:
-                sets.known[g, seat] |= bit
-        elif own >= 0:
-            sets.own_stock[g, own] &= ~bit
-            if whole and own != seat:
-                sets.own_held[g, own, seat] |= bit
-            else:
-                own_by[g, c] = -1
-        block_lo[g, c] = -1
-        block_hi[g, c] = -1
-        shown[g, c] = False
-    top_block[g] = top
+    while blocks.count[g]:
+        k = blocks.head[g]
+        if flushed[g] - blocks.start[g, k] <= lowest:  # not reached: nor the later ones
+            return
+        nxt = k + 1 if k + 1 < CARDS else 0
+        end = blocks.start[g, nxt] if blocks.count[g] > 1 else flushed[g]
+        whole = flushed[g] - end >= lowest
+        cards = blocks.cards[g, k]
+        shown = sets.shown_stock[g] & cards
+        sets.shown_stock[g] &= ~cards
+        if whole:
+            sets.known[g, seat] |= shown
+        for s in range(sets.own_stock.shape[1]):
+            own = sets.own_stock[g, s] & cards
+            sets.own_stock[g, s] &= ~cards
+            if whole and s != seat:
+                sets.own_held[g, s, seat] |= own
+        blocks.head[g] = nxt
+        blocks.count[g] -= 1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -572,9 +558,8 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BitArray, moves: Bo
          cur_count: IntArray, field_cards: IntArray, field_plays: IntArray,
          revolution: BoolArray, jack_back: BoolArray,
          bound: BoolArray, to_move: IntArray, turns: IntArray, done: BoolArray,
-         winner: IntArray, flushed: IntArray, block_lo: npt.NDArray[np.int32],
-         block_hi: npt.NDArray[np.int32], top_block: IntArray, shown: BoolArray,
-         own_by: SeatArray, sets: Sets, rewards: FloatArray, ended: BoolArray
+         winner: IntArray, flushed: IntArray, blocks: Blocks, sets: Sets,
+         rewards: FloatArray, ended: BoolArray
          ) -> tuple[int, int, int]:
     """One id per game still in play, each checked first against ``rates``, ``moves``
     and ``need`` (:func:`legal_moves`): the first game whose id :func:`legal_mask` does
@@ -666,14 +651,13 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BitArray, moves: Bo
             continue
         elif a == pass_id:
             if stock[g] > 0:  # L6: draw at once, if the stock is not empty
-                _draw(g, s, 1, where, held, size, ring, bottom, stock, flushed, block_lo,
-                      block_hi, top_block, shown, own_by, sets)
+                _draw(g, s, 1, where, held, size, ring, bottom, stock, flushed, blocks,
+                      sets)
             nxt = _next(s, players)
             if nxt == cur_seat[g]:  # L7: all passed: flush, the current player leads
-                _flush(g, False, rng, field_at, stock_at, lead, where, ring,
-                       bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
-                       cur_count, field_cards, field_plays, jack_back, bound, flushed,
-                       block_lo, block_hi, top_block, shown, own_by, sets)
+                _flush(g, False, rng, stock_at, lead, where, ring, bottom, stock,
+                       played_by, field_list, cur_cards, cur_seat, cur_rate, cur_count,
+                       field_cards, field_plays, jack_back, bound, flushed, blocks, sets)
             to_move[g] = nxt
             turns[g] += 1
         elif a == pass_id + 1:  # doubt
@@ -685,12 +669,11 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BitArray, moves: Bo
             sets.known[g, d] |= sets.known_before[g] & held[g, d]
             went_out = size[g, d] == 0
             count = field_cards[g]  # N: the whole field
-            _flush(g, True, rng, field_at, stock_at, lead, where, ring,
-                   bottom, stock, played_by, field_list, cur_cards, cur_seat, cur_rate,
-                   cur_count, field_cards, field_plays, jack_back, bound, flushed, block_lo,
-                   block_hi, top_block, shown, own_by, sets)
+            _flush(g, True, rng, stock_at, lead, where, ring, bottom, stock, played_by,
+                   field_list, cur_cards, cur_seat, cur_rate, cur_count, field_cards,
+                   field_plays, jack_back, bound, flushed, blocks, sets)
             _draw(g, s if truthful else d, count, where, held, size, ring, bottom, stock,
-                  flushed, block_lo, block_hi, top_block, shown, own_by, sets)
+                  flushed, blocks, sets)
             to_move[g] = d if truthful else s
             turns[g] += 1
             if truthful and went_out:  # L10: the player who went out wins
