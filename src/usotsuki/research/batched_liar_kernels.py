@@ -577,8 +577,10 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BitArray, moves: Bo
     for g in range(actions.size):
         if not done[g]:
             live += 1
-            if not _legal_id(g, actions[g], held, to_move, chosen, last, need, rates, moves,
-                             select_base, give_base, pass_id):
+            if not _legal_id(actions[g], held[g, to_move[g]] & _above(last[g]), chosen[g],
+                             need[g], rates[g], moves[g, PASS], moves[g, DOUBT],
+                             moves[g, ACCEPT], moves[g, GIVE], select_base, give_base,
+                             pass_id):
                 return g, live, 0
     rewards[:] = 0.0
     for g in range(actions.size):
@@ -689,23 +691,25 @@ def step(actions: IntArray, rng: np.random.Generator, rates: BitArray, moves: Bo
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _legal_id(g: int, a: int, held: BitArray, to_move: IntArray, chosen: IntArray,
-              last: IntArray, need: IntArray, rates: BitArray, moves: BoolArray,
-              select_base: int, give_base: int, pass_id: int) -> bool:
-    """Whether id ``a`` is one :func:`legal_mask` allows in game ``g``."""
+def _legal_id(a: int, bits: np.uint64, chosen: int, need: int, rates: np.uint64,
+              passes: bool, doubts: bool, accepts: bool, gives: bool, select_base: int,
+              give_base: int, pass_id: int) -> bool:
+    """Whether id ``a`` is one :func:`legal_mask` allows, for a player holding ``bits``
+    above its last selected card, having selected ``chosen`` cards, with ``need``,
+    ``rates`` and the moves of :func:`legal_moves`. Scalars only: a call passed arrays
+    costs their reference counts, several times the check itself."""
     if pass_id <= a < pass_id + 3:
-        return chosen[g] == 0 and bool(moves[g, a - pass_id])
+        may = passes if a == pass_id else (doubts if a == pass_id + 1 else accepts)
+        return chosen == 0 and may
     if not 0 <= a < pass_id:
         return False
     c = a // RATES if a < select_base else a - (select_base if a < give_base else give_base)
-    may = moves[g, GIVE] or rates[g] != 0  # a give, or a play at some rate
-    bits = held[g, to_move[g]] & _above(last[g])
-    if not may or not (bits >> np.uint64(c)) & ONE:
+    if not (gives or rates != 0) or not (bits >> np.uint64(c)) & ONE:
         return False
-    finish, selects = _completion(need[g], chosen[g], _count(bits))
+    finish, selects = _completion(need, chosen, _count(bits))
     if a < select_base:
-        return finish and bool((rates[g] >> np.uint64(a % RATES)) & ONE)
+        return finish and bool((rates >> np.uint64(a % RATES)) & ONE)
     if a >= give_base:
-        return finish and bool(moves[g, GIVE])
+        return finish and gives
     # a select: its place among the held cards above the last selected one
     return _count(bits & ((ONE << np.uint64(c)) - ONE)) < selects
