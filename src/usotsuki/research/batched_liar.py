@@ -18,7 +18,8 @@ its own (one decision): the same seat moves next and no turn passes.
 **Rules covered**, each from the core's own tables and functions (nothing re-derived):
 L1-L11: the deal and ``deal_all`` (L3, ``LiarRules.hand_sizes``), the first player (L4,
 the core's ``L4_ORDER``), plays, passes and draws (L6), all passed (L7), flushes under
-the stock (L8, shuffled from the engine's numpy generator: the core's seeded generator
+the stock (L8; deals and flushes shuffled from a SplitMix64 stream seeded from the
+engine's numpy generator, so a seed replays the same games: the core's seeded generator
 is per game, Part 4), doubts (L9, ``CARD_RATE``; every card of the doubted play shown),
 ``final_doubt`` on or off (L10), standings by cards and ``turn_limit`` (L11); and every
 house rule: **O1** ``multi`` (a lead of any count up to the whole hand, then the same
@@ -148,6 +149,8 @@ class BatchedLiar:
         self.rules, self.n, self.autoreset, self.games = rules, n, autoreset, games
         self.players = p = rules.players
         self.rng = np.random.default_rng(seed)
+        # the kernels' shuffles (deals, flushes): a SplitMix64 stream seeded from rng
+        self.stream = self.rng.integers(0, 2**64, size=1, dtype=np.uint64)
         self.codec = LiarCodec(p, rules.turn_limit)
         self.observation_size = self.codec.size
         self.divisors = _divisors(self.codec, rules.turn_limit)
@@ -243,7 +246,7 @@ class BatchedLiar:
 
     def _deal(self, idx: IntArray) -> None:
         self._rates = None
-        kernels.deal(idx, self.rng, self.hand_sizes, self.l4_place, LEAD, self.stock_at,
+        kernels.deal(idx, self.stream, self.hand_sizes, self.l4_place, LEAD, self.stock_at,
                      self.where, self.held, self.size, self.ring, self.bottom, self.stock,
                      self.to_move, self.played_by, self.selected, self.chosen,
                      self.last, self.cur_seat, self.cur_rate, self.cur_count,
@@ -345,7 +348,7 @@ class BatchedLiar:
         rates, moves = self._legal()
         ended = np.zeros(self.n, dtype=bool)
         bad, live, finished = kernels.step(
-            actions, self.rng, rates, moves, self._need, liar_codec.SELECT_BASE,
+            actions, self.stream, rates, moves, self._need, liar_codec.SELECT_BASE,
             liar_codec.GIVE_BASE, liar_codec.PASS_ID, self.tables.after, self.card_rate,
             self.l4_order, self.owed, self._places,
             self.rules.final_doubt, self.rules.turn_limit or 0, self.field_at, self.stock_at,
