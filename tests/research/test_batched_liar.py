@@ -6,7 +6,7 @@ deal: the same mover, the same legal ids (:func:`usotsuki.envs.liar_codec.legal_
 the same observation (:class:`~usotsuki.envs.liar_codec.LiarCodec` on the core's view,
 for the seat to move and for every other seat), the same end, standings and rewards
 (:func:`~usotsuki.envs.deals.place_returns`). The L8 shuffle is the one thing the engine
-draws differently (numpy, not the record's seeded generator): the core is handed the
+draws differently (its own stream, not the record's seeded generator): the core is handed the
 engine's order of each flushed field, so the draws that follow take the same cards.
 A multi-card play (O1) or give (O7) is made of select ids and a completing id, as the
 environments make it: the core applies the play when it is complete, the selects only
@@ -33,6 +33,7 @@ from usotsuki.envs.deals import place_returns
 from usotsuki.liar import LiarRules, LiarState
 from usotsuki.liar.rng import FlushRng
 from usotsuki.liar.state import class_order, exchange_pairs
+from usotsuki.research import batched_liar_kernels as kernels
 from usotsuki.research.batched_liar import BatchedLiar
 
 
@@ -296,3 +297,32 @@ def test_autoreset_keeps_every_game_playing() -> None:
         engine.step(engine.random_actions())
     assert engine.decisions == 16 * 300
     assert engine.games_finished > 0 and not engine.done.any()
+
+
+def _trajectory(seed: int, steps: int = 200) -> list[np.ndarray]:
+    engine = BatchedLiar(LiarRules(players=4), n=8, seed=seed, autoreset=True)
+    out = []
+    for _ in range(steps):
+        out.append(engine.observe())
+        engine.step(engine.random_actions())
+    return out
+
+
+def test_a_seed_replays_the_same_games_and_another_seed_does_not() -> None:
+    first, again, other = _trajectory(11), _trajectory(11), _trajectory(12)
+    assert all((a == b).all() for a, b in zip(first, again, strict=True))
+    assert not all((a == b).all() for a, b in zip(first, other, strict=True))
+
+
+def test_deals_and_flushes_are_uniform() -> None:
+    """The stream the deals and flushes shuffle from: over 20,000 deals each card lands
+    in each of four hands 9 times in 52, and its integers below 7 are uniform."""
+    engine = BatchedLiar(LiarRules(players=4), n=20_000, seed=7)
+    in_hand = np.stack([(engine.where == s).mean(axis=0) for s in range(4)])
+    assert np.abs(in_hand - 9 / 52).max() < 0.015  # 4.5 standard errors of 0.0027
+    state, counts = np.uint64(3), np.zeros(7, dtype=np.int64)
+    for _ in range(70_000):
+        next_state, r = kernels._below(state, 7)
+        state = np.uint64(next_state)  # the kernels keep it uint64; Python hands back an int
+        counts[r] += 1
+    assert np.abs(counts / 70_000 - 1 / 7).max() < 0.006  # about 4.5 standard errors

@@ -225,7 +225,7 @@ class BatchedLiar:
         self.blocks = kernels.Blocks(
             start=np.zeros((n, CARDS), dtype=np.int32),
             cards=np.zeros((n, CARDS), dtype=np.uint64),
-            head=np.zeros(n, dtype=np.int64), count=np.zeros(n, dtype=np.int64))
+            head=np.zeros(n, dtype=np.int64), queued=np.zeros(n, dtype=np.int64))
         self.sets = kernels.Sets(
             field_by=np.zeros((n, p), dtype=np.uint64),
             known_before=np.zeros(n, dtype=np.uint64),

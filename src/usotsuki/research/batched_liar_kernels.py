@@ -79,7 +79,7 @@ class Blocks(NamedTuple):
     start: npt.NDArray[np.int32]  # (n, 52): a block's first position, flushed cards
     cards: BitArray  # (n, 52): its cards as a set
     head: IntArray  # (n,): the ring index of the oldest (topmost) block
-    count: IntArray  # (n,): how many blocks are queued
+    queued: IntArray  # (n,): how many blocks are queued
 
 
 def _cttz(typingctx: Any, bits: Any) -> Any:
@@ -192,7 +192,7 @@ def deal(rows: IntArray, stream: BitArray, hand_sizes: IntArray,
         field_cards[g], field_plays[g] = 0, 0
         revolution[g], jack_back[g], bound[g] = False, False, False
         turns[g], done[g], winner[g] = 0, False, -1
-        flushed[g], blocks.head[g], blocks.count[g] = 0, 0, 0
+        flushed[g], blocks.head[g], blocks.queued[g] = 0, 0, 0
     stream[0] = state
 
 
@@ -486,9 +486,10 @@ def _flush(g: int, show: bool, state: np.uint64, stock_at: int, lead: int,
            field_cards: IntArray, field_plays: IntArray, jack_back: BoolArray,
            bound: BoolArray, flushed: IntArray, blocks: Blocks, sets: Sets) -> np.uint64:
     """L8: the field's cards, in a uniformly random order (a Fisher-Yates shuffle drawn
-    from the stream at ``state``; the next state is returned), go under the stock as one block queued last (its first position
-    ``flushed``, counted in flushed cards from the start of the game; the current
-    play's cards public if ``show``, the others known to their players); J-back and
+    from the stream at ``state``; the next state is returned), go under the stock as one
+    block queued last (its first position ``flushed``, counted in flushed cards from the
+    start of the game; the current play's cards public if ``show``, the others known to
+    their players); J-back and
     binding end, a revolution stays (O2); nothing of the field stays."""
     count = field_cards[g]
     cards = field_list[g]  # shuffled in place: the field is empty after
@@ -504,11 +505,11 @@ def _flush(g: int, show: bool, state: np.uint64, stock_at: int, lead: int,
         played_by[g, c] = -1
         block |= ONE << np.uint64(c)
     stock[g] += count
-    k = blocks.head[g] + blocks.count[g]
+    k = blocks.head[g] + blocks.queued[g]
     k = k - CARDS if k >= CARDS else k
     blocks.start[g, k] = flushed[g]
     blocks.cards[g, k] = block
-    blocks.count[g] += 1
+    blocks.queued[g] += 1
     flushed[g] += count
     if show:
         for j in range(cur_count[g]):
@@ -546,12 +547,12 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
     size[g, seat] += count
     lowest = stock[g] - count  # the cards left under the draw
     stock[g] = lowest
-    while blocks.count[g]:
+    while blocks.queued[g]:
         k = blocks.head[g]
         if flushed[g] - blocks.start[g, k] <= lowest:  # not reached: nor the later ones
             return
         nxt = k + 1 if k + 1 < CARDS else 0
-        end = blocks.start[g, nxt] if blocks.count[g] > 1 else flushed[g]
+        end = blocks.start[g, nxt] if blocks.queued[g] > 1 else flushed[g]
         whole = flushed[g] - end >= lowest
         cards = blocks.cards[g, k]
         shown = sets.shown_stock[g] & cards
@@ -564,7 +565,7 @@ def _draw(g: int, seat: int, count: int, where: SeatArray, held: BitArray, size:
             if whole and s != seat:
                 sets.own_held[g, s, seat] |= own
         blocks.head[g] = nxt
-        blocks.count[g] -= 1
+        blocks.queued[g] -= 1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
