@@ -326,3 +326,26 @@ def test_deals_and_flushes_are_uniform() -> None:
         state = np.uint64(next_state)  # the kernels keep it uint64; Python hands back an int
         counts[r] += 1
     assert np.abs(counts / 70_000 - 1 / 7).max() < 0.006  # about 4.5 standard errors
+
+
+def test_gives_and_plays_refuse_exactly_the_ids_the_mask_leaves_out() -> None:
+    """O7 matches with multi-card plays: at every step of a match of three games, each id the mask
+    leaves out is refused and changes nothing (a give of the wrong count, a card not
+    held, a play or a pass while a give is owed), and each id it offers is taken."""
+    engine = BatchedLiar(LiarRules(players=4, hand_size=5, multi=True, classes=True),
+                         n=1, seed=4, games=3)
+    rng = np.random.default_rng(4)
+    steps = gives = 0
+    while not engine.done[0] and steps < 400:
+        gives += bool(engine._legal()[1][0, 3])
+        mask = engine.legal_mask()[0]
+        where, held = engine.where.copy(), engine.held.copy()
+        for action in np.flatnonzero(~mask):
+            with pytest.raises(ValueError, match="not legal"):
+                engine.step(np.array([action]))
+        assert (engine.where == where).all() and (engine.held == held).all()
+        for action in np.flatnonzero(mask):
+            copy.deepcopy(engine).step(np.array([action]))
+        engine.step(_actions(engine, engine.legal_mask(), rng, 0.5))
+        steps += 1
+    assert engine.done[0] and gives >= 4  # two games' exchanges: 2 cards and 1
