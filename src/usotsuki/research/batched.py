@@ -140,6 +140,10 @@ class BatchedBluff:
         self.reset()
 
     # -- state ------------------------------------------------------------------------
+    def reseed(self, seed: int | None) -> None:
+        """Start the engine's generator again from ``seed`` (the next deals follow it)."""
+        self.rng = np.random.default_rng(seed)
+
     def reset(self, which: BoolArray | None = None) -> None:
         """New games (all, or where ``which``): round 1 dealt, its first caller to move."""
         n, p = self.n, self.players

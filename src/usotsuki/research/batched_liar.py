@@ -148,9 +148,7 @@ class BatchedLiar:
             raise ValueError(f"games must be 1, or more with classes (O7), not {games}")
         self.rules, self.n, self.autoreset, self.games = rules, n, autoreset, games
         self.players = p = rules.players
-        self.rng = np.random.default_rng(seed)
-        # the kernels' shuffles (deals, flushes): a SplitMix64 stream seeded from rng
-        self.stream = self.rng.integers(0, 2**64, size=1, dtype=np.uint64)
+        self.reseed(seed)
         self.codec = LiarCodec(p, rules.turn_limit)
         self.observation_size = self.codec.size
         self.divisors = _divisors(self.codec, rules.turn_limit)
@@ -234,6 +232,12 @@ class BatchedLiar:
             own_held=np.zeros((n, p, p), dtype=np.uint64))
 
     # -- state ------------------------------------------------------------------------
+    def reseed(self, seed: int | None) -> None:
+        """Start the engine's generator again from ``seed``, and the kernels' shuffle
+        stream (deals, flushes: SplitMix64) from it: the next deals and flushes follow."""
+        self.rng = np.random.default_rng(seed)
+        self.stream = self.rng.integers(0, 2**64, size=1, dtype=np.uint64)
+
     def reset(self, which: BoolArray | None = None) -> None:
         """New games (all, or where ``which``), each the first of its match: dealt (L3),
         the first player to move (L4)."""

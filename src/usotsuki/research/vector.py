@@ -72,7 +72,7 @@ class BatchedVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], An
         """New games in every slot (``seed``: the engine's generator starts again)."""
         if seed is not None:
             first = seed if isinstance(seed, int) else seed[0]
-            self.engine.rng = np.random.default_rng(first)
+            self.engine.reseed(first)
         self.engine.reset()
         self._restart[:] = False
         seats = self.engine.to_move
