@@ -110,7 +110,9 @@ def test_point_in_time_recovery_from_a_base_backup_and_the_wal_archive(
                 table_id, tokens, seats = open_table(server, "bluff", {"max_cards": 3})
                 assert play_live(seats, stop_after=3) == 3
                 subprocess.run(_as_postgres([f"{bindir}/pg_basebackup", "-d", pg, "-D",
-                                             str(base), "-X", "stream"]),
+                                             str(base), "-X", "stream",
+                                             # no wait for a spread checkpoint (~100 s)
+                                             "--checkpoint", "fast"]),
                                check=True, capture_output=True)
                 assert play_live(seats, stop_after=3) == 3  # after the base backup
                 with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
